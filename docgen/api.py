@@ -1,0 +1,175 @@
+"""The library surface: everything the CLI does is a function here.
+
+    from docgen import api
+    api.render("penalty-statement", "case.yaml", formats=("pdf",), out="out/")
+
+Sources are a path to a YAML/JSON case file or an already-parsed mapping. Every failure
+a user can cause raises a DocgenError whose message names the field, the problem and
+the provision; outputs are rendered in memory first and written atomically, so an error
+leaves no file behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from docgen.cases.loader import read_case_file
+from docgen.documents import KINDS, get_kind
+from docgen.documents.base import Options, build_document, prepare
+from docgen.errors import CaseInvalid, DocgenError
+from docgen.render.html import HtmlDocument
+from docgen.render.output import safe_name, write_all
+
+FORMATS = ("pdf", "docx", "html")
+
+Source = str | Path | Mapping[str, Any]
+
+
+def load(source: Source) -> tuple[dict[str, Any], str]:
+    """The case data and a name for it (the file path, or '<case>')."""
+    if isinstance(source, Mapping):
+        return dict(source), "<case>"
+    return read_case_file(source), str(source)
+
+
+def build(kind: str, source: Source, options: Options | None = None) -> HtmlDocument:
+    """Validate the case and render the document's HTML (the source of every format)."""
+    data, name = load(source)
+    return build_document(get_kind(kind), data, options or Options(), name)
+
+
+def check(kind: str, source: Source, options: Options | None = None) -> list[str]:
+    """Validate only. Returns warnings; raises CaseInvalid listing every problem."""
+    data, name = load(source)
+    spec = get_kind(kind)
+    options = options or Options()
+    case, pack = prepare(spec, data, options, name)
+    return list(spec.context(case, pack, options).get("warnings", ()))
+
+
+def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:
+    items = spec.split(",") if isinstance(spec, str) else list(spec)
+    chosen: list[str] = []
+    for item in (i.strip().lower() for i in items):
+        expanded = FORMATS if item == "all" else (item,)
+        for fmt in expanded:
+            if fmt not in FORMATS:
+                raise DocgenError(f"unknown format {fmt!r}; choose pdf, docx, html or all")
+            if fmt not in chosen:
+                chosen.append(fmt)
+    return tuple(chosen)
+
+
+def to_bytes(doc: HtmlDocument, fmt: str, pdf_variant: str | None = None) -> bytes:
+    """One format of a rendered document. The engines are imported on first use only."""
+    if fmt == "html":
+        return doc.standalone().encode("utf-8")
+    if fmt == "pdf":
+        from docgen.render.pdf import DEFAULT_VARIANT, render_pdf
+
+        return render_pdf(doc, pdf_variant or DEFAULT_VARIANT)
+    if fmt == "docx":
+        from docgen.render.docx import render_docx
+
+        return render_docx(doc)
+    raise DocgenError(f"unknown format {fmt!r}")
+
+
+def output_paths(out: str | Path | None, stem: str, formats: Iterable[str]) -> dict[str, Path]:
+    """Where each format goes: ``out`` is a directory (existing, or ending in '/') or a file."""
+    formats = list(formats)
+    target = Path(out) if out is not None else Path.cwd()
+    is_dir = out is None or str(out).endswith(("/", "\\")) or target.is_dir()
+    if is_dir:
+        return {fmt: target / f"{stem}.{fmt}" for fmt in formats}
+    if len(formats) == 1:
+        return {formats[0]: target}
+    return {fmt: target.with_suffix(f".{fmt}") for fmt in formats}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    document: HtmlDocument
+    files: list[Path]
+
+
+def render(
+    kind: str,
+    source: Source,
+    formats: Iterable[str] = FORMATS,
+    out: str | Path | None = None,
+    options: Options | None = None,
+    pdf_variant: str | None = None,
+) -> Rendered:
+    """Render one case to files. All formats are made in memory, then written together."""
+    data, name = load(source)
+    spec = get_kind(kind)
+    doc = build_document(spec, data, options or Options(), name)
+    stem = safe_name(doc.filename, fallback=safe_name(Path(name).stem, fallback=kind))
+    paths = output_paths(out, stem, formats)
+    blobs = {paths[fmt]: to_bytes(doc, fmt, pdf_variant) for fmt in paths}
+    return Rendered(doc, write_all(blobs))
+
+
+def penalty(source: Source) -> dict[str, Any]:
+    """The `docgen penalty --json` object for any case file with an offense history."""
+    from docgen.cases.penalty import PenaltyInput
+    from docgen.cases.validate import validate
+    from docgen.documents.base import jurisdiction_of
+    from docgen.law.penalties import assess
+
+    data, name = load(source)
+    try:
+        pack = jurisdiction_of(data)
+    except CaseInvalid as err:
+        raise CaseInvalid(err.problems, name) from None
+    pack.require("penalty-statement")
+    case = validate(PenaltyInput, data, pack, name)
+    try:
+        assessment = assess(case.offense, case.prior_offenses, case.issued, pack)
+    except CaseInvalid as err:
+        raise CaseInvalid(err.problems, name) from None
+    return assessment.as_json(pack.id)
+
+
+def schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of a kind's case file (for editors and validators)."""
+    spec = get_kind(kind)
+    out = spec.model.model_json_schema()
+    out["title"] = f"docgen {kind} case"
+    out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return out
+
+
+def kinds() -> list[dict[str, Any]]:
+    from docgen.law.pack import load_pack, pack_names
+
+    rows = []
+    for name, spec in KINDS.items():
+        where = [p for p in pack_names() if load_pack(p).provides(name)]
+        rows.append(
+            {"kind": name, "title": spec.title, "jurisdictions": where, "summary": spec.summary}
+        )
+    return rows
+
+
+def jurisdictions() -> list[dict[str, Any]]:
+    from docgen.law.pack import load_pack, pack_names
+
+    rows = []
+    for name in pack_names():
+        pack = load_pack(name)
+        rows.append(
+            {
+                "id": name,
+                "name": pack.value("name"),
+                "county": pack.value("county"),
+                "code": pack.value("code.title"),
+                "sections": pack.value("code.sections"),
+                "kinds": [k for k in KINDS if pack.provides(k)],
+            }
+        )
+    return rows

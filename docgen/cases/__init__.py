@@ -1,0 +1,1 @@
+"""Case files: reading them safely, and the typed models each document kind accepts."""

@@ -1,0 +1,125 @@
+"""Read a case file (YAML or JSON) into plain data, safely.
+
+Case data is text: dates stay strings until the models parse them (so ``2026-02-30`` is a
+field error, not a crash inside the YAML parser), duplicate keys and YAML aliases are
+refused (no silent overwrites, no billion-laughs expansion), and size is capped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from docgen.errors import CaseFileError
+
+MAX_BYTES = 5 * 1024 * 1024
+
+
+class _CaseLoader(yaml.SafeLoader):
+    """SafeLoader without implicit timestamps, without aliases, without duplicate keys."""
+
+
+_CaseLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _compose_alias(self: _CaseLoader, *args: Any) -> Any:
+    event = self.peek_event()
+    if isinstance(event, yaml.AliasEvent):
+        mark = event.start_mark
+        raise CaseFileError(
+            f"line {mark.line + 1}: YAML aliases (*{event.anchor}) are not allowed in case "
+            "files; write the value out"
+        )
+    return _compose_node(self, *args)
+
+
+_compose_node = yaml.SafeLoader.compose_node
+_CaseLoader.compose_node = _compose_alias  # type: ignore[method-assign]
+
+
+def _construct_mapping(loader: _CaseLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if not isinstance(key, str):
+            raise CaseFileError(f"line {key_node.start_mark.line + 1}: key {key!r} must be text")
+        if key in seen:
+            raise CaseFileError(
+                f"line {key_node.start_mark.line + 1}: duplicate key {key!r} "
+                f"(first at line {seen[key]})"
+            )
+        seen[key] = key_node.start_mark.line + 1
+    return loader.construct_mapping(node, deep=deep)
+
+
+_CaseLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _json_pairs(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise CaseFileError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def parse_case_text(text: str, name: str = "<case>") -> dict[str, Any]:
+    """Parse case text (JSON if it looks like JSON, else YAML) into a mapping."""
+    if not text.strip():
+        raise CaseFileError(f"{name}: the file is empty; a case file is a YAML or JSON mapping")
+    if "\x00" in text:
+        raise CaseFileError(f"{name}: binary data (NUL bytes); a case file is YAML or JSON text")
+    try:
+        if name.endswith(".json") or text.lstrip().startswith(("{", "[")):
+            data = json.loads(text, object_pairs_hook=_json_pairs)
+        else:
+            data = yaml.load(text, Loader=_CaseLoader)
+    except CaseFileError as err:
+        raise CaseFileError(f"{name}: {err}") from None
+    except json.JSONDecodeError as err:
+        raise CaseFileError(f"{name}: not valid JSON: {err.msg} at line {err.lineno}") from None
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        what = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise CaseFileError(f"{name}: not valid YAML{where}: {what}") from None
+    except RecursionError:
+        raise CaseFileError(f"{name}: nested too deeply to be a case file") from None
+    if not isinstance(data, dict):
+        found = type(data).__name__ if data is not None else "nothing"
+        raise CaseFileError(
+            f"{name}: a case file must be a mapping of keys (jurisdiction, number, ...); "
+            f"found {found}"
+        )
+    return data
+
+
+def read_case_file(path: str | Path) -> dict[str, Any]:
+    """Read and parse ``path``; every failure is a CaseFileError naming the file."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise CaseFileError(
+                f"{path}: {size:,} bytes is over the {MAX_BYTES // (1024 * 1024)} MB limit "
+                "for a case file"
+            )
+        raw = path.read_bytes()
+    except CaseFileError:
+        raise
+    except IsADirectoryError:
+        raise CaseFileError(f"{path}: is a directory, not a case file") from None
+    except OSError as err:
+        raise CaseFileError(f"{path}: cannot read: {err.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CaseFileError(f"{path}: not UTF-8 text; a case file is YAML or JSON") from None
+    return parse_case_text(text, str(path))

@@ -1,0 +1,198 @@
+"""The docgen command: a thin shell over docgen.api.
+
+Exit codes: 0 success; 1 invalid case data, or a kind the jurisdiction does not provide
+(the message names field, problem and provision; never a traceback); 2 usage error.
+Heavy modules (the case models, WeasyPrint, python-docx) load inside the commands that
+need them, so `docgen --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+FORMAT_HELP = "pdf, docx, html or all; several as pdf,docx"
+
+
+def fail(err: Exception) -> NoReturn:
+    click.echo(f"error: {err}", err=True)
+    sys.exit(1)
+
+
+class DocgenGroup(click.Group):
+    """Turns every DocgenError into 'error: ...' and exit 1, in one place."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from docgen.errors import DocgenError
+
+        try:
+            return super().invoke(ctx)
+        except DocgenError as err:
+            fail(err)
+        except FileNotFoundError as err:
+            fail(err)
+        except KeyboardInterrupt:
+            click.echo("interrupted; no partial files were left", err=True)
+            sys.exit(130)
+
+
+def _options(**kw: Any) -> Any:
+    from docgen.documents.base import Options
+
+    return Options(**kw)
+
+
+def _warn(messages: list[str] | tuple[str, ...]) -> None:
+    for message in messages:
+        click.echo(f"warning: {message}", err=True)
+
+
+@click.group(cls=DocgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="docgen")
+def main() -> None:
+    """Stormwater enforcement documents for Homer (ch. 228) and Macedon (ch. 301)."""
+    logging.basicConfig(level=logging.WARNING, format="warning: %(message)s", stream=sys.stderr)
+
+
+@main.command()
+def kinds() -> None:
+    """List the document kinds and the jurisdictions that provide each."""
+    from docgen import api
+
+    for row in api.kinds():
+        where = ", ".join(row["jurisdictions"]) or "none"
+        click.echo(f"{row['kind']:<26} {where:<16} {row['summary']}")
+
+
+@main.command()
+def jurisdictions() -> None:
+    """List the jurisdiction packs."""
+    from docgen import api
+
+    for row in api.jurisdictions():
+        click.echo(f"{row['id']:<9} {row['name']} ({row['county']} County): {row['code']}")
+        click.echo(f"{'':<9} kinds: {', '.join(row['kinds'])}")
+
+
+@main.command()
+@click.argument("kind")
+@click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-f", "--format", "fmt", default="all", show_default=True, help=FORMAT_HELP)
+@click.option(
+    "-o",
+    "--out",
+    type=str,
+    default=None,
+    help="a file, or a directory (existing, or ending in /); default: here",
+)
+@click.option(
+    "--pdf-variant",
+    default="pdf/ua-1",
+    show_default=True,
+    help="pdf/ua-1 (tagged, accessible) or a PDF/A variant such as pdf/a-3b",
+)
+@click.option("--review", is_flag=True, help="mark every value that came from the case")
+@click.option("--layout", default=None, help="an alternative layout the kind offers")
+@click.option(
+    "--templates",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="a folder of custom templates (rendered in a sandbox)",
+)
+def render(
+    kind: str,
+    case: Path,
+    fmt: str,
+    out: str | None,
+    pdf_variant: str,
+    review: bool,
+    layout: str | None,
+    templates: str | None,
+) -> None:
+    """Render KIND from the CASE file."""
+    from docgen import api
+
+    result = api.render(
+        kind,
+        case,
+        api.formats_from(fmt),
+        out,
+        _options(review=review, layout=layout, templates=templates),
+        pdf_variant,
+    )
+    _warn(result.document.warnings)
+    for path in result.files:
+        click.echo(str(path))
+
+
+@main.command()
+@click.argument("kind")
+@click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
+def check(kind: str, case: Path) -> None:
+    """Validate CASE for KIND: every problem listed, exit 1 if any."""
+    from docgen import api
+
+    warnings = api.check(kind, case)
+    _warn(warnings)
+    click.echo(f"{case}: ok for {kind}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
+
+
+@main.command()
+@click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="one JSON object (the scripts' contract)")
+def penalty(case: Path, as_json: bool) -> None:
+    """The penalty computation (§ 228-79C(4)) on its own."""
+    from docgen import api
+
+    result = api.penalty(case)
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(
+        f"{result['citation']}: offense number {result['offense_number']} (tier {result['tier']})"
+    )
+    low, high = result["fine_min_per_violation"], result["fine_max_per_violation"]
+    click.echo(
+        f"  per violation: ${low} to ${high}, or imprisonment up to "
+        f"{result['imprisonment_max_months']} months, or both"
+    )
+    click.echo(f"  violations: {result['violations']} (each week's continued violation counts)")
+    click.echo(f"  total: ${result['total_fine_min']} to ${result['total_fine_max']}")
+    for prior in result["counted_priors"] + result["excluded_priors"]:
+        click.echo(f"  prior offense {prior['committed']}: {prior['reason']}")
+
+
+@main.command()
+@click.argument("kind")
+def schema(kind: str) -> None:
+    """Print the JSON Schema of KIND's case file."""
+    from docgen import api
+
+    click.echo(json.dumps(api.schema(kind), indent=2))
+
+
+@main.command()
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("out"),
+    show_default=True,
+)
+@click.option("-f", "--format", "fmt", default="all", show_default=True, help=FORMAT_HELP)
+def demo(out: Path, fmt: str) -> None:
+    """Render every kind for every sample case into OUT."""
+    from docgen import demo as demo_module
+
+    failures = demo_module.run(out, fmt, echo=click.echo)
+    if failures:
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,44 @@
+"""`docgen demo`: every kind rendered for every sample case in fixtures/<kind>/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from docgen import api
+from docgen.documents import KINDS
+from docgen.errors import DocgenError
+from docgen.render.environment import fixtures_dir
+
+
+def sample_cases() -> list[tuple[str, Path]]:
+    """(kind, case file) for every fixture; a fixture folder is named after its kind."""
+    root = fixtures_dir()
+    return [
+        (kind, path)
+        for kind in KINDS
+        if (root / kind).is_dir()
+        for path in sorted((root / kind).iterdir())
+        if path.suffix in (".yaml", ".yml", ".json")
+    ]
+
+
+def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int:
+    formats = api.formats_from(fmt)
+    failures = 0
+    for kind, path in sample_cases():
+        (out / kind).mkdir(parents=True, exist_ok=True)
+        try:
+            result = api.render(kind, path, formats, out / kind)
+        except DocgenError as err:
+            failures += 1
+            echo(f"FAILED {kind} {path.name}: {err}")
+            continue
+        for warning in result.document.warnings:
+            echo(f"warning: {path.name}: {warning}")
+        echo(f"{kind:<26} {path.name:<36} -> {', '.join(p.name for p in result.files)}")
+    echo(
+        f"{len(sample_cases()) - failures} sample cases rendered into {out}/"
+        + (f", {failures} failed" if failures else "")
+    )
+    return failures

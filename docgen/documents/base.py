@@ -1,0 +1,115 @@
+"""What a document kind is: its case model, its checks, its context, its template.
+
+A kind module defines one :class:`Kind`. Its ``check`` returns every rule the case
+breaks (each a Problem naming field and provision); its ``context`` builds what the
+template needs (pure: no I/O, no clock). :func:`build_document` runs them in order and
+renders the HTML, the single source of the document's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel
+
+from docgen.cases.validate import validate
+from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.law.pack import Pack, load_pack
+from docgen.render.html import HtmlDocument, render_html
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to render, apart from the case: the date, review marks, a layout variant."""
+
+    today: date | None = None  # the render date; defaults to the case's own date
+    review: bool = False  # mark every value that came from the case
+    layout: str | None = None  # a kind's alternative layout (e.g. "placard")
+    templates: str | None = None  # a custom template folder, rendered in a sandbox
+
+
+@dataclass(frozen=True)
+class DocMeta:
+    kind: str
+    title: str
+    number: str
+    running_head: str
+    date: date
+    filename: str = ""  # file name stem for outputs; the document number when empty
+    lang: str = "en-US"
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    title: str
+    model: type[BaseModel]
+    template: str
+    context: Callable[[Any, Pack, Options], dict[str, Any]]
+    check: Callable[[Any, Pack, Options], list[Problem]] = lambda case, pack, options: []
+    stylesheets: tuple[str, ...] = ("base/print.css",)
+    layouts: dict[str, str] = field(default_factory=dict)  # layout name -> template
+    summary: str = ""
+
+
+def jurisdiction_of(data: dict[str, Any]) -> Pack:
+    """The pack named by the case's ``jurisdiction`` key, or a Problem naming that key."""
+    name = data.get("jurisdiction")
+    if not isinstance(name, str) or not name.strip():
+        raise CaseInvalid(
+            [Problem("jurisdiction", "is required (homer or macedon)", "the case's municipality")]
+        )
+    try:
+        return load_pack(name)
+    except DocgenError as err:
+        raise CaseInvalid(
+            [Problem("jurisdiction", str(err).removeprefix("jurisdiction: "))]
+        ) from None
+
+
+def prepare(
+    kind: Kind, data: dict[str, Any], options: Options, source: str = ""
+) -> tuple[Any, Pack]:
+    """The validated case and its pack; every problem at once, or an UnsupportedKind."""
+    try:
+        pack = jurisdiction_of(data)
+    except CaseInvalid as err:
+        raise CaseInvalid(err.problems, source) from None
+    pack.require(kind.name)
+    case = validate(kind.model, data, pack, source)
+    problems = kind.check(case, pack, options)
+    if problems:
+        raise CaseInvalid(problems, source)
+    return case, pack
+
+
+def build_document(
+    kind: Kind, data: dict[str, Any], options: Options, source: str = ""
+) -> HtmlDocument:
+    case, pack = prepare(kind, data, options, source)
+    context = kind.context(case, pack, options)
+    meta: DocMeta = context["doc"]
+    template = kind.layouts.get(options.layout or "", kind.template)
+    if options.layout and options.layout not in kind.layouts:
+        raise DocgenError(
+            f"{kind.name} has no layout {options.layout!r}; "
+            f"layouts: {', '.join(kind.layouts) or 'none'}"
+        )
+    html = render_html(
+        template, {"pack": pack, "review": options.review, **context}, options.templates
+    )
+    return HtmlDocument(
+        kind=kind.name,
+        title=meta.title,
+        number=meta.number,
+        filename=meta.filename or meta.number,
+        running_head=meta.running_head,
+        date=meta.date,
+        html=html,
+        stylesheets=kind.stylesheets,
+        lang=meta.lang,
+        warnings=tuple(context.get("warnings", ())),
+    )

@@ -1,0 +1,90 @@
+"""Penalty statement (§ 228-79C(4)): the penalty a recipient faces, computed and explained."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from num2words import num2words
+
+from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, Site, cited
+from docgen.cases.enforcement import Violation
+from docgen.cases.penalty import Offense, PriorOffense
+from docgen.documents.base import DocMeta, Kind, Options
+from docgen.errors import CaseInvalid, Problem
+from docgen.law.pack import Pack
+from docgen.law.penalties import Assessment, assess
+
+P = "§ 228-79C(4)"
+
+
+class PenaltyStatementCase(Model):
+    jurisdiction: Jurisdiction
+    number: Line = cited(P, "statement number")
+    issued: IsoDate = cited(P, "date of the statement; the history is read as of this day")
+    officer: Officer = cited("§ 228-77D(2)", "the issuing officer")
+    recipient: Party = cited("§ 228-79C(1)(e)", "to whom the penalty may be assessed")
+    copies_to: list[Party] = cited("§ 228-79C(1)", default_factory=list)
+    site: Site | None = cited("§ 228-79C(1)(b)", default=None)
+    violations: list[Violation] = cited("§ 228-79C(1)(c)", default_factory=list)
+    offense: Offense = cited(P)
+    prior_offenses: list[PriorOffense] = cited(P, default_factory=list)
+
+
+def offense_words(number: int) -> str:
+    """'first', 'second', 'third', then 'fourth (a third or subsequent offense)'."""
+    return num2words(number, to="ordinal")
+
+
+def penalty_assessment(case: Any, pack: Pack) -> Assessment:
+    """The assessment for any case carrying ``offense``, ``prior_offenses`` and ``issued``."""
+    return assess(case.offense, case.prior_offenses, case.issued, pack)
+
+
+def check(case: PenaltyStatementCase, pack: Pack, options: Options) -> list[Problem]:
+    try:
+        penalty_assessment(case, pack)
+    except CaseInvalid as err:
+        return err.problems
+    return []
+
+
+def penalty_context(case: Any, pack: Pack) -> dict[str, Any]:
+    """What any template needs to state the penalty (the notice's element (e) reuses it)."""
+    a = penalty_assessment(case, pack)
+    return {
+        "assessment": a,
+        "offense_word": offense_words(a.offense_number),
+        "tier_word": offense_words(a.tier.offense),
+        "tier_is_last": a.tier.offense == len(pack.penalties.tiers),
+        "lookback_years": int(pack.penalties.lookback_years.value),
+        "week_days": int(pack.penalties.continued_violation_days.value),
+    }
+
+
+def context(case: PenaltyStatementCase, pack: Pack, options: Options) -> dict[str, Any]:
+    title = "Statement of Penalties"
+    penalty = penalty_context(case, pack)
+    return {
+        "case": case,
+        "penalty": penalty,
+        "assessment": penalty["assessment"],
+        "doc": DocMeta(
+            kind=KIND.name,
+            title=f"{title} No. {case.number}",
+            number=case.number,
+            running_head=f"{pack.name.value} · {title} No. {case.number}",
+            date=case.issued,
+            filename=f"{case.number}-penalty-statement",
+        ),
+    }
+
+
+KIND = Kind(
+    name="penalty-statement",
+    title="Penalty statement",
+    model=PenaltyStatementCase,
+    template="notices/penalty_statement.html.j2",
+    context=context,
+    check=check,
+    summary="the fines and imprisonment a recipient faces, from the offense history (§ 228-79C(4))",
+)

@@ -1,0 +1,48 @@
+"""The one error family: every message says where, what, and which provision needs it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a case: the field path, what is wrong, the provision behind it."""
+
+    field: str
+    message: str
+    provision: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.field}: {self.message}" if self.field else self.message
+        return f"{text} ({self.provision})" if self.provision else text
+
+
+class DocgenError(Exception):
+    """Root of every error docgen reports to a user (exit code 1, no traceback)."""
+
+
+class CaseFileError(DocgenError):
+    """The case file cannot be read or parsed (empty, not YAML/JSON, too large...)."""
+
+
+class CaseInvalid(DocgenError):
+    """The case was read but breaks one or more rules; carries every problem at once."""
+
+    def __init__(self, problems: list[Problem], source: str = ""):
+        self.problems = list(problems)
+        self.source = source
+        lines = [str(p) for p in self.problems]
+        head = f"{source}: " if source else ""
+        count = len(lines)
+        super().__init__(
+            f"{head}{count} problem{'s' if count != 1 else ''}:\n  " + "\n  ".join(lines)
+        )
+
+
+class UnsupportedKind(DocgenError):
+    """The jurisdiction's article has no provision for this kind of document."""
+
+
+class RenderError(DocgenError):
+    """A template or engine failed on a valid case (a defect in docgen or a custom template)."""

@@ -1,0 +1,1 @@
+"""Law as data and pure functions: jurisdiction packs, penalties, deadlines."""

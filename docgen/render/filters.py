@@ -1,0 +1,88 @@
+"""Jinja filters for the conventions of legal documents in New York."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from babel.numbers import format_currency
+from num2words import num2words
+
+NBSP = "\u00a0"
+
+
+def money(amount: Decimal | int | str) -> str:
+    """$1,050.00"""
+    return format_currency(Decimal(str(amount)), "USD", locale="en_US")
+
+
+def _words(number: int) -> str:
+    # US legal style: "one thousand fifty", not "one thousand and fifty".
+    return num2words(number, lang="en").replace(" and ", " ").replace(",", "")
+
+
+def amount_words(amount: Decimal | int | str) -> str:
+    """one thousand fifty dollars and twenty-five cents"""
+    value = Decimal(str(amount)).quantize(Decimal("0.01"))
+    dollars, cents = divmod(int(value * 100), 100)
+    text = f"{_words(dollars)} dollar{'s' if dollars != 1 else ''}"
+    if cents:
+        text += f" and {_words(cents)} cent{'s' if cents != 1 else ''}"
+    return text
+
+
+def money_words(amount: Decimal | int | str) -> str:
+    """one thousand fifty dollars ($1,050.00)"""
+    return f"{amount_words(amount)} ({money(amount)})"
+
+
+def number_words(number: int) -> str:
+    """five"""
+    return _words(int(number))
+
+
+def long_date(day: date) -> str:
+    """November 3, 2026"""
+    return f"{day:%B} {day.day}, {day.year}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def day_of(day: date) -> str:
+    """the 3rd day of November, 2026"""
+    return f"the {ordinal(day.day)} day of {day:%B}, {day.year}"
+
+
+def cite(ref: str) -> str:
+    """§ 228-79C(1)(f), with the section sign held to its number."""
+    text = str(ref).strip()
+    for sign in ("§§", "§"):
+        if text.startswith(sign + " "):
+            return sign + NBSP + text[len(sign) + 1 :]
+    return text
+
+
+def phone(digits: str) -> str:
+    """(607) 555-0142 from the ten digits the case model keeps."""
+    return f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    return singular if int(count) == 1 else (plural_form or singular + "s")
+
+
+FILTERS = {
+    "money": money,
+    "money_words": money_words,
+    "amount_words": amount_words,
+    "number_words": number_words,
+    "long_date": long_date,
+    "day_of": day_of,
+    "ordinal": ordinal,
+    "cite": cite,
+    "phone": phone,
+    "plural": plural,
+}

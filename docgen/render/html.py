@@ -1,0 +1,63 @@
+"""Stage 1 of rendering: a document's template and context to one HTML string.
+
+The HTML is the single source of wording: the PDF is this HTML through WeasyPrint and
+the DOCX body is written from it. The stylesheet is linked for the PDF engine (parsed
+once per process) and inlined for the standalone .html file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+from typing import Any
+
+import jinja2
+
+from docgen.errors import RenderError
+from docgen.render.environment import environment, templates_dir
+
+CSS_MARKER = "<!--docgen:stylesheets-->"
+
+
+@dataclass(frozen=True)
+class HtmlDocument:
+    """A rendered document, ready for any output format."""
+
+    kind: str
+    title: str
+    number: str
+    filename: str
+    running_head: str
+    date: date
+    html: str
+    stylesheets: tuple[str, ...] = ("base/print.css",)
+    lang: str = "en-US"
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def standalone(self) -> str:
+        """The HTML file a person opens: the stylesheets inlined, nothing linked."""
+        css = "\n".join(stylesheet_text(name) for name in self.stylesheets)
+        return self.html.replace(CSS_MARKER, f"<style>\n{css}\n</style>", 1)
+
+
+@cache
+def stylesheet_text(name: str) -> str:
+    return (templates_dir() / name).read_text(encoding="utf-8")
+
+
+def render_html(template: str, context: dict[str, Any], custom_templates: str | None = None) -> str:
+    """Render ``template`` with ``context``; template faults become RenderError with file:line."""
+    env = environment(custom_templates)
+    try:
+        return env.get_template(template).render(context)
+    except jinja2.UndefinedError as err:
+        raise RenderError(
+            f"{template}: {err.message} (a value the template needs is missing)"
+        ) from None
+    except jinja2.TemplateSyntaxError as err:
+        raise RenderError(f"{err.filename or template}:{err.lineno}: {err.message}") from None
+    except jinja2.TemplateNotFound as err:
+        raise RenderError(f"template not found: {err.name}") from None
+    except jinja2.exceptions.SecurityError as err:
+        raise RenderError(f"{template}: refused by the template sandbox: {err}") from None

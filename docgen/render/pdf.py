@@ -1,0 +1,94 @@
+"""Stage 2a: HTML to PDF through WeasyPrint.
+
+WeasyPrint is imported here only, on the first PDF. Per process it keeps one
+FontConfiguration and the parsed stylesheets. Its url_fetcher serves only docgen's own
+assets: anything else a template or case value points at (file:, http:, data:) is
+refused and logged, and the render goes on without it. PDFs are tagged (PDF/UA-1) by
+default; their dates come from the document, never the clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from docgen.render.environment import assets_dir, templates_dir
+from docgen.render.html import HtmlDocument
+
+log = logging.getLogger("docgen.pdf")
+
+DEFAULT_VARIANT = "pdf/ua-1"
+VARIANTS = ("pdf/ua-1", "pdf/a-2b", "pdf/a-3b", "pdf/a-2u", "pdf/a-3u", "pdf/a-4u")
+
+
+@cache
+def _engine() -> Any:
+    import weasyprint
+    from weasyprint.text import ffi
+    from weasyprint.text.fonts import FontConfiguration
+
+    if getattr(ffi, "harfbuzz_subset", None) is None:
+        log.warning(
+            "libharfbuzz-subset0 is not installed: WeasyPrint falls back to fontTools, "
+            "PDFs render about 4.5x slower and differ from run to run. Install it with "
+            "`apt-get install libharfbuzz-subset0` (the README's set-up does)."
+        )
+    return weasyprint, FontConfiguration()
+
+
+@cache
+def _fetcher_class() -> type:
+    weasyprint, _ = _engine()
+    allowed = assets_dir().resolve()
+
+    class AssetFetcher(weasyprint.URLFetcher):
+        """Serves files under docgen's template assets and refuses everything else."""
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith("file://"):
+                from urllib.parse import unquote, urlsplit
+
+                path = Path(unquote(urlsplit(url).path)).resolve()
+                if path.is_relative_to(allowed) and path.is_file():
+                    return weasyprint.urls.URLFetcherResponse(url, path.read_bytes())
+            log.warning("refused to fetch %s: docgen serves only its own assets", url[:200])
+            raise ValueError(f"docgen does not fetch {url[:200]}")
+
+    return AssetFetcher
+
+
+@cache
+def _stylesheet(name: str) -> Any:
+    weasyprint, fonts = _engine()
+    return weasyprint.CSS(
+        filename=str(templates_dir() / name), font_config=fonts, url_fetcher=_fetcher_class()()
+    )
+
+
+def warm_up() -> None:
+    """Import the engine and parse the base stylesheet (batch workers call this once)."""
+    _stylesheet("base/print.css")
+
+
+def layout(doc: HtmlDocument) -> Any:
+    """The laid-out WeasyPrint document (pages), for writing or combining."""
+    weasyprint, fonts = _engine()
+    html = weasyprint.HTML(
+        string=doc.html, base_url=assets_dir().as_uri() + "/", url_fetcher=_fetcher_class()()
+    )
+    return html.render(
+        stylesheets=[_stylesheet(name) for name in doc.stylesheets], font_config=fonts
+    )
+
+
+def write_pdf(rendered: Any, variant: str = DEFAULT_VARIANT) -> bytes:
+    options: dict[str, Any] = {"pdf_variant": variant, "pdf_tags": True}
+    return rendered.write_pdf(**options)
+
+
+def render_pdf(doc: HtmlDocument, variant: str = DEFAULT_VARIANT) -> bytes:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown PDF variant {variant!r}; choose from {', '.join(VARIANTS)}")
+    return write_pdf(layout(doc), variant)

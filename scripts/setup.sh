@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Set up docgen on a fresh Debian machine: the system libraries and fonts WeasyPrint
+# needs, then a virtual environment in .venv with docgen and its test tools.
+# Idempotent: a second run installs nothing that is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Pango renders text; libharfbuzz-subset0 subsets fonts fast and deterministically
+# (without it PDFs are ~4.5x slower and differ between runs); the fonts cover Latin
+# (Liberation, metric twins of Times New Roman and Arial), Greek and Cyrillic (DejaVu)
+# and CJK (WenQuanYi Micro Hei); poppler-utils gives pdftotext for reading PDFs by eye.
+SYSTEM_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig
+                 fonts-liberation2 fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei)
+
+missing=()
+for package in "${SYSTEM_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing system packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+
+python=${PYTHON:-python3}
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+  || { echo "setup: docgen needs Python 3.11 or newer" >&2; exit 1; }
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]" 2>&1 \
+  | grep -v "^WARNING: Location" || true
+.venv/bin/python -c 'import docgen, weasyprint, docx' \
+  || { echo "setup: docgen did not install" >&2; exit 1; }

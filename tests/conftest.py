@@ -1,0 +1,55 @@
+"""Shared test machinery: every sample case rendered once per session, in every format."""
+
+from __future__ import annotations
+
+import re
+import sys
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from docgen import api
+from docgen.demo import sample_cases
+
+ROOT = Path(__file__).resolve().parent.parent
+LAW_TEXT = Path(__file__).parent / "law_text"
+SAMPLES = sample_cases()
+SAMPLE_IDS = [f"{kind}/{path.stem}" for kind, path in SAMPLES]
+
+
+def running_head(html: str) -> str:
+    found = re.search(r'<body[^>]*data-running-head="([^"]*)"', html)
+    return unescape(found.group(1)) if found else ""
+
+
+class Renders:
+    """Cache of rendered samples: kind/path -> {'doc', 'html', 'pdf', 'docx'}."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, str], dict] = {}
+
+    def get(self, kind: str, path: Path) -> dict:
+        key = (kind, str(path))
+        if key not in self._cache:
+            doc = api.build(kind, path)
+            self._cache[key] = {
+                "doc": doc,
+                "html": doc.standalone(),
+                "pdf": api.to_bytes(doc, "pdf"),
+                "docx": api.to_bytes(doc, "docx"),
+            }
+        return self._cache[key]
+
+
+@pytest.fixture(scope="session")
+def renders() -> Renders:
+    return Renders()
+
+
+def write_case(tmp_path: Path, text: str, name: str = "case.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
