@@ -3,7 +3,8 @@
 WeasyPrint is imported here only, on the first PDF. Per process it keeps one
 FontConfiguration and the parsed stylesheets. Its url_fetcher serves only docgen's own
 assets: anything else a template or case value points at (file:, http:, data:) is
-refused and logged, and the render goes on without it. PDFs are tagged (PDF/UA-1) by
+refused and logged, and the render goes on without it. Before layout, a character no
+font of the document can draw is named in a warning (docgen.render.glyphs). PDFs are tagged (PDF/UA-1) by
 default; their dates come from the document, never the clock.
 """
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from docgen.render.environment import assets_dir, templates_dir
+from docgen.render.glyphs import warn_missing_glyphs
 from docgen.render.html import HtmlDocument
 
 log = logging.getLogger("docgen.pdf")
@@ -38,6 +40,21 @@ def _engine() -> Any:
     return weasyprint, FontConfiguration()
 
 
+def asset_path(url: str, root: Path) -> Path | None:
+    """The file under ``root`` that ``url`` names, or None for anything docgen must not fetch.
+
+    Only ``file:`` URLs without a host; the path is resolved first (``..`` and symlinks
+    followed), so a link or a relative path that leads out of ``root`` is refused.
+    """
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme != "file" or parts.netloc:
+        return None
+    path = Path(unquote(parts.path)).resolve()
+    return path if path.is_relative_to(root.resolve()) and path.is_file() else None
+
+
 @cache
 def _fetcher_class() -> type:
     weasyprint, _ = _engine()
@@ -47,12 +64,9 @@ def _fetcher_class() -> type:
         """Serves files under docgen's template assets and refuses everything else."""
 
         def fetch(self, url: str, headers: Any = None) -> Any:
-            if url.startswith("file://"):
-                from urllib.parse import unquote, urlsplit
-
-                path = Path(unquote(urlsplit(url).path)).resolve()
-                if path.is_relative_to(allowed) and path.is_file():
-                    return weasyprint.urls.URLFetcherResponse(url, path.read_bytes())
+            path = asset_path(url, allowed)
+            if path is not None:
+                return weasyprint.urls.URLFetcherResponse(url, path.read_bytes())
             log.warning("refused to fetch %s: docgen serves only its own assets", url[:200])
             raise ValueError(f"docgen does not fetch {url[:200]}")
 
@@ -75,6 +89,7 @@ def warm_up() -> None:
 def layout(doc: HtmlDocument) -> Any:
     """The laid-out WeasyPrint document (pages), for writing or combining."""
     weasyprint, fonts = _engine()
+    warn_missing_glyphs(doc.html, doc.stylesheets, doc.number)
     html = weasyprint.HTML(
         string=doc.html, base_url=assets_dir().as_uri() + "/", url_fetcher=_fetcher_class()()
     )
