@@ -4,8 +4,8 @@ WeasyPrint is imported here only, on the first PDF. Per process it keeps one
 FontConfiguration and the parsed stylesheets. Its url_fetcher serves only docgen's own
 assets: anything else a template or case value points at (file:, http:, data:) is
 refused and logged, and the render goes on without it. Before layout, a character no
-font of the document can draw is named in a warning (docgen.render.glyphs). PDFs are tagged (PDF/UA-1) by
-default; their dates come from the document, never the clock.
+font of the document can draw is named in a warning (docgen.render.glyphs). PDFs are
+tagged (PDF/UA-1) by default; their dates come from the document, never the clock.
 """
 
 from __future__ import annotations
