@@ -1,0 +1,169 @@
+"""The appeal deadline of a notice of violation, as a pure function of a date and a pack.
+
+§ 228-79C(1)(f): "... by filing a written notice of appeal within 15 days of service of
+notice of violation." Day 15 is the service date plus ``enforcement.appeal_days``.
+
+Reading chosen (LAW.md §2): the period is set by law, so N.Y. General Construction Law
+§ 25-a applies: a period that "ends on a Saturday, Sunday or a public holiday" may be
+met "on the next succeeding business day". Public holidays are those of GCL § 24, listed
+by name in the pack (``enforcement.appeal_deadline.public_holidays``).
+
+Holiday dates come from the maintained ``holidays`` library, ``holidays.US(subdiv="NY")``
+with ``observed=False``, matched to the GCL § 24 list as follows (checked for 2024-2030):
+
+- kept, renamed where the library's name differs: "Juneteenth National Independence
+  Day" is GCL § 24's "Juneteenth";
+- dropped: "Susan B. Anthony Day" (Feb 15), a New York commemoration, not a GCL § 24
+  public holiday;
+- added: "Flag Day", the second Sunday in June (GCL § 24); it always falls on a Sunday,
+  so it never moves a deadline, but the list is the statute's;
+- the library's "(observed)" days are not used: they follow the federal rule (a Saturday
+  holiday observed on Friday), which GCL § 24 does not have. GCL § 24's own rule, "if any
+  of such days except Flag day is Sunday, the next day thereafter" is a holiday, is
+  applied here instead.
+
+A library name that is neither kept nor dropped raises an error, so a change in the
+library is noticed, never silently absorbed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from functools import cache
+
+import holidays
+
+from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.law.pack import Pack
+
+# holidays.US(subdiv="NY") name -> the GCL § 24 name (None: not a GCL § 24 holiday).
+LIBRARY_NAMES: dict[str, str | None] = {
+    "New Year's Day": "New Year's Day",
+    "Martin Luther King Jr. Day": "Martin Luther King Jr. Day",
+    "Lincoln's Birthday": "Lincoln's Birthday",
+    "Susan B. Anthony Day": None,
+    "Washington's Birthday": "Washington's Birthday",
+    "Memorial Day": "Memorial Day",
+    "Juneteenth National Independence Day": "Juneteenth",
+    "Independence Day": "Independence Day",
+    "Labor Day": "Labor Day",
+    "Columbus Day": "Columbus Day",
+    "Election Day": "Election Day",
+    "Veterans Day": "Veterans Day",
+    "Thanksgiving Day": "Thanksgiving Day",
+    "Christmas Day": "Christmas Day",
+}
+FLAG_DAY = "Flag Day"
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+KEY = "enforcement.appeal_deadline"
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """Day ``days`` after service, and the last day to file once GCL § 25-a has moved it."""
+
+    served: date
+    days: int
+    nominal: date  # served + days
+    last_day: date  # the first business day on or after ``nominal``
+    reasons: tuple[str, ...] = field(default_factory=tuple)  # why each day was skipped
+    period_ref: str = ""  # § 228-79C(1)(f)
+    rule_ref: str = ""  # GCL § 25-a
+    holidays_ref: str = ""  # GCL § 24
+
+    @property
+    def moved(self) -> bool:
+        return self.last_day != self.nominal
+
+
+def _long(day: date) -> str:
+    return f"{day:%B} {day.day}, {day.year}"
+
+
+def _flag_day(year: int) -> date:
+    """The second Sunday in June (GCL § 24)."""
+    first = date(year, 6, 1)
+    return first + timedelta(days=(6 - first.weekday()) % 7 + 7)
+
+
+@cache
+def _statute_holidays(year: int, names: tuple[str, ...], excepts: tuple[str, ...]) -> dict:
+    """{date: reason} of the GCL § 24 public holidays in ``year`` (and Sunday carry-overs)."""
+    wanted = set(names)
+    found: dict[date, str] = {}
+    for day, label in holidays.US(subdiv="NY", years=year, observed=False).items():
+        for name in label.split("; "):
+            if name not in LIBRARY_NAMES:
+                raise DocgenError(
+                    f"the holidays library lists {name!r} for New York, which docgen does not "
+                    "know; check it against GCL § 24 and update docgen/law/deadlines.py"
+                )
+            statute_name = LIBRARY_NAMES[name]
+            if statute_name in wanted:
+                found[day] = statute_name
+    if FLAG_DAY in wanted:
+        found[_flag_day(year)] = FLAG_DAY
+    missing = wanted - set(found.values())
+    if missing:
+        raise DocgenError(
+            f"no date found for {', '.join(sorted(missing))} in {year} (GCL § 24); "
+            "check the holidays library"
+        )
+    reasons = {day: f"{_long(day)} is {name}" for day, name in found.items()}
+    for day, name in found.items():
+        if day.weekday() == 6 and name not in excepts:
+            monday = day + timedelta(days=1)
+            reasons.setdefault(
+                monday,
+                f"{_long(monday)} is a public holiday, because {name} fell on Sunday",
+            )
+    return reasons
+
+
+def public_holidays(year: int, pack: Pack) -> dict[date, str]:
+    """The GCL § 24 public holidays of ``year``, each with the sentence naming it."""
+    node = pack.lookup(KEY)
+    names = tuple(node.public_holidays.value)
+    excepts = tuple(node.sunday_rule_excepts.value) if node.sunday_moves_to_monday.value else names
+    return dict(_statute_holidays(year, names, excepts))
+
+
+def appeal_deadline(served: date | None, pack: Pack) -> Deadline:
+    """The last day to file a written notice of appeal (§ 228-79C(1)(f); GCL §§ 24, 25-a)."""
+    period_ref = pack.ref("enforcement.appeal_days")
+    if served is None:
+        raise CaseInvalid(
+            [
+                Problem(
+                    "served.date",
+                    "no service date: the appeal period runs from service, so the notice "
+                    "cannot state the last day to appeal",
+                    period_ref,
+                )
+            ]
+        )
+    node = pack.lookup(KEY)
+    days = int(pack.value("enforcement.appeal_days"))
+    weekend = {WEEKDAYS.index(name) for name in node.weekend_days.value}
+    nominal = served + timedelta(days=days)
+    day, reasons = nominal, []
+    while True:
+        holiday = public_holidays(day.year, pack).get(day)
+        if holiday:
+            reasons.append(holiday)
+        elif day.weekday() in weekend:
+            reasons.append(f"{_long(day)} is a {WEEKDAYS[day.weekday()]}")
+        else:
+            break
+        day += timedelta(days=1)
+    return Deadline(
+        served=served,
+        days=days,
+        nominal=nominal,
+        last_day=day,
+        reasons=tuple(reasons),
+        period_ref=period_ref,
+        rule_ref=node.ref,
+        holidays_ref=node.public_holidays.ref,
+    )
