@@ -34,7 +34,11 @@ def cited(provision: str, description: str = "", **kwargs: Any) -> Any:
 _ALLOWED_CONTROLS = {"\n", "\t"}
 
 
-def _clean_text(value: str) -> str:
+def _no_controls(value: Any) -> Any:
+    # Runs before pydantic strips white space, which would otherwise silently drop a
+    # leading or trailing \r, \v, \f or U+0085 instead of refusing it like the others.
+    if not isinstance(value, str):
+        return value
     for ch in value:
         if ch in _ALLOWED_CONTROLS:
             continue
@@ -44,13 +48,22 @@ def _clean_text(value: str) -> str:
                 f"contains the control character U+{ord(ch):04X}; remove it "
                 "(case data is printed as text)"
             )
+    return value
+
+
+def _clean_text(value: str) -> str:
+    _no_controls(value)
     if not value.strip():
         raise ValueError("is empty")
     return value
 
 
-Text = Annotated[str, AfterValidator(_clean_text), Field(max_length=100_000)]
-Line = Annotated[str, AfterValidator(_clean_text), Field(max_length=500)]
+Text = Annotated[
+    str, BeforeValidator(_no_controls), AfterValidator(_clean_text), Field(max_length=100_000)
+]
+Line = Annotated[
+    str, BeforeValidator(_no_controls), AfterValidator(_clean_text), Field(max_length=500)
+]
 
 
 def _iso_date(value: Any) -> Any:
@@ -86,7 +99,7 @@ def _phone(value: Any) -> Any:
         value = str(value)
     if not isinstance(value, str):
         raise ValueError("a telephone number is text, e.g. (607) 555-0142")
-    if re.search(r"[^\d\s().+\-/]", value):
+    if re.search(r"[^\d \t().+\-/]", value):  # \s would let \r, \v, \x85... through
         raise ValueError(f"{value!r} is not a telephone number (digits and ( ) - . + only)")
     digits = re.sub(r"\D", "", value)
     if len(digits) == 11 and digits.startswith("1"):
