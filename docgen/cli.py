@@ -194,5 +194,31 @@ def demo(out: Path, fmt: str) -> None:
         sys.exit(1)
 
 
+@main.command()
+@click.argument("kind")
+@click.argument("cases", nargs=-1, required=True)
+@click.option("-o", "--out", type=click.Path(file_okay=False, path_type=Path), required=True)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="workers [cores]")
+@click.option("-f", "--format", "fmt", default="all", show_default=True, help=FORMAT_HELP)
+@click.option("--pdf-variant", default="pdf/ua-1", show_default=True)
+def batch(
+    kind: str, cases: tuple[str, ...], out: Path, jobs: int | None, fmt: str, pdf_variant: str
+) -> None:
+    """Render KIND for many CASES (files, folders, CSV files) into OUT, in parallel."""
+    from docgen import api
+    from docgen import batch as engine
+
+    formats = api.formats_from(fmt)
+    engine.check_variant(pdf_variant)
+    found = engine.collect(cases)
+    with engine.Console(len(found)) as console:
+        report = engine.run(kind, found, out, formats, jobs, pdf_variant, console.outcome)
+    for source, message in report.warnings:
+        click.echo(f"warning: {source}: {message}", err=True)
+    engine.print_summary(report, out, fancy=console.fancy)
+    if report.failures:
+        sys.exit(1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
