@@ -18,7 +18,7 @@ from typing import Any
 
 from docgen.cases.loader import read_case_file
 from docgen.documents import KINDS, get_kind
-from docgen.documents.base import Options, build_document, prepare
+from docgen.documents.base import Kind, Options, build_blank, build_document, prepare
 from docgen.errors import CaseInvalid, DocgenError
 from docgen.render.html import HtmlDocument
 from docgen.render.output import safe_name, write_all
@@ -38,16 +38,29 @@ def load(source: Source) -> tuple[dict[str, Any], str]:
 def build(kind: str, source: Source, options: Options | None = None) -> HtmlDocument:
     """Validate the case and render the document's HTML (the source of every format)."""
     data, name = load(source)
+    if kind == PACKET:
+        return _packet(data, options, name).document
     return build_document(get_kind(kind), data, options or Options(), name)
 
 
 def check(kind: str, source: Source, options: Options | None = None) -> list[str]:
     """Validate only. Returns warnings; raises CaseInvalid listing every problem."""
     data, name = load(source)
+    if kind == PACKET:
+        return list(_packet(data, options, name).document.warnings)
     spec = get_kind(kind)
     options = options or Options()
     case, pack = prepare(spec, data, options, name)
     return list(spec.context(case, pack, options).get("warnings", ()))
+
+
+PACKET = "packet"  # not a kind: the notice, penalty statement and stop-work order in one file
+
+
+def _packet(data: dict[str, Any], options: Options | None, name: str) -> Any:
+    from docgen.documents.packet import build_packet
+
+    return build_packet(data, options or Options(), name)
 
 
 def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:
@@ -103,13 +116,86 @@ def render(
     out: str | Path | None = None,
     options: Options | None = None,
     pdf_variant: str | None = None,
+    split: bool = False,
 ) -> Rendered:
-    """Render one case to files. All formats are made in memory, then written together."""
+    """Render one case to files. All formats are made in memory, then written together.
+
+    ``split``: one file per part (per contractor) in the directory ``out``, named after
+    each part, instead of one document; ``document`` is then the whole, for its warnings.
+    """
     data, name = load(source)
+    if kind == PACKET:
+        packet = _packet(data, options, name)
+        paths = output_paths(out, safe_name(packet.document.filename, fallback=kind), formats)
+        blobs = {paths[fmt]: packet.to_bytes(fmt, pdf_variant) for fmt in paths}
+        return Rendered(packet.document, write_all(blobs))
     spec = get_kind(kind)
-    doc = build_document(spec, data, options or Options(), name)
+    options = options or Options()
+    doc = build_document(spec, data, options, name)
+    if split:
+        blobs = split_blobs(spec, data, name, formats, out, options, pdf_variant)
+        return Rendered(doc, write_all(blobs))
     stem = safe_name(doc.filename, fallback=safe_name(Path(name).stem, fallback=kind))
     paths = output_paths(out, stem, formats)
+    blobs = {paths[fmt]: to_bytes(doc, fmt, pdf_variant) for fmt in paths}
+    return Rendered(doc, write_all(blobs))
+
+
+def unique_stems(labels: Iterable[str], fallback: str = "part") -> list[str]:
+    """Safe file name stems, one per label, made unique (case-insensitively) with -2, -3..."""
+    seen: set[str] = set()
+    stems = []
+    for label in labels:
+        base = safe_name(label, fallback=fallback)
+        stem, n = base, 2
+        while stem.lower() in seen:
+            stem, n = f"{base}-{n}", n + 1
+        seen.add(stem.lower())
+        stems.append(stem)
+    return stems
+
+
+def split_blobs(
+    spec: Kind,
+    data: dict[str, Any],
+    name: str,
+    formats: Iterable[str],
+    out: str | Path | None,
+    options: Options,
+    pdf_variant: str | None = None,
+) -> dict[Path, bytes]:
+    """Every format of every part of a (valid) case, keyed by its path in the folder ``out``."""
+    if spec.split is None:
+        raise DocgenError(f"{spec.name} has no parts to split; --split is for one form per party")
+    folder = Path(out) if out is not None else Path.cwd()
+    if folder.exists() and not folder.is_dir():
+        raise DocgenError(f"--split writes one file per part into a directory; {out} is a file")
+    formats = tuple(formats)
+    parts = spec.split(data)
+    blobs: dict[Path, bytes] = {}
+    for stem, (_, part) in zip(unique_stems(label for label, _ in parts), parts, strict=True):
+        doc = build_document(spec, part, options, name)
+        for fmt in formats:
+            blobs[folder / f"{stem}.{fmt}"] = to_bytes(doc, fmt, pdf_variant)
+    return blobs
+
+
+def blank(kind: str, jurisdiction: str, options: Options | None = None) -> HtmlDocument:
+    """An empty form of ``kind`` for ``jurisdiction`` (no case at all), to fill in by hand."""
+    return build_blank(get_kind(kind), jurisdiction, options or Options())
+
+
+def render_blank(
+    kind: str,
+    jurisdiction: str,
+    formats: Iterable[str] = FORMATS,
+    out: str | Path | None = None,
+    options: Options | None = None,
+    pdf_variant: str | None = None,
+) -> Rendered:
+    """Render the empty form of ``kind`` for ``jurisdiction`` to files."""
+    doc = blank(kind, jurisdiction, options)
+    paths = output_paths(out, safe_name(doc.filename, fallback=kind), formats)
     blobs = {paths[fmt]: to_bytes(doc, fmt, pdf_variant) for fmt in paths}
     return Rendered(doc, write_all(blobs))
 

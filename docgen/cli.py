@@ -81,7 +81,7 @@ def jurisdictions() -> None:
 
 @main.command()
 @click.argument("kind")
-@click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("case", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-f", "--format", "fmt", default="all", show_default=True, help=FORMAT_HELP)
 @click.option(
     "-o",
@@ -90,6 +90,9 @@ def jurisdictions() -> None:
     default=None,
     help="a file, or a directory (existing, or ending in /); default: here",
 )
+@click.option("--split", is_flag=True, help="one file per contractor, named after the firm")
+@click.option("--blank", is_flag=True, help="an empty form to fill in by hand (no CASE)")
+@click.option("--jurisdiction", default=None, help="with --blank: homer or macedon")
 @click.option(
     "--pdf-variant",
     default="pdf/ua-1",
@@ -106,25 +109,35 @@ def jurisdictions() -> None:
 )
 def render(
     kind: str,
-    case: Path,
+    case: Path | None,
     fmt: str,
     out: str | None,
+    split: bool,
+    blank: bool,
+    jurisdiction: str | None,
     pdf_variant: str,
     review: bool,
     layout: str | None,
     templates: str | None,
 ) -> None:
-    """Render KIND from the CASE file."""
+    """Render KIND from the CASE file (or, with --blank --jurisdiction J, an empty form)."""
     from docgen import api
 
-    result = api.render(
-        kind,
-        case,
-        api.formats_from(fmt),
-        out,
-        _options(review=review, layout=layout, templates=templates),
-        pdf_variant,
-    )
+    options = _options(review=review, layout=layout, templates=templates)
+    if blank:
+        if case is not None or split or not jurisdiction:
+            raise click.UsageError("--blank takes --jurisdiction and no CASE file or --split")
+        result = api.render_blank(
+            kind, jurisdiction, api.formats_from(fmt), out, options, pdf_variant
+        )
+    else:
+        if case is None:
+            raise click.UsageError("missing CASE (or use --blank --jurisdiction J)")
+        if jurisdiction:
+            raise click.UsageError("--jurisdiction goes with --blank; a case file names its own")
+        result = api.render(
+            kind, case, api.formats_from(fmt), out, options, pdf_variant, split=split
+        )
     _warn(result.document.warnings)
     for path in result.files:
         click.echo(str(path))

@@ -53,6 +53,10 @@ class Kind:
     stylesheets: tuple[str, ...] = ("base/print.css",)
     layouts: dict[str, str] = field(default_factory=dict)  # layout name -> template
     summary: str = ""
+    # An empty form with no case (`render --blank`): the context for a pack, or None.
+    blank: Callable[[Pack, Options], dict[str, Any]] | None = None
+    # One document per part (`render --split`): (name, case data) from valid case data.
+    split: Callable[[dict[str, Any]], list[tuple[str, dict[str, Any]]]] | None = None
 
 
 def jurisdiction_of(data: dict[str, Any]) -> Pack:
@@ -90,7 +94,22 @@ def build_document(
     kind: Kind, data: dict[str, Any], options: Options, source: str = ""
 ) -> HtmlDocument:
     case, pack = prepare(kind, data, options, source)
-    context = kind.context(case, pack, options)
+    return render_document(kind, pack, kind.context(case, pack, options), options)
+
+
+def build_blank(kind: Kind, jurisdiction: str, options: Options) -> HtmlDocument:
+    """An empty form of ``kind`` for ``jurisdiction``, to be filled in by hand."""
+    if kind.blank is None:
+        raise DocgenError(f"{kind.name} has no blank form; render it from a case file")
+    pack = load_pack(jurisdiction)
+    pack.require(kind.name)
+    return render_document(kind, pack, kind.blank(pack, options), options)
+
+
+def render_document(
+    kind: Kind, pack: Pack, context: dict[str, Any], options: Options
+) -> HtmlDocument:
+    """The HTML of ``kind``'s template (or its chosen layout) over ``context``."""
     meta: DocMeta = context["doc"]
     template = kind.layouts.get(options.layout or "", kind.template)
     if options.layout and options.layout not in kind.layouts:

@@ -1,0 +1,82 @@
+"""Case model of a contractor certification (§ 228-78B(4); § 301-71D).
+
+Field provisions are pack refs ("@certification.required_fields"), so a Homer case's
+errors cite § 228-78B(4)(b) and a Macedon case's cite § 301-71D(2).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import model_validator
+
+from docgen.cases.common import (
+    Address,
+    IsoDate,
+    Jurisdiction,
+    Line,
+    Model,
+    Phone,
+    Signer,
+    Text,
+    cited,
+)
+
+FIELDS = "@certification.required_fields"
+WHO = "@certification.who_signs"
+SWPPP = "@certification.part_of_swppp"
+TRAINING = "@certification.training_valid_years"
+
+
+class Project(Model):
+    """The land development activity whose SWPPP the certifications become part of."""
+
+    name: Line = cited(SWPPP, "the project (land development activity)")
+    swppp: Line | None = cited(SWPPP, "the SWPPP's title or date", default=None)
+    permit: Line | None = cited(SWPPP, "SPDES permit or NOI identifier", default=None)
+
+
+class CertificationSite(Model):
+    """The site: its address, or another identifying description, or both."""
+
+    address: Address | None = None
+    description: Text | None = None
+
+    @model_validator(mode="after")
+    def _address_or_description(self) -> CertificationSite:
+        if self.address is None and self.description is None:
+            raise ValueError("needs an address or another identifying description (or both)")
+        return self
+
+
+class TrainedContractor(Model):
+    """The firm's employee with the DEC-endorsed erosion and sediment control training."""
+
+    name: Line = cited(TRAINING)
+    trained: IsoDate = cited(TRAINING, "date of the most recent four-hour training")
+
+
+class Contractor(Model):
+    """One contractor or subcontractor who signs a certification."""
+
+    firm: Line = cited(FIELDS, "the contracting firm")
+    address: Address = cited(FIELDS, "address of the contracting firm")
+    phone: Phone = cited(FIELDS, "telephone number of the contracting firm, ten digits")
+    role: Literal["contractor", "subcontractor"] = cited(WHO)
+    signer: Signer = cited(FIELDS, "name and title of the person providing the signature")
+    responsibilities: list[Text] = cited(
+        WHO, "what the firm is responsible for in the SWPPP", min_length=1
+    )
+    trained_contractor: TrainedContractor | None = cited(TRAINING, default=None)
+    signed: IsoDate | None = cited(
+        FIELDS,
+        "the date the certification is made; leave out for a form to sign by hand",
+        default=None,
+    )
+
+
+class ContractorCertificationCase(Model):
+    jurisdiction: Jurisdiction
+    project: Project = cited(SWPPP)
+    site: CertificationSite = cited(FIELDS, "address (or other identifying description)")
+    contractors: list[Contractor] = cited(WHO, "each contractor and subcontractor", min_length=1)

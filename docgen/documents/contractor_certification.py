@@ -1,0 +1,155 @@
+"""Contractor certification (§ 228-78B(4); § 301-71D): one signed statement per firm.
+
+Document stage. Each contractor and subcontractor signs the jurisdiction's statement,
+word for word from the pack, on a page of its own with every field the law requires
+(§ 228-78B(4)(b); § 301-71D(2)). A firm's trained contractor whose training is more than
+three years old on the certification date (the date signed, or the render date for a
+form still to be signed) is flagged: a warning on check and render, a note on the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from docgen.cases.certification import Contractor, ContractorCertificationCase
+from docgen.documents.base import DocMeta, Kind, Options
+from docgen.errors import Problem
+from docgen.law.pack import Pack
+from docgen.law.training import TrainingStatus, training_status
+
+TITLE = "Contractor Certification"
+
+
+@dataclass(frozen=True)
+class Form:
+    """One firm's certification as the template prints it; ``contractor`` is None on a blank."""
+
+    contractor: Contractor | None
+    training: TrainingStatus | None = None
+
+
+def certification_date(contractor: Contractor, options: Options) -> date:
+    """The date the certification is made: ``signed``, else the render date (unsigned form)."""
+    return contractor.signed or options.today or date.today()
+
+
+def _training(contractor: Contractor, pack: Pack, options: Options) -> TrainingStatus | None:
+    trained = contractor.trained_contractor
+    if trained is None:
+        return None
+    return training_status(trained.trained, certification_date(contractor, options), pack)
+
+
+def check(case: ContractorCertificationCase, pack: Pack, options: Options) -> list[Problem]:
+    """Training cannot postdate the certification it is meant to back."""
+    problems = []
+    for i, contractor in enumerate(case.contractors):
+        status = _training(contractor, pack, options)
+        if status is not None and status.trained > status.on:
+            when = "the date signed" if contractor.signed else "today, the render date"
+            problems.append(
+                Problem(
+                    f"contractors[{i}].trained_contractor.trained",
+                    f"{status.trained.isoformat()} is after the certification date "
+                    f"{status.on.isoformat()} ({when}); give the date training was received",
+                    status.ref,
+                )
+            )
+    return problems
+
+
+def training_warnings(case: ContractorCertificationCase, forms: list[Form]) -> list[str]:
+    """One warning per trained contractor whose training has lapsed, naming firm and field."""
+    out = []
+    for i, form in enumerate(forms):
+        status, contractor = form.training, form.contractor
+        if status is None or not status.expired or contractor is None:
+            continue
+        trained = contractor.trained_contractor
+        assert trained is not None
+        basis = "signed" if contractor.signed else "render date; the form is unsigned"
+        out.append(
+            f"contractors[{i}].trained_contractor.trained: {trained.name} of {contractor.firm} "
+            f"was trained on {status.trained.isoformat()}, more than {status.valid_years} years "
+            f"before the certification date {status.on.isoformat()} ({basis}); training was "
+            f"current through {status.current_through.isoformat()} ({status.ref})"
+        )
+    return out
+
+
+def _meta(pack: Pack, title: str, number: str, when: date, filename: str) -> DocMeta:
+    return DocMeta(
+        kind=KIND.name,
+        title=title,
+        number=number,
+        running_head=f"{pack.name.value} · {title}",
+        date=when,
+        filename=filename,
+    )
+
+
+def document_date(case: ContractorCertificationCase, options: Options) -> date:
+    """The latest date signed; the render date only when no contractor has signed."""
+    signed = [c.signed for c in case.contractors if c.signed]
+    return max(signed) if signed else (options.today or date.today())
+
+
+def context(case: ContractorCertificationCase, pack: Pack, options: Options) -> dict[str, Any]:
+    forms = [Form(c, _training(c, pack, options)) for c in case.contractors]
+    title = f"{TITLE}: {case.project.name}"
+    return {
+        "case": case,
+        "project": case.project,
+        "site": case.site,
+        "forms": forms,
+        "blank": False,
+        "warnings": training_warnings(case, forms),
+        "doc": _meta(
+            pack,
+            title,
+            case.project.name,
+            document_date(case, options),
+            f"{case.project.name}-contractor-certification",
+        ),
+    }
+
+
+def blank_context(pack: Pack, options: Options) -> dict[str, Any]:
+    """An empty form for ``pack``'s municipality: every field a line to fill in by hand."""
+    return {
+        "case": None,
+        "project": None,
+        "site": None,
+        "forms": [Form(None)],
+        "blank": True,
+        "warnings": [],
+        "doc": _meta(
+            pack,
+            TITLE,
+            "blank form",
+            options.today or date.today(),
+            f"{pack.id}-contractor-certification-blank",
+        ),
+    }
+
+
+def split(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(firm, case with that firm alone) for each contractor of a validated case's data."""
+    return [(str(c["firm"]), {**data, "contractors": [c]}) for c in data["contractors"]]
+
+
+KIND = Kind(
+    name="contractor-certification",
+    title="Contractor certification",
+    model=ContractorCertificationCase,
+    template="certifications/contractor_certification.html.j2",
+    context=context,
+    check=check,
+    stylesheets=("base/print.css", "certifications/certification.css"),
+    blank=blank_context,
+    split=split,
+    summary="the statement each contractor signs before soil is disturbed "
+    "(§ 228-78B(4); § 301-71D)",
+)
