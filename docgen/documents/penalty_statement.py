@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from num2words import num2words
-
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, Site, cited
 from docgen.cases.enforcement import Violation
 from docgen.cases.penalty import Offense, PriorOffense
@@ -32,6 +30,8 @@ class PenaltyStatementCase(Model):
 
 def offense_words(number: int) -> str:
     """'first', 'second', 'third', then 'fourth (a third or subsequent offense)'."""
+    from num2words import num2words  # on render only: `docgen check` stays light
+
     return num2words(number, to="ordinal")
 
 

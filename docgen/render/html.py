@@ -12,10 +12,7 @@ from datetime import date
 from functools import cache
 from typing import Any
 
-import jinja2
-
 from docgen.errors import RenderError
-from docgen.render.environment import environment, templates_dir
 
 CSS_MARKER = "<!--docgen:stylesheets-->"
 
@@ -43,11 +40,17 @@ class HtmlDocument:
 
 @cache
 def stylesheet_text(name: str) -> str:
+    from docgen.render.environment import templates_dir
+
     return (templates_dir() / name).read_text(encoding="utf-8")
 
 
 def render_html(template: str, context: dict[str, Any], custom_templates: str | None = None) -> str:
     """Render ``template`` with ``context``; template faults become RenderError with file:line."""
+    import jinja2  # here, not at import: validating a case (`docgen check`) needs no Jinja
+
+    from docgen.render.environment import environment
+
     env = environment(custom_templates)
     try:
         return env.get_template(template).render(context)
