@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import ClassVar
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import pytest
 from casewalk import leaves, set_in
