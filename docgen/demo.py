@@ -23,10 +23,19 @@ def sample_cases() -> list[tuple[str, Path]]:
     ]
 
 
+def packet_cases() -> list[Path]:
+    """Case files in fixtures/packet/ (``docgen render packet CASE``; not a kind)."""
+    folder = fixtures_dir() / "packet"
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml", ".json"))
+
+
 def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int:
     formats = api.formats_from(fmt)
     failures = 0
-    for kind, path in sample_cases():
+    jobs = sample_cases() + [("packet", path) for path in packet_cases()]
+    for kind, path in jobs:
         (out / kind).mkdir(parents=True, exist_ok=True)
         try:
             result = api.render(kind, path, formats, out / kind)
@@ -38,7 +47,7 @@ def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int
             echo(f"warning: {path.name}: {warning}")
         echo(f"{kind:<26} {path.name:<36} -> {', '.join(p.name for p in result.files)}")
     echo(
-        f"{len(sample_cases()) - failures} sample cases rendered into {out}/"
+        f"{len(jobs) - failures} sample cases rendered into {out}/"
         + (f", {failures} failed" if failures else "")
     )
     return failures

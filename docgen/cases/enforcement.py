@@ -1,8 +1,10 @@
-"""Case parts of the enforcement kinds under § 228-79C: violations and remedies."""
+"""Case parts of the enforcement kinds under § 228-79C: violations, remedies, service."""
 
 from __future__ import annotations
 
-from docgen.cases.common import IsoDate, Line, Model, Text, cited
+from typing import Literal
+
+from docgen.cases.common import Address, IsoDate, Line, Model, Phone, Text, cited
 
 
 class Violation(Model):
@@ -15,3 +17,45 @@ class Violation(Model):
 class Remedy(Model):
     measure: Text = cited("§ 228-79C(1)(d)", "the remedial measure necessary to comply")
     due: IsoDate = cited("§ 228-79C(1)(d)", "date by which the measure must be complete")
+
+
+class ServedInfo(Model):
+    """How and when a notice or order was served; the appeal period runs from the date."""
+
+    # Both are optional here so that the kind's check names the element they serve
+    # (a missing date is element (f): the notice cannot state the appeal deadline).
+    date: IsoDate | None = cited("§ 228-79C(1)(f)", "date of service", default=None)
+    method: Line | None = cited(
+        "§ 228-79C(1)", "how it was served, e.g. personal delivery, certified mail", default=None
+    )
+
+
+class Recipient(Model):
+    """The landowner, developer or applicant a notice is directed to (§ 228-79C(1)(a)).
+
+    Name and address are optional here so that the kind's check reports a missing one as
+    element (a) of the notice, in words, rather than as a bare missing key.
+    """
+
+    name: Line | None = cited("§ 228-79C(1)(a)", default=None)
+    role: Literal["landowner", "developer", "applicant"] = cited("§ 228-79C(1)(a)")
+    address: Address | None = cited("§ 228-79C(1)(a)", default=None)
+
+
+class Contact(Model):
+    """Whom to call to request the inspection that lifts a stop-work order (§ 228-79C(2))."""
+
+    name: Line = cited("§ 228-79C(2)", "who takes requests for the inspection")
+    phone: Phone = cited("§ 228-79C(2)", "telephone number, e.g. (607) 555-0142")
+
+
+class Premises(Model):
+    """Where the violation occurs (§ 228-79C(1)(b)): an address when available, or a
+    description. Both are optional here so that the kind reports "neither" as element (b)."""
+
+    address: Address | None = cited("§ 228-79C(1)(b)", default=None)
+    description: Text | None = cited("§ 228-79C(1)(b)", default=None)
+    tax_map: Line | None = cited("§ 228-79C(1)(b)", "tax map Section-Block-Lot", default=None)
+
+    def label(self) -> str:
+        return self.address.one_line() if self.address else (self.description or "")

@@ -1,0 +1,170 @@
+"""Violation packet: one file for service, holding the notice of violation, the penalty
+statement for its recipient and, when the case has ``effective``, the stop-work order.
+
+The packet's case file is a notice case plus the optional stop-work keys (``effective``,
+``notices``, ``allowed_work``, ``contact``). It is validated and checked once, as a
+whole; each part is then built by its own kind from the keys that kind accepts, so each
+keeps its own words, number and running head. Every part starts on a new page and counts
+its own pages ("Page 1 of N"): the PDF lays each part out on its own and joins the pages
+(so each keeps its counters); the HTML and DOCX hold each part in a
+``<section class="document">``, which the DOCX writer turns into a Word section whose
+page numbers restart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from html import escape
+from typing import Any
+
+from docgen.cases.common import IsoDate, Line, Text, cited
+from docgen.cases.enforcement import Contact
+from docgen.cases.validate import validate
+from docgen.documents import notice_of_violation, penalty_statement, stop_work_order
+from docgen.documents.base import Options, build_document, jurisdiction_of
+from docgen.documents.notice_of_violation import NoticeCase
+from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.render.html import HtmlDocument
+
+NAME = "packet"
+S = "§ 228-79C(2)"
+STOP_WORK_KEYS = ("effective", "notices", "allowed_work", "contact")
+_MAIN = re.compile(r"(<main>)(.*)(</main>)", re.DOTALL)
+
+
+class PacketCase(NoticeCase):
+    """A notice of violation case, plus what a stop-work order needs when one is served."""
+
+    effective: IsoDate | None = cited(S, "stop-work order effective date", default=None)
+    notices: list[Line] = cited(
+        S, "notices the order rests on (default: this one)", default_factory=list
+    )
+    allowed_work: list[Text] = cited("§ 228-79A(1)", "work that may continue", default_factory=list)
+    contact: Contact | None = cited(S, "whom to call for the lifting inspection", default=None)
+
+
+@dataclass(frozen=True)
+class Packet:
+    parts: tuple[HtmlDocument, ...]
+    document: HtmlDocument  # the parts in one HTML page, for the HTML and DOCX files
+
+    def to_bytes(self, fmt: str, pdf_variant: str | None = None) -> bytes:
+        if fmt == "html":
+            return self.document.standalone().encode("utf-8")
+        if fmt == "docx":
+            from docgen.render.docx import render_docx
+
+            return render_docx(self.document)
+        if fmt == "pdf":
+            return packet_pdf(self.parts, pdf_variant)
+        raise DocgenError(f"unknown format {fmt!r}")
+
+
+def check(case: PacketCase, data: dict[str, Any]) -> list[Problem]:
+    """The notice's elements, and the stop-work keys when the packet carries an order."""
+    problems: list[Problem] = []
+    given = [key for key in STOP_WORK_KEYS if key in data]
+    if given and case.effective is None:
+        problems.append(
+            Problem(
+                "effective",
+                f"is required when the packet carries a stop-work order ({', '.join(given)} "
+                "given); without it, leave out the stop-work keys",
+                S,
+            )
+        )
+    if case.effective is not None:
+        if case.contact is None:
+            problems.append(
+                Problem("contact", "is required: whom to call to request the inspection", S)
+            )
+        if case.effective < case.issued:
+            problems.append(
+                Problem(
+                    "effective",
+                    f"{case.effective.isoformat()} is before the issue date "
+                    f"{case.issued.isoformat()}",
+                    S,
+                )
+            )
+    return problems
+
+
+def validated(data: dict[str, Any], options: Options, source: str = "") -> PacketCase:
+    """The packet case, or CaseInvalid listing every problem of every part at once."""
+    try:
+        pack = jurisdiction_of(data)
+    except CaseInvalid as err:
+        raise CaseInvalid(err.problems, source) from None
+    pack.require(notice_of_violation.KIND.name)
+    pack.require(penalty_statement.KIND.name)
+    if "effective" in data:
+        pack.require(stop_work_order.KIND.name)
+    case = validate(PacketCase, data, pack, source)
+    problems = notice_of_violation.check(case, pack, options) + check(case, data)
+    if problems:
+        raise CaseInvalid(problems, source)
+    return case
+
+
+def part_data(case: PacketCase, data: dict[str, Any]) -> list[tuple[Any, dict[str, Any]]]:
+    """(kind, case data) of each part, in the order they are served."""
+    notice = {k: v for k, v in data.items() if k not in STOP_WORK_KEYS}
+    statement_keys = penalty_statement.PenaltyStatementCase.model_fields
+    statement = {k: v for k, v in notice.items() if k in statement_keys}
+    statement["number"] = f"{case.number}-PS"
+    parts = [(notice_of_violation.KIND, notice), (penalty_statement.KIND, statement)]
+    if case.effective is not None:
+        order_keys = stop_work_order.StopWorkCase.model_fields
+        order = {k: v for k, v in data.items() if k in order_keys}
+        order["number"] = f"{case.number}-SWO"
+        order.setdefault("notices", [case.number])
+        parts.append((stop_work_order.KIND, order))
+    return parts
+
+
+def combine(parts: list[HtmlDocument], title: str) -> HtmlDocument:
+    """One HTML page: each part's body in a ``section.document`` with its running head."""
+    sections = []
+    for part in parts:
+        found = _MAIN.search(part.html)
+        if found is None:
+            raise DocgenError(f"{part.kind}: rendered HTML has no <main> element")
+        head = escape(part.running_head, quote=True)
+        sections.append(f'<section class="document" data-head="{head}">{found.group(2)}</section>')
+    first = parts[0]
+    html = _MAIN.sub(lambda m: m.group(1) + "\n".join(sections) + m.group(3), first.html, 1)
+    html = re.sub(r"<title>.*?</title>", f"<title>{escape(title)}</title>", html, count=1)
+    sheets = tuple(dict.fromkeys(s for part in parts for s in part.stylesheets))
+    warnings = tuple(w for part in parts for w in part.warnings)
+    return replace(
+        first,
+        kind=NAME,
+        title=title,
+        filename=f"{first.number}-packet",
+        html=html,
+        stylesheets=sheets,
+        warnings=warnings,
+    )
+
+
+def build_packet(data: dict[str, Any], options: Options, source: str = "") -> Packet:
+    """Validate the packet case, then build each part with its own kind."""
+    case = validated(data, options, source)
+    plain = Options(today=options.today, review=options.review, templates=options.templates)
+    parts = [build_document(kind, d, plain, source) for kind, d in part_data(case, data)]
+    title = f"Violation Packet, Notice of Violation No. {case.number}"
+    return Packet(tuple(parts), combine(parts, title))
+
+
+def packet_pdf(parts: tuple[HtmlDocument, ...], variant: str | None = None) -> bytes:
+    """Each part laid out on its own (its own page counters), the pages joined in one PDF."""
+    from docgen.render.pdf import DEFAULT_VARIANT, VARIANTS, layout, write_pdf
+
+    variant = variant or DEFAULT_VARIANT
+    if variant not in VARIANTS:
+        raise DocgenError(f"unknown PDF variant {variant!r}; choose from {', '.join(VARIANTS)}")
+    laid_out = [layout(part) for part in parts]
+    pages = [page for document in laid_out for page in document.pages]
+    return write_pdf(laid_out[0].copy(pages), variant)

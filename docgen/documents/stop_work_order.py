@@ -1,0 +1,100 @@
+"""Stop-work order (§ 228-79C(2); § 228-79A(1)): the served copy and the site placard.
+
+Persons receiving the order halt all land development activities except those that
+address the violations (and site stabilization, § 228-79A(1)); the order stays in effect
+until the Village confirms compliance. Both layouts take their words from
+templates/notices/_enforcement.html.j2, so the placard says what the served copy says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, Text, cited
+from docgen.cases.enforcement import Contact, Premises, Remedy, ServedInfo, Violation
+from docgen.documents.base import DocMeta, Kind, Options
+from docgen.documents.notice_of_violation import remedy_problems, service_problems
+from docgen.errors import Problem
+from docgen.law.pack import Pack
+
+S = "§ 228-79C(2)"
+
+
+class StopWorkCase(Model):
+    jurisdiction: Jurisdiction
+    number: Line = cited(S, "order number")
+    issued: IsoDate = cited(S, "date the order is issued")
+    served: ServedInfo | None = cited(S, "date and method of service", default=None)
+    officer: Officer = cited("§ 228-77D(2)", "the issuing officer")
+    recipient: Party = cited(S, "the person ordered to halt work")
+    site: Premises = cited(S, "the site where work must stop")
+    violations: list[Violation] = cited(S, "the violations leading to the order")
+    effective: IsoDate = cited(S, "the date the order takes effect")
+    notices: list[Line] = cited(S, "numbers of the notices of violation", default_factory=list)
+    remedies: list[Remedy] = cited(S, default_factory=list)
+    allowed_work: list[Text] = cited(
+        "§ 228-79A(1)",
+        "work that may continue; by default the corrective work and site stabilization",
+        default_factory=list,
+    )
+    contact: Contact = cited(S, "whom to call to request the inspection that lifts the order")
+
+
+def check(case: StopWorkCase, pack: Pack, options: Options) -> list[Problem]:
+    problems: list[Problem] = []
+    if case.site.address is None and case.site.description is None:
+        problems.append(
+            Problem("site", "needs an address or a description of the land (or both)", S)
+        )
+    if not case.violations:
+        problems.append(
+            Problem("violations", "missing: the violations leading to the stop-work order", S)
+        )
+    for i, v in enumerate(case.violations):
+        if v.observed > case.issued:
+            problems.append(
+                Problem(
+                    f"violations[{i}].observed",
+                    f"observed {v.observed.isoformat()}, after the issue date "
+                    f"{case.issued.isoformat()}",
+                    S,
+                )
+            )
+    if case.effective < case.issued:
+        problems.append(
+            Problem(
+                "effective",
+                f"{case.effective.isoformat()} is before the issue date {case.issued.isoformat()}",
+                S,
+            )
+        )
+    return problems + remedy_problems(case, False, S, "") + service_problems(case, S)
+
+
+def context(case: StopWorkCase, pack: Pack, options: Options) -> dict[str, Any]:
+    title = "Stop-Work Order"
+    return {
+        "case": case,
+        "doc": DocMeta(
+            kind=KIND.name,
+            title=f"{title} No. {case.number}",
+            number=case.number,
+            running_head=f"{pack.name.value} · {title} No. {case.number}",
+            date=case.issued,
+            filename=f"{case.number}-stop-work-order"
+            + ("-placard" if options.layout == "placard" else ""),
+        ),
+    }
+
+
+KIND = Kind(
+    name="stop-work-order",
+    title="Stop-work order",
+    model=StopWorkCase,
+    template="notices/stop_work_order.html.j2",
+    context=context,
+    check=check,
+    stylesheets=("base/print.css", "notices/enforcement.css"),
+    layouts={"placard": "notices/stop_work_placard.html.j2"},
+    summary="halt land development activities until compliance (§ 228-79C(2)); a site placard",
+)
