@@ -1,0 +1,197 @@
+"""Notice of violation: all six elements of § 228-79C(1), read back from the PDF and DOCX,
+and `docgen check` naming each element that is missing or wrong."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from enforcement_cases import NOTICES, case_data, cli, squash, write_yaml
+from readback import docx_text, pdf_text
+
+from docgen.law.deadlines import appeal_deadline
+from docgen.law.pack import load_pack
+from docgen.render.filters import long_date, money
+
+HOMER = load_pack("homer")
+KIND = "notice-of-violation"
+SECOND = next(p for p in NOTICES if "second" in p.stem)
+THANKSGIVING = next(p for p in NOTICES if "thanksgiving" in p.stem)
+
+
+def expected_values(data: dict) -> dict[str, list[str]]:
+    """The words each element must carry, from the case's own values."""
+    from datetime import date
+
+    r = data["recipient"]
+    site = data["site"]
+    served = date.fromisoformat(str(data["served"]["date"]))
+    deadline = appeal_deadline(served, HOMER)
+    site_words = [site["address"]["street"]] if "address" in site else [site["description"]]
+    return {
+        "(a)": [r["name"], r["address"]["street"], r["address"]["city"], r["address"]["zip"]],
+        "(b)": site_words + ([site["tax_map"]] if "tax_map" in site else []),
+        "(c)": [w for v in data["violations"] for w in (v["nature"], v["provision"])],
+        "(d)": [w for m in data["remedies"] for w in (m["measure"], long_date(m["due"]))],
+        "(e)": ["Upon conviction of a", "Each week's continued violation", "Total:"],
+        "(f)": [
+            "within 15 days of service of notice of violation",
+            f"Last day to file a written notice of appeal: {long_date(deadline.last_day)}",
+            *deadline.reasons,
+        ],
+    }
+
+
+@pytest.mark.parametrize("path", NOTICES, ids=[p.stem for p in NOTICES])
+@pytest.mark.parametrize("fmt", ["pdf", "docx"])
+def test_each_element_is_in_the_document_with_the_case_values(renders, path, fmt):
+    data = case_data(path)
+    r = renders.get(KIND, path)
+    text = squash(pdf_text(r["pdf"]) if fmt == "pdf" else docx_text(r["docx"]))
+    for letter, values in expected_values(data).items():
+        assert squash(f"§ 228-79C(1){letter}") in text, letter
+        for value in values:
+            assert squash(value) in text, (letter, value)
+    officer = data["officer"]["name"]
+    for value in ("Certificate of Service", data["served"]["method"], officer, data["number"]):
+        assert squash(value) in text
+    for ref in ("§ 228-79C(2)", "§ 228-79C(3)", "§ 228-79C(5)", "§ 228-79C(6)", "§ 228-79D"):
+        assert squash(ref) in text
+
+
+def test_penalty_is_the_engines_in_words_and_figures(renders):
+    """(e) for the second offense continued four weeks: five violations at $350-$700."""
+    r = renders.get(KIND, SECOND)
+    for text in (squash(pdf_text(r["pdf"])), squash(docx_text(r["docx"]))):
+        assert squash("This is a second offense") in text
+        assert squash("that is five violations (5)") in text
+        total = "not less than one thousand seven hundred fifty dollars ($1,750.00)"
+        assert squash(total) in text
+        assert squash(f"nor more than three thousand five hundred dollars ({money(3500)})") in text
+
+
+def test_penalty_words_are_the_penalty_statements():
+    """Element (e) and the penalty statement come from the same macros: same sentences."""
+    from docgen import api
+
+    notice = api.build(KIND, SECOND).html
+    data = {k: v for k, v in case_data(SECOND).items() if k not in ("served", "remedies")}
+    statement = api.build("penalty-statement", data).html
+    start = statement.index("<p>This is a ")
+    end = statement.index("<h2>4.")
+    for sentence in statement[start:end].split("</p>"):
+        if "<table" not in sentence and sentence.strip():
+            assert sentence.strip() in notice
+
+
+def test_thanksgiving_deadline_is_stated_with_its_reason(renders):
+    text = " ".join(pdf_text(renders.get(KIND, THANKSGIVING)["pdf"]).split())
+    text = text.replace("\u00a0", " ")
+    assert "fifteen days after service is November 26, 2026" in text
+    assert "November 26, 2026 is Thanksgiving Day" in text
+    assert "(GCL § 25-a)" in text
+    assert "Last day to file a written notice of appeal: November 27, 2026" in text
+
+
+# -- docgen check ----------------------------------------------------------------------
+
+
+def without(data: dict, dotted: str) -> dict:
+    out = copy.deepcopy(data)
+    *parents, last = dotted.split(".")
+    node = out
+    for key in parents:
+        node = node[key]
+    del node[last]
+    return out
+
+
+MISSING = [
+    ("recipient", "(a)"),
+    ("recipient.name", "(a)"),
+    ("recipient.address", "(a)"),
+    ("site", "(b)"),
+    ("site.address", "(b)"),  # leaves only the tax map: neither address nor description
+    ("violations", "(c)"),
+    ("remedies", "(d)"),
+    ("offense", "(e)"),
+    ("served", "(f)"),
+    ("served.date", "(f)"),
+]
+
+
+@pytest.mark.parametrize(("key", "letter"), MISSING, ids=[k for k, _ in MISSING])
+def test_check_names_each_missing_element(tmp_path, key, letter):
+    data = without(case_data(SECOND), key)
+    if key == "site.address":
+        data["site"].pop("description")
+    code, out = cli("check", KIND, write_yaml(tmp_path, data))
+    assert code == 1
+    assert f"missing {letter}" in out and f"§ 228-79C(1){letter}" in out, out
+    assert "Traceback" not in out
+
+
+def test_empty_lists_are_missing_elements_too(tmp_path):
+    data = case_data(SECOND) | {"violations": [], "remedies": []}
+    code, out = cli("check", KIND, write_yaml(tmp_path, data))
+    assert code == 1
+    assert "remedies: missing (d)" in out and "(§ 228-79C(1)(d))" in out
+    assert "violations: missing (c)" in out and "(§ 228-79C(1)(c))" in out
+
+
+def test_every_problem_at_once(tmp_path):
+    data = {k: v for k, v in case_data(SECOND).items() if k in ("jurisdiction", "number")}
+    data |= {"issued": "2026-11-03", "officer": {"name": "A", "title": "B"}}
+    code, out = cli("check", KIND, write_yaml(tmp_path, data))
+    assert code == 1
+    for letter in "abcdef":
+        assert f"§ 228-79C(1)({letter})" in out, letter
+
+
+WRONG = [
+    ("remedies", lambda d: d["remedies"][0].update(due="2026-11-02"), "remedies[0].due", "(d)"),
+    ("served", lambda d: d["served"].update(date="2026-11-02"), "served.date", "(f)"),
+    (
+        "observed",
+        lambda d: d["violations"][1].update(observed="2026-11-04"),
+        "violations[1].observed",
+        "(c)",
+    ),
+    (
+        "penalty history",
+        lambda d: d["offense"].update(continued_through="2026-09-01"),
+        "offense.continued_through",
+        "(e)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "field", "letter"), WRONG, ids=[w[0] for w in WRONG])
+def test_check_names_wrong_dates(tmp_path, name, change, field, letter):
+    data = case_data(SECOND)
+    change(data)
+    code, out = cli("check", KIND, write_yaml(tmp_path, data))
+    assert code == 1
+    assert f"{field}: {letter}" in out, out
+
+
+def test_a_good_case_checks_clean():
+    code, out = cli("check", KIND, SECOND)
+    assert code == 0 and "ok for notice-of-violation" in out
+
+
+def test_macedon_has_no_notice_of_violation(tmp_path):
+    data = case_data(SECOND) | {"jurisdiction": "macedon"}
+    code, out = cli("check", KIND, write_yaml(tmp_path, data))
+    assert code == 1
+    assert "Town of Macedon cannot issue a notice-of-violation" in out
+    assert "§ 228-79C(1)" in out  # names where Homer's provision is, and that it is absent
+
+
+def test_appeal_statement_is_the_law_verbatim():
+    from conftest import LAW_TEXT
+
+    law = (LAW_TEXT / "homer-ch228-art12.txt").read_text(encoding="utf-8")
+    statement = HOMER.value("enforcement.appeal_statement")
+    assert f"A statement that {statement}." in law
+    assert "15 days" in statement and HOMER.value("enforcement.appeal_days") == 15
