@@ -35,7 +35,12 @@ class Node:
             ) from None
 
     def __getitem__(self, key: str) -> Any:
-        return self.__getattr__(key)
+        # KeyError, as a mapping should: Jinja turns it into its (strict) undefined, so a
+        # template's typo becomes a RenderError naming the key, not a traceback.
+        try:
+            return self.__getattr__(key)
+        except AttributeError as err:
+            raise KeyError(str(err)) from None
 
     def __contains__(self, key: str) -> bool:
         return key in self._data

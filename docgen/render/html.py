@@ -54,13 +54,30 @@ def render_html(template: str, context: dict[str, Any], custom_templates: str | 
     env = environment(custom_templates)
     try:
         return env.get_template(template).render(context)
+    except jinja2.exceptions.SecurityError as err:
+        where = _template_line(err) or template
+        raise RenderError(f"{where}: refused by the template sandbox: {err}") from None
     except jinja2.UndefinedError as err:
         raise RenderError(
-            f"{template}: {err.message} (a value the template needs is missing)"
+            f"{_template_line(err) or template}: {err.message} "
+            "(a value the template needs is missing)"
         ) from None
     except jinja2.TemplateSyntaxError as err:
         raise RenderError(f"{err.filename or template}:{err.lineno}: {err.message}") from None
     except jinja2.TemplateNotFound as err:
         raise RenderError(f"template not found: {err.name}") from None
-    except jinja2.exceptions.SecurityError as err:
-        raise RenderError(f"{template}: refused by the template sandbox: {err}") from None
+
+
+def _template_line(err: BaseException) -> str:
+    """'file:line' of the innermost template frame (Jinja puts them in the traceback)."""
+    import traceback
+
+    from docgen.render.environment import templates_dir
+
+    where = ""
+    for frame in traceback.extract_tb(err.__traceback__):
+        if frame.filename.endswith(".j2"):
+            name = frame.filename
+            builtin = str(templates_dir()) + "/"
+            where = f"{name.removeprefix(builtin)}:{frame.lineno}"
+    return where

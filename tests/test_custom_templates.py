@@ -1,0 +1,125 @@
+"""Custom templates (``--templates DIR``) render in a Jinja sandbox: a municipality's own
+letterhead works, and reaching for Python internals fails with a clear DocgenError."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from conftest import SAMPLE_IDS, SAMPLES
+from readback import docx_text, html_text, pdf_text
+
+from docgen import api
+from docgen.documents.base import Options
+from docgen.errors import DocgenError, RenderError
+
+LETTERHEAD = """<header class="masthead">
+<p class="letterhead-name">{{ pack.name.value }}: Department of Public Works</p>
+<p class="letterhead">14 Main Street, Homer, New York 13077 · (607) 749-3322</p>
+{% if officer_title %}<p class="letterhead">{{ officer_title | upper }}</p>{% endif %}
+</header>
+"""
+
+ESCAPES = {
+    "str mro": "{{ ''.__class__.__mro__ }}",
+    "subclasses": "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "cycler globals": "{{ cycler.__init__.__globals__ }}",
+    "lipsum globals": "{{ lipsum.__globals__['os'] }}",
+    "joiner builtins": "{{ joiner.__init__.__globals__.__builtins__ }}",
+    "pack class": "{{ pack.__class__.__init__.__globals__ }}",
+    "pack dict": "{{ pack.__dict__ }}",
+    "argument class": "{{ officer_title.__class__.__base__.__subclasses__() }}",
+    "format string": "{{ '{0.__class__.__mro__}'.format('') }}",
+    "format_map": "{{ '{x.__class__}'.format_map({'x': 1}) }}",
+    "attr filter": "{{ ''|attr('__class__') }}",
+    "range globals": "{{ range.__globals__ }}",
+    "getattr on namespace": "{% set ns = namespace() %}{{ ns.__class__.__init__.__globals__ }}",
+}
+
+
+def custom(tmp_path, letterhead: str) -> str:
+    folder = tmp_path / "letterhead"
+    (folder / "base").mkdir(parents=True)
+    (folder / "base" / "letterhead.html.j2").write_text(letterhead, encoding="utf-8")
+    return str(folder)
+
+
+@pytest.mark.parametrize("name", sorted(ESCAPES))
+def test_python_internals_are_out_of_reach(tmp_path, name):
+    kind, path = SAMPLES[0]
+    folder = custom(tmp_path, f"<header>{ESCAPES[name]}</header>")
+    with pytest.raises(RenderError) as caught:
+        api.build(kind, path, Options(templates=folder))
+    message = str(caught.value)
+    assert "refused by the template sandbox" in message or "has no attribute" in message, message
+    assert "base/letterhead.html.j2" in message, message
+
+
+def test_sandbox_refusal_through_the_cli(tmp_path):
+    kind, path = SAMPLES[0]
+    folder = custom(tmp_path, "<header>{{ cycler.__init__.__globals__ }}</header>")
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "docgen.cli",
+            "render",
+            kind,
+            str(path),
+            "--templates",
+            folder,
+            "-o",
+            f"{out}/",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1
+    assert run.stderr.startswith("error: ") and "sandbox" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert not out.exists() or not list(out.iterdir())
+
+
+@pytest.mark.parametrize("kind,path", SAMPLES, ids=SAMPLE_IDS)
+def test_a_custom_letterhead_is_used_in_every_format(tmp_path, kind, path):
+    builtin = api.build(kind, path)
+    if 'class="masthead"' not in builtin.html:
+        pytest.skip(f"{kind} has no letterhead (an instrument for recording)")
+    doc = api.build(kind, path, Options(templates=custom(tmp_path, LETTERHEAD)))
+    html = " ".join(html_text(doc.standalone()).split())
+    docx = " ".join(docx_text(api.to_bytes(doc, "docx")).split())
+    assert "Department of Public Works" in html and "(607) 749-3322" in html
+    assert "Department of Public Works" in docx and "(607) 749-3322" in docx
+    if (kind, path) == SAMPLES[0]:
+        assert "(607) 749-3322" in pdf_text(api.to_bytes(doc, "pdf"))
+    assert "Department of Public Works" not in builtin.html
+
+
+@pytest.mark.parametrize("kind,path", SAMPLES, ids=SAMPLE_IDS)
+def test_the_sandbox_renders_the_built_in_templates_unchanged(tmp_path, kind, path):
+    """An empty custom folder: every built-in template runs in the sandbox, same words."""
+    (tmp_path / "empty").mkdir()
+    sandboxed = api.build(kind, path, Options(templates=str(tmp_path / "empty")))
+    assert sandboxed.html == api.build(kind, path).html
+
+
+def test_custom_template_data_is_still_escaped(tmp_path):
+    kind, path = SAMPLES[0]
+    folder = custom(tmp_path, "<header><p>{{ '<b>&' }}{{ 7*7 }}</p></header>")
+    doc = api.build(kind, path, Options(templates=folder))
+    assert "&lt;b&gt;&amp;49" in doc.html
+
+
+def test_a_broken_custom_template_names_file_and_line(tmp_path):
+    kind, path = SAMPLES[0]
+    folder = custom(tmp_path, "<header>\n{% if %}\n</header>")
+    with pytest.raises(DocgenError, match=r"letterhead\.html\.j2:2:"):
+        api.build(kind, path, Options(templates=folder))
+
+
+def test_a_missing_templates_folder_is_a_clear_error(tmp_path):
+    kind, path = SAMPLES[0]
+    with pytest.raises((DocgenError, FileNotFoundError), match="not a directory"):
+        api.build(kind, path, Options(templates=str(tmp_path / "nope")))
