@@ -26,6 +26,7 @@ from functools import cache
 from typing import Any
 
 from docx.enum.section import WD_SECTION
+from docx.enum.style import WD_STYLE_TYPE
 from docx.enum.text import WD_BREAK
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
@@ -76,11 +77,32 @@ def _frame_bytes() -> bytes:
     return (assets_dir() / "frame.docx").read_bytes()
 
 
+# Paragraph style name -> the frame's style id (None for its default style). Every
+# document starts from the same frame, so the answers hold for the whole process.
+_STYLE_IDS: dict[str, str | None] = {}
+
+
 class _Writer:
     def __init__(self, document: Any):
         self.doc = document
         self.numbering = document.part.numbering_part.element
         self._next_num = 1000
+
+    def add_paragraph(self, style: str | None = None) -> Any:
+        """A body paragraph in ``style``, its id looked up once per process (one frame).
+
+        (python-docx resolves a style name by scanning every style of the frame, for
+        each paragraph: two thirds of the DOCX time before this cache.)
+        """
+        para = self.doc.add_paragraph()
+        if style is not None:
+            para._p.style = self.style_id(style)
+        return para
+
+    def style_id(self, name: str) -> str | None:
+        if name not in _STYLE_IDS:
+            _STYLE_IDS[name] = self.doc.part.get_style_id(name, WD_STYLE_TYPE.PARAGRAPH)
+        return _STYLE_IDS[name]
 
     # -- lists -------------------------------------------------------------------------
     def new_num(self, ordered: bool, start: int = 1) -> int:
@@ -107,7 +129,7 @@ class _Writer:
         if tag in ("script", "style", "head", "title", "meta", "link"):
             return
         if "page-break" in classes:
-            self.doc.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
+            self.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
             return
         if tag == "section" and "document" in classes:
             self.section(el)
@@ -121,7 +143,7 @@ class _Writer:
         elif tag == "table":
             self.table(el)
         elif tag == "hr":
-            self.doc.add_paragraph(style="Rule")
+            self.add_paragraph("Rule")
         elif tag in BLOCK_CONTAINERS or tag == "":
             self.children(el, classes)
         else:  # an inline element standing alone: its own paragraph
@@ -148,7 +170,7 @@ class _Writer:
     def flush(self, pending: list[Any], style: str) -> None:
         if not pending:
             return
-        para = self.doc.add_paragraph(style=style)
+        para = self.add_paragraph(style)
         state = _Inline(para)
         for item in pending:
             if isinstance(item, str):
@@ -169,7 +191,7 @@ class _Writer:
         return default
 
     def paragraph(self, el: Any, style: str, num: tuple[int, int] | None = None) -> Any:
-        para = self.doc.add_paragraph(style=style)
+        para = self.add_paragraph(style)
         if num is not None:
             _set_num(para, *num)
         if "keep" in (el.get("class") or "").split():
@@ -194,7 +216,7 @@ class _Writer:
         # lists continue the numbering one level down; further paragraphs are unnumbered.
         first_blocks = [c for c in li if isinstance(c.tag, str) and c.tag not in INLINE]
         style_name = self.style_of(li, set((li.get("class") or "").split()), style)
-        para = self.doc.add_paragraph(style=style_name)
+        para = self.add_paragraph(style_name)
         _set_num(para, num_id, level)
         state = _Inline(para)
         if li.text:
@@ -216,14 +238,14 @@ class _Writer:
             else:
                 state.finish()
                 numbered_done = True
-                follow = self.doc.add_paragraph(style="List Continue")
+                follow = self.add_paragraph("List Continue")
                 follow.paragraph_format.left_indent = Pt(36 * (level + 1))
                 inner = _Inline(follow)
                 inner.contents(child, {})
                 inner.finish()
             if child.tail and SPACE.sub("", child.tail):
                 if numbered_done:
-                    tail_para = self.doc.add_paragraph(style="List Continue")
+                    tail_para = self.add_paragraph("List Continue")
                     tail_state = _Inline(tail_para)
                     tail_state.text(child.tail, {})
                     tail_state.finish()
@@ -261,12 +283,12 @@ class _Writer:
                 if span > 1:
                     cell = cell.merge(row.cells[col + span - 1])
                 para = cell.paragraphs[0]
-                para.style = self.doc.styles["Table Text"]
+                para._p.style = self.style_id("Table Text")
                 state = _Inline(para)
                 state.contents(cell_el, {"bold": True} if cell_el.tag == "th" or is_head else {})
                 state.finish()
                 col += span
-        self.doc.add_paragraph(style="After Table")
+        self.add_paragraph("After Table")
 
     def section(self, el: Any) -> None:
         """A document within a packet: new page, page numbers from 1, its own running head."""
