@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from docgen.documents import contractor_certification, penalty_statement
 from docgen.documents import notice_of_violation, stop_work_order
+from docgen.documents import maintenance_agreement, maintenance_easement
 from docgen.documents.base import Kind
 from docgen.errors import DocgenError
 
 KINDS: dict[str, Kind] = {
-    kind.name: kind for kind in (penalty_statement.KIND, contractor_certification.KIND, notice_of_violation.KIND, stop_work_order.KIND)
+    kind.name: kind for kind in (penalty_statement.KIND, contractor_certification.KIND, notice_of_violation.KIND, stop_work_order.KIND,
+    maintenance_easement.KIND, maintenance_agreement.KIND)
 }
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from babel.numbers import format_currency
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
 from num2words import num2words
 
 NBSP = "\u00a0"
@@ -74,7 +78,21 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     return singular if int(count) == 1 else (plural_form or singular + "s")
 
 
+@pass_context
+def from_case(context: Context, value: Any, given: bool = True) -> Markup:
+    """A value that came from the case, escaped; in review mode wrapped in <mark class="case">.
+
+    ``given=False`` marks nothing (a default the case did not supply). Escaping happens
+    here, once: ``escape`` leaves Markup alone and escapes plain text.
+    """
+    text = escape(value if isinstance(value, str | Markup) else str(value))
+    if given and context.get("review"):
+        return Markup('<mark class="case">{}</mark>').format(text)
+    return text
+
+
 FILTERS = {
+    "from_case": from_case,
     "money": money,
     "money_words": money_words,
     "amount_words": amount_words,

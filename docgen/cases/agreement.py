@@ -1,0 +1,151 @@
+"""Case model of the recorded instruments: maintenance easement and maintenance agreement.
+
+One case file serves both kinds (§ 228-78D(3) and (5); § 301-73B and D): the same owner,
+property, project and facilities. Field provisions are pack refs, so a Homer case's
+errors cite § 228-78D(3) (easement) or § 228-78D(5) (agreement) and a Macedon case's
+cite § 301-73B or § 301-73D. Fields inside a part carry a provision only where the
+provision is not the kind's own (the acknowledgment, the Schedule B terms); elsewhere
+the error names the kind's section, through the enclosing field.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, model_validator
+
+from docgen.cases.common import Address, IsoDate, Jurisdiction, Line, Model, Money, Text, cited
+from docgen.law.acknowledgment import ACKNOWLEDGMENT_REF, OWNER_KINDS
+
+TERMS = "@agreement.terms"  # the Schedule B terms (inspection, report, security)
+
+
+def _owner_kind(value: Any) -> Any:
+    if not isinstance(value, str) or value.strip().lower() not in OWNER_KINDS:
+        raise ValueError(
+            f"{value!r} has no acknowledgment form; an owner is one of "
+            f"{', '.join(OWNER_KINDS)} (each signs with the form for its kind)"
+        )
+    return value.strip().lower()
+
+
+OwnerKind = Annotated[
+    Literal["individual", "corporation", "llc", "partnership", "trust"],
+    BeforeValidator(_owner_kind),
+]
+
+
+def _tax_map(value: Any) -> Any:
+    if not isinstance(value, str) or not re.fullmatch(
+        r"[0-9A-Za-z.]+(-[0-9A-Za-z./]+){2,}", value.strip()
+    ):
+        raise ValueError(
+            f"{value!r} is not a tax map number in Section-Block-Lot form (e.g. 87.17-01-12.000)"
+        )
+    return value.strip()
+
+
+TaxMap = Annotated[str, BeforeValidator(_tax_map)]
+
+
+class AgreementInfo(Model):
+    date: IsoDate = Field(description="the date of the instrument (its effective date)")
+    number: Line | None = Field(default=None, description="the municipality's file number")
+
+
+class OwnerSigner(Model):
+    name: Line = cited(ACKNOWLEDGMENT_REF, "who signs and acknowledges")
+    title: Line | None = cited(
+        ACKNOWLEDGMENT_REF, "capacity in which an entity's signer signs", default=None
+    )
+
+
+class Owner(Model):
+    name: Line = Field(description="the landowner: grantor of the easement, party to the agreement")
+    kind: OwnerKind = cited(ACKNOWLEDGMENT_REF, "decides the acknowledgment form")
+    address: Address
+    signers: list[OwnerSigner] = cited(
+        ACKNOWLEDGMENT_REF, "each signer signs and acknowledges", default_factory=list
+    )
+
+
+class Deed(Model):
+    liber: Line
+    page: Line
+
+
+class Property(Model):
+    address: Address
+    tax_map: TaxMap = Field(description="tax map number, Section-Block-Lot")
+    deed: Deed | None = Field(default=None, description="the owner's deed: liber and page")
+    instrument: Line | None = Field(default=None, description="or the deed's instrument number")
+    legal_description: Text = Field(description="printed as Schedule A")
+
+    @model_validator(mode="after")
+    def _one_deed_reference(self) -> Property:
+        if (self.deed is None) == (self.instrument is None):
+            raise ValueError(
+                "needs the owner's deed reference: deed {liber, page} or instrument, one of the two"
+            )
+        return self
+
+
+class Approval(Model):
+    board: Line
+    date: IsoDate
+
+
+class Project(Model):
+    name: Line
+    approval: Approval | None = None
+
+
+class Facility(Model):
+    type: Line
+    description: Text
+    location: Text
+    practices: list[Text] = Field(default_factory=list, description="maintenance practices")
+
+
+class EasementArea(Model):
+    area_description: Text
+    width_feet: Decimal | None = Field(default=None, gt=0, le=10_000)
+
+
+class Security(Model):
+    form: Literal["bond", "letter_of_credit", "escrow"] = cited(TERMS)
+    amount: Money = cited(TERMS)
+
+
+class Inspection(Model):
+    interval_years: int = cited(TERMS, "professional engineer's inspection, at most every 5 years")
+    report_days: int | None = cited(TERMS, "days to deliver the written report (30)", default=None)
+
+
+class Counsel(Model):
+    name: Line
+    title: Line
+
+
+def case_model(name: str, ref: str, doc: str) -> type[Model]:
+    """The case model of one kind; ``ref`` ("@easement", "@agreement") cites its section."""
+
+    class RecordingCase(Model):
+        __doc__ = doc
+        jurisdiction: Jurisdiction
+        agreement: AgreementInfo = cited(ref, "date and number of the instrument")
+        owner: Owner = cited(ref, "the landowner")
+        property: Property = cited(ref, "the land the facilities serve")
+        project: Project = cited(ref, "the land development activity")
+        facilities: list[Facility] = cited(
+            ref, "the stormwater management facilities", default_factory=list
+        )
+        easement: EasementArea = cited(ref, "the easement area")
+        security: Security = cited(TERMS, "bond, letter of credit or escrow")
+        inspection: Inspection | None = cited(TERMS, "engineer's inspection schedule", default=None)
+        counsel: Counsel = cited("@counsel", "the municipality's counsel, who approves as to form")
+
+    RecordingCase.__name__ = RecordingCase.__qualname__ = name
+    return RecordingCase

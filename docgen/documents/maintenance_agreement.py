@@ -1,0 +1,95 @@
+"""Maintenance agreement (§ 228-78D(5), Schedule B; § 301-73D): the owner's covenant to maintain.
+
+Approved by the municipality, binding on every later owner, recorded with the County
+Clerk as a deed restriction before final plan approval, and consistent with the model
+law's Schedule B (Homer) or the Town's sample agreement (Macedon): the owner keeps the
+approved measures in perpetuity at its own cost, has them inspected by a New York
+professional engineer at least once every five years, posts security, and on default
+the municipality may do the work and lien the property (LAW.md §7, §8).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docgen.cases.agreement import case_model
+from docgen.documents.base import DocMeta, Kind, Options
+from docgen.documents.recording import Clause, Requirement, check_recording, recording_context
+from docgen.errors import Problem
+from docgen.law.pack import Pack
+
+REF = "agreement"
+TERMS = "agreement.terms"
+
+AgreementCase = case_model(
+    "AgreementCase", "@agreement", "A maintenance agreement (§ 228-78D(5), Schedule B; § 301-73D)."
+)
+
+# LAW.md §7, one requirement each; the review page's table lists them in this order.
+REQUIREMENTS: tuple[Requirement, ...] = (
+    Requirement("recitals", TERMS, ("recitals",)),
+    Requirement("plans-binding", TERMS, ("schedule-b",)),
+    Requirement("maintain", TERMS),
+    Requirement("costs", TERMS),
+    Requirement("inspection", TERMS),
+    Requirement("alteration", TERMS),
+    Requirement("repairs", TERMS),
+    Requirement("security", TERMS),
+    Requirement("recording", REF, ("first-page",)),
+    Requirement("default", TERMS),
+    Requirement("effective", TERMS),
+    Requirement("approved", REF, ("signatures", "approval")),
+    Requirement("binding", REF),
+    Requirement("consistent", "agreement.model", ("recitals",)),
+    Requirement("dedication", "agreement.dedication"),
+)
+
+# The clauses, in the order they are numbered.
+CLAUSES: tuple[Clause, ...] = (
+    Clause("plans", ("recitals", "plans-binding")),
+    Clause("maintenance", ("maintain",)),
+    Clause("costs", ("costs",)),
+    Clause("inspection", ("inspection",)),
+    Clause("alteration", ("alteration",)),
+    Clause("repairs", ("repairs",)),
+    Clause("security", ("security",)),
+    Clause("default", ("default",)),
+    Clause("recording", ("recording",)),
+    Clause("successors", ("binding", "plans-binding")),
+    Clause("dedication", ("dedication",)),
+    Clause("effective", ("effective",)),
+)
+
+
+def check(case: Any, pack: Pack, options: Options) -> list[Problem]:
+    return check_recording(case, pack, REF)
+
+
+def context(case: Any, pack: Pack, options: Options) -> dict[str, Any]:
+    title = "Stormwater Control Facility Maintenance Agreement"
+    number = case.agreement.number or f"Tax Map {case.property.tax_map}"
+    return {
+        **recording_context(case, pack, options, CLAUSES, REQUIREMENTS),
+        "doc": DocMeta(
+            kind=KIND.name,
+            title=f"{title}, {pack.name.value}, {number}",
+            number=number,
+            running_head=f"{pack.name.value} · Maintenance Agreement · "
+            f"Tax Map No. {case.property.tax_map}",
+            date=case.agreement.date,
+            filename=f"{case.agreement.number or case.property.tax_map}-maintenance-agreement",
+        ),
+    }
+
+
+KIND = Kind(
+    name="maintenance-agreement",
+    title="Maintenance agreement",
+    model=AgreementCase,
+    template="agreements/maintenance_agreement.html.j2",
+    context=context,
+    check=check,
+    stylesheets=("base/print.css", "agreements/agreement.css"),
+    summary="the owner's recorded covenant to maintain the stormwater facilities "
+    "(§ 228-78D(5), Schedule B; § 301-73D)",
+)

@@ -1,0 +1,83 @@
+"""Maintenance easement (§ 228-78D(3); § 301-73B): the owner grants the municipality access.
+
+The landowner, as grantor, gives the municipality, as grantee, a perpetual easement for
+access to the stormwater management facilities for periodic inspection (in Macedon, "at
+reasonable times"), binding on every later owner the facilities serve, executed before
+any approval that requires a facility, and recorded by the grantor after the
+municipality's counsel approves it (LAW.md §6, §8).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docgen.cases.agreement import case_model
+from docgen.documents.base import DocMeta, Kind, Options
+from docgen.documents.recording import Clause, Requirement, check_recording, recording_context
+from docgen.errors import Problem
+from docgen.law.pack import Pack
+
+REF = "easement"
+
+EasementCase = case_model(
+    "EasementCase", "@easement", "A maintenance easement (§ 228-78D(3); § 301-73B)."
+)
+
+# LAW.md §6, one requirement each; the review page's table lists them in this order.
+REQUIREMENTS: tuple[Requirement, ...] = (
+    Requirement("executed-before-approval", "easement"),
+    Requirement("binding", "easement"),
+    Requirement("access", "easement.access"),
+    Requirement("recorded", "easement.approved_by", ("approval", "first-page")),
+    Requirement("parties", "easement", ("preamble", "signatures", "acknowledgments")),
+    Requirement("property", "easement", ("first-page", "recitals", "schedule-a")),
+    Requirement("facilities", "easement", ("recitals", "schedule-b")),
+    Requirement("area", "easement"),
+)
+
+# The clauses, in the order they are numbered.
+CLAUSES: tuple[Clause, ...] = (
+    Clause("grant", ("access", "area", "parties")),
+    Clause("scope", ("access",)),
+    Clause("maintenance", ("facilities",)),
+    Clause("obstruction", ("area",)),
+    Clause("timing", ("executed-before-approval",)),
+    Clause("runs", ("binding",)),
+    Clause("recording", ("recorded",)),
+    Clause("agreement"),
+    Clause("general"),
+)
+
+
+def check(case: Any, pack: Pack, options: Options) -> list[Problem]:
+    return check_recording(case, pack, REF)
+
+
+def context(case: Any, pack: Pack, options: Options) -> dict[str, Any]:
+    title = "Stormwater Management Facility Maintenance Easement"
+    number = case.agreement.number or f"Tax Map {case.property.tax_map}"
+    return {
+        **recording_context(case, pack, options, CLAUSES, REQUIREMENTS),
+        "doc": DocMeta(
+            kind=KIND.name,
+            title=f"{title}, {pack.name.value}, {number}",
+            number=number,
+            running_head=f"{pack.name.value} · Maintenance Easement · "
+            f"Tax Map No. {case.property.tax_map}",
+            date=case.agreement.date,
+            filename=f"{case.agreement.number or case.property.tax_map}-maintenance-easement",
+        ),
+    }
+
+
+KIND = Kind(
+    name="maintenance-easement",
+    title="Maintenance easement",
+    model=EasementCase,
+    template="agreements/maintenance_easement.html.j2",
+    context=context,
+    check=check,
+    stylesheets=("base/print.css", "agreements/agreement.css"),
+    summary="the owner's easement giving the municipality access to inspect the stormwater "
+    "facilities, ready for recording (§ 228-78D(3); § 301-73B)",
+)

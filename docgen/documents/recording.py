@@ -1,0 +1,222 @@
+"""What the two recorded instruments share: clause order, checks, the recording context.
+
+The maintenance easement (§ 228-78D(3); § 301-73B) and the maintenance agreement
+(§ 228-78D(5); § 301-73D) are both signed by the owner, acknowledged (Real Property Law
+§ 309-a), approved as to form by the municipality's counsel and recorded with the County
+Clerk (LAW.md §8). Each kind lists its clauses in order (:class:`Clause`); the template
+writes them in that order as one Word-numbered list, and the review page's table of
+requirements takes each clause's number from the same list, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from docgen.cases.common import Model
+from docgen.documents.base import Options
+from docgen.errors import Problem
+from docgen.law.acknowledgment import (
+    ACKNOWLEDGMENT_REF,
+    CERTIFICATE_TEXT,
+    NOTARY_REF,
+    OWNER_KINDS,
+)
+from docgen.law.pack import Pack
+
+# Parts of an instrument that meet a requirement without being a numbered clause.
+PARTS = (
+    "first-page",
+    "preamble",
+    "recitals",
+    "signatures",
+    "acknowledgments",
+    "approval",
+    "schedule-a",
+    "schedule-b",
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One numbered clause: ``id`` names its macro in the kind's clause template."""
+
+    id: str
+    meets: tuple[str, ...] = ()  # the requirements (ids) it meets
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One requirement of LAW.md §6 or §7; ``provision`` is the pack key whose ref it cites."""
+
+    id: str
+    provision: str
+    parts: tuple[str, ...] = ()  # unnumbered parts that also meet it (PARTS)
+
+
+@dataclass(frozen=True)
+class Met:
+    """A requirement and where the instrument meets it: clause numbers and named parts."""
+
+    id: str
+    provision: str
+    clauses: tuple[int, ...]
+    parts: tuple[str, ...]
+
+
+def clause_numbers(clauses: tuple[Clause, ...]) -> dict[str, int]:
+    """Each clause's number: its place in the order the template writes them."""
+    return {clause.id: number for number, clause in enumerate(clauses, 1)}
+
+
+def where_met(
+    requirements: tuple[Requirement, ...], clauses: tuple[Clause, ...], pack: Pack
+) -> list[Met]:
+    """Every requirement with the clauses (by number) and parts that meet it."""
+    numbers = clause_numbers(clauses)
+    rows = []
+    for req in requirements:
+        found = tuple(numbers[c.id] for c in clauses if req.id in c.meets)
+        rows.append(Met(req.id, pack.ref(req.provision), found, req.parts))
+    return rows
+
+
+def unmet(requirements: tuple[Requirement, ...], clauses: tuple[Clause, ...]) -> list[str]:
+    """Requirements no clause or part meets, and clause claims of unknown requirements."""
+    known = {r.id for r in requirements}
+    claimed = {m for c in clauses for m in c.meets}
+    bad = [r.id for r in requirements if r.id not in claimed and not r.parts]
+    bad += [f"unknown requirement {m!r}" for m in sorted(claimed - known)]
+    bad += [f"unknown part {p!r}" for r in requirements for p in r.parts if p not in PARTS]
+    return bad
+
+
+def check_recording(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
+    """Signers, facilities and the Schedule B figures; each problem cites its provision."""
+    problems: list[Problem] = []
+    executes = f"{pack.ref(kind_ref)}; {ACKNOWLEDGMENT_REF}"
+    if not case.owner.signers:
+        problems.append(
+            Problem(
+                "owner.signers",
+                "names no signer; the owner must sign the instrument and acknowledge it "
+                "before a notary for it to be recorded",
+                executes,
+            )
+        )
+    if OWNER_KINDS[case.owner.kind].form == "representative":
+        for i, signer in enumerate(case.owner.signers):
+            if not signer.title:
+                problems.append(
+                    Problem(
+                        f"owner.signers[{i}].title",
+                        f"is required: {signer.name} signs for {case.owner.name} "
+                        f"({OWNER_KINDS[case.owner.kind].described}) in a representative "
+                        "capacity, which the acknowledgment states",
+                        ACKNOWLEDGMENT_REF,
+                    )
+                )
+    if not case.facilities:
+        problems.append(
+            Problem(
+                "facilities",
+                "lists no stormwater management facility; the instrument must identify "
+                "the facilities it covers",
+                pack.ref(kind_ref),
+            )
+        )
+    if case.security.amount <= 0:
+        problems.append(
+            Problem(
+                "security.amount",
+                "must be more than $0.00; the security guarantees the owner's performance",
+                pack.ref("agreement.terms.security_days"),
+            )
+        )
+    problems += check_inspection(case.inspection, pack)
+    return problems
+
+
+def check_inspection(inspection: Any, pack: Pack) -> list[Problem]:
+    """Schedule B: inspection at least once every five years, the report within 30 days."""
+    if inspection is None:
+        return []
+    problems = []
+    most_years = int(pack.value("agreement.terms.inspection_years"))
+    if not 1 <= inspection.interval_years <= most_years:
+        problems.append(
+            Problem(
+                "inspection.interval_years",
+                f"{inspection.interval_years} years is outside 1 to {most_years}: a "
+                f"professional engineer must inspect the facilities at least once every "
+                f"{most_years} years",
+                pack.ref("agreement.terms.inspection_years"),
+            )
+        )
+    most_days = int(pack.value("agreement.terms.report_days"))
+    if inspection.report_days is not None and not 1 <= inspection.report_days <= most_days:
+        problems.append(
+            Problem(
+                "inspection.report_days",
+                f"{inspection.report_days} days is outside 1 to {most_days}: the engineer's "
+                f"written report is due within {most_days} days of the inspection",
+                pack.ref("agreement.terms.report_days"),
+            )
+        )
+    return problems
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The inspection schedule in force: the case's figures, or Schedule B's."""
+
+    years: int
+    years_given: bool
+    report_days: int
+    report_days_given: bool
+
+
+def inspection_schedule(inspection: Any, pack: Pack) -> Schedule:
+    years = int(pack.value("agreement.terms.inspection_years"))
+    days = int(pack.value("agreement.terms.report_days"))
+    if inspection is None:
+        return Schedule(years, False, days, False)
+    given_days = inspection.report_days is not None
+    return Schedule(
+        inspection.interval_years, True, inspection.report_days if given_days else days, given_days
+    )
+
+
+def recording_context(
+    case: Model,
+    pack: Pack,
+    options: Options,
+    clauses: tuple[Clause, ...],
+    requirements: tuple[Requirement, ...],
+) -> dict[str, Any]:
+    """What both templates need besides the case: clause order, numbers, forms, schedule."""
+    return {
+        "case": case,
+        "clauses": clauses,
+        "numbers": clause_numbers(clauses),
+        "requirements": where_met(requirements, clauses, pack),
+        "owner_kind": OWNER_KINDS[case.owner.kind],  # type: ignore[attr-defined]
+        "schedule": inspection_schedule(case.inspection, pack),  # type: ignore[attr-defined]
+        "legal_paragraphs": paragraphs(case.property.legal_description),  # type: ignore[attr-defined]
+        "width_feet": feet(case.easement.width_feet),  # type: ignore[attr-defined]
+        "ack_text": CERTIFICATE_TEXT,
+        "ack_ref": ACKNOWLEDGMENT_REF,
+        "notary_ref": NOTARY_REF,
+    }
+
+
+def feet(width: Decimal | None) -> str | None:
+    """20 rather than 20.00; None stays None."""
+    return None if width is None else f"{width.normalize():f}"
+
+
+def paragraphs(text: str) -> list[str]:
+    """Text split at blank lines (a legal description keeps its courses together)."""
+    blocks = [" ".join(block.split()) for block in text.replace("\r", "").split("\n\n")]
+    return [b for b in blocks if b]
