@@ -92,6 +92,9 @@ def parse_case_text(text: str, name: str = "<case>") -> dict[str, Any]:
         raise CaseFileError(f"{name}: not valid YAML{where}: {what}") from None
     except RecursionError:
         raise CaseFileError(f"{name}: nested too deeply to be a case file") from None
+    except ValueError as err:  # e.g. an integer of thousands of digits (int() refuses it)
+        reason = str(err).split(";")[0]
+        raise CaseFileError(f"{name}: a value cannot be read: {reason}") from None
     if not isinstance(data, dict):
         found = type(data).__name__ if data is not None else "nothing"
         raise CaseFileError(
