@@ -418,6 +418,11 @@ class _Inline:
         self._space = False
 
 
+def _property(text: str, limit: int = 255) -> str:
+    """A core property value: Word's limit is 255 characters (a long number is cut, with …)."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 def _set_num(paragraph: Any, num_id: int, level: int) -> None:
     p_pr = paragraph._p.get_or_add_pPr()
     num_pr = OxmlElement("w:numPr")
@@ -460,7 +465,7 @@ def render_docx(doc: HtmlDocument) -> bytes:
 
     when = datetime(doc.date.year, doc.date.month, doc.date.day)
     props = word.core_properties
-    props.title = doc.title
+    props.title = _property(doc.title)
     props.subject = doc.kind
     props.author = "docgen"
     props.last_modified_by = "docgen"
@@ -469,7 +474,7 @@ def render_docx(doc: HtmlDocument) -> bytes:
     props.last_printed = when
     props.revision = 1
     props.language = doc.lang
-    props.keywords = doc.number
+    props.keywords = _property(doc.number)
     buf = io.BytesIO()
     word.save(buf)
     return _fixed_zip(buf.getvalue(), when)
