@@ -52,6 +52,7 @@ HEADINGS = {
         "maintenance": "Maintenance.",
         "costs": "Costs.",
         "inspection": "Inspection by a professional engineer.",
+        "access": "Access.",
         "alteration": "No alteration.",
         "repairs": "Repairs.",
         "security": "Security.",

@@ -50,6 +50,7 @@ CLAUSES: tuple[Clause, ...] = (
     Clause("maintenance", ("maintain",)),
     Clause("costs", ("costs",)),
     Clause("inspection", ("inspection",)),
+    Clause("access"),
     Clause("alteration", ("alteration",)),
     Clause("repairs", ("repairs",)),
     Clause("security", ("security",)),
