@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -39,6 +40,15 @@ class DocgenGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted; no partial files were left", err=True)
             sys.exit(130)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as err:
+            # A defect in docgen or an engine, not in the case: still no traceback for the
+            # user (DOCGEN_DEBUG=1 shows it), and nothing was written (writes are atomic).
+            if os.environ.get("DOCGEN_DEBUG"):
+                raise
+            fail(RuntimeError(f"internal error ({type(err).__name__}: {err}); no file was "
+                              "written. Please report it; DOCGEN_DEBUG=1 shows the traceback"))
 
 
 def _options(**kw: Any) -> Any:

@@ -4,7 +4,8 @@ Run it after changing the styles: ``python scripts/build_frame.py``. The frame h
 named styles the HTML maps onto (docgen/render/docx.py), Letter paper with 1-inch
 margins, numbering definitions for ordered and bulleted lists, a header holding
 ``{{ running_head }}`` (rendered by docxtpl) and a footer "Page X of Y" made of Word
-fields (PAGE, SECTIONPAGES), so a packet's documents each count their own pages.
+fields (PAGE, NUMPAGES; LibreOffice does not update SECTIONPAGES, so the DOCX writer
+switches to it only in packets, where each document counts its own pages).
 """
 
 from __future__ import annotations
@@ -194,7 +195,7 @@ def build(out: Path = OUT) -> Path:
     foot.add_run("Page ")
     field(foot, "PAGE")
     foot.add_run(" of ")
-    field(foot, "SECTIONPAGES")
+    field(foot, "NUMPAGES")
 
     doc.add_paragraph("docgen body")
     props = doc.core_properties

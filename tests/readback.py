@@ -25,7 +25,8 @@ def pdf_pages(data: bytes) -> list[str]:
 
 
 def pdf_text(data: bytes) -> str:
-    return "\n".join(pdf_pages(data))
+    """The PDF's text; a hard hyphen that ended a line joins its word again ("acre-feet")."""
+    return re.sub(r"(?<=\w)-\n(?=\w)", "-", "\n".join(pdf_pages(data)))
 
 
 def docx_paragraphs(data: bytes) -> list[str]:

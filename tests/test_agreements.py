@@ -277,7 +277,7 @@ def test_docx_numbering_is_word_numbering_and_the_archive_is_sound(renders, kind
     assert len({p._p.pPr.numPr.numId.val for p in clause_paras}) == 1
     assert not any(re.match(r"^\(?\d+[.)]\s", p.text) for p in document.paragraphs)
     footer = b"".join(blob for name, blob in parts.items() if name.startswith("word/footer"))
-    assert b"PAGE" in footer and b"SECTIONPAGES" in footer
+    assert b"PAGE" in footer and b"NUMPAGES" in footer
 
 
 def test_review_mode_marks_case_values_and_maps_requirements_to_clauses(reviewed):

@@ -87,6 +87,7 @@ class _Writer:
         self.doc = document
         self.numbering = document.part.numbering_part.element
         self._next_num = 1000
+        self.sectioned = False  # a packet: each document counts its own pages
 
     def add_paragraph(self, style: str | None = None) -> Any:
         """A body paragraph in ``style``, its id looked up once per process (one frame).
@@ -302,6 +303,7 @@ class _Writer:
                 first = new.header.paragraphs[0]
                 first.style = self.doc.styles["Header"]
                 first.text = head
+        self.sectioned = True
         section = self.doc.sections[-1]
         pg = section._sectPr.find(qn("w:pgNumType"))
         if pg is None:
@@ -309,6 +311,7 @@ class _Writer:
             section._sectPr.append(pg)
         pg.set(qn("w:start"), "1")
         self.children(el, set())
+
 
 
 INLINE = {
@@ -435,8 +438,13 @@ def _set_num(paragraph: Any, num_id: int, level: int) -> None:
     p_pr.append(num_pr)
 
 
-def _fixed_zip(data: bytes, when: datetime) -> bytes:
-    """Rewrite the archive with one fixed timestamp on every entry (same input, same bytes)."""
+def _fixed_zip(data: bytes, when: datetime, section_pages: bool = False) -> bytes:
+    """Rewrite the archive with one fixed timestamp on every entry (same input, same bytes).
+
+    With ``section_pages`` (a packet), the footers' "of Y" counts each document's own pages:
+    NUMPAGES becomes SECTIONPAGES (done on the XML, since docxtpl holds the rendered
+    footers as bytes).
+    """
     stamp = (max(when.year, 1980), when.month, when.day, 0, 0, 0)
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
@@ -444,7 +452,10 @@ def _fixed_zip(data: bytes, when: datetime) -> bytes:
             entry = zipfile.ZipInfo(info.filename, date_time=stamp)
             entry.compress_type = zipfile.ZIP_DEFLATED
             entry.external_attr = 0o600 << 16
-            dst.writestr(entry, src.read(info.filename), compresslevel=6)
+            blob = src.read(info.filename)
+            if section_pages and info.filename.startswith("word/footer"):
+                blob = blob.replace(b" NUMPAGES ", b" SECTIONPAGES ")
+            dst.writestr(entry, blob, compresslevel=6)
     return out.getvalue()
 
 
@@ -477,4 +488,4 @@ def render_docx(doc: HtmlDocument) -> bytes:
     props.keywords = _property(doc.number)
     buf = io.BytesIO()
     word.save(buf)
-    return _fixed_zip(buf.getvalue(), when)
+    return _fixed_zip(buf.getvalue(), when, section_pages=writer.sectioned)

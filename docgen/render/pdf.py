@@ -74,10 +74,21 @@ def _fetcher_class() -> type:
 
 
 @cache
+def _counters() -> Any:
+    """One CounterStyle per process: @counter-style rules of any stylesheet reach layout."""
+    from weasyprint.css.counters import CounterStyle
+
+    return CounterStyle()
+
+
+@cache
 def _stylesheet(name: str) -> Any:
     weasyprint, fonts = _engine()
     return weasyprint.CSS(
-        filename=str(templates_dir() / name), font_config=fonts, url_fetcher=_fetcher_class()()
+        filename=str(templates_dir() / name),
+        font_config=fonts,
+        counter_style=_counters(),
+        url_fetcher=_fetcher_class()(),
     )
 
 
@@ -94,7 +105,9 @@ def layout(doc: HtmlDocument) -> Any:
         string=doc.html, base_url=assets_dir().as_uri() + "/", url_fetcher=_fetcher_class()()
     )
     return html.render(
-        stylesheets=[_stylesheet(name) for name in doc.stylesheets], font_config=fonts
+        stylesheets=[_stylesheet(name) for name in doc.stylesheets],
+        font_config=fonts,
+        counter_style=_counters(),
     )
 
 
