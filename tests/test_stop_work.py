@@ -127,3 +127,15 @@ def test_macedon_has_no_stop_work_order(tmp_path):
     data = case_data(DEFAULT) | {"jurisdiction": "macedon"}
     code, out = cli("check", KIND, write_yaml(tmp_path, data))
     assert code == 1 and "Town of Macedon cannot issue a stop-work-order" in out
+
+
+def test_certificate_of_service_names_who_served_it(renders):
+    from conftest import ROOT
+    from readback import docx_text, pdf_text
+
+    case = ROOT / "fixtures" / "stop-work-order" / "homer-silt-fence.yaml"
+    r = renders.get("stop-work-order", case)
+    for text in (pdf_text(r["pdf"]), docx_text(r["docx"])):
+        flat = " ".join(text.split())
+        assert "I, Luis Ortega, Deputy Code Enforcement Officer, certify that on" in flat
+        assert "November 12, 2026 I served this Stop-Work Order No. SWO-2026-0003" in flat

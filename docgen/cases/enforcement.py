@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from docgen.cases.common import Address, IsoDate, Line, Model, Phone, Text, cited
+from docgen.cases.common import Address, IsoDate, Line, Model, Officer, Phone, Text, cited
 
 
 class Violation(Model):
@@ -27,6 +27,9 @@ class ServedInfo(Model):
     date: IsoDate | None = cited("§ 228-79C(1)(f)", "date of service", default=None)
     method: Line | None = cited(
         "§ 228-79C(1)", "how it was served, e.g. personal delivery, certified mail", default=None
+    )
+    by: Officer | None = cited(
+        "§ 228-79C(1)", "who served it, when not the issuing officer {name, title}", default=None
     )
 
 
