@@ -165,6 +165,7 @@ class Outcome:
     stem: str = ""
     blobs: dict[str, bytes] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)  # html (validate+build), pdf, docx
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
 
@@ -245,7 +246,10 @@ def init_worker(job: Job) -> None:
     logger = logging.getLogger("docgen")
     logger.addHandler(_LOG)
     logger.propagate = False
-    warm_up(job)
+    try:
+        warm_up(job)
+    except Exception as err:  # only a head start: the cases themselves will show any fault
+        print(f"warning: worker warm-up failed ({type(err).__name__}: {err})", file=sys.stderr)
     # Everything loaded so far lives as long as the worker: keep the collector off it.
     gc.collect()
     gc.freeze()
@@ -267,16 +271,13 @@ def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
         return outcome
     _LOG.messages = []
     try:
-        start = time.perf_counter()
+        clock = _Stopwatch()
         data = case.data if case.data is not None else read_case_file(case.path or "")
         doc = build_document(get_kind(job.kind), data, Options(), case.source)
-        html_done = time.perf_counter()
-        outcome.seconds["html"] = html_done - start
+        clock.lap(outcome, "html")  # the standalone HTML's own step is added below
         for fmt in job.formats:
-            began = time.perf_counter()
             outcome.blobs[fmt] = api.to_bytes(doc, fmt, job.pdf_variant)
-            took = time.perf_counter() - began
-            outcome.seconds[fmt] = outcome.seconds.get(fmt, 0.0) + took
+            clock.lap(outcome, fmt)
         outcome.stem = safe_name(doc.filename, fallback=safe_name(case.name, fallback=job.kind))
         outcome.warnings = [*doc.warnings, *_LOG.messages]
     except DocgenError as err:
@@ -286,6 +287,19 @@ def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
         outcome.error = f"{case.source}: internal error ({type(err).__name__}: {err})"
         outcome.blobs = {}
     return outcome
+
+
+class _Stopwatch:
+    """Wall and CPU seconds per stage (CPU time is what other processes disturb least)."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def lap(self, outcome: Outcome, stage: str) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        outcome.seconds[stage] = outcome.seconds.get(stage, 0.0) + wall - self.wall
+        outcome.cpu_seconds[stage] = outcome.cpu_seconds.get(stage, 0.0) + cpu - self.cpu
+        self.wall, self.cpu = wall, cpu
 
 
 def _with_source(message: str, source: str) -> str:
@@ -322,6 +336,7 @@ class Report:
     seconds: float = 0.0
     interrupted: bool = False
     timings: dict[str, list[float]] = field(default_factory=dict)  # per format, per document
+    cpu_timings: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
@@ -448,6 +463,8 @@ class _OrderedWriter:
         report.documents += 1
         for fmt, seconds in outcome.seconds.items():
             report.timings.setdefault(fmt, []).append(seconds)
+        for fmt, seconds in outcome.cpu_seconds.items():
+            report.cpu_timings.setdefault(fmt, []).append(seconds)
 
 
 def manifest(kind: str, report: Report) -> dict[str, Any]:
