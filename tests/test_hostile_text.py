@@ -172,3 +172,33 @@ def test_control_character_through_the_cli(tmp_path):
     assert "recipient.name: contains the control character U+0007" in run.stderr
     assert "Traceback" not in run.stderr
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_close_bidi_closes_what_a_value_opens():
+    from docgen.render.environment import close_bidi
+
+    assert close_bidi("plain") == "plain"
+    assert close_bidi("a\u202eb") == "a\u202eb\u202c"
+    assert close_bidi("a\u202eb\u202c") == "a\u202eb\u202c"
+    assert close_bidi("\u2067a\u202bb") == "\u2067a\u202bb\u202c\u2069"
+    assert close_bidi("\u2067a\u202bb\u2069c\u202e") == "\u2067a\u202bb\u2069c\u202e\u202c"
+    assert close_bidi(7) == 7
+
+
+@pytest.mark.parametrize("kind", sorted(FIRST_SAMPLE))
+def test_a_right_to_left_override_in_case_data_cannot_reverse_the_template(kind):
+    _, path = FIRST_SAMPLE[kind]
+    data = read_case_file(path)
+    for leaf, value, field_kind in leaves(KINDS[kind].model, data):
+        if field_kind == "text":
+            data = set_in(data, leaf, f"{value} \u202eDESREVER")
+    html = api.build(kind, data).html
+    assert html.count("\u202e") >= 1
+    assert html.count("\u202e") == html.count("\u202c"), "an override left open"
+
+
+def test_the_words_after_an_override_read_forwards_in_the_pdf():
+    kind, path = FIRST_SAMPLE["penalty-statement"]
+    data = set_in(read_case_file(path), ("recipient", "name"), "ACME \u202eHoldings")
+    text = flat(pdf_text(api.to_bytes(api.build(kind, data), "pdf")))
+    assert "against ACME sgnidloH for the offense described below" in text

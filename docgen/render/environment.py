@@ -3,16 +3,19 @@
 Case data is text: autoescape turns ``<`` into ``&lt;``, and values are never parsed
 as template code (``{{ 7*7 }}`` in a name prints as typed). A missing value is an
 error (StrictUndefined), never a blank. Custom template folders (``--templates``) are
-rendered in a SandboxedEnvironment, searched before the built-in templates.
+rendered in a SandboxedEnvironment, searched before the built-in templates. A value
+that opens a right-to-left override is closed where it ends (``close_bidi``).
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
 
 from docgen.render.filters import FILTERS
 
@@ -38,6 +41,44 @@ def assets_dir() -> Path:
     return templates_dir() / "base"
 
 
+# Unicode bidi controls that open a scope (embeddings and overrides, isolates), each with
+# the control that closes it.
+_BIDI_OPENERS = {
+    "\u202a": "\u202c",
+    "\u202b": "\u202c",
+    "\u202d": "\u202c",
+    "\u202e": "\u202c",
+    "\u2066": "\u2069",
+    "\u2067": "\u2069",
+    "\u2068": "\u2069",
+}
+
+_BIDI_OPENER = re.compile("[\u202a\u202b\u202d\u202e\u2066-\u2068]")
+
+
+def close_bidi(value: object) -> object:
+    """Every printed value: a bidi scope the value opens is closed where the value ends.
+
+    Case data prints literally, right-to-left marks included, but it may not turn the
+    template's own words around: an unclosed U+202E in a name would otherwise reverse
+    "for the offense described below" after it (UAX #9 scopes run to the paragraph end).
+    """
+    if not isinstance(value, str) or not _BIDI_OPENER.search(value):
+        return value
+    open_scopes: list[str] = []
+    for ch in value:
+        if ch in _BIDI_OPENERS:
+            open_scopes.append(_BIDI_OPENERS[ch])
+        elif ch == "\u202c" and open_scopes and open_scopes[-1] == "\u202c":
+            open_scopes.pop()
+        elif ch == "\u2069" and "\u2069" in open_scopes:
+            while open_scopes.pop() != "\u2069":  # a PDI closes the embeddings inside too
+                pass
+    closers = "".join(reversed(open_scopes))
+    # Markup (a filter's or macro's output) stays Markup: the closers are not markup
+    return Markup(value + closers) if isinstance(value, Markup) else value + closers
+
+
 def _configure(env: jinja2.Environment) -> jinja2.Environment:
     env.filters.update(FILTERS)
     env.globals["nbsp"] = "\u00a0"
@@ -54,6 +95,7 @@ def environment(custom: str | None = None) -> jinja2.Environment:
         "trim_blocks": True,
         "lstrip_blocks": True,
         "keep_trailing_newline": False,
+        "finalize": close_bidi,
     }
     if custom is None:
         return _configure(jinja2.Environment(loader=loaders[0], **options))
