@@ -250,6 +250,9 @@ def init_worker(job: Job) -> None:
         warm_up(job)
     except Exception as err:  # only a head start: the cases themselves will show any fault
         print(f"warning: worker warm-up failed ({type(err).__name__}: {err})", file=sys.stderr)
+    for message in _LOG.messages:  # e.g. the engine's own (libharfbuzz-subset0 missing)
+        print(f"warning: {message}", file=sys.stderr)
+    _LOG.messages = []
     # Everything loaded so far lives as long as the worker: keep the collector off it.
     gc.collect()
     gc.freeze()

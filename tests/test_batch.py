@@ -351,3 +351,17 @@ def test_no_docx_template_renders_without_autoescape() -> None:
             if ".render(" in line and "autoescape=True" not in line:
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not offenders, offenders
+
+
+def test_engine_warnings_at_worker_start_reach_the_user() -> None:
+    """A warning logged while a worker warms up (e.g. libharfbuzz-subset0 missing) is shown."""
+    code = (
+        "import logging\nfrom docgen import batch\n"
+        "batch.warm_up = lambda job: logging.getLogger('docgen.pdf').warning('no subsetter')\n"
+        "batch.init_worker(batch.Job('penalty-statement', ('html',)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "warning: no subsetter\n"
