@@ -51,7 +51,7 @@ def check(kind: str, source: Source, options: Options | None = None) -> list[str
     spec = get_kind(kind)
     options = options or Options()
     case, pack = prepare(spec, data, options, name)
-    return list(spec.context(case, pack, options).get("warnings", ()))
+    return list(spec.warnings(case, pack, options))
 
 
 PACKET = "packet"  # not a kind: the notice, penalty statement and stop-work order in one file

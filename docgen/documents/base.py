@@ -50,6 +50,8 @@ class Kind:
     template: str
     context: Callable[[Any, Pack, Options], dict[str, Any]]
     check: Callable[[Any, Pack, Options], list[Problem]] = lambda case, pack, options: []
+    # What `docgen check` warns about without building the whole context.
+    warnings: Callable[[Any, Pack, Options], list[str]] = lambda case, pack, options: []
     stylesheets: tuple[str, ...] = ("base/print.css",)
     layouts: dict[str, str] = field(default_factory=dict)  # layout name -> template
     summary: str = ""

@@ -79,6 +79,11 @@ def training_warnings(case: ContractorCertificationCase, forms: list[Form]) -> l
     return out
 
 
+def warnings(case: ContractorCertificationCase, pack: Pack, options: Options) -> list[str]:
+    forms = [Form(c, _training(c, pack, options)) for c in case.contractors]
+    return training_warnings(case, forms)
+
+
 def _meta(pack: Pack, title: str, number: str, when: date, filename: str) -> DocMeta:
     return DocMeta(
         kind=KIND.name,
@@ -147,6 +152,7 @@ KIND = Kind(
     template="certifications/contractor_certification.html.j2",
     context=context,
     check=check,
+    warnings=warnings,
     stylesheets=("base/print.css", "certifications/certification.css"),
     blank=blank_context,
     split=split,

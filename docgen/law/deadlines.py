@@ -32,8 +32,6 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
 
-import holidays
-
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.pack import Pack
 
@@ -90,6 +88,8 @@ def _flag_day(year: int) -> date:
 @cache
 def _statute_holidays(year: int, names: tuple[str, ...], excepts: tuple[str, ...]) -> dict:
     """{date: reason} of the GCL § 24 public holidays in ``year`` (and Sunday carry-overs)."""
+    import holidays  # 45 ms to import: only when a deadline is computed
+
     wanted = set(names)
     found: dict[date, str] = {}
     for day, label in holidays.US(subdiv="NY", years=year, observed=False).items():
