@@ -41,6 +41,20 @@ class DocMeta:
     filename: str = ""  # file name stem for outputs; the document number when empty
     lang: str = "en-US"
 
+    @classmethod
+    def numbered(
+        cls, kind: str, title: str, number: str, pack: Pack, day: date, suffix: str = ""
+    ) -> DocMeta:
+        """A document known by its number: "Notice of Violation No. N", file N-kind."""
+        return cls(
+            kind=kind,
+            title=f"{title} No. {number}",
+            number=number,
+            running_head=f"{pack.name.value} · {title} No. {number}",
+            date=day,
+            filename=f"{number}-{kind}{suffix}",
+        )
+
 
 @dataclass(frozen=True)
 class Kind:

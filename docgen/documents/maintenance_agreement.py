@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from docgen.cases.agreement import case_model
-from docgen.documents.base import DocMeta, Kind, Options
-from docgen.documents.recording import Clause, Requirement, check_recording, recording_context
+from docgen.documents.base import Kind, Options
+from docgen.documents.recording import Clause, Requirement, check_recording, recorded_context
 from docgen.errors import Problem
 from docgen.law.pack import Pack
 
@@ -67,20 +67,15 @@ def check(case: Any, pack: Pack, options: Options) -> list[Problem]:
 
 
 def context(case: Any, pack: Pack, options: Options) -> dict[str, Any]:
-    title = "Stormwater Control Facility Maintenance Agreement"
-    number = case.agreement.number or f"Tax Map {case.property.tax_map}"
-    return {
-        **recording_context(case, pack, options, CLAUSES, REQUIREMENTS),
-        "doc": DocMeta(
-            kind=KIND.name,
-            title=f"{title}, {pack.name.value}, {number}",
-            number=number,
-            running_head=f"{pack.name.value} · Maintenance Agreement · "
-            f"Tax Map No. {case.property.tax_map}",
-            date=case.agreement.date,
-            filename=f"{case.agreement.number or case.property.tax_map}-maintenance-agreement",
-        ),
-    }
+    return recorded_context(
+        case,
+        pack,
+        options,
+        KIND.name,
+        "Stormwater Control Facility Maintenance Agreement",
+        CLAUSES,
+        REQUIREMENTS,
+    )
 
 
 KIND = Kind(

@@ -173,14 +173,7 @@ def context(case: NoticeCase, pack: Pack, options: Options) -> dict[str, Any]:
         "case": case,
         "penalty": penalty_context(case, pack),
         "deadline": appeal_deadline(case.served.date if case.served else None, pack),
-        "doc": DocMeta(
-            kind=KIND.name,
-            title=f"{title} No. {case.number}",
-            number=case.number,
-            running_head=f"{pack.name.value} · {title} No. {case.number}",
-            date=case.issued,
-            filename=f"{case.number}-notice-of-violation",
-        ),
+        "doc": DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
     }
 
 

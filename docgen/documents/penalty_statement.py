@@ -68,14 +68,7 @@ def context(case: PenaltyStatementCase, pack: Pack, options: Options) -> dict[st
         "case": case,
         "penalty": penalty,
         "assessment": penalty["assessment"],
-        "doc": DocMeta(
-            kind=KIND.name,
-            title=f"{title} No. {case.number}",
-            number=case.number,
-            running_head=f"{pack.name.value} · {title} No. {case.number}",
-            date=case.issued,
-            filename=f"{case.number}-penalty-statement",
-        ),
+        "doc": DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
     }
 
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from docgen.cases.common import Model
-from docgen.documents.base import Options
+from docgen.documents.base import DocMeta, Options
 from docgen.errors import Problem
 from docgen.law.acknowledgment import (
     ACKNOWLEDGMENT_REF,
@@ -220,3 +220,28 @@ def paragraphs(text: str) -> list[str]:
     """Text split at blank lines (a legal description keeps its courses together)."""
     blocks = [" ".join(block.split()) for block in text.replace("\r", "").split("\n\n")]
     return [b for b in blocks if b]
+
+
+def recorded_context(
+    case: Any,
+    pack: Pack,
+    options: Options,
+    kind: str,
+    title: str,
+    clauses: tuple[Clause, ...],
+    requirements: tuple[Requirement, ...],
+) -> dict[str, Any]:
+    """The context of a recorded instrument, known by its file number or tax map number."""
+    number = case.agreement.number or f"Tax Map {case.property.tax_map}"
+    short = kind.replace("-", " ").title()
+    return {
+        **recording_context(case, pack, options, clauses, requirements),
+        "doc": DocMeta(
+            kind=kind,
+            title=f"{title}, {pack.name.value}, {number}",
+            number=number,
+            running_head=f"{pack.name.value} · {short} · Tax Map No. {case.property.tax_map}",
+            date=case.agreement.date,
+            filename=f"{case.agreement.number or case.property.tax_map}-{kind}",
+        ),
+    }

@@ -75,14 +75,13 @@ def context(case: StopWorkCase, pack: Pack, options: Options) -> dict[str, Any]:
     title = "Stop-Work Order"
     return {
         "case": case,
-        "doc": DocMeta(
-            kind=KIND.name,
-            title=f"{title} No. {case.number}",
-            number=case.number,
-            running_head=f"{pack.name.value} · {title} No. {case.number}",
-            date=case.issued,
-            filename=f"{case.number}-stop-work-order"
-            + ("-placard" if options.layout == "placard" else ""),
+        "doc": DocMeta.numbered(
+            KIND.name,
+            title,
+            case.number,
+            pack,
+            case.issued,
+            "-placard" if options.layout == "placard" else "",
         ),
     }
 
