@@ -90,3 +90,9 @@ def test_demo_renders_every_sample(tmp_path):
     run = docgen("demo", "-o", tmp_path / "out", "-f", "html")
     assert run.returncode == 0, run.stdout + run.stderr
     assert len(list((tmp_path / "out").rglob("*.html"))) >= 3
+
+
+def test_review_mode_is_refused_where_a_kind_has_none(tmp_path):
+    run = docgen("render", "penalty-statement", SAMPLE, "--review", "-o", f"{tmp_path}/")
+    assert run.returncode == 1 and "has no review mode" in run.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -64,6 +64,8 @@ class Kind:
     template: str
     context: Callable[[Any, Pack, Options], dict[str, Any]]
     check: Callable[[Any, Pack, Options], list[Problem]] = lambda case, pack, options: []
+    # Whether the template marks the case's values in review mode (`--review`).
+    review: bool = False
     # What `docgen check` warns about without building the whole context.
     warnings: Callable[[Any, Pack, Options], list[str]] = lambda case, pack, options: []
     stylesheets: tuple[str, ...] = ("base/print.css",)
@@ -132,6 +134,11 @@ def render_document(
         raise DocgenError(
             f"{kind.name} has no layout {options.layout!r}; "
             f"layouts: {', '.join(kind.layouts) or 'none'}"
+        )
+    if options.review and not kind.review:
+        raise DocgenError(
+            f"{kind.name} has no review mode; --review marks the case's values in the "
+            "drafts an attorney reviews (maintenance-easement, maintenance-agreement)"
         )
     html = render_html(
         template, {"pack": pack, "review": options.review, **context}, options.templates

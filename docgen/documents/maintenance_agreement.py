@@ -86,6 +86,7 @@ KIND = Kind(
     context=context,
     check=check,
     stylesheets=("base/print.css", "agreements/agreement.css"),
+    review=True,
     summary="the owner's recorded covenant to maintain the stormwater facilities "
     "(§ 228-78D(5), Schedule B; § 301-73D)",
 )

@@ -73,6 +73,7 @@ KIND = Kind(
     context=context,
     check=check,
     stylesheets=("base/print.css", "agreements/agreement.css"),
+    review=True,
     summary="the owner's easement giving the municipality access to inspect the stormwater "
     "facilities, ready for recording (§ 228-78D(3); § 301-73B)",
 )
