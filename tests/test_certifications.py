@@ -325,6 +325,14 @@ def test_signed_forms_do_not_depend_on_the_clock():
         assert api.to_bytes(early, fmt) == api.to_bytes(late, fmt)
 
 
+def test_unsigned_forms_carry_no_date_and_do_not_depend_on_the_clock():
+    early = api.build(KIND, MACEDON, Options(today=date(2026, 1, 1)))
+    late = api.build(KIND, MACEDON, Options(today=date(2031, 7, 4)))
+    assert early.date is None and early.html == late.html
+    for fmt in ("pdf", "docx"):
+        assert api.to_bytes(early, fmt) == api.to_bytes(late, fmt)
+
+
 # -- --split ----------------------------------------------------------------------------------
 
 

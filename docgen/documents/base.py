@@ -37,7 +37,7 @@ class DocMeta:
     title: str
     number: str
     running_head: str
-    date: date
+    date: date | None  # the file's own date (PDF and DOCX metadata); None: the case has none
     filename: str = ""  # file name stem for outputs; the document number when empty
     lang: str = "en-US"
 

@@ -84,7 +84,7 @@ def warnings(case: ContractorCertificationCase, pack: Pack, options: Options) ->
     return training_warnings(case, forms)
 
 
-def _meta(pack: Pack, title: str, number: str, when: date, filename: str) -> DocMeta:
+def _meta(pack: Pack, title: str, number: str, when: date | None, filename: str) -> DocMeta:
     return DocMeta(
         kind=KIND.name,
         title=title,
@@ -95,10 +95,11 @@ def _meta(pack: Pack, title: str, number: str, when: date, filename: str) -> Doc
     )
 
 
-def document_date(case: ContractorCertificationCase, options: Options) -> date:
-    """The latest date signed; the render date only when no contractor has signed."""
+def document_date(case: ContractorCertificationCase) -> date | None:
+    """The latest date signed; None when nobody has signed (the file then carries no date,
+    so an unsigned form renders to the same bytes on any day)."""
     signed = [c.signed for c in case.contractors if c.signed]
-    return max(signed) if signed else (options.today or date.today())
+    return max(signed) if signed else None
 
 
 def context(case: ContractorCertificationCase, pack: Pack, options: Options) -> dict[str, Any]:
@@ -115,7 +116,7 @@ def context(case: ContractorCertificationCase, pack: Pack, options: Options) -> 
             pack,
             title,
             case.project.name,
-            document_date(case, options),
+            document_date(case),
             f"{case.project.name}-contractor-certification",
         ),
     }
@@ -134,7 +135,7 @@ def blank_context(pack: Pack, options: Options) -> dict[str, Any]:
             pack,
             TITLE,
             "blank form",
-            options.today or date.today(),
+            None,
             f"{pack.id}-contractor-certification-blank",
         ),
     }

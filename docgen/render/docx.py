@@ -474,15 +474,16 @@ def render_docx(doc: HtmlDocument) -> bytes:
     main = tree.find(".//main")
     writer.block(main if main is not None else tree.find("body"))
 
-    when = datetime(doc.date.year, doc.date.month, doc.date.day)
+    # The document's own date, or (none in the case) the zip format's epoch: never the clock.
+    day = doc.date
+    when = datetime(day.year, day.month, day.day) if day else datetime(1980, 1, 1)
     props = word.core_properties
     props.title = _property(doc.title)
     props.subject = doc.kind
     props.author = "docgen"
     props.last_modified_by = "docgen"
-    props.created = when
-    props.modified = when
-    props.last_printed = when
+    if day:
+        props.created = props.modified = props.last_printed = when
     props.revision = 1
     props.language = doc.lang
     props.keywords = _property(doc.number)

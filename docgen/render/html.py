@@ -26,7 +26,7 @@ class HtmlDocument:
     number: str
     filename: str
     running_head: str
-    date: date
+    date: date | None
     html: str
     stylesheets: tuple[str, ...] = ("base/print.css",)
     lang: str = "en-US"
