@@ -11,7 +11,7 @@ leaves no file behind.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,6 +109,18 @@ class Rendered:
     files: list[Path]
 
 
+def _written(
+    doc: HtmlDocument,
+    stem: str,
+    out: str | Path | None,
+    formats: Iterable[str],
+    make: Callable[[str], bytes],
+) -> Rendered:
+    """Every format made in memory by ``make(fmt)``, then written together (or none)."""
+    paths = output_paths(out, stem, formats)
+    return Rendered(doc, write_all({paths[fmt]: make(fmt) for fmt in paths}))
+
+
 def render(
     kind: str,
     source: Source,
@@ -126,9 +138,10 @@ def render(
     data, name = load(source)
     if kind == PACKET:
         packet = _packet(data, options, name)
-        paths = output_paths(out, safe_name(packet.document.filename, fallback=kind), formats)
-        blobs = {paths[fmt]: packet.to_bytes(fmt, pdf_variant) for fmt in paths}
-        return Rendered(packet.document, write_all(blobs))
+        stem = safe_name(packet.document.filename, fallback=kind)
+        return _written(
+            packet.document, stem, out, formats, lambda fmt: packet.to_bytes(fmt, pdf_variant)
+        )
     spec = get_kind(kind)
     options = options or Options()
     doc = build_document(spec, data, options, name)
@@ -136,9 +149,7 @@ def render(
         blobs = split_blobs(spec, data, name, formats, out, options, pdf_variant)
         return Rendered(doc, write_all(blobs))
     stem = safe_name(doc.filename, fallback=safe_name(Path(name).stem, fallback=kind))
-    paths = output_paths(out, stem, formats)
-    blobs = {paths[fmt]: to_bytes(doc, fmt, pdf_variant) for fmt in paths}
-    return Rendered(doc, write_all(blobs))
+    return _written(doc, stem, out, formats, lambda fmt: to_bytes(doc, fmt, pdf_variant))
 
 
 def unique_stems(labels: Iterable[str], fallback: str = "part") -> list[str]:
@@ -195,9 +206,8 @@ def render_blank(
 ) -> Rendered:
     """Render the empty form of ``kind`` for ``jurisdiction`` to files."""
     doc = blank(kind, jurisdiction, options)
-    paths = output_paths(out, safe_name(doc.filename, fallback=kind), formats)
-    blobs = {paths[fmt]: to_bytes(doc, fmt, pdf_variant) for fmt in paths}
-    return Rendered(doc, write_all(blobs))
+    stem = safe_name(doc.filename, fallback=kind)
+    return _written(doc, stem, out, formats, lambda fmt: to_bytes(doc, fmt, pdf_variant))
 
 
 def penalty(source: Source) -> dict[str, Any]:
