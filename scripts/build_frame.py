@@ -3,9 +3,10 @@
 Run it after changing the styles: ``python scripts/build_frame.py``. The frame holds the
 named styles the HTML maps onto (docgen/render/docx.py), Letter paper with 1-inch
 margins, numbering definitions for ordered and bulleted lists, a header holding
-``{{ running_head }}`` (rendered by docxtpl) and a footer "Page X of Y" made of Word
+``{{ running_head }}`` (rendered by docxtpl), a footer "Page X of Y" made of Word
 fields (PAGE, NUMPAGES; LibreOffice does not update SECTIONPAGES, so the DOCX writer
-switches to it only in packets, where each document counts its own pages).
+switches to it only in packets, where each document counts its own pages), and an empty
+first-page header that the writer turns on for recorded instruments.
 """
 
 from __future__ import annotations
@@ -91,6 +92,15 @@ def field(paragraph, code):
             t = OxmlElement("w:t")
             t.text = text
             run._r.append(t)
+
+
+def page_x_of_y(doc, paragraph):
+    paragraph.alignment = WD_ALIGN_PARAGRAPH.CENTER
+    paragraph.style = doc.styles["Footer"]
+    paragraph.add_run("Page ")
+    field(paragraph, "PAGE")
+    paragraph.add_run(" of ")
+    field(paragraph, "NUMPAGES")
 
 
 def numbering(doc):
@@ -189,13 +199,13 @@ def build(out: Path = OUT) -> Path:
     head.style = doc.styles["Header"]
     doc.styles["Header"].font.size = Pt(9)
     doc.styles["Footer"].font.size = Pt(9)
-    foot = section.footer.paragraphs[0]
-    foot.alignment = WD_ALIGN_PARAGRAPH.CENTER
-    foot.style = doc.styles["Footer"]
-    foot.add_run("Page ")
-    field(foot, "PAGE")
-    foot.add_run(" of ")
-    field(foot, "NUMPAGES")
+    page_x_of_y(doc, section.footer.paragraphs[0])
+    # A first-page header (empty) and footer, used only when the writer turns on "different
+    # first page": a recorded instrument leaves its first page's top to the County Clerk.
+    section.different_first_page_header_footer = True
+    section.first_page_header.paragraphs[0].style = doc.styles["Header"]
+    page_x_of_y(doc, section.first_page_footer.paragraphs[0])
+    section.different_first_page_header_footer = False
 
     doc.add_paragraph("docgen body")
     props = doc.core_properties

@@ -475,3 +475,20 @@ def test_one_case_file_serves_both_kinds():
         "inspection",
         "counsel",
     }
+
+
+@pytest.mark.parametrize(("kind", "path"), AGREEMENT_SAMPLES, ids=lambda v: str(v))
+def test_word_leaves_the_first_page_top_to_the_clerk(renders, kind, path):
+    document = docx.Document(io.BytesIO(renders.get(kind, path)["docx"]))
+    section = document.sections[0]
+    assert section.different_first_page_header_footer
+    assert "".join(p.text for p in section.first_page_header.paragraphs) == ""
+    assert "Tax Map No." in section.header.paragraphs[0].text
+    footer = section.first_page_footer._element.xml
+    assert "PAGE" in footer and "NUMPAGES" in footer
+
+
+def test_other_documents_keep_the_running_head_on_page_one(renders):
+    notice = ROOT / "fixtures" / "notice-of-violation" / "homer-first-offense.yaml"
+    document = docx.Document(io.BytesIO(renders.get("notice-of-violation", notice)["docx"]))
+    assert not document.sections[0].different_first_page_header_footer

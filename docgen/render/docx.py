@@ -473,6 +473,10 @@ def render_docx(doc: HtmlDocument) -> bytes:
     writer = _Writer(word)
     main = tree.find(".//main")
     writer.block(main if main is not None else tree.find("body"))
+    if tree.find(".//*[@class='clerk-space']") is not None:
+        # A recorded instrument: the top of page 1 is the County Clerk's, so no running
+        # head there (the frame's empty first-page header; its footer still numbers).
+        word.sections[0].different_first_page_header_footer = True
 
     # The document's own date, or (none in the case) the zip format's epoch: never the clock.
     day = doc.date
