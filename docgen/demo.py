@@ -32,22 +32,28 @@ def packet_cases() -> list[Path]:
 
 
 def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int:
+    """Render every sample (and each alternative layout of its kind); the failures count."""
+    from docgen.documents.base import Options
+
     formats = api.formats_from(fmt)
+    jobs: list[tuple[str, Path, str | None]] = [(k, p, None) for k, p in sample_cases()]
+    jobs += [(k, p, layout) for k, p in sample_cases() for layout in KINDS[k].layouts]
+    jobs += [("packet", path, None) for path in packet_cases()]
     failures = 0
-    jobs = sample_cases() + [("packet", path) for path in packet_cases()]
-    for kind, path in jobs:
+    for kind, path, layout in jobs:
         (out / kind).mkdir(parents=True, exist_ok=True)
         try:
-            result = api.render(kind, path, formats, out / kind)
+            result = api.render(kind, path, formats, out / kind, Options(layout=layout))
         except DocgenError as err:
             failures += 1
             echo(f"FAILED {kind} {path.name}: {err}")
             continue
         for warning in result.document.warnings:
             echo(f"warning: {path.name}: {warning}")
-        echo(f"{kind:<26} {path.name:<36} -> {', '.join(p.name for p in result.files)}")
+        label = f"{kind} ({layout})" if layout else kind
+        echo(f"{label:<26} {path.name:<36} -> {', '.join(p.name for p in result.files)}")
     echo(
-        f"{len(jobs) - failures} sample cases rendered into {out}/"
+        f"{len(jobs) - failures} documents rendered into {out}/"
         + (f", {failures} failed" if failures else "")
     )
     return failures
