@@ -56,6 +56,7 @@ def style(
     if caps is not None:
         f.small_caps = caps
     f.name = FONT
+    plain(st)
     pf = st.paragraph_format
     if align is not None:
         pf.alignment = align
@@ -68,6 +69,26 @@ def style(
     if indent is not None:
         pf.left_indent = Inches(indent)
     return st
+
+
+def plain(st):
+    """Drop the default template's theme fonts (they override Times New Roman in Word and
+    LibreOffice), letter spacing, kerning, the Title's rule and the Subtitle's numbering."""
+    rpr = st.element.get_or_add_rPr()
+    fonts = rpr.find(qn("w:rFonts"))
+    if fonts is not None:
+        for attr in ("w:asciiTheme", "w:hAnsiTheme", "w:eastAsiaTheme", "w:cstheme"):
+            fonts.attrib.pop(qn(attr), None)
+        for attr in ("w:ascii", "w:hAnsi", "w:cs", "w:eastAsia"):
+            fonts.set(qn(attr), FONT)
+    for tag in ("w:spacing", "w:kern", "w:color"):
+        for el in rpr.findall(qn(tag)):
+            rpr.remove(el)
+    ppr = st.element.pPr
+    if ppr is not None:
+        for tag in ("w:pBdr", "w:numPr"):
+            for el in ppr.findall(qn(tag)):
+                ppr.remove(el)
 
 
 def field(paragraph, code):
@@ -151,10 +172,6 @@ def build(out: Path = OUT) -> Path:
     style(doc, "Heading 1", size=12, bold=True, before=12, after=6, keep=True)
     style(doc, "Heading 2", size=12, bold=True, italic=True, before=9, after=4, keep=True)
     style(doc, "Heading 3", size=12, italic=True, before=6, after=3, keep=True)
-    for name in ("Title", "Subtitle", "Heading 1", "Heading 2", "Heading 3"):
-        st = doc.styles[name]
-        st.font.color.rgb = None
-        st.font.name = FONT
     style(
         doc,
         "Letterhead Name",

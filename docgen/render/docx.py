@@ -30,7 +30,7 @@ from docx.enum.style import WD_STYLE_TYPE
 from docx.enum.text import WD_BREAK
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
-from docx.shared import Pt
+from docx.shared import Emu, Inches, Pt
 from docxtpl import DocxTemplate
 from lxml import html as lxml_html
 
@@ -289,6 +289,7 @@ class _Writer:
                 state.contents(cell_el, {"bold": True} if cell_el.tag == "th" or is_head else {})
                 state.finish()
                 col += span
+        _fit_columns(table, rows, width)
         self.add_paragraph("After Table")
 
     def section(self, el: Any) -> None:
@@ -424,6 +425,41 @@ class _Inline:
 def _property(text: str, limit: int = 255) -> str:
     """A core property value: Word's limit is 255 characters (a long number is cut, with …)."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+TEXT_WIDTH = Inches(6.5)  # Letter, 1-inch margins (the frame's page)
+
+
+def _fit_columns(table: Any, rows: list[tuple[Any, bool]], count: int) -> None:
+    """Column widths in proportion to what each column holds, as the PDF's table layout
+    does; left alone, Word and LibreOffice split the page evenly (a wide "No." column)."""
+    weights, longest = [4] * count, [0] * count
+    for row_el, _ in rows:
+        col = 0
+        for cell_el in (c for c in row_el if isinstance(c.tag, str)):
+            span = int(cell_el.get("colspan") or 1)
+            if span == 1 and col < count:
+                words = cell_el.text_content().split()
+                weights[col] = max(weights[col], min(len(" ".join(words)), 60) + 4)
+                longest[col] = max([longest[col], *(len(w) for w in words)])
+            col += span
+    # Each column first gets room for its longest word (about 0.09 inch a character, plus
+    # the cell's padding), then the rest of the line in proportion to its text.
+    floors = [int(Inches(0.09) * n + Inches(0.2)) for n in longest]
+    if sum(floors) >= TEXT_WIDTH:
+        widths = [int(TEXT_WIDTH * f / sum(floors)) for f in floors]
+    else:
+        spare, total = TEXT_WIDTH - sum(floors), sum(weights)
+        widths = [f + int(spare * w / total) for f, w in zip(floors, weights, strict=True)]
+    table.autofit = False
+    for grid_col, w in zip(table._tbl.tblGrid.gridCol_lst, widths, strict=False):
+        grid_col.w = Emu(w)
+    for tr in table._tbl.tr_lst:
+        col = 0
+        for tc in tr.tc_lst:
+            span = tc.grid_span
+            tc.width = Emu(sum(widths[col : col + span]))
+            col += span
 
 
 def _set_num(paragraph: Any, num_id: int, level: int) -> None:
