@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from docgen.cases.common import Model
 from docgen.documents.base import DocMeta, Options
 from docgen.errors import Problem
 from docgen.law.acknowledgment import (
@@ -188,29 +187,6 @@ def inspection_schedule(inspection: Any, pack: Pack) -> Schedule:
     )
 
 
-def recording_context(
-    case: Model,
-    pack: Pack,
-    options: Options,
-    clauses: tuple[Clause, ...],
-    requirements: tuple[Requirement, ...],
-) -> dict[str, Any]:
-    """What both templates need besides the case: clause order, numbers, forms, schedule."""
-    return {
-        "case": case,
-        "clauses": clauses,
-        "numbers": clause_numbers(clauses),
-        "requirements": where_met(requirements, clauses, pack),
-        "owner_kind": OWNER_KINDS[case.owner.kind],  # type: ignore[attr-defined]
-        "schedule": inspection_schedule(case.inspection, pack),  # type: ignore[attr-defined]
-        "legal_paragraphs": paragraphs(case.property.legal_description),  # type: ignore[attr-defined]
-        "width_feet": feet(case.easement.width_feet),  # type: ignore[attr-defined]
-        "ack_text": CERTIFICATE_TEXT,
-        "ack_ref": ACKNOWLEDGMENT_REF,
-        "notary_ref": NOTARY_REF,
-    }
-
-
 def feet(width: Decimal | None) -> str | None:
     """20 rather than 20.00; None stays None."""
     return None if width is None else f"{width.normalize():f}"
@@ -231,11 +207,22 @@ def recorded_context(
     clauses: tuple[Clause, ...],
     requirements: tuple[Requirement, ...],
 ) -> dict[str, Any]:
-    """The context of a recorded instrument, known by its file number or tax map number."""
+    """What an instrument's template needs besides the case (clause order and numbers,
+    acknowledgment form, schedule), and its metadata: known by file or tax map number."""
     number = case.agreement.number or f"Tax Map {case.property.tax_map}"
     short = kind.replace("-", " ").title()
     return {
-        **recording_context(case, pack, options, clauses, requirements),
+        "case": case,
+        "clauses": clauses,
+        "numbers": clause_numbers(clauses),
+        "requirements": where_met(requirements, clauses, pack),
+        "owner_kind": OWNER_KINDS[case.owner.kind],
+        "schedule": inspection_schedule(case.inspection, pack),
+        "legal_paragraphs": paragraphs(case.property.legal_description),
+        "width_feet": feet(case.easement.width_feet),
+        "ack_text": CERTIFICATE_TEXT,
+        "ack_ref": ACKNOWLEDGMENT_REF,
+        "notary_ref": NOTARY_REF,
         "doc": DocMeta(
             kind=kind,
             title=f"{title}, {pack.name.value}, {number}",
