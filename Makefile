@@ -1,14 +1,18 @@
 # The two Quick start commands (README): `make demo` and `make test`.
-.PHONY: setup demo test lint bench frame
+.PHONY: setup setup-test demo test lint bench frame
 
 setup:
 	bash scripts/setup.sh
 
+setup-test:
+	bash scripts/setup.sh --test
+
 demo: setup
 	.venv/bin/docgen demo -o out
 
-lint: setup
+lint: setup-test
 	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
 
 test: lint
 	.venv/bin/pytest

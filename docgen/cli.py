@@ -47,8 +47,12 @@ class DocgenGroup(click.Group):
             # user (DOCGEN_DEBUG=1 shows it), and nothing was written (writes are atomic).
             if os.environ.get("DOCGEN_DEBUG"):
                 raise
-            fail(RuntimeError(f"internal error ({type(err).__name__}: {err}); no file was "
-                              "written. Please report it; DOCGEN_DEBUG=1 shows the traceback"))
+            fail(
+                RuntimeError(
+                    f"internal error ({type(err).__name__}: {err}); no file was "
+                    "written. Please report it; DOCGEN_DEBUG=1 shows the traceback"
+                )
+            )
 
 
 def _options(**kw: Any) -> Any:

@@ -11,6 +11,13 @@ cd "$(dirname "$0")/.."
 # and CJK (WenQuanYi Micro Hei); poppler-utils gives pdftotext for reading PDFs by eye.
 SYSTEM_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig
                  fonts-liberation2 fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei)
+# `setup.sh --test` adds what the tests drive for real: a PostgreSQL 15 server (the
+# register's shared backend; tests start their own with initdb/pg_ctl), Debian's Chromium
+# and its driver (browser tests through Playwright) and LibreOffice Writer (DOCX pages as
+# Word users see them).
+if [ "${1:-}" = "--test" ]; then
+  SYSTEM_PACKAGES+=(postgresql-15 chromium chromium-driver libreoffice-writer-nogui)
+fi
 
 missing=()
 for package in "${SYSTEM_PACKAGES[@]}"; do

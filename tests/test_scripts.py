@@ -144,4 +144,3 @@ def test_glyph_check_reads_the_stylesheet_fonts():
     assert missing_glyphs("\u200f\u202e\u200b\u2060\ufeff", sheets) == []
     assert missing_glyphs(f"a{LINEAR_B}b{NO_GLYPH}{NO_GLYPH}", sheets) == [LINEAR_B, NO_GLYPH]
     assert describe(NO_GLYPH) == "U+1D11E MUSICAL SYMBOL G CLEF"
-

@@ -314,7 +314,6 @@ class _Writer:
         self.children(el, set())
 
 
-
 INLINE = {
     "span",
     "strong",
