@@ -11,6 +11,7 @@ leaves no file behind.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +20,9 @@ from typing import Any
 from docgen.cases.loader import read_case_file
 from docgen.documents import KINDS, get_kind
 from docgen.documents.base import Kind, Options, build_blank, build_document, prepare
-from docgen.errors import CaseInvalid, DocgenError
+from docgen.errors import CaseInvalid, DocgenError, OutputUsage
 from docgen.render.html import HtmlDocument
-from docgen.render.output import safe_name, write_all
+from docgen.render.output import STDOUT, safe_name, write_files, write_stdout
 
 FORMATS = ("pdf", "docx", "html")
 
@@ -91,16 +92,33 @@ def to_bytes(doc: HtmlDocument, fmt: str, pdf_variant: str | None = None) -> byt
     raise DocgenError(f"unknown format {fmt!r}")
 
 
+def _is_folder(out: str | Path | None) -> bool:
+    return out is None or str(out).endswith(("/", "\\")) or Path(out).is_dir()
+
+
 def output_paths(out: str | Path | None, stem: str, formats: Iterable[str]) -> dict[str, Path]:
-    """Where each format goes: ``out`` is a directory (existing, or ending in '/') or a file."""
+    """Where each format goes: ``out`` is a directory (existing, or ending in '/') or a file.
+
+    A file name keeps every dot it has (``PS-2026.0011`` -> ``PS-2026.0011.pdf``); only a
+    format's own extension is replaced, and it must be one of the formats asked for
+    (``-f pdf -o out.docx`` is an OutputUsage error).
+    """
     formats = list(formats)
-    target = Path(out) if out is not None else Path.cwd()
-    is_dir = out is None or str(out).endswith(("/", "\\")) or target.is_dir()
-    if is_dir:
-        return {fmt: target / f"{stem}.{fmt}" for fmt in formats}
-    if len(formats) == 1:
-        return {formats[0]: target}
-    return {fmt: target.with_suffix(f".{fmt}") for fmt in formats}
+    if _is_folder(out):
+        folder = Path(out) if out is not None else Path.cwd()
+        return {fmt: folder / f"{stem}.{fmt}" for fmt in formats}
+    target = Path(str(out))
+    if len(formats) == 1 and os.path.lexists(target):
+        return {formats[0]: target}  # a path that exists is that path (refused if not a file)
+    named = target.suffix.lower().lstrip(".")
+    if named in FORMATS:
+        if named not in formats:
+            raise OutputUsage(
+                f"-o {out} names a .{named} file, but the format asked for is "
+                f"{', '.join(formats)}; change the name or -f"
+            )
+        target = target.with_suffix("")
+    return {fmt: target.with_name(f"{target.name}.{fmt}") for fmt in formats}
 
 
 @dataclass(frozen=True)
@@ -115,10 +133,21 @@ def _written(
     out: str | Path | None,
     formats: Iterable[str],
     make: Callable[[str], bytes],
+    force: bool = False,
 ) -> Rendered:
-    """Every format made in memory by ``make(fmt)``, then written together (or none)."""
+    """Every format made in memory by ``make(fmt)``, then written together (or none).
+
+    ``out`` of ``-`` writes the one format asked for to standard output.
+    """
+    formats = tuple(formats)
+    if out == STDOUT:
+        if len(formats) != 1:
+            raise OutputUsage("-o - writes one format to standard output; choose it with -f")
+        write_stdout(make(formats[0]))
+        return Rendered(doc, [])
     paths = output_paths(out, stem, formats)
-    return Rendered(doc, write_all({paths[fmt]: make(fmt) for fmt in paths}))
+    blobs = {paths[fmt]: make(fmt) for fmt in paths}
+    return Rendered(doc, write_files(blobs, force))
 
 
 def render(
@@ -129,27 +158,34 @@ def render(
     options: Options | None = None,
     pdf_variant: str | None = None,
     split: bool = False,
+    force: bool = False,
 ) -> Rendered:
     """Render one case to files. All formats are made in memory, then written together.
 
     ``split``: one file per part (per contractor) in the directory ``out``, named after
     each part, instead of one document; ``document`` is then the whole, for its warnings.
+    ``force``: replace files already there with different bytes (otherwise OutputExists).
     """
     data, name = load(source)
     if kind == PACKET:
         packet = _packet(data, options, name)
         stem = safe_name(packet.document.filename, fallback=kind)
         return _written(
-            packet.document, stem, out, formats, lambda fmt: packet.to_bytes(fmt, pdf_variant)
+            packet.document,
+            stem,
+            out,
+            formats,
+            lambda fmt: packet.to_bytes(fmt, pdf_variant),
+            force,
         )
     spec = get_kind(kind)
     options = options or Options()
     doc = build_document(spec, data, options, name)
     if split:
         blobs = split_blobs(spec, data, name, formats, out, options, pdf_variant)
-        return Rendered(doc, write_all(blobs))
+        return Rendered(doc, write_files(blobs, force))
     stem = safe_name(doc.filename, fallback=safe_name(Path(name).stem, fallback=kind))
-    return _written(doc, stem, out, formats, lambda fmt: to_bytes(doc, fmt, pdf_variant))
+    return _written(doc, stem, out, formats, lambda fmt: to_bytes(doc, fmt, pdf_variant), force)
 
 
 def unique_stems(labels: Iterable[str], fallback: str = "part") -> list[str]:
@@ -179,6 +215,11 @@ def split_blobs(
     if spec.split is None:
         raise DocgenError(f"{spec.name} has no parts to split; --split is for one form per party")
     folder = Path(out) if out is not None else Path.cwd()
+    if out == STDOUT or (not _is_folder(out) and folder.suffix.lower().lstrip(".") in FORMATS):
+        raise OutputUsage(
+            f"--split writes one file per part into a directory; -o {out} names a file "
+            "(give a directory, e.g. -o certs/)"
+        )
     if folder.exists() and not folder.is_dir():
         raise DocgenError(f"--split writes one file per part into a directory; {out} is a file")
     formats = tuple(formats)
@@ -203,11 +244,12 @@ def render_blank(
     out: str | Path | None = None,
     options: Options | None = None,
     pdf_variant: str | None = None,
+    force: bool = False,
 ) -> Rendered:
     """Render the empty form of ``kind`` for ``jurisdiction`` to files."""
     doc = blank(kind, jurisdiction, options)
     stem = safe_name(doc.filename, fallback=kind)
-    return _written(doc, stem, out, formats, lambda fmt: to_bytes(doc, fmt, pdf_variant))
+    return _written(doc, stem, out, formats, lambda fmt: to_bytes(doc, fmt, pdf_variant), force)
 
 
 def penalty(source: Source) -> dict[str, Any]:

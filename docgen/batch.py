@@ -375,10 +375,12 @@ def run(
     jobs: int | None = None,
     pdf_variant: str | None = None,
     on_outcome: Listener | None = None,
+    force: bool = False,
 ) -> Report:
     """Render ``cases`` into ``out`` with ``jobs`` worker processes; see the module docstring.
 
     ``on_outcome`` hears of every case as it finishes (in completion order), for progress.
+    A different file already in ``out`` under a case's name fails that case unless ``force``.
     On KeyboardInterrupt the workers are stopped, the manifest lists what was written,
     and the interrupt is raised again.
     """
@@ -391,7 +393,7 @@ def run(
     job = Job(kind, tuple(formats), pdf_variant)
     workers = max(1, min(jobs or default_jobs(), len(cases) or 1))
     report = Report(total=len(cases))
-    writer = _OrderedWriter(out, job, report)
+    writer = _OrderedWriter(out, job, report, force)
     start = time.perf_counter()
     executor = ProcessPoolExecutor(workers, _context(), init_worker, (job,))
     try:
@@ -429,8 +431,8 @@ def _as_completed(futures: list[Future[Outcome]]) -> Iterable[tuple[int, Future[
 class _OrderedWriter:
     """Writes outcomes in input order, so names (and their -2 suffixes) never depend on timing."""
 
-    def __init__(self, out: Path, job: Job, report: Report):
-        self.out, self.job, self.report = out, job, report
+    def __init__(self, out: Path, job: Job, report: Report, force: bool = False):
+        self.out, self.job, self.report, self.force = out, job, report, force
         self.pending: dict[int, Outcome] = {}
         self.next = 0
         self.names = Namer()
@@ -442,7 +444,8 @@ class _OrderedWriter:
             self.next += 1
 
     def _write(self, outcome: Outcome) -> None:
-        from docgen.render.output import write_all
+        from docgen.errors import OutputExists
+        from docgen.render.output import write_files
 
         report = self.report
         report.warnings += [(outcome.source, w) for w in outcome.warnings]
@@ -451,7 +454,11 @@ class _OrderedWriter:
             return
         stem = self.names.take(outcome.stem)
         blobs = {self.out / f"{stem}.{fmt}": outcome.blobs[fmt] for fmt in self.job.formats}
-        write_all(blobs)
+        try:
+            write_files(blobs, self.force)
+        except OutputExists as err:
+            report.failures.append((outcome.source, f"{outcome.source}: {err}"))
+            return
         for path, data in blobs.items():
             fmt = path.suffix[1:]
             report.files.append(

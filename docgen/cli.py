@@ -29,14 +29,22 @@ class DocgenGroup(click.Group):
     """Turns every DocgenError into 'error: ...' and exit 1, in one place."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from docgen.errors import DocgenError
+        from docgen.errors import DocgenError, OutputUsage
 
         try:
             return super().invoke(ctx)
+        except OutputUsage as err:
+            raise click.UsageError(str(err), ctx) from None
         except DocgenError as err:
             fail(err)
-        except FileNotFoundError as err:
-            fail(err)
+        except BrokenPipeError:
+            # Standard output was closed by its reader (`| head`) after the files were
+            # written: not a failure. Point stdout at nothing so the exit flush is quiet.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
+        except OSError as err:  # the filesystem's answer: the user's to fix, not a defect
+            where = f"{err.filename}: " if err.filename else ""
+            fail(RuntimeError(f"{where}{err.strerror or err}"))
         except KeyboardInterrupt:
             click.echo("interrupted; no partial files were left", err=True)
             sys.exit(130)
@@ -102,8 +110,10 @@ def jurisdictions() -> None:
     "--out",
     type=str,
     default=None,
-    help="a file, or a directory (existing, or ending in /); default: here",
+    help="a file, a directory (existing, or ending in /), or - for standard output "
+    "(one format); default: here",
 )
+@click.option("--force", is_flag=True, help="replace files already there with different bytes")
 @click.option("--split", is_flag=True, help="one file per contractor, named after the firm")
 @click.option("--blank", is_flag=True, help="an empty form to fill in by hand (no CASE)")
 @click.option("--jurisdiction", default=None, help="with --blank: homer or macedon")
@@ -133,8 +143,13 @@ def render(
     review: bool,
     layout: str | None,
     templates: str | None,
+    force: bool,
 ) -> None:
-    """Render KIND from the CASE file (or, with --blank --jurisdiction J, an empty form)."""
+    """Render KIND from the CASE file (or, with --blank --jurisdiction J, an empty form).
+
+    A file already at an output path is replaced only with --force when its bytes differ
+    (the same bytes again succeeds without touching it).
+    """
     from docgen import api
 
     options = _options(review=review, layout=layout, templates=templates)
@@ -142,7 +157,7 @@ def render(
         if case is not None or split or not jurisdiction:
             raise click.UsageError("--blank takes --jurisdiction and no CASE file or --split")
         result = api.render_blank(
-            kind, jurisdiction, api.formats_from(fmt), out, options, pdf_variant
+            kind, jurisdiction, api.formats_from(fmt), out, options, pdf_variant, force
         )
     else:
         if case is None:
@@ -150,7 +165,14 @@ def render(
         if jurisdiction:
             raise click.UsageError("--jurisdiction goes with --blank; a case file names its own")
         result = api.render(
-            kind, case, api.formats_from(fmt), out, options, pdf_variant, split=split
+            kind,
+            case,
+            api.formats_from(fmt),
+            out,
+            options,
+            pdf_variant,
+            split=split,
+            force=force,
         )
     _warn(result.document.warnings)
     for path in result.files:
@@ -228,8 +250,15 @@ def demo(out: Path, fmt: str) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="workers [cores]")
 @click.option("-f", "--format", "fmt", default="all", show_default=True, help=FORMAT_HELP)
 @click.option("--pdf-variant", default="pdf/ua-1", show_default=True)
+@click.option("--force", is_flag=True, help="replace files already there with different bytes")
 def batch(
-    kind: str, cases: tuple[str, ...], out: Path, jobs: int | None, fmt: str, pdf_variant: str
+    kind: str,
+    cases: tuple[str, ...],
+    out: Path,
+    jobs: int | None,
+    fmt: str,
+    pdf_variant: str,
+    force: bool,
 ) -> None:
     """Render KIND for many CASES (files, folders, CSV files) into OUT, in parallel."""
     from docgen import api
@@ -239,7 +268,7 @@ def batch(
     engine.check_variant(pdf_variant)
     found = engine.collect(cases)
     with engine.Console(len(found)) as console:
-        report = engine.run(kind, found, out, formats, jobs, pdf_variant, console.outcome)
+        report = engine.run(kind, found, out, formats, jobs, pdf_variant, console.outcome, force)
     for source, message in report.warnings:
         click.echo(f"warning: {source}: {message}", err=True)
     engine.print_summary(report, out, fancy=console.fancy)

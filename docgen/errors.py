@@ -46,3 +46,22 @@ class UnsupportedKind(DocgenError):
 
 class RenderError(DocgenError):
     """A template or engine failed on a valid case (a defect in docgen or a custom template)."""
+
+
+class OutputError(DocgenError):
+    """A file cannot be written: the message names the path and the cause (exit code 1)."""
+
+
+class OutputExists(OutputError):
+    """The path holds a different file; it is replaced only when the caller forces it."""
+
+    def __init__(self, path: object):
+        self.path = path
+        super().__init__(
+            f"{path}: a different file is already there; it was kept "
+            "(--force replaces it, e.g. after correcting a notice not yet served)"
+        )
+
+
+class OutputUsage(DocgenError):
+    """The output options contradict each other (the CLI's usage error, exit code 2)."""

@@ -192,7 +192,10 @@ def test_names_are_unique_in_input_order() -> None:
         ("../../etc/passwd", "etc-passwd"),
         ("NV 2026/0007: Pérez & Sons", "NV-2026-0007-Perez-Sons"),
         ("...", "document"),
-        ("CON", "CON"),
+        ("CON", "CON_"),
+        ("nul.2026", "nul_.2026"),
+        ("COM1", "COM1_"),
+        ("CONSOLE", "CONSOLE"),
         ("a\x00b\nc", "a-b-c"),
     ],
 )

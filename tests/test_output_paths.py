@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.documents import KINDS
+from docgen.errors import OutputExists
 from docgen.render.output import safe_name
 
 HOSTILE_NAMES = [
@@ -85,7 +86,7 @@ def test_nothing_is_written_outside_the_output_directory(tmp_path, kind, path):
     (tmp_path / "etc").mkdir()
     for offset in range(0, len(HOSTILE_NAMES), 4):
         data = hostile(kind, path, offset)
-        result = api.render(kind, data, ("html", "docx"), out)
+        result = api.render(kind, data, ("html", "docx"), out, force=True)
         for file in result.files:
             assert file.parent == out and SAFE.match(file.name), file
     assert all("/" not in entry for entry in snapshot(out))  # no sub-folders either
@@ -118,7 +119,9 @@ def test_a_symlink_at_the_output_name_is_replaced_not_followed(tmp_path):
     victim.write_text("untouched")
     first.unlink()
     first.symlink_to(victim)
-    again = api.render(kind, path, ("html",), out).files[0]
+    with pytest.raises(OutputExists):  # the link's file differs: kept without force
+        api.render(kind, path, ("html",), out)
+    again = api.render(kind, path, ("html",), out, force=True).files[0]
     assert again == first and not again.is_symlink()
     assert victim.read_text() == "untouched"
 

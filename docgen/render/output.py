@@ -1,14 +1,37 @@
-"""Writing outputs: safe file names, atomic writes (temp file, then rename)."""
+"""Writing outputs without destroying anything: the rules every writer of documents follows.
+
+- A name made from case data is safe on every system (``safe_name``).
+- Only regular files are written: a device, pipe, socket or directory at the path (or a
+  symbolic link to one) is refused, never replaced.
+- An existing file with different bytes is kept unless the caller forces the write
+  (``OutputExists``); the same bytes again is a no-op success.
+- A set of files is written whole or not at all (``write_files``): every new file goes to
+  a temporary beside its target first; only when all are written are they swapped in, and
+  a failure during the swap puts back the files already swapped.
+- Filesystem failures (permission, disk full, size limit, a parent that is a file) are
+  ``OutputError``: one line naming the path and the cause.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import shutil
+import stat
+import sys
 import tempfile
 import unicodedata
+from collections.abc import Mapping
+from contextlib import suppress
 from pathlib import Path
 
+from docgen.errors import OutputError, OutputExists
+
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+# Names Windows reserves for devices, with or without an extension ("NUL", "com1.pdf").
+_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)", re.IGNORECASE)
 
 
 def _file_mode() -> int:
@@ -18,39 +41,159 @@ def _file_mode() -> int:
 
 
 def safe_name(text: str, fallback: str = "document", limit: int = 80) -> str:
-    """A file name from case data: no separators, no '..', no control characters."""
+    """A file name from case data: no separators, no '..', no control characters, and
+    never a name Windows reserves for a device (``NUL`` becomes ``NUL_``)."""
     folded = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
     name = _UNSAFE.sub("-", folded).strip("-._")
     name = re.sub(r"-{2,}", "-", name)
     name = re.sub(r"\.{2,}", ".", name)[:limit].strip("-._")
+    if _RESERVED.match(name):
+        stem, dot, rest = name.partition(".")
+        name = f"{stem}_{dot}{rest}"[:limit]
     return name or fallback
 
 
-def atomic_write(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` so that a reader sees the old file or the whole new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+def _cannot(path: Path | str, err: OSError, doing: str = "cannot write") -> OutputError:
+    cause = err.strerror or str(err)
+    if err.errno == errno.EEXIST or err.errno == errno.ENOTDIR:
+        cause = "a file is in the way where a folder is needed"
+    return OutputError(f"{err.filename or path}: {doing}: {cause}")
+
+
+def existing_bytes(path: Path) -> bytes | None:
+    """What ``path`` holds now, if it is a regular file (or a link to one); None if nothing.
+
+    Anything else at the path (a directory, device, pipe or socket, directly or through a
+    symbolic link) is an OutputError: docgen writes regular files only.
+    """
+    try:
+        info = path.stat()  # follows a symbolic link: /proc/self/fd/1 may be a pipe
+    except FileNotFoundError:
+        return None  # nothing there, or a dangling link (the link itself is replaced)
+    except OSError as err:
+        raise _cannot(path, err) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise OutputError(f"{path}: is a directory; a document is written as a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError(
+            f"{path}: is a device, pipe or socket, not a regular file; docgen writes only "
+            "regular files (use -o - for standard output)"
+        )
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise _cannot(path, err, "cannot read the file already there") from None
+
+
+def pending_writes(files: Mapping[Path, bytes], force: bool = False) -> dict[Path, bytes]:
+    """The files of ``files`` that must be written: identical ones are left out, and a
+    different file already at a path is OutputExists unless ``force``."""
+    pending: dict[Path, bytes] = {}
+    for path, data in files.items():
+        current = existing_bytes(path)
+        if current == data:
+            continue
+        if current is not None and not force:
+            raise OutputExists(path)
+        pending[path] = data
+    return pending
+
+
+def _stage(path: Path, data: bytes) -> Path:
+    """``data`` in a temporary file beside ``path``, flushed to disk, with the final mode."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as err:
+        raise _cannot(path.parent, err) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, _file_mode())
-        os.replace(tmp, path)
-    except BaseException:
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)  # a replaced file keeps its mode
+        except OSError:
+            mode = _file_mode()
+        os.chmod(tmp, mode)
+    except BaseException as err:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise _cannot(path, err) from None
         raise
+    return Path(tmp)
+
+
+def _swap(staged: dict[Path, Path]) -> None:
+    """Move every staged file onto its target; on failure, put back what was replaced."""
+    done: list[tuple[Path, Path | None]] = []  # (target, backup of the old file or None)
+    try:
+        for target, tmp in staged.items():
+            backup: Path | None = None
+            if os.path.lexists(target):
+                backup = target.with_name(f".{target.name}.{os.getpid()}.old")
+                try:
+                    os.link(target, backup, follow_symlinks=False)
+                except OSError:  # a filesystem without hard links: keep a copy instead
+                    shutil.copy2(target, backup, follow_symlinks=False)
+            done.append((target, backup))
+            os.replace(tmp, target)
+    except BaseException as err:
+        for target, backup in reversed(done):
+            with suppress(OSError):
+                if backup is not None:
+                    os.replace(backup, target)
+                else:
+                    target.unlink(missing_ok=True)
+        for tmp in staged.values():
+            tmp.unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise _cannot(target, err) from None
+        raise
+    finally:
+        for _, backup in done:
+            if backup is not None:
+                backup.unlink(missing_ok=True)
+
+
+def write_files(files: Mapping[Path, bytes], force: bool = False) -> list[Path]:
+    """Write a set of files whole or not at all, following the module's rules.
+
+    Returns every path of ``files`` (those already holding the same bytes included).
+    Raises OutputExists (a different file is there and ``force`` is false) or OutputError
+    (the path is not a regular file, or the filesystem refused); either way every file
+    that was there before is still there, unchanged, and no temporary is left.
+    """
+    pending = pending_writes(files, force)
+    staged: dict[Path, Path] = {}
+    try:
+        for path, data in pending.items():
+            staged[path] = _stage(path, data)
+    except BaseException:
+        for tmp in staged.values():
+            tmp.unlink(missing_ok=True)
+        raise
+    _swap(staged)
+    return list(files)
+
+
+def atomic_write(path: Path, data: bytes) -> Path:
+    """Replace ``path`` with ``data`` (a reader sees the old file or the whole new one).
+
+    For files docgen owns outright, such as a batch manifest; documents go through
+    ``write_files``, which never replaces a different file unless forced.
+    """
+    write_files({path: data}, force=True)
     return path
 
 
-def write_all(files: dict[Path, bytes]) -> list[Path]:
-    """Write every file, or none: if one write fails, the ones already written are removed."""
-    written: list[Path] = []
+STDOUT = "-"
+
+
+def write_stdout(data: bytes) -> None:
+    """One document to standard output (``-o -``); a reader that stops early is an error."""
     try:
-        for path, data in files.items():
-            written.append(atomic_write(path, data))
-    except BaseException:
-        for path in written:
-            path.unlink(missing_ok=True)
-        raise
-    return written
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        raise OutputError("standard output: closed before the whole document was written") from None
