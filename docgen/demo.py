@@ -43,7 +43,9 @@ def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int
     for kind, path, layout in jobs:
         (out / kind).mkdir(parents=True, exist_ok=True)
         try:
-            result = api.render(kind, path, formats, out / kind, Options(layout=layout))
+            # samples, not served documents: a newer docgen's output replaces the last run's
+            options = Options(layout=layout)
+            result = api.render(kind, path, formats, out / kind, options, force=True)
         except DocgenError as err:
             failures += 1
             echo(f"FAILED {kind} {path.name}: {err}")
