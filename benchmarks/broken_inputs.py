@@ -1,7 +1,7 @@
 """Broken-input timing (not a test): how long `docgen render` takes to refuse each broken
-case file of tests/broken_cases.py, against the issue's two-second target.
+case file of tests/helpers/broken_cases.py, against the issue's two-second target.
 
-    .venv/bin/python benchmarks/broken_inputs.py
+    .venv/bin/python -m benchmarks.broken_inputs
 
 Each case runs as a fresh `docgen render KIND CASE -o DIR/` process (wall time, start-up
 included), so the figure is what a clerk waits. A 4.9 MB valid-but-useless YAML file
@@ -18,10 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from tests.helpers.broken_cases import Broken, broken_cases, write
 
-from broken_cases import Broken, broken_cases, write  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 TARGET_S = 2.0
 

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import re
-import sys
 from html import unescape
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 from docgen import api
 from docgen.demo import sample_cases

@@ -15,7 +15,6 @@ import pytest
 import yaml
 from conftest import LAW_TEXT, ROOT, SAMPLES, write_case
 from lxml import etree
-from readback import docx_text, html_text, pdf_pages, pdf_text
 
 from docgen import api
 from docgen.documents import maintenance_agreement, maintenance_easement
@@ -25,6 +24,7 @@ from docgen.errors import CaseInvalid
 from docgen.law.acknowledgment import CERTIFICATE_TEXT
 from docgen.law.pack import load_pack
 from docgen.render.filters import money_words
+from tests.helpers.readback import docx_text, html_text, pdf_pages, pdf_text
 
 KINDS = ("maintenance-easement", "maintenance-agreement")
 AGREEMENT_SAMPLES = [(k, p) for k, p in SAMPLES if k in KINDS]

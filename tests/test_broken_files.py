@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from broken_cases import Broken, broken_cases, write
+
+from tests.helpers.broken_cases import Broken, broken_cases, write
 
 CASES = broken_cases()
 
@@ -45,7 +46,7 @@ def test_a_missing_file_is_a_clear_error(tmp_path):
 
 
 def test_every_problem_is_listed_at_once(tmp_path):
-    from broken_cases import _replace
+    from tests.helpers.broken_cases import _replace
 
     text = _replace("issued: 2026-11-16", "issued: 2026-02-30").decode()
     text = text.replace("state: NY", "state: New York").replace('zip: "13077"', 'zip: "1307"')

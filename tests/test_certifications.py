@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import ROOT
-from readback import docx_text, pdf_text
 
 from docgen import api
 from docgen.documents.base import Options
@@ -19,6 +18,7 @@ from docgen.errors import CaseInvalid, DocgenError
 from docgen.law.pack import load_pack
 from docgen.law.training import training_current_through, training_expired
 from docgen.render.filters import long_date
+from tests.helpers.readback import docx_text, pdf_text
 
 KIND = "contractor-certification"
 FIXTURES = ROOT / "fixtures" / KIND
@@ -96,7 +96,7 @@ def test_statement_verbatim_once_per_contractor_and_every_field(path):
 def test_each_contractor_starts_a_new_page():
     doc = api.build(KIND, HOMER)
     assert doc.html.count('<div class="page-break"></div>') == 2
-    from readback import pdf_pages
+    from tests.helpers.readback import pdf_pages
 
     pages = [flat(p) for p in pdf_pages(api.to_bytes(doc, "pdf"))]
     firsts = [p for p in pages if "Contractor Certification under" in p]

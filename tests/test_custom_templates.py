@@ -8,11 +8,11 @@ import sys
 
 import pytest
 from conftest import SAMPLE_IDS, SAMPLES
-from readback import docx_text, html_text, pdf_text
 
 from docgen import api
 from docgen.documents.base import Options
 from docgen.errors import DocgenError, RenderError
+from tests.helpers.readback import docx_text, html_text, pdf_text
 
 LETTERHEAD = """<header class="masthead">
 <p class="letterhead-name">{{ pack.name.value }}: Department of Public Works</p>

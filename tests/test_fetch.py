@@ -14,9 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
 import pytest
-from casewalk import leaves, set_in
 from conftest import SAMPLE_IDS, SAMPLES
-from readback import html_text
 
 from docgen import api
 from docgen.cases.loader import read_case_file
@@ -24,6 +22,8 @@ from docgen.documents import KINDS
 from docgen.documents.base import Options
 from docgen.render.environment import assets_dir, templates_dir
 from docgen.render.pdf import _fetcher_class, asset_path
+from tests.helpers.casewalk import leaves, set_in
+from tests.helpers.readback import html_text
 
 PNG = (  # a 1x1 PNG
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="

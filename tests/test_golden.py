@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLE_IDS, SAMPLES
-from readback import html_text
+
+from tests.helpers.readback import html_text
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -13,16 +13,16 @@ import unicodedata
 import zipfile
 
 import pytest
-from casewalk import dotted, leaves, model_fields, set_in
 from conftest import SAMPLE_IDS, SAMPLES
 from lxml import etree
 from lxml import html as lxml_html
-from readback import docx_text, html_text, pdf_text
 
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.documents import KINDS
 from docgen.errors import CaseInvalid
+from tests.helpers.casewalk import dotted, leaves, model_fields, set_in
+from tests.helpers.readback import docx_text, html_text, pdf_text
 
 PAYLOADS = [
     "O'Brien & \"Sons\" <b>Ltd</b> {{ 7*7 }} {% include 'base/layout.html.j2' %}",

@@ -15,15 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from casewalk import set_in
 from lxml import html as lxml_html
 from pypdf import PdfReader
-from readback import docx_header_footer, docx_text, html_text, table_heads, words
 
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.demo import sample_cases
 from docgen.documents import KINDS
+from tests.helpers.casewalk import set_in
+from tests.helpers.readback import docx_header_footer, docx_text, html_text, table_heads, words
 
 LETTER = (612, 792)  # points
 

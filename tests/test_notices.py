@@ -7,11 +7,11 @@ import copy
 
 import pytest
 from enforcement_cases import NOTICES, case_data, cli, squash, write_yaml
-from readback import docx_text, pdf_text
 
 from docgen.law.deadlines import appeal_deadline
 from docgen.law.pack import load_pack
 from docgen.render.filters import long_date, money
+from tests.helpers.readback import docx_text, pdf_text
 
 HOMER = load_pack("homer")
 KIND = "notice-of-violation"

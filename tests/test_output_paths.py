@@ -10,7 +10,6 @@ import sys
 
 import pytest
 import yaml
-from casewalk import leaves, set_in
 from conftest import SAMPLE_IDS, SAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,6 +19,7 @@ from docgen.cases.loader import read_case_file
 from docgen.documents import KINDS
 from docgen.errors import OutputExists
 from docgen.render.output import safe_name
+from tests.helpers.casewalk import leaves, set_in
 
 HOSTILE_NAMES = [
     "../../../../etc/passwd",

@@ -12,9 +12,9 @@ import docx
 import pytest
 from docx.oxml.ns import qn
 from enforcement_cases import PACKETS, case_data, cli, squash, write_yaml
-from readback import docx_text, pdf_pages
 
 from docgen import api
+from tests.helpers.readback import docx_text, pdf_pages
 
 PACKET = PACKETS[0]
 GOLDEN = Path(__file__).parent / "golden" / "packet"

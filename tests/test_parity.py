@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from conftest import SAMPLE_IDS, SAMPLES, running_head
-from readback import (
+
+from tests.helpers.readback import (
     docx_header_footer,
     docx_text,
     html_text,
@@ -29,7 +30,7 @@ def test_pdf_docx_html_carry_the_same_words(renders, kind, path):
 
 @pytest.mark.parametrize(("kind", "path"), SAMPLES, ids=SAMPLE_IDS)
 def test_every_page_carries_the_running_head_and_page_x_of_y(renders, kind, path):
-    from readback import pdf_pages
+    from tests.helpers.readback import pdf_pages
 
     r = renders.get(kind, path)
     pages = pdf_pages(r["pdf"])

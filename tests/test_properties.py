@@ -16,16 +16,16 @@ import string
 from functools import cache
 
 import pytest
-from casewalk import Path, del_in, dotted, leaves, set_in
 from conftest import SAMPLE_IDS, SAMPLES
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from readback import docx_text, html_text
 
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.documents import KINDS
 from docgen.errors import DocgenError
+from tests.helpers.casewalk import Path, del_in, dotted, leaves, set_in
+from tests.helpers.readback import docx_text, html_text
 
 LATIN = "àáâãäåæçèéêëìíîïñòóôõöøùúûüýÿßœŁłŠšŽžĆćČčĐđŐőŰűĞğŞşİıÀÉÎÕÜÇÑÅØ"
 GREEK = "αβγδεζηθικλμνξοπρστυφχψωάέήίόύώΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ"

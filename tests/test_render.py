@@ -10,10 +10,10 @@ import zipfile
 
 import pytest
 from conftest import ROOT, write_case
-from readback import docx_text, html_text, pdf_text
 
 from docgen import api
 from docgen.documents.base import Options
+from tests.helpers.readback import docx_text, html_text, pdf_text
 
 HOSTILE = "O'Brien & Sons <Ltd> \"{{ 7*7 }}\" {% include 'x' %}"
 CASE = f"""

@@ -9,15 +9,15 @@ import subprocess
 import sys
 
 import pytest
-from casewalk import leaves, set_in
 from pypdf import PdfReader
-from readback import pdf_text
 
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.demo import sample_cases
 from docgen.documents import KINDS
 from docgen.render.glyphs import describe, missing_glyphs, stylesheet_families
+from tests.helpers.casewalk import leaves, set_in
+from tests.helpers.readback import pdf_text
 
 NAMES = [
     "Zoë Brontë-Çelik of Ærøskøbing, Łódź & Nguyễn",

@@ -8,12 +8,12 @@ import docx
 import pytest
 from conftest import LAW_TEXT
 from enforcement_cases import ORDERS, case_data, cli, squash, write_yaml
-from readback import docx_text, pdf_pages, pdf_text
 
 from docgen import api
 from docgen.documents.base import Options
 from docgen.law.pack import load_pack
 from docgen.render.filters import long_date, phone
+from tests.helpers.readback import docx_text, pdf_pages, pdf_text
 
 HOMER = load_pack("homer")
 KIND = "stop-work-order"
@@ -131,7 +131,8 @@ def test_macedon_has_no_stop_work_order(tmp_path):
 
 def test_certificate_of_service_names_who_served_it(renders):
     from conftest import ROOT
-    from readback import docx_text, pdf_text
+
+    from tests.helpers.readback import docx_text, pdf_text
 
     case = ROOT / "fixtures" / "stop-work-order" / "homer-silt-fence.yaml"
     r = renders.get("stop-work-order", case)

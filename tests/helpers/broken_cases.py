@@ -15,7 +15,7 @@ import yaml
 from docgen.cases.loader import read_case_file
 from docgen.demo import sample_cases
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BASE_KIND = "penalty-statement"
 BASE = ROOT / "fixtures" / BASE_KIND / "homer-first-offense.yaml"
 
@@ -54,9 +54,8 @@ i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
 
 def _money_case() -> tuple[str, bytes] | None:
     """A sample of a kind with an amount of money, that amount made negative."""
-    from casewalk import leaves, set_in
-
     from docgen.documents import KINDS
+    from tests.helpers.casewalk import leaves, set_in
 
     for kind, path in sample_cases():
         data = read_case_file(path)
