@@ -129,10 +129,10 @@ def naive_loop(html_dir: Path, tagged: bool = False) -> dict[str, float]:
 
 def memory_run(kind: str, folder: Path, docs: int) -> dict[str, float]:
     """A warmed-up worker renders ``docs`` PDFs; RSS before and after (after 50 to settle)."""
-    from docgen import api, batch
+    from docgen import api
+    from docgen.batch import worker
 
-    job = batch.Job(kind, ("pdf",))
-    batch.init_worker(job)
+    worker.init_worker(worker.Job(kind, ("pdf",)))
     built = [api.build(kind, path) for path in sorted(folder.glob("*.yaml"))]
     for doc in built[:50]:
         api.to_bytes(doc, "pdf")

@@ -1,8 +1,8 @@
 """Build templates/base/frame.docx, the Word frame every DOCX is written into.
 
 Run it after changing the styles: ``python scripts/build_frame.py``. The frame holds the
-named styles the HTML maps onto (docgen/render/docx.py), Letter paper with 1-inch
-margins, numbering definitions for ordered and bulleted lists, a header holding
+named styles the HTML maps onto (the contract in docgen/render/docx/styles.py), Letter
+paper with 1-inch margins, numbering definitions for ordered and bulleted lists, a header holding
 ``{{ running_head }}`` (rendered by docxtpl), a footer "Page X of Y" made of Word
 fields (PAGE, NUMPAGES; LibreOffice does not update SECTIONPAGES, so the DOCX writer
 switches to it only in packets, where each document counts its own pages), and an empty
@@ -21,7 +21,16 @@ from docx.oxml import OxmlElement, parse_xml
 from docx.oxml.ns import nsdecls, qn
 from docx.shared import Inches, Pt
 
-FONT = "Times New Roman"
+from docgen.render.docx.styles import (
+    ABSTRACT_BULLET,
+    ABSTRACT_DECIMAL,
+    FONT,
+    MARGIN,
+    PAGE_HEIGHT,
+    PAGE_WIDTH,
+    STYLE_NAMES,
+)
+
 OUT = Path(__file__).resolve().parent.parent / "templates" / "base" / "frame.docx"
 
 
@@ -125,9 +134,9 @@ def page_x_of_y(doc, paragraph):
 
 
 def numbering(doc):
-    """Abstract numbering 10 (1. (a) (i)) and 11 (bullets), used by every list."""
+    """Abstract numbering ABSTRACT_DECIMAL (1. (a) (i)) and ABSTRACT_BULLET, used by every list."""
     part = doc.part.numbering_part.element
-    decimal = f"""<w:abstractNum {nsdecls("w")} w:abstractNumId="10">
+    decimal = f"""<w:abstractNum {nsdecls("w")} w:abstractNumId="{ABSTRACT_DECIMAL}">
       <w:multiLevelType w:val="multilevel"/>
       <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/>
         <w:lvlJc w:val="left"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl>
@@ -136,7 +145,7 @@ def numbering(doc):
       <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerRoman"/><w:lvlText w:val="(%3)"/>
         <w:lvlJc w:val="left"/><w:pPr><w:ind w:left="2160" w:hanging="360"/></w:pPr></w:lvl>
     </w:abstractNum>"""
-    bullet = f"""<w:abstractNum {nsdecls("w")} w:abstractNumId="11">
+    bullet = f"""<w:abstractNum {nsdecls("w")} w:abstractNumId="{ABSTRACT_BULLET}">
       <w:multiLevelType w:val="multilevel"/>
       <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="\u2022"/>
         <w:lvlJc w:val="left"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl>
@@ -202,12 +211,15 @@ def build(out: Path = OUT) -> Path:
         doc.styles[name].element.pPr.remove_all("w:numPr") if doc.styles[
             name
         ].element.pPr is not None else None
+    missing = STYLE_NAMES - {st.name for st in doc.styles}
+    if missing:
+        raise SystemExit(f"the frame lacks styles the DOCX writer uses: {sorted(missing)}")
     numbering(doc)
 
     section = doc.sections[0]
-    section.page_width, section.page_height = Inches(8.5), Inches(11)
+    section.page_width, section.page_height = Inches(PAGE_WIDTH), Inches(PAGE_HEIGHT)
     for side in ("left_margin", "right_margin", "top_margin", "bottom_margin"):
-        setattr(section, side, Inches(1))
+        setattr(section, side, Inches(MARGIN))
     section.header_distance = section.footer_distance = Inches(0.5)
 
     head = section.header.paragraphs[0]

@@ -359,9 +359,9 @@ def test_no_docx_template_renders_without_autoescape() -> None:
 def test_engine_warnings_at_worker_start_reach_the_user() -> None:
     """A warning logged while a worker warms up (e.g. libharfbuzz-subset0 missing) is shown."""
     code = (
-        "import logging\nfrom docgen import batch\n"
-        "batch.warm_up = lambda job: logging.getLogger('docgen.pdf').warning('no subsetter')\n"
-        "batch.init_worker(batch.Job('penalty-statement', ('html',)))\n"
+        "import logging\nfrom docgen.batch import worker\n"
+        "worker.warm_up = lambda job: logging.getLogger('docgen.pdf').warning('no subsetter')\n"
+        "worker.init_worker(worker.Job('penalty-statement', ('html',)))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120

@@ -1,28 +1,8 @@
-"""Stage 2b: the same HTML written into a docxtpl frame as a Word document.
-
-The frame (templates/base/frame.docx, built by scripts/build_frame.py) holds the Word
-styles, Letter page with 1-inch margins, the header with ``{{ running_head }}`` and the
-footer "Page X of Y". docxtpl renders the frame with autoescape on, always (without it a
-``&`` or ``<`` in case data silently truncates the document). The body is then written
-from the rendered HTML, element by element, onto the frame's named styles:
-
-    h1 Title · h2 Heading 1 · h3 Heading 2 · h4 Heading 3 · p Normal (or its class's
-    style) · ol/ul Word numbering (restarting per list, nested levels) · table with
-    repeated header rows · strong/em/u/mark · br · .page-break · section.document
-    (a new Word section with its own page numbering and running head)
-
-Classes map to styles through STYLE_FOR_CLASS; an element with ``data-docx-style``
-names its style directly. Archives carry fixed timestamps, so equal input gives equal
-bytes.
-"""
+"""The document body: block HTML (headings, paragraphs, lists, tables, packet sections)
+written onto the frame's named styles (docgen.render.docx.styles)."""
 
 from __future__ import annotations
 
-import io
-import re
-import zipfile
-from datetime import datetime
-from functools import cache
 from typing import Any
 
 from docx.enum.section import WD_SECTION
@@ -31,30 +11,23 @@ from docx.enum.text import WD_BREAK
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Emu, Inches, Pt
-from docxtpl import DocxTemplate
-from lxml import html as lxml_html
 
-from docgen.render.environment import assets_dir
-from docgen.render.html import HtmlDocument
+from docgen.render.docx.inline import INLINE, SPACE, Inline
+from docgen.render.docx.styles import (
+    ABSTRACT_BULLET,
+    ABSTRACT_DECIMAL,
+    AFTER_TABLE,
+    HEADING_STYLE,
+    LIST_BULLET,
+    LIST_CONTINUE,
+    LIST_LEVELS,
+    LIST_NUMBER,
+    RULE,
+    STYLE_FOR_CLASS,
+    TABLE_TEXT,
+    TEXT_WIDTH_INCHES,
+)
 
-STYLE_FOR_CLASS = {
-    "letterhead": "Letterhead",
-    "letterhead-name": "Letterhead Name",
-    "doc-title": "Title",
-    "subtitle": "Subtitle",
-    "signature": "Signature",
-    "sig-line": "Signature",
-    "small": "Small",
-    "note": "Small",
-    "center": "Centered",
-    "address": "Address",
-    "quote": "Quote",
-    "statement": "Quote",
-    "placard": "Placard",
-    "placard-heading": "Placard Heading",
-    "clerk-space": "Clerk Space",
-}
-HEADING_STYLE = {"h1": "Title", "h2": "Heading 1", "h3": "Heading 2", "h4": "Heading 3"}
 BLOCK_CONTAINERS = {
     "div",
     "section",
@@ -67,14 +40,6 @@ BLOCK_CONTAINERS = {
     "blockquote",
     "figure",
 }
-SPACE = re.compile(r"[ \t\r\n\f]+")
-# The frame defines these numbering definitions (scripts/build_frame.py).
-ABSTRACT_DECIMAL, ABSTRACT_BULLET = 10, 11
-
-
-@cache
-def _frame_bytes() -> bytes:
-    return (assets_dir() / "frame.docx").read_bytes()
 
 
 # Paragraph style name -> the frame's style id (None for its default style). Every
@@ -82,7 +47,7 @@ def _frame_bytes() -> bytes:
 _STYLE_IDS: dict[str, str | None] = {}
 
 
-class _Writer:
+class Writer:
     def __init__(self, document: Any):
         self.doc = document
         self.numbering = document.part.numbering_part.element
@@ -113,7 +78,7 @@ class _Writer:
         abstract = OxmlElement("w:abstractNumId")
         abstract.set(qn("w:val"), str(ABSTRACT_DECIMAL if ordered else ABSTRACT_BULLET))
         num.append(abstract)
-        for level in range(3):
+        for level in range(LIST_LEVELS):
             override = OxmlElement("w:lvlOverride")
             override.set(qn("w:ilvl"), str(level))
             start_el = OxmlElement("w:startOverride")
@@ -144,7 +109,7 @@ class _Writer:
         elif tag == "table":
             self.table(el)
         elif tag == "hr":
-            self.add_paragraph("Rule")
+            self.add_paragraph(RULE)
         elif tag in BLOCK_CONTAINERS or tag == "":
             self.children(el, classes)
         else:  # an inline element standing alone: its own paragraph
@@ -172,7 +137,7 @@ class _Writer:
         if not pending:
             return
         para = self.add_paragraph(style)
-        state = _Inline(para)
+        state = Inline(para)
         for item in pending:
             if isinstance(item, str):
                 state.text(item, {})
@@ -197,7 +162,7 @@ class _Writer:
             _set_num(para, *num)
         if "keep" in (el.get("class") or "").split():
             para.paragraph_format.keep_with_next = True
-        state = _Inline(para)
+        state = Inline(para)
         state.contents(el, {})
         state.finish()
         return para
@@ -206,11 +171,11 @@ class _Writer:
         if num_id is None or level == 0:
             start = int(el.get("start") or 1)
             num_id = self.new_num(ordered, start)
-        style = "List Number" if ordered else "List Bullet"
+        style = LIST_NUMBER if ordered else LIST_BULLET
         for li in el:
             if not isinstance(li.tag, str) or li.tag != "li":
                 continue
-            self.list_item(li, style, num_id, min(level, 2), ordered)
+            self.list_item(li, style, num_id, min(level, LIST_LEVELS - 1), ordered)
 
     def list_item(self, li: Any, style: str, num_id: int, level: int, ordered: bool) -> None:
         # The item's own text (and inline children) is the numbered paragraph; nested
@@ -219,7 +184,7 @@ class _Writer:
         style_name = self.style_of(li, set((li.get("class") or "").split()), style)
         para = self.add_paragraph(style_name)
         _set_num(para, num_id, level)
-        state = _Inline(para)
+        state = Inline(para)
         if li.text:
             state.text(li.text, {})
         numbered_done = False
@@ -239,15 +204,15 @@ class _Writer:
             else:
                 state.finish()
                 numbered_done = True
-                follow = self.add_paragraph("List Continue")
+                follow = self.add_paragraph(LIST_CONTINUE)
                 follow.paragraph_format.left_indent = Pt(36 * (level + 1))
-                inner = _Inline(follow)
+                inner = Inline(follow)
                 inner.contents(child, {})
                 inner.finish()
             if child.tail and SPACE.sub("", child.tail):
                 if numbered_done:
-                    tail_para = self.add_paragraph("List Continue")
-                    tail_state = _Inline(tail_para)
+                    tail_para = self.add_paragraph(LIST_CONTINUE)
+                    tail_state = Inline(tail_para)
                     tail_state.text(child.tail, {})
                     tail_state.finish()
                 else:
@@ -284,13 +249,13 @@ class _Writer:
                 if span > 1:
                     cell = cell.merge(row.cells[col + span - 1])
                 para = cell.paragraphs[0]
-                para._p.style = self.style_id("Table Text")
-                state = _Inline(para)
+                para._p.style = self.style_id(TABLE_TEXT)
+                state = Inline(para)
                 state.contents(cell_el, {"bold": True} if cell_el.tag == "th" or is_head else {})
                 state.finish()
                 col += span
         _fit_columns(table, rows, width)
-        self.add_paragraph("After Table")
+        self.add_paragraph(AFTER_TABLE)
 
     def section(self, el: Any) -> None:
         """A document within a packet: new page, page numbers from 1, its own running head."""
@@ -314,119 +279,7 @@ class _Writer:
         self.children(el, set())
 
 
-INLINE = {
-    "span",
-    "strong",
-    "b",
-    "em",
-    "i",
-    "u",
-    "mark",
-    "br",
-    "a",
-    "small",
-    "sup",
-    "sub",
-    "code",
-    "abbr",
-    "cite",
-    "time",
-    "q",
-    "var",
-    "ins",
-    "s",
-}
-
-
-class _Inline:
-    """Collects inline HTML into runs of one paragraph, folding white space like HTML."""
-
-    def __init__(self, paragraph: Any):
-        self.para = paragraph
-        self.has_text = False
-        self._space = False  # a space is owed before the next word
-
-    def contents(self, el: Any, fmt: dict[str, bool]) -> None:
-        if el.text:
-            self.text(el.text, fmt)
-        for child in el:
-            self.element(child, fmt)
-            if child.tail:
-                self.text(child.tail, fmt)
-
-    def element(self, el: Any, fmt: dict[str, bool]) -> None:
-        tag = el.tag if isinstance(el.tag, str) else ""
-        if tag == "br":
-            self.para.add_run().add_break()
-            self._space = False
-            return
-        new = dict(fmt)
-        if tag in ("strong", "b"):
-            new["bold"] = True
-        elif tag in ("em", "i", "cite", "var"):
-            new["italic"] = True
-        elif tag in ("u", "ins"):
-            new["underline"] = True
-        elif tag == "mark":
-            new["highlight"] = True
-        elif tag == "small":
-            new["small"] = True
-        elif tag == "sup":
-            new["superscript"] = True
-        elif tag == "q":
-            self.text("\u201c", new)
-        classes = (el.get("class") or "").split()
-        if "case" in classes and "review" in classes:
-            new["highlight"] = True
-        if "smallcaps" in classes:
-            new["smallcaps"] = True
-        self.contents(el, new)
-        if tag == "q":
-            self.text("\u201d", new)
-
-    def text(self, raw: str, fmt: dict[str, bool]) -> None:
-        if not raw:
-            return
-        lead = raw[0] in " \t\r\n\f"
-        trail = raw[-1] in " \t\r\n\f"
-        words = SPACE.sub(" ", raw).strip()
-        if not words:
-            if self.has_text:
-                self._space = True
-            return
-        text = words
-        if (lead or self._space) and self.has_text:
-            text = " " + text
-        self._space = trail
-        run = self.para.add_run(text)
-        if fmt.get("bold"):
-            run.bold = True
-        if fmt.get("italic"):
-            run.italic = True
-        if fmt.get("underline"):
-            run.underline = True
-        if fmt.get("smallcaps"):
-            run.font.small_caps = True
-        if fmt.get("superscript"):
-            run.font.superscript = True
-        if fmt.get("small"):
-            run.font.size = Pt(9)
-        if fmt.get("highlight"):
-            from docx.enum.text import WD_COLOR_INDEX
-
-            run.font.highlight_color = WD_COLOR_INDEX.YELLOW
-        self.has_text = True
-
-    def finish(self) -> None:
-        self._space = False
-
-
-def _property(text: str, limit: int = 255) -> str:
-    """A core property value: Word's limit is 255 characters (a long number is cut, with …)."""
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
-
-
-TEXT_WIDTH = Inches(6.5)  # Letter, 1-inch margins (the frame's page)
+TEXT_WIDTH = Inches(TEXT_WIDTH_INCHES)
 
 
 def _fit_columns(table: Any, rows: list[tuple[Any, bool]], count: int) -> None:
@@ -471,61 +324,3 @@ def _set_num(paragraph: Any, num_id: int, level: int) -> None:
     num_pr.append(ilvl)
     num_pr.append(num)
     p_pr.append(num_pr)
-
-
-def _fixed_zip(data: bytes, when: datetime, section_pages: bool = False) -> bytes:
-    """Rewrite the archive with one fixed timestamp on every entry (same input, same bytes).
-
-    With ``section_pages`` (a packet), the footers' "of Y" counts each document's own pages:
-    NUMPAGES becomes SECTIONPAGES (done on the XML, since docxtpl holds the rendered
-    footers as bytes).
-    """
-    stamp = (max(when.year, 1980), when.month, when.day, 0, 0, 0)
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
-        for info in src.infolist():
-            entry = zipfile.ZipInfo(info.filename, date_time=stamp)
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            entry.external_attr = 0o600 << 16
-            blob = src.read(info.filename)
-            if section_pages and info.filename.startswith("word/footer"):
-                blob = blob.replace(b" NUMPAGES ", b" SECTIONPAGES ")
-            dst.writestr(entry, blob, compresslevel=6)
-    return out.getvalue()
-
-
-def render_docx(doc: HtmlDocument) -> bytes:
-    """The Word document for ``doc``: the frame rendered (escaped), the body from the HTML."""
-    template = DocxTemplate(io.BytesIO(_frame_bytes()))
-    template.render({"running_head": doc.running_head, "title": doc.title}, autoescape=True)
-    word = template.docx
-    body = word.element.body
-    for child in list(body):
-        if child.tag != qn("w:sectPr"):
-            body.remove(child)
-
-    tree = lxml_html.document_fromstring(doc.html)
-    writer = _Writer(word)
-    main = tree.find(".//main")
-    writer.block(main if main is not None else tree.find("body"))
-    if tree.find(".//*[@class='clerk-space']") is not None:
-        # A recorded instrument: the top of page 1 is the County Clerk's, so no running
-        # head there (the frame's empty first-page header; its footer still numbers).
-        word.sections[0].different_first_page_header_footer = True
-
-    # The document's own date, or (none in the case) the zip format's epoch: never the clock.
-    day = doc.date
-    when = datetime(day.year, day.month, day.day) if day else datetime(1980, 1, 1)
-    props = word.core_properties
-    props.title = _property(doc.title)
-    props.subject = doc.kind
-    props.author = "docgen"
-    props.last_modified_by = "docgen"
-    if day:
-        props.created = props.modified = props.last_printed = when
-    props.revision = 1
-    props.language = doc.lang
-    props.keywords = _property(doc.number)
-    buf = io.BytesIO()
-    word.save(buf)
-    return _fixed_zip(buf.getvalue(), when, section_pages=writer.sectioned)

@@ -1,0 +1,176 @@
+"""Batch workers: warmed up once (templates, stylesheet, fonts, one page of each format),
+then each validates and renders its cases in memory, never raising for bad data."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from docgen.batch.inputs import CaseInput
+from docgen.errors import DocgenError
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every case of a batch shares; each worker receives it once."""
+
+    kind: str
+    formats: tuple[str, ...]
+    pdf_variant: str | None = None
+
+
+@dataclass
+class Outcome:
+    """A worker's answer for one case: every format in memory, or the error."""
+
+    index: int
+    source: str
+    stem: str = ""
+    blobs: dict[str, bytes] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)  # html (validate+build), pdf, docx
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+class _Collect(logging.Handler):
+    """Keeps docgen's log warnings of the case being rendered, to report with its source."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+_JOB: Job | None = None
+_LOG = _Collect()
+
+
+def warm_up(job: Job) -> None:
+    """Load what every case needs once: the kind's templates, then one page per format."""
+    from docgen.documents import get_kind
+    from docgen.render.environment import environment
+
+    spec = get_kind(job.kind)
+    env = environment()
+    for template in (spec.template, *spec.layouts.values()):
+        env.get_template(template)
+    page = warm_up_page(spec.stylesheets)
+    if "html" in job.formats:
+        page.standalone()
+    if "pdf" in job.formats:
+        from docgen.render import pdf
+
+        pdf.warm_up()
+        pdf.render_pdf(page, job.pdf_variant or pdf.DEFAULT_VARIANT)
+    if "docx" in job.formats:
+        from docgen.render.docx import render_docx
+
+        render_docx(page)
+
+
+def warm_up_page(stylesheets: tuple[str, ...]) -> Any:
+    """A one-page document touching the fonts and styles real documents use."""
+    from datetime import date
+
+    from docgen.render.html import CSS_MARKER, HtmlDocument
+
+    html = (
+        '<!DOCTYPE html><html lang="en-US"><head><meta charset="utf-8"><title>warm-up</title>'
+        f'{CSS_MARKER}</head><body data-running-head="warm-up"><main>'
+        '<p class="letterhead-name">Warm-up</p><h1>Warm-up</h1><h2>Heading</h2>'
+        "<p>Regular, <strong>bold</strong>, <em>italic</em>, <u>underlined</u>, "
+        "\u00a7\u00a0228-79C(4).</p><ol><li>one<ol><li>two</li></ol></li></ol>"
+        "<ul><li>three</li></ul><table><thead><tr><th>a</th></tr></thead>"
+        '<tbody><tr><td>b</td></tr></tbody></table><p class="small">small</p>'
+        "</main></body></html>"
+    )
+    return HtmlDocument(
+        kind="warm-up",
+        title="warm-up",
+        number="warm-up",
+        filename="warm-up",
+        running_head="warm-up",
+        date=date(2000, 1, 1),
+        html=html,
+        stylesheets=stylesheets,
+    )
+
+
+def init_worker(job: Job) -> None:
+    """Worker start: Ctrl-C is the parent's to handle; warm up; freeze what is loaded."""
+    import gc
+
+    global _JOB
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _JOB = job
+    logger = logging.getLogger("docgen")
+    logger.addHandler(_LOG)
+    logger.propagate = False
+    try:
+        warm_up(job)
+    except Exception as err:  # only a head start: the cases themselves will show any fault
+        print(f"warning: worker warm-up failed ({type(err).__name__}: {err})", file=sys.stderr)
+    for message in _LOG.messages:  # e.g. the engine's own (libharfbuzz-subset0 missing)
+        print(f"warning: {message}", file=sys.stderr)
+    _LOG.messages = []
+    # Everything loaded so far lives as long as the worker: keep the collector off it.
+    gc.collect()
+    gc.freeze()
+
+
+def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
+    """Validate and render one case in every format, in memory. Never raises for bad data."""
+    from docgen import api
+    from docgen.cases.loader import read_case_file
+    from docgen.documents import get_kind
+    from docgen.documents.base import Options, build_document
+    from docgen.render.output import safe_name
+
+    job = job or _JOB
+    assert job is not None, "render_case runs in a worker started by init_worker"
+    outcome = Outcome(index, case.source)
+    if case.error is not None:
+        outcome.error = case.error
+        return outcome
+    _LOG.messages = []
+    try:
+        clock = _Stopwatch()
+        data = case.data if case.data is not None else read_case_file(case.path or "")
+        doc = build_document(get_kind(job.kind), data, Options(), case.source)
+        clock.lap(outcome, "html")  # the standalone HTML's own step is added below
+        for fmt in job.formats:
+            outcome.blobs[fmt] = api.to_bytes(doc, fmt, job.pdf_variant)
+            clock.lap(outcome, fmt)
+        outcome.stem = safe_name(doc.filename, fallback=safe_name(case.name, fallback=job.kind))
+        outcome.warnings = [*doc.warnings, *_LOG.messages]
+    except DocgenError as err:
+        outcome.error = _with_source(str(err), case.source)
+        outcome.blobs = {}
+    except Exception as err:  # a defect, not bad data: still only this case fails
+        outcome.error = f"{case.source}: internal error ({type(err).__name__}: {err})"
+        outcome.blobs = {}
+    return outcome
+
+
+class _Stopwatch:
+    """Wall and CPU seconds per stage (CPU time is what other processes disturb least)."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def lap(self, outcome: Outcome, stage: str) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        outcome.seconds[stage] = outcome.seconds.get(stage, 0.0) + wall - self.wall
+        outcome.cpu_seconds[stage] = outcome.cpu_seconds.get(stage, 0.0) + cpu - self.cpu
+        self.wall, self.cpu = wall, cpu
+
+
+def _with_source(message: str, source: str) -> str:
+    return message if message.startswith(f"{source}:") else f"{source}: {message}"
