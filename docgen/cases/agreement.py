@@ -16,7 +16,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from docgen.cases.common import Address, IsoDate, Jurisdiction, Line, Model, Money, Text, cited
+from docgen.cases.common import (
+    Address,
+    IsoDate,
+    Jurisdiction,
+    Line,
+    Model,
+    Money,
+    Text,
+    as_written,
+    cited,
+)
 from docgen.law.acknowledgment import ACKNOWLEDGMENT_REF, OWNER_KINDS
 
 TERMS = "@agreement.terms"  # the Schedule B terms (inspection, report, security)
@@ -38,6 +48,7 @@ OwnerKind = Annotated[
 
 
 def _tax_map(value: Any) -> Any:
+    value = as_written(value)
     if not isinstance(value, str) or not re.fullmatch(
         r"[0-9A-Za-z.]+(-[0-9A-Za-z./]+){2,}", value.strip()
     ):

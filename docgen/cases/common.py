@@ -1,8 +1,10 @@
 """Building blocks shared by every kind's case model.
 
 Strict by default: unknown keys are errors (``extra="forbid"``), models are frozen,
-dates are ISO text (``2026-11-03``) within a plausible range, text may not carry control
-characters, and every field can name the provision that needs it
+dates are ISO text (``2026-11-03``) from 1900 to 2099, text may not carry control
+characters, noncharacters or lone surrogates, text of only invisible characters is
+missing, a yes/no value is never read as a number or text, amounts of money are written
+one of four ways, and every field can name the provision that needs it
 (``provision=...`` in its metadata; ``@dotted.key`` means "the ref of that pack value").
 """
 
@@ -11,18 +13,39 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from docgen.law.pack import pack_names
 
-MIN_YEAR, MAX_YEAR = 1900, 2199
+MIN_YEAR, MAX_YEAR = 1900, 2099
+
+YES_NO = (
+    "is a yes/no value (YAML reads an unquoted yes, no, on, off, true or false that way); "
+    'quote it if it is text, e.g. "NO"'
+)
 
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_yes_no(cls, value: Any) -> Any:
+        # No case field is a yes/no: pydantic would read True as 1, and `state: NO` as False.
+        if isinstance(value, bool):
+            raise ValueError(YES_NO)
+        return value
 
 
 def cited(provision: str, description: str = "", **kwargs: Any) -> Any:
@@ -34,27 +57,72 @@ def cited(provision: str, description: str = "", **kwargs: Any) -> Any:
 _ALLOWED_CONTROLS = {"\n", "\t"}
 
 
+def as_written(value: Any) -> Any:
+    """An identifier or text as the case file wrote it: a whole number is its digits (the
+    loader keeps 06470, 0x1F and every decimal fraction as text); any other number is
+    refused, since its digits as written are gone."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float | Decimal):
+        raise ValueError(f"{value!r} was read as a number; quote it to keep it as written")
+    return value
+
+
+def _is_noncharacter(code: int) -> bool:
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
+
+
 def _no_controls(value: Any) -> Any:
     # Runs before pydantic strips white space, which would otherwise silently drop a
     # leading or trailing \r, \v, \f or U+0085 instead of refusing it like the others.
+    value = as_written(value)
     if not isinstance(value, str):
         return value
     for ch in value:
         if ch in _ALLOWED_CONTROLS:
             continue
         cat = unicodedata.category(ch)
-        if cat == "Cc" or cat == "Cs":
+        if cat == "Cc":
             raise ValueError(
                 f"contains the control character U+{ord(ch):04X}; remove it "
                 "(case data is printed as text)"
             )
+        if cat == "Cs":
+            raise ValueError(
+                f"contains U+{ord(ch):04X}, half of a surrogate pair without its other half "
+                "(broken UTF-16); retype the text"
+            )
+        if _is_noncharacter(ord(ch)):
+            raise ValueError(
+                f"contains U+{ord(ch):04X}, a Unicode noncharacter that no document may "
+                "carry; remove it"
+            )
     return value
+
+
+# Characters that print nothing, yet are not white space to str.strip(): format
+# characters (zero-width space U+200B, word joiner U+2060, soft hyphen U+00AD, the tag
+# characters U+E0000-E007F), variation selectors and combining grapheme joiner, and the
+# blank letters (Hangul fillers U+115F, U+1160, U+3164, U+FFA0; braille blank U+2800).
+_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u034f"}
+
+
+def _prints_nothing(ch: str) -> bool:
+    return (
+        ch.isspace()
+        or ch in _BLANK_LETTERS
+        or unicodedata.category(ch) == "Cf"
+        or "\ufe00" <= ch <= "\ufe0f"
+        or "\U000e0100" <= ch <= "\U000e01ef"
+    )
 
 
 def _clean_text(value: str) -> str:
     _no_controls(value)
-    if not value.strip():
-        raise ValueError("is empty")
+    if all(_prints_nothing(ch) for ch in value):
+        raise ValueError(
+            "is missing: it is empty or only invisible characters" if value else "is empty"
+        )
     return value
 
 
@@ -84,10 +152,11 @@ IsoDate = Annotated[date, BeforeValidator(_iso_date)]
 
 
 def _zip(value: Any) -> Any:
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = f"{value:05d}"
+    value = as_written(value)  # never padded or converted: 06470 stays 06470
     if not isinstance(value, str) or not re.fullmatch(r"\d{5}(-\d{4})?", value.strip()):
-        raise ValueError(f"{value!r} is not a ZIP code (12345 or 12345-6789)")
+        raise ValueError(
+            f'{value!r} is not a ZIP code (12345 or 12345-6789); quote it, e.g. zip: "06470"'
+        )
     return value.strip()
 
 
@@ -112,21 +181,28 @@ def _phone(value: Any) -> Any:
 Phone = Annotated[str, BeforeValidator(_phone)]
 
 
+# The four ways an amount is written: 48500, 48500.00, "48,500.00", "$48,500.00". Anything
+# else ("25.000,00", "12,50", 1e28) is refused, never guessed at.
+_AMOUNT = re.compile(r"\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?")
+MAX_AMOUNT = Decimal("1000000000.00")  # a billion dollars: beyond any bond, fee or penalty
+
+
 def _money(value: Any) -> Any:
-    if isinstance(value, bool):
+    text = str(value).strip() if isinstance(value, int | float | Decimal | str) else None
+    if text is None:
         raise ValueError("is not an amount of money")
-    try:
-        amount = Decimal(str(value).replace(",", "").replace("$", "").strip())
-    except InvalidOperation:
-        raise ValueError(f"{value!r} is not an amount of money (e.g. 25000.00)") from None
-    if not amount.is_finite():
-        raise ValueError(f"{value!r} is not an amount of money")
-    if amount < 0:
-        raise ValueError(f"{value} is negative; an amount of money here is zero or more")
-    if amount != amount.quantize(Decimal("0.01")):
-        raise ValueError(f"{value} has fractions of a cent")
-    if amount >= Decimal("1e12"):
-        raise ValueError(f"{value} is implausibly large")
+    if text.startswith("-") and _AMOUNT.fullmatch(text[1:]):
+        raise ValueError(f"{text} is negative; an amount of money here is zero or more")
+    if re.fullmatch(r"\$?[\d,]*\.\d{3,}", text):
+        raise ValueError(f"{text} has more than two decimals (fractions of a cent)")
+    if not _AMOUNT.fullmatch(text):
+        raise ValueError(
+            f"{text!r} is not an amount of money; write it as 48500, 48500.00, "
+            '"48,500.00" or "$48,500.00"'
+        )
+    amount = Decimal(text.replace(",", "").replace("$", ""))
+    if amount > MAX_AMOUNT:
+        raise ValueError(f"{text} is implausibly large (over $1,000,000,000)")
     return amount.quantize(Decimal("0.01"))
 
 

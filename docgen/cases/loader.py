@@ -3,11 +3,18 @@
 Case data is text: dates stay strings until the models parse them (so ``2026-02-30`` is a
 field error, not a crash inside the YAML parser), duplicate keys and YAML aliases are
 refused (no silent overwrites, no billion-laughs expansion), and size is capped.
+
+Numbers are read as written: only a plain whole number (``13077``, ``-5``) becomes an
+int. Everything else YAML 1.1 would turn into a number stays the text of the file:
+``06470`` (octal to YAML: 3384), ``0x1F``, ``1_000``, ``1:30`` (base 60) and every
+decimal (``48500.10``, ``1e28``; JSON's too), so a ZIP code or tax map number is never
+converted through a number, and an amount is parsed from its digits, not from a float.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +67,21 @@ def _construct_mapping(loader: _CaseLoader, node: yaml.MappingNode, deep: bool =
 
 _CaseLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
+_PLAIN_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+
+
+def _int_as_written(loader: _CaseLoader, node: yaml.ScalarNode) -> int | str:
+    text = str(node.value)
+    return int(text) if _PLAIN_INT.fullmatch(text) else text
+
+
+def _float_as_written(loader: _CaseLoader, node: yaml.ScalarNode) -> str:
+    return str(node.value)
+
+
+_CaseLoader.add_constructor("tag:yaml.org,2002:int", _int_as_written)
+_CaseLoader.add_constructor("tag:yaml.org,2002:float", _float_as_written)
+
 
 def _json_pairs(pairs: list[tuple[str, Any]]) -> dict:
     out: dict[str, Any] = {}
@@ -78,7 +100,9 @@ def parse_case_text(text: str, name: str = "<case>") -> dict[str, Any]:
         raise CaseFileError(f"{name}: binary data (NUL bytes); a case file is YAML or JSON text")
     try:
         if name.endswith(".json") or text.lstrip().startswith(("{", "[")):
-            data = json.loads(text, object_pairs_hook=_json_pairs)
+            data = json.loads(
+                text, object_pairs_hook=_json_pairs, parse_float=str, parse_constant=str
+            )
         else:
             data = yaml.load(text, Loader=_CaseLoader)
     except CaseFileError as err:
