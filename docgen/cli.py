@@ -276,5 +276,14 @@ def batch(
         sys.exit(1)
 
 
+def _attach_desk() -> None:
+    from docgen.desk.commands import serve, users
+
+    main.add_command(serve)
+    main.add_command(users)
+
+
+_attach_desk()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,1 @@
+"""The clerk's desk: a web page over docgen's library and register (``docgen serve``)."""

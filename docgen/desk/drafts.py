@@ -1,0 +1,306 @@
+"""Drafts: a case filled in on a form, checked by the law as it is typed, previewed, issued.
+
+Every post saves what was typed before anything else happens, so a bad submit, a reload
+or an expired session loses nothing. The checks are docgen's own (``api.check``), the
+figures the penalty engine's and the deadline rule's: the desk holds no rule of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import date
+from functools import wraps
+from typing import Any
+
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from docgen import api
+from docgen.desk import auth, forms
+from docgen.desk.database import Draft, now
+from docgen.desk.web import CSRF_FIELD, PREVIEW_CSP, guarded, posted, render
+from docgen.documents import get_kind
+from docgen.documents.base import Options
+from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.law.pack import load_pack, pack_names
+
+
+@dataclass
+class Checked:
+    """What the law says of a draft now: problems, warnings and the live figures."""
+
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    penalty: dict[str, Any] | None = None
+    deadline: Any = None
+
+    @property
+    def ready(self) -> bool:
+        return not self.problems
+
+
+def check(draft: Draft) -> Checked:
+    data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
+    result = Checked()
+    try:
+        result.warnings = api.check(draft.kind, data, _options(draft))
+    except CaseInvalid as err:
+        result.problems = err.problems
+    except DocgenError as err:
+        result.problems = [Problem("", str(err))]
+    fields = get_kind(draft.kind).model.model_fields
+    if "offense" in fields and "prior_offenses" in fields:
+        try:
+            result.penalty = api.penalty(data)
+        except DocgenError:
+            result.penalty = None
+    served = (data.get("served") or {}).get("date") if "served" in fields else None
+    if draft.kind == "notice-of-violation" and served:
+        from docgen.law.deadlines import appeal_deadline
+
+        try:
+            result.deadline = appeal_deadline(
+                date.fromisoformat(served), load_pack(draft.jurisdiction)
+            )
+        except (ValueError, DocgenError):
+            result.deadline = None
+    return result
+
+
+def _options(draft: Draft) -> Options:
+    review = forms.values(draft.fields).get("_review") == "1"
+    return Options(review=review and get_kind(draft.kind).review)
+
+
+def _pairs(request: Request) -> list[list[str]]:
+    """The typed (name, value) pairs of a post, without the CSRF token or buttons."""
+    return [
+        [name, value]
+        for name, value in posted(request).multi_items()
+        if isinstance(value, str) and name != CSRF_FIELD and name != "_action"
+    ]
+
+
+def _draft(request: Request) -> Draft | None:
+    """The visitor's own draft named in the path, of a kind their role drafts."""
+    try:
+        draft_id = int(request.path_params["draft"])
+    except ValueError:
+        return None
+    visitor = request.scope["visitor"]
+    with request.app.state.db() as s:
+        draft = s.get(Draft, draft_id)
+    if draft is None or draft.user_id != visitor.user_id or not _may_draft(request, draft.kind):
+        return None
+    return draft
+
+
+DraftHandler = Callable[[Request, Draft], Awaitable[Response]]
+
+
+def on_draft(
+    permission: str | None = None, saves_when_expired: bool = False
+) -> Callable[[DraftHandler], Callable[[Request], Awaitable[Response]]]:
+    """A guarded route about one of the visitor's drafts (anyone else's is not found)."""
+
+    def wrap(handler: DraftHandler) -> Callable[[Request], Awaitable[Response]]:
+        @guarded(permission, saves_when_expired)
+        @wraps(handler)
+        async def route(request: Request) -> Response:
+            draft = _draft(request)
+            if draft is None:
+                return render(request, "missing.html.j2", status=404, what="draft")
+            return await handler(request, draft)
+
+        return route
+
+    return wrap
+
+
+def _save(request: Request, draft: Draft, pairs: list[list[str]]) -> Draft:
+    with request.app.state.db.begin() as s:
+        row = s.get(Draft, draft.id)
+        row.fields = pairs
+        row.updated = now()
+    draft.fields, draft.updated = pairs, row.updated
+    return draft
+
+
+def _may_draft(request: Request, kind: str) -> bool:
+    return kind in auth.kinds_for(request.scope["visitor"].role)
+
+
+@guarded(None)
+async def list_drafts(request: Request) -> Response:
+    visitor = request.scope["visitor"]
+    with request.app.state.db() as s:
+        rows = list(
+            s.scalars(
+                select(Draft)
+                .where(Draft.user_id == visitor.user_id, Draft.issued_as.is_(None))
+                .order_by(Draft.updated.desc())
+            )
+        )
+    choices = [
+        (kind, get_kind(kind).title, [j for j in pack_names() if load_pack(j).provides(kind)])
+        for kind in auth.kinds_for(visitor.role)
+    ]
+    return render(request, "drafts.html.j2", drafts=rows, choices=choices)
+
+
+@guarded(None)
+async def start(request: Request) -> Response:
+    form = posted(request)
+    kind, jurisdiction = str(form.get("kind") or ""), str(form.get("jurisdiction") or "")
+    if not _may_draft(request, kind):
+        return render(request, "denied.html.j2", status=403, why="your role may not draft this")
+    if jurisdiction not in pack_names() or not load_pack(jurisdiction).provides(kind):
+        return render(
+            request, "denied.html.j2", status=400, why=f"{jurisdiction} does not provide {kind}"
+        )
+    visitor = request.scope["visitor"]
+    with request.app.state.db.begin() as s:
+        draft = Draft(user_id=visitor.user_id, kind=kind, jurisdiction=jurisdiction, fields=[])
+        s.add(draft)
+        s.flush()
+        draft_id = draft.id
+    return RedirectResponse(f"/drafts/{draft_id}", status_code=303)
+
+
+def _page(request: Request, draft: Draft, checked: Checked, submitted: bool) -> Response:
+    node = forms.form_for(draft.kind, draft.jurisdiction)
+    paths = forms.paths_of(node, draft.fields)
+    shown = checked.problems if submitted else []
+    return render(
+        request,
+        "draft.html.j2",
+        draft=draft,
+        title=get_kind(draft.kind).title,
+        form=node,
+        values=forms.values(draft.fields),
+        rows=lambda path: forms.rows(draft.fields, path),
+        errors=forms.errors_of(shown, set(paths)),
+        input_id=forms.input_id,
+        checked=checked,
+        submitted=submitted,
+        status=422 if shown else 200,
+        **_abilities(request, draft),
+    )
+
+
+def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
+    return {
+        "review_mode": get_kind(draft.kind).review,
+        "may_issue": request.scope["visitor"].may("enforce") and _may_draft(request, draft.kind),
+    }
+
+
+@on_draft()
+async def show(request: Request, draft: Draft) -> Response:
+    return _page(request, draft, check(draft), submitted=False)
+
+
+@on_draft(saves_when_expired=True)
+async def submit(request: Request, draft: Draft) -> Response:
+    """Save first; then add or remove a row, or check everything and show every problem."""
+    pairs = _pairs(request)
+    action = str(posted(request).get("_action") or "check")
+    if action.startswith("add:"):
+        path = action.removeprefix("add:")
+        pairs = forms.with_row(pairs, path)
+        _save(request, draft, pairs)
+        anchor = forms.input_id(f"{path}[{forms.rows(pairs, path) - 1}]")
+        return RedirectResponse(f"/drafts/{draft.id}#{anchor}", status_code=303)
+    if action.startswith("remove:"):
+        path, _, index = action.removeprefix("remove:").rpartition(":")
+        pairs = forms.without_row(pairs, path, int(index) if index.isdigit() else -1)
+        _save(request, draft, pairs)
+        return RedirectResponse(f"/drafts/{draft.id}#{forms.input_id(path)}", status_code=303)
+    _save(request, draft, pairs)
+    if request.scope["expired"]:
+        return RedirectResponse("/login?saved=1", status_code=303)
+    return _page(request, draft, check(draft), submitted=True)
+
+
+@on_draft(saves_when_expired=True)
+async def live(request: Request, draft: Draft) -> Response:
+    """A field was left: save, check, and send back the errors, summary and figures."""
+    pairs = _pairs(request)
+    _save(request, draft, pairs)
+    if request.scope["expired"]:
+        return render(request, "expired.html.j2", status=200)
+    checked = check(draft)
+    node = forms.form_for(draft.kind, draft.jurisdiction)
+    paths = forms.paths_of(node, draft.fields)
+    typed = forms.values(pairs)
+    submitted = typed.get("_submitted") == "1"
+    visited = set(filter(None, typed.get("_visited", "").split(" ")))
+    shown = [
+        p
+        for p in checked.problems
+        if submitted or any(p.field == v or v.startswith(p.field + ".") for v in visited)
+    ]
+    errors = forms.errors_of(shown, set(paths))
+    return render(
+        request,
+        "live.html.j2",
+        draft=draft,
+        errors=errors,
+        paths=paths,
+        input_id=forms.input_id,
+        checked=checked,
+        stamp=int(draft.updated.timestamp() * 1000) if draft.updated else 0,
+        **_abilities(request, draft),
+    )
+
+
+@on_draft()
+async def preview(request: Request, draft: Draft) -> Response:
+    """The document's HTML as it stands, for the page's preview frame (nothing runs in it)."""
+    data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
+    try:
+        html = api.build(draft.kind, data, _options(draft)).standalone()
+    except CaseInvalid as err:
+        response = render(request, "preview_blocked.html.j2", problems=err.problems)
+        response.headers["content-security-policy"] = PREVIEW_CSP
+        return response
+    return HTMLResponse(html, headers={"content-security-policy": PREVIEW_CSP})
+
+
+@on_draft("instruments")
+async def word_copy(request: Request, draft: Draft) -> Response:
+    """An attorney's working copy in Word (review mode as the draft says); not issued."""
+    data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
+    try:
+        doc = api.build(draft.kind, data, _options(draft))
+    except CaseInvalid as err:
+        return _page(request, draft, Checked(problems=err.problems), submitted=True)
+    body = api.to_bytes(doc, "docx")
+    name = f"draft-{draft.id}-{draft.kind}.docx"
+    return Response(
+        body,
+        media_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@on_draft()
+async def discard(request: Request, draft: Draft) -> Response:
+    with request.app.state.db.begin() as s:
+        s.delete(s.get(Draft, draft.id))
+    return RedirectResponse("/drafts", status_code=303)
+
+
+routes = [
+    Route("/drafts", list_drafts, methods=["GET"]),
+    Route("/drafts", start, methods=["POST"]),
+    Route("/drafts/{draft}", show, methods=["GET"]),
+    Route("/drafts/{draft}", submit, methods=["POST"]),
+    Route("/drafts/{draft}/live", live, methods=["POST"]),
+    Route("/drafts/{draft}/preview", preview, methods=["GET"]),
+    Route("/drafts/{draft}/word", word_copy, methods=["GET"]),
+    Route("/drafts/{draft}/discard", discard, methods=["POST"]),
+]

@@ -1,0 +1,285 @@
+"""A kind's form, built from its case model; typed values back into case data.
+
+Every input is named by its field path exactly as a Problem names it
+(``recipient.address.street``, ``violations[0].observed``), so an error from ``check``
+lands beside the input it is about. Labels are the field descriptions the case models
+carry (the law's words), each with the provision recorded beside the field; nested models
+become fieldsets, lists of models repeating groups, dates native date inputs.
+
+A draft keeps exactly what was typed, as (name, value) pairs: nothing is parsed away
+before it is saved, and :func:`case_data` turns it into a case (blank inputs left out,
+so a missing value is reported by the law's own check, not defaulted).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from functools import cache
+from typing import Any, Literal
+
+from annotated_types import MaxLen
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from docgen.documents import get_kind
+from docgen.errors import Problem
+from docgen.law.pack import load_pack
+
+# Fields the desk fills itself: the jurisdiction is chosen when the draft is started, and
+# a register number is assigned on issue.
+SET_BY_DESK = ("jurisdiction", "number")
+DRAFT_NUMBER = "DRAFT"
+LINE_MAX = 500  # longer text gets a text area
+
+
+@dataclass(frozen=True)
+class Node:
+    """One input, fieldset or repeating group of a form."""
+
+    key: str
+    label: str
+    citation: str = ""
+    widget: str = "text"  # text, textarea, date, select, number, decimal, tel, group, repeat
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    children: tuple[Node, ...] = ()
+    item: Node | None = None  # a repeating group's row
+
+
+def _unwrap(annotation: Any) -> tuple[Any, list[Any], bool]:
+    """(bare type, metadata, optional) of an annotation like ``Annotated[str, ...] | None``."""
+    metadata: list[Any] = []
+    optional = False
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation, *extra = typing.get_args(annotation)
+            metadata += extra
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(annotation) if a is not type(None)]
+            optional = optional or len(args) < len(typing.get_args(annotation))
+            annotation = args[0]
+        else:
+            return annotation, metadata, optional
+
+
+def _max_length(metadata: list[Any]) -> int | None:
+    for item in metadata:
+        if isinstance(item, MaxLen):
+            return item.max_length
+        if isinstance(item, FieldInfo):
+            found = _max_length(list(item.metadata))
+            if found:
+                return found
+    return None
+
+
+def _label(key: str, info: FieldInfo) -> str:
+    words = info.description or key.replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def _citation(info: FieldInfo, pack_id: str, inherited: str) -> str:
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    provision = str(extra.get("provision") or "")
+    if provision.startswith("@"):
+        provision = load_pack(pack_id).ref(provision[1:])
+    return provision or inherited
+
+
+def _node(key: str, info: FieldInfo, pack_id: str, inherited: str) -> Node:
+    bare, metadata, optional = _unwrap(info.annotation)
+    metadata += list(info.metadata)
+    label = _label(key, info)
+    citation = _citation(info, pack_id, inherited)
+    required = info.is_required() and not optional
+    if typing.get_origin(bare) is list:
+        (item_type,) = typing.get_args(bare)
+        row_type, row_meta, _ = _unwrap(item_type)
+        row_info = FieldInfo(annotation=item_type, description=info.description)
+        if isinstance(row_type, type) and issubclass(row_type, BaseModel):
+            row = _group(key, label, row_type, pack_id, citation, required=True)
+        else:
+            row = _scalar(key, label, citation, row_type, row_meta, True, key)
+            row = Node(**{**row.__dict__, "label": _label(key, row_info)})
+        return Node(key, label, citation, "repeat", required, item=row)
+    if isinstance(bare, type) and issubclass(bare, BaseModel):
+        return _group(key, label, bare, pack_id, citation, required)
+    return _scalar(key, label, citation, bare, metadata, required, key)
+
+
+def _scalar(
+    key: str, label: str, citation: str, bare: Any, metadata: list, required: bool, name: str
+) -> Node:
+    if typing.get_origin(bare) is Literal:
+        choices = tuple(str(c) for c in typing.get_args(bare))
+        return Node(key, label, citation, "select", required, choices)
+    if bare is date:
+        widget = "date"
+    elif bare is int:
+        widget = "number"
+    elif bare is Decimal:
+        widget = "decimal"
+    elif name == "phone":
+        widget = "tel"
+    else:
+        limit = _max_length(metadata)
+        widget = "textarea" if limit is not None and limit > LINE_MAX else "text"
+    return Node(key, label, citation, widget, required)
+
+
+def _group(
+    key: str, label: str, model: type[BaseModel], pack_id: str, citation: str, required: bool
+) -> Node:
+    children = tuple(
+        _node(name, info, pack_id, citation) for name, info in model.model_fields.items()
+    )
+    return Node(key, label, citation, "group", required, children=children)
+
+
+@cache
+def form_for(kind: str, jurisdiction: str) -> Node:
+    """The form of ``kind`` for ``jurisdiction``: a group of everything the case model takes."""
+    spec = get_kind(kind)
+    top = _group("", spec.title, spec.model, jurisdiction, "", True)
+    kept = tuple(child for child in top.children if child.key not in SET_BY_DESK)
+    return Node("", top.label, "", "group", True, children=kept)
+
+
+# -- typed values -> case data -------------------------------------------------------------
+
+_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[\d{1,4}\])*)$")
+
+
+def _steps(name: str) -> list[str | int] | None:
+    steps: list[str | int] = []
+    for segment in name.split("."):
+        match = _SEGMENT.fullmatch(segment)
+        if not match:
+            return None
+        steps.append(match.group(1))
+        steps += [int(i) for i in re.findall(r"\[(\d+)\]", match.group(2))]
+    return steps
+
+
+def _put(tree: dict, steps: list[str | int], value: str) -> None:
+    node: Any = tree
+    for step, following in itertools.pairwise(steps):
+        default: Any = {} if isinstance(following, str) else {"__list__": True}
+        node = node.setdefault(step, default)
+        if not isinstance(node, dict):
+            return  # the same name used as a value and as a group: keep the first
+    node.setdefault(steps[-1], value)
+
+
+def _pruned(node: Any) -> Any:
+    """Blank values and empty groups left out; numbered rows become lists, in order."""
+    if isinstance(node, str):
+        return node.strip() or None
+    if node.pop("__list__", False):
+        rows = [_pruned(node[i]) for i in sorted(k for k in node if isinstance(k, int))]
+        return [row for row in rows if row is not None] or None
+    out = {k: v for k, v in ((k, _pruned(v)) for k, v in node.items()) if v is not None}
+    return out or None
+
+
+def case_data(kind: str, jurisdiction: str, pairs: list[list[str]]) -> dict[str, Any]:
+    """The case a draft's typed (name, value) pairs describe; unknown names are ignored."""
+    tree: dict[str, Any] = {}
+    for name, value in pairs:
+        steps = _steps(name)
+        if steps and isinstance(steps[0], str) and steps[0] not in SET_BY_DESK:
+            _put(tree, steps, value)
+    data = _pruned(tree) or {}
+    data["jurisdiction"] = jurisdiction
+    if "number" in get_kind(kind).model.model_fields:
+        data["number"] = DRAFT_NUMBER
+    return data
+
+
+def values(pairs: list[list[str]]) -> dict[str, str]:
+    """Each input's typed value by name (the first, should a name come twice)."""
+    out: dict[str, str] = {}
+    for name, value in pairs:
+        out.setdefault(name, value)
+    return out
+
+
+def rows(pairs: list[list[str]], path: str) -> int:
+    """How many rows of the repeating group ``path`` the draft holds (at least one)."""
+    pattern = re.compile(re.escape(path) + r"\[(\d+)\]")
+    found = [int(m.group(1)) for name, _ in pairs if (m := pattern.match(name))]
+    return max(found, default=0) + 1
+
+
+def with_row(pairs: list[list[str]], path: str) -> list[list[str]]:
+    """The pairs with one more (empty) row in the repeating group ``path``."""
+    return [*pairs, [f"{path}[{rows(pairs, path)}]", ""]]
+
+
+def without_row(pairs: list[list[str]], path: str, index: int) -> list[list[str]]:
+    """The pairs with row ``index`` of ``path`` removed and the later rows moved up."""
+    pattern = re.compile(re.escape(path) + r"\[(\d+)\](.*)$", re.S)
+    out = []
+    for name, value in pairs:
+        match = pattern.match(name)
+        if not match:
+            out.append([name, value])
+        elif int(match.group(1)) != index:
+            row = int(match.group(1))
+            row = row - 1 if row > index else row
+            out.append([f"{path}[{row}]{match.group(2)}", value])
+    return out
+
+
+# -- problems beside their inputs ------------------------------------------------------------
+
+
+def input_id(path: str) -> str:
+    return "f-" + (re.sub(r"[^A-Za-z0-9]+", "-", path).strip("-") or "form")
+
+
+@dataclass
+class Errors:
+    """The problems of a check, each under the input (or fieldset) it names."""
+
+    by_field: dict[str, list[Problem]] = field(default_factory=dict)
+    ordered: list[tuple[Problem, str]] = field(default_factory=list)  # (problem, where shown)
+
+    def at(self, path: str) -> list[Problem]:
+        return self.by_field.get(path, [])
+
+
+def errors_of(problems: list[Problem], paths: set[str]) -> Errors:
+    """Problems keyed by the nearest path the form shows (``number`` and others: the form)."""
+    errors = Errors()
+    for problem in problems:
+        path = problem.field
+        while path and path not in paths:
+            path = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path) if re.search(r"[.\[]", path) else ""
+        errors.by_field.setdefault(path, []).append(problem)
+        errors.ordered.append((problem, path))
+    return errors
+
+
+def paths_of(node: Node, pairs: list[list[str]], prefix: str = "") -> list[str]:
+    """Every input and fieldset path the form shows for these pairs, in page order."""
+    out: list[str] = []
+    for child in node.children:
+        path = f"{prefix}.{child.key}" if prefix else child.key
+        out.append(path)
+        if child.widget == "group":
+            out += paths_of(child, pairs, path)
+        elif child.widget == "repeat" and child.item is not None:
+            for i in range(rows(pairs, path)):
+                row_path = f"{path}[{i}]"
+                out.append(row_path)
+                if child.item.widget == "group":
+                    out += paths_of(child.item, pairs, row_path)
+    return out

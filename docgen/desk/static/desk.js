@@ -1,0 +1,61 @@
+/* docgen desk: the few behaviours htmx does not give. No inline script anywhere (CSP). */
+(function () {
+  "use strict";
+
+  function focusable(target) {
+    if (!target) return null;
+    if (target.matches("input, select, textarea, button")) return target;
+    return target.querySelector("input:not([type=hidden]), select, textarea") || target;
+  }
+
+  // After a submit, focus moves to the first field in error (or the summary).
+  function focusFirstError() {
+    var form = document.getElementById("draft-form");
+    var summary = document.getElementById("error-summary");
+    if (!form || !summary) return;
+    var submitted = form.querySelector("input[name=_submitted]");
+    if (!submitted || submitted.value !== "1") return;
+    var first = focusable(form.querySelector("[aria-invalid=true], fieldset.invalid"));
+    (first || summary).focus();
+  }
+
+  // The names of the fields left so far: live checks show only their errors until a submit.
+  document.addEventListener("focusout", function (event) {
+    var target = event.target;
+    var form = document.getElementById("draft-form");
+    if (!form || !target.name || target.form !== form || target.name.charAt(0) === "_") return;
+    var visited = form.querySelector("input[name=_visited]");
+    var names = visited.value ? visited.value.split(" ") : [];
+    if (names.indexOf(target.name) < 0) names.push(target.name);
+    visited.value = names.join(" ");
+  }, true);
+
+  // Summary links move focus to the field they name.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#error-summary a[href^='#']");
+    if (!link) return;
+    var target = focusable(document.getElementById(link.getAttribute("href").slice(1)));
+    if (target) {
+      event.preventDefault();
+      target.focus();
+      target.scrollIntoView({block: "center"});
+    }
+  });
+
+  // Errors swapped in beside the fields: keep aria-invalid in step with them.
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("span.error[id$='-error']").forEach(function (span) {
+      var control = document.getElementById(span.id.slice(0, -6));
+      if (!control) return;
+      var invalid = span.textContent.trim() !== "";
+      if (invalid) control.setAttribute("aria-invalid", "true");
+      else control.removeAttribute("aria-invalid");
+    });
+  });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", focusFirstError);
+  } else {
+    focusFirstError();
+  }
+})();

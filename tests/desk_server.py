@@ -1,0 +1,107 @@
+"""A real desk for the tests: `docgen serve` on a free loopback port over a fresh register.
+
+Users are added through `docgen users add ... --password-stdin`, one per role.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+PASSWORD = "correct horse battery staple"
+USERS = {"ann": "clerk", "otto": "officer", "ada": "attorney", "root": "admin"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Desk:
+    url: str
+    home: Path
+    process: subprocess.Popen
+    clients: list[httpx.Client] = field(default_factory=list)
+
+    def client(self) -> httpx.Client:
+        """A fresh browser-like client (closed when the desk stops)."""
+        client = httpx.Client(base_url=self.url, follow_redirects=False, timeout=30)
+        self.clients.append(client)
+        return client
+
+    def signed_in(self, name: str) -> httpx.Client:
+        client = self.client()
+        token = csrf_of(client.get("/login").text)
+        reply = client.post(
+            "/login", data={"username": name, "password": PASSWORD, "csrf_token": token}
+        )
+        assert reply.status_code == 303, reply.text
+        return client
+
+
+def csrf_of(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def docgen(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ, "DOCGEN_HOME": str(home)}
+    env.pop("DOCGEN_DATABASE_URL", None)
+    return subprocess.run(
+        [sys.executable, "-m", "docgen.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def start_desk(home: Path) -> Desk:
+    for name, role in USERS.items():
+        done = docgen(
+            home, "users", "add", name, "--role", role, "--password-stdin", stdin=PASSWORD
+        )
+        assert done.returncode == 0, done.stderr
+    port = free_port()
+    env = {**os.environ, "DOCGEN_HOME": str(home)}
+    env.pop("DOCGEN_DATABASE_URL", None)
+    with open(home / "desk.log", "w") as log:  # the server keeps its own descriptor
+        process = subprocess.Popen(
+            [sys.executable, "-m", "docgen.cli", "serve", "--port", str(port)],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError((home / "desk.log").read_text())
+        try:
+            with httpx.Client() as probe:
+                probe.get(url + "/login", timeout=2)
+            return Desk(url, home, process)
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the desk did not start within 60 s")
+
+
+def stop_desk(desk: Desk) -> None:
+    for client in desk.clients:
+        client.close()
+    desk.process.terminate()
+    try:
+        desk.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        desk.process.kill()

@@ -1,0 +1,124 @@
+"""The desk's forms: built from the case models, and typed values back into case data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docgen import api
+from docgen.cases.loader import read_case_file
+from docgen.demo import sample_cases
+from docgen.desk import forms
+from docgen.documents import KINDS
+from docgen.errors import Problem
+from docgen.law.pack import load_pack, pack_names
+
+SAMPLES = [(kind, path) for kind, path in sample_cases() if kind in KINDS]
+
+
+def flatten(value, path: str = "") -> list[list[str]]:
+    """Case data as the (name, value) pairs a filled-in form posts."""
+    if isinstance(value, dict):
+        return [pair for k, v in value.items() for pair in flatten(v, f"{path}.{k}" if path else k)]
+    if isinstance(value, list):
+        return [pair for i, v in enumerate(value) for pair in flatten(v, f"{path}[{i}]")]
+    return [[path, str(value)]]
+
+
+def leaves(node: forms.Node, path: str = ""):
+    for child in node.children:
+        here = f"{path}.{child.key}" if path else child.key
+        if child.widget == "group":
+            yield from leaves(child, here)
+        elif child.widget == "repeat":
+            row = child.item
+            yield from leaves(row, f"{here}[0]") if row.widget == "group" else [(f"{here}[0]", row)]
+        else:
+            yield here, child
+
+
+FORMS = [(k, j) for k in KINDS for j in pack_names() if load_pack(j).provides(k)]
+
+
+@pytest.mark.parametrize(("kind", "jurisdiction"), FORMS, ids=[f"{k}-{j}" for k, j in FORMS])
+def test_every_input_is_labelled_and_named_once(kind, jurisdiction):
+    found = list(leaves(forms.form_for(kind, jurisdiction)))
+    names = [path for path, _ in found]
+    assert len(names) == len(set(names))
+    assert "jurisdiction" not in names and "number" not in names  # set by the desk
+    for path, node in found:
+        assert node.label.strip(), path
+        assert node.widget in {"text", "textarea", "date", "select", "number", "decimal", "tel"}
+
+
+def test_notice_form_speaks_the_law():
+    found = dict(leaves(forms.form_for("notice-of-violation", "homer")))
+    nature = found["violations[0].nature"]
+    assert (nature.label, nature.citation) == ("What the violation is", "§ 228-79C(1)(c)")
+    assert found["remedies[0].due"].widget == "date"
+    assert found["remedies[0].due"].citation == "§ 228-79C(1)(d)"
+    assert found["recipient.role"].choices == ("landowner", "developer", "applicant")
+    assert found["prior_offenses[0].disposition"].widget == "select"
+
+
+def test_citations_naming_a_pack_value_are_resolved_per_jurisdiction():
+    homer = dict(leaves(forms.form_for("maintenance-easement", "homer")))
+    macedon = dict(leaves(forms.form_for("maintenance-easement", "macedon")))
+    assert "228" in homer["counsel.name"].citation
+    assert "301" in macedon["counsel.name"].citation
+
+
+@pytest.mark.parametrize(("kind", "path"), SAMPLES, ids=[f"{k}/{p.stem}" for k, p in SAMPLES])
+def test_a_filled_in_form_gives_back_the_sample_case(kind, path: Path):
+    data = read_case_file(path)
+    pairs = flatten({k: v for k, v in data.items() if k not in forms.SET_BY_DESK})
+    typed = forms.case_data(kind, data["jurisdiction"], pairs)
+    expected = {**data, "number": forms.DRAFT_NUMBER} if "number" in data else data
+    model = KINDS[kind].model  # typed text is text: compare what the law reads
+    assert model.model_validate(typed) == model.model_validate(expected)
+    api.check(kind, typed)
+
+
+def test_blank_inputs_and_rows_are_left_out_so_the_law_reports_them():
+    pairs = [
+        ["recipient.name", "  "],
+        ["violations[0].nature", "Silt fence down"],
+        ["violations[1].nature", ""],
+        ["violations[1].observed", ""],
+        ["served.date", ""],
+        ["jurisdiction", "macedon"],  # set by the desk, not by a post
+    ]
+    data = forms.case_data("notice-of-violation", "homer", pairs)
+    assert data == {
+        "violations": [{"nature": "Silt fence down"}],
+        "jurisdiction": "homer",
+        "number": forms.DRAFT_NUMBER,
+    }
+
+
+def test_rows_added_and_removed_keep_what_was_typed():
+    pairs = [["remedies[0].measure", "Seed"], ["remedies[1].measure", "Mulch"]]
+    assert forms.rows(pairs, "remedies") == 2
+    added = forms.with_row(pairs, "remedies")
+    assert forms.rows(added, "remedies") == 3
+    assert forms.without_row(added, "remedies", 0) == [
+        ["remedies[0].measure", "Mulch"],
+        ["remedies[1]", ""],
+    ]
+
+
+def test_problems_land_beside_the_nearest_input_shown():
+    shown = {"violations", "violations[0]", "violations[0].observed", "site"}
+    errors = forms.errors_of(
+        [
+            Problem("violations[0].observed", "after the issue date", "§ 228-79C(1)(c)"),
+            Problem("site.address.zip", "not a ZIP code"),
+            Problem("number", "is required"),
+        ],
+        shown,
+    )
+    assert [p.message for p in errors.at("violations[0].observed")] == ["after the issue date"]
+    assert [p.message for p in errors.at("site")] == ["not a ZIP code"]
+    assert [where for _, where in errors.ordered] == ["violations[0].observed", "site", ""]
+    assert forms.input_id("violations[0].observed") == "f-violations-0-observed"

@@ -1,0 +1,217 @@
+"""The desk over HTTP, against a real `docgen serve`: sign-in, sessions, CSRF, roles, limits."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from desk_server import PASSWORD, csrf_of, docgen, start_desk, stop_desk
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    server = start_desk(tmp_path_factory.mktemp("desk"))
+    yield server
+    stop_desk(server)
+
+
+def database(desk) -> sqlite3.Connection:
+    return sqlite3.connect(desk.home / "docgen.sqlite")
+
+
+def test_without_a_session_the_register_sends_you_to_sign_in(desk):
+    reply = desk.client().get("/documents")
+    assert reply.status_code == 303 and reply.headers["location"] == "/login"
+
+
+def test_the_sign_in_form_has_the_pinned_fields(desk):
+    html = desk.client().get("/login").text
+    assert 'name="username"' in html and 'name="password"' in html
+    assert re.search(r'type="hidden" name="csrf[^"]*" value="[^"]{20,}"', html)
+
+
+def test_sign_in_sets_a_server_side_session_cookie(desk):
+    client = desk.client()
+    token = csrf_of(client.get("/login").text)
+    wrong = client.post("/login", data={"username": "ann", "password": "nope", "csrf_token": token})
+    assert wrong.status_code == 401 and "Wrong user name or password" in wrong.text
+    right = client.post(
+        "/login", data={"username": "ann", "password": PASSWORD, "csrf_token": token}
+    )
+    assert right.status_code == 303 and right.headers["location"] == "/documents"
+    cookie = right.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert client.get("/documents").status_code == 200
+    stored = database(desk).execute("select token_hash from desk_sessions").fetchall()
+    session = client.cookies["docgen_session"]
+    assert session not in {row[0] for row in stored}  # only its SHA-256 is kept
+
+
+def test_sign_in_without_the_csrf_token_is_refused(desk):
+    client = desk.client()
+    client.get("/login")
+    reply = client.post("/login", data={"username": "ann", "password": PASSWORD})
+    assert reply.status_code == 400 and "docgen_session" not in reply.headers.get("set-cookie", "")
+
+
+def test_passwords_are_stored_as_argon2id_hashes(desk):
+    hashes = [row[0] for row in database(desk).execute("select password_hash from desk_users")]
+    assert len(hashes) == 4 and all(h.startswith("$argon2id$") for h in hashes)
+    assert not any(PASSWORD in h for h in hashes)
+
+
+def test_repeated_failures_lock_the_name_for_a_while(desk):
+    client = desk.client()
+    token = csrf_of(client.get("/login").text)
+    for _ in range(5):
+        reply = client.post(
+            "/login", data={"username": "otto", "password": "bad guess", "csrf_token": token}
+        )
+        assert reply.status_code == 401
+    locked = client.post(
+        "/login", data={"username": "otto", "password": PASSWORD, "csrf_token": token}
+    )
+    assert locked.status_code == 429 and "too many failed sign-ins" in locked.text.lower()
+    database(desk).execute("delete from desk_login_failures").connection.commit()
+
+
+def test_sign_out_needs_the_csrf_token_and_ends_the_session(desk):
+    client = desk.signed_in("ann")
+    token = csrf_of(client.get("/drafts").text)
+    assert client.post("/logout").status_code == 403
+    assert client.post("/logout", data={"csrf_token": token}).headers["location"] == "/login"
+    assert client.get("/documents").headers["location"] == "/login"
+
+
+@pytest.mark.parametrize(
+    ("user", "method", "path", "data"),
+    [
+        ("ada", "post", "/drafts", {"kind": "notice-of-violation", "jurisdiction": "homer"}),
+        ("ada", "post", "/drafts", {"kind": "stop-work-order", "jurisdiction": "homer"}),
+        ("ann", "post", "/drafts", {"kind": "maintenance-easement", "jurisdiction": "homer"}),
+        ("ann", "get", "/users", {}),
+        ("otto", "post", "/users", {"name": "eve", "role": "admin", "password": PASSWORD}),
+        ("root", "post", "/drafts", {"kind": "notice-of-violation", "jurisdiction": "homer"}),
+    ],
+)
+def test_roles_are_enforced_on_every_route(desk, user, method, path, data):
+    client = desk.signed_in(user)
+    token = csrf_of(client.get("/drafts").text)
+    if method == "get":
+        reply = client.get(path)
+    else:
+        reply = client.post(path, data={**data, "csrf_token": token})
+    assert reply.status_code == 403
+
+
+def test_an_admin_manages_users(desk):
+    client = desk.signed_in("root")
+    token = csrf_of(client.get("/users").text)
+    short = client.post(
+        "/users", data={"name": "eve", "role": "clerk", "password": "short", "csrf_token": token}
+    )
+    assert short.status_code == 400 and "at least 12 characters" in short.text
+    added = client.post(
+        "/users", data={"name": "eve", "role": "clerk", "password": PASSWORD, "csrf_token": token}
+    )
+    assert added.status_code == 303
+    assert "eve" in docgen(desk.home, "users", "list").stdout
+    client.post("/users/remove", data={"name": "eve", "csrf_token": token})
+    assert "eve" not in docgen(desk.home, "users", "list").stdout
+
+
+def start_notice(client) -> tuple[str, str]:
+    """A new notice draft: (its address, the session's CSRF token)."""
+    token = csrf_of(client.get("/drafts").text)
+    made = client.post(
+        "/drafts",
+        data={"kind": "notice-of-violation", "jurisdiction": "homer", "csrf_token": token},
+    )
+    return made.headers["location"], token
+
+
+def test_an_attorney_cannot_open_a_clerks_draft(desk):
+    where, _ = start_notice(desk.signed_in("ann"))
+    assert re.fullmatch(r"/drafts/\d+", where)
+    assert desk.signed_in("ada").get(where).status_code == 404
+    assert desk.signed_in("otto").get(where).status_code == 404  # drafts are their author's
+
+
+def test_every_page_has_a_strict_content_security_policy_and_no_inline_script(desk):
+    client = desk.signed_in("root")
+    for path in ("/login", "/documents", "/drafts", "/users"):
+        reply = client.get(path)
+        policy = reply.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+        assert reply.headers["x-content-type-options"] == "nosniff"
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", reply.text), path
+        assert not re.search(r"\son[a-z]+=", reply.text), path  # no inline event handlers
+
+
+def test_oversized_requests_are_refused(desk):
+    body = b"x" * (21 * 1024 * 1024)
+    reply = desk.client().post(
+        "/login", content=body, headers={"content-type": "application/x-www-form-urlencoded"}
+    )
+    assert reply.status_code == 413
+
+
+def test_a_draft_is_saved_even_when_the_session_expired(desk):
+    client = desk.signed_in("ann")
+    where, token = start_notice(client)
+    long_ago = (datetime.now(UTC) - timedelta(hours=2)).isoformat(sep=" ")
+    db = database(desk)
+    db.execute("update desk_sessions set last_seen = ?", (long_ago,))
+    db.commit()
+    typed = "Sediment washed into Factory Brook below the outfall"
+    reply = client.post(
+        where, data={"csrf_token": token, "violations[0].nature": typed, "_action": "check"}
+    )
+    assert reply.status_code == 303 and reply.headers["location"] == "/login?saved=1"
+    assert "What you typed was saved" in client.get("/login?saved=1").text
+    assert client.get(where).headers["location"] == "/login"
+    again = desk.signed_in("ann")
+    assert typed in again.get(where).text
+    # the typed case is never in a URL or in the server's log
+    assert typed not in (desk.home / "desk.log").read_text()
+
+
+def test_the_users_command_refuses_weak_or_duplicate_users(desk):
+    weak = docgen(
+        desk.home, "users", "add", "zed", "--role", "clerk", "--password-stdin", stdin="x"
+    )
+    assert weak.returncode == 1 and "at least 12 characters" in weak.stderr
+    twice = docgen(
+        desk.home, "users", "add", "ann", "--role", "clerk", "--password-stdin", stdin=PASSWORD
+    )
+    assert twice.returncode == 1 and "already exists" in twice.stderr
+    bad_role = docgen(desk.home, "users", "add", "zed", "--role", "mayor", "--password-stdin")
+    assert bad_role.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("user", "kind", "jurisdiction"),
+    [
+        ("ann", "notice-of-violation", "homer"),
+        ("otto", "stop-work-order", "homer"),
+        ("ann", "penalty-statement", "homer"),
+        ("otto", "contractor-certification", "macedon"),
+        ("ada", "maintenance-easement", "homer"),
+        ("ada", "maintenance-agreement", "macedon"),
+    ],
+)
+def test_every_kind_has_a_form_whose_empty_submit_names_the_problems(
+    desk, user, kind, jurisdiction
+):
+    client = desk.signed_in(user)
+    token = csrf_of(client.get("/drafts").text)
+    where = client.post(
+        "/drafts", data={"kind": kind, "jurisdiction": jurisdiction, "csrf_token": token}
+    ).headers["location"]
+    page = client.get(where)
+    assert page.status_code == 200 and 'type="date"' in page.text
+    checked = client.post(where, data={"csrf_token": token, "_action": "check"})
+    assert checked.status_code == 422
+    assert "to fix</h2>" in checked.text and '<span class="error-line">' in checked.text
