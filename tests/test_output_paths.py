@@ -32,7 +32,7 @@ HOSTILE_NAMES = [
     "~root/x",
     "CON",
     "name\u202egpj.exe",
-    "\u200b\u200b",
+    "\u200b東\u200b",  # prints, but leaves nothing for a file name
     "ÆØÅ Ελληνικά 東京 Москва",
     "x" * 400,
     "NOV 2026/0019 & <Sons>",
