@@ -3,6 +3,7 @@ letterhead works, and reaching for Python internals fails with a clear DocgenErr
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -123,3 +124,44 @@ def test_a_missing_templates_folder_is_a_clear_error(tmp_path):
     kind, path = SAMPLES[0]
     with pytest.raises((DocgenError, FileNotFoundError), match="not a directory"):
         api.build(kind, path, Options(templates=str(tmp_path / "nope")))
+
+
+BOMBS = {
+    "nested loops": (
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+        "ran longer than 2 seconds",
+    ),
+    "huge string": ('{{ "x" * 100000000 }}', "a value of 100,000,000 characters"),
+    "huge list": ("{{ ([0] * 10000000) | length }}", "a value of 10,000,000 characters"),
+    "huge power": ("{{ 10 ** 100000000 }}", "too large a number"),
+    "recursion": ("{% macro r(n) %}{{ r(n + 1) }}{% endmacro %}{{ r(0) }}", "nested over 100"),
+    "long output": (  # inside the layout's blocks: whichever limit it meets first
+        '{% for i in range(100000) %}{{ "y" * 1000 }}{% endfor %}',
+        ("ran longer than 2 seconds", "the output passed 10,000,000 characters"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOMBS))
+def test_a_template_that_runs_away_is_stopped_at_its_line(tmp_path, monkeypatch, name):
+    from docgen.render import environment
+
+    monkeypatch.setattr(environment, "RENDER_SECONDS", 2.0)
+    body, messages = BOMBS[name]
+    kind, path = SAMPLES[0]
+    folder = custom(tmp_path, f"<header>\n<p>letterhead</p>\n{body}\n</header>")
+    with pytest.raises(RenderError) as caught:
+        api.build(kind, path, Options(templates=folder))
+    text = str(caught.value)
+    assert any(m in text for m in ([messages] if isinstance(messages, str) else messages)), text
+    assert re.match(r"\S+\.html\.j2:\d+: refused by the template sandbox", text), text
+
+
+def test_the_limits_leave_an_ordinary_letterhead_alone(tmp_path, monkeypatch):
+    from docgen.render import environment
+
+    monkeypatch.setattr(environment, "MAX_OUTPUT", 1_000_000)
+    kind, path = SAMPLES[0]
+    folder = custom(tmp_path, LETTERHEAD + "{% for i in range(1000) %}<!-- {{ i }} -->{% endfor %}")
+    doc = api.build(kind, path, Options(templates=folder))
+    assert "Department of Public Works" in doc.html

@@ -3,17 +3,28 @@
 Case data is text: autoescape turns ``<`` into ``&lt;``, and values are never parsed
 as template code (``{{ 7*7 }}`` in a name prints as typed). A missing value is an
 error (StrictUndefined), never a blank. Custom template folders (``--templates``) are
-rendered in a SandboxedEnvironment, searched before the built-in templates. A value
-that opens a right-to-left override is closed where it ends (``close_bidi``).
+rendered in a SandboxedEnvironment, searched before the built-in templates, and bounded:
+a render stops after ``RENDER_SECONDS``, at ``MAX_OUTPUT`` characters of output, at
+``MAX_DEPTH`` nested template calls (macros calling themselves), and a ``*`` or ``**``
+that would build a value over ``MAX_VALUE`` is refused (``TemplateLimit``, reported as a
+RenderError naming the template and line). A value that opens a right-to-left override
+is closed where it ends (``close_bidi``).
 """
 
 from __future__ import annotations
 
 import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
@@ -85,6 +96,103 @@ def _configure(env: jinja2.Environment) -> jinja2.Environment:
     return env
 
 
+RENDER_SECONDS = 5.0  # the built-in documents take well under one
+MAX_OUTPUT = 10_000_000  # characters of HTML; a long agreement is about 200,000
+MAX_VALUE = 1_000_000  # characters (or items) one * may build; digits one ** may build
+MAX_DEPTH = 100  # nested template frames: macros calling macros
+
+
+class TemplateLimit(SecurityError):
+    """A custom template ran too long, built too much or recursed too deeply."""
+
+
+def _sized(value: Any) -> int | None:
+    return len(value) if isinstance(value, str | bytes | list | tuple) else None
+
+
+class BoundedSandbox(SandboxedEnvironment):
+    """The sandbox for custom templates, with a clock and size limits (module docstring)."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                size = _sized(seq)
+                if size is not None and isinstance(times, int) and size * times > MAX_VALUE:
+                    raise TemplateLimit(
+                        f"a value of {size * times:,} characters is over the limit of "
+                        f"{MAX_VALUE:,} for a custom template"
+                    )
+        if operator == "**" and isinstance(left, int | float) and isinstance(right, int | float):
+            digits = abs(right) * len(str(int(abs(left)) or 1))
+            if digits > MAX_VALUE:
+                raise TemplateLimit(f"{left} ** {right} is too large a number to build")
+        return super().call_binop(context, operator, left, right)
+
+
+class BoundedTemplate(jinja2.Template):
+    """A template whose render stops at the sandbox's limits (time, output, depth)."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        chunks: list[str] = []
+        size = 0
+        output = self.generate(*args, **kwargs)
+        with _clock(self.name or "template"):
+            for chunk in output:
+                size += len(chunk)
+                chunks.append(chunk)
+                if size > MAX_OUTPUT:  # raised inside the template, at the line writing
+                    output.throw(TemplateLimit(f"the output passed {MAX_OUTPUT:,} characters"))
+        return "".join(chunks)
+
+
+BoundedSandbox.template_class = BoundedTemplate
+
+
+def _is_template(frame: FrameType) -> bool:
+    return frame.f_code.co_filename.endswith((".j2", ".html")) or "<template>" in (
+        frame.f_code.co_filename
+    )
+
+
+@contextmanager
+def _clock(name: str) -> Iterator[None]:
+    """Stop a render that passes RENDER_SECONDS or MAX_DEPTH, at the template line it is on.
+
+    A trace function sees every line of the compiled template (a loop with an empty body
+    included) and nothing of the engine around it; an exception it raises is raised at
+    that line, so the report names the template's file and line.
+    """
+    deadline = time.monotonic() + RENDER_SECONDS
+    depth = 0
+
+    def on_line(frame: FrameType, event: str, arg: Any) -> Callable[..., Any] | None:
+        nonlocal depth
+        if event == "return":
+            depth -= 1
+        elif event == "line" and time.monotonic() > deadline:
+            raise TemplateLimit(f"rendering {name} ran longer than {RENDER_SECONDS:g} seconds")
+        return on_line
+
+    def on_call(frame: FrameType, event: str, arg: Any) -> Callable[..., Any] | None:
+        nonlocal depth
+        if event != "call" or not _is_template(frame):
+            return None
+        depth += 1
+        if depth > MAX_DEPTH:
+            depth -= 1
+            raise TemplateLimit(f"template calls nested over {MAX_DEPTH} deep (a macro recursing?)")
+        return on_line
+
+    previous = sys.gettrace()
+    sys.settrace(on_call)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
+
+
 @cache
 def environment(custom: str | None = None) -> jinja2.Environment:
     """The environment for the built-in templates, or a sandbox over ``custom`` first."""
@@ -103,4 +211,4 @@ def environment(custom: str | None = None) -> jinja2.Environment:
     if not folder.is_dir():
         raise FileNotFoundError(f"--templates {custom}: not a directory")
     loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(folder)), *loaders])
-    return _configure(SandboxedEnvironment(loader=loader, **options))
+    return _configure(BoundedSandbox(loader=loader, **options))
