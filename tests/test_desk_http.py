@@ -212,6 +212,7 @@ def test_every_kind_has_a_form_whose_empty_submit_names_the_problems(
     ).headers["location"]
     page = client.get(where)
     assert page.status_code == 200 and 'type="date"' in page.text
-    checked = client.post(where, data={"csrf_token": token, "_action": "check"})
-    assert checked.status_code == 422
+    posted = client.post(where, data={"csrf_token": token, "_action": "check"})
+    assert posted.status_code == 303 and posted.headers["location"] == where
+    checked = client.get(where)
     assert "to fix</h2>" in checked.text and '<span class="error-line">' in checked.text

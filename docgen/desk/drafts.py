@@ -186,7 +186,6 @@ def _page(request: Request, draft: Draft, checked: Checked, submitted: bool) -> 
         input_id=forms.input_id,
         checked=checked,
         submitted=submitted,
-        status=422 if shown else 200,
         **_abilities(request, draft),
     )
 
@@ -200,7 +199,8 @@ def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
 
 @on_draft()
 async def show(request: Request, draft: Draft) -> Response:
-    return _page(request, draft, check(draft), submitted=False)
+    submitted = forms.values(draft.fields).get("_submitted") == "1"
+    return _page(request, draft, check(draft), submitted)
 
 
 @on_draft(saves_when_expired=True)
@@ -219,10 +219,12 @@ async def submit(request: Request, draft: Draft) -> Response:
         pairs = forms.without_row(pairs, path, int(index) if index.isdigit() else -1)
         _save(request, draft, pairs)
         return RedirectResponse(f"/drafts/{draft.id}#{forms.input_id(path)}", status_code=303)
-    _save(request, draft, pairs)
+    # Checked on the page it redirects to (a reload never posts stale values again);
+    # from now on every problem is shown, not only those of the fields left.
+    _save(request, draft, [*(p for p in pairs if p[0] != "_submitted"), ["_submitted", "1"]])
     if request.scope["expired"]:
         return RedirectResponse("/login?saved=1", status_code=303)
-    return _page(request, draft, check(draft), submitted=True)
+    return RedirectResponse(f"/drafts/{draft.id}", status_code=303)
 
 
 @on_draft(saves_when_expired=True)

@@ -190,11 +190,12 @@ def _pruned(node: Any) -> Any:
 
 
 def case_data(kind: str, jurisdiction: str, pairs: list[list[str]]) -> dict[str, Any]:
-    """The case a draft's typed (name, value) pairs describe; unknown names are ignored."""
+    """The case a draft's typed (name, value) pairs describe (names starting with _ are
+    the page's own: which fields were visited, review mode)."""
     tree: dict[str, Any] = {}
     for name, value in pairs:
         steps = _steps(name)
-        if steps and isinstance(steps[0], str) and steps[0] not in SET_BY_DESK:
+        if steps and isinstance(steps[0], str) and steps[0] not in SET_BY_DESK and name[0] != "_":
             _put(tree, steps, value)
     data = _pruned(tree) or {}
     data["jurisdiction"] = jurisdiction

@@ -8,10 +8,16 @@
     return target.querySelector("input:not([type=hidden]), select, textarea") || target;
   }
 
-  // After a submit, focus moves to the first field in error (or the summary).
+  // After a row is added or removed, focus goes to that row; after a submit, to the first
+  // field in error (or the summary).
   function focusFirstError() {
     var form = document.getElementById("draft-form");
     var summary = document.getElementById("error-summary");
+    var named = location.hash && document.getElementById(location.hash.slice(1));
+    if (form && named) {
+      focusable(named).focus();
+      return;
+    }
     if (!form || !summary) return;
     var submitted = form.querySelector("input[name=_submitted]");
     if (!submitted || submitted.value !== "1") return;

@@ -1,0 +1,42 @@
+"""Debian's Chromium driven by Playwright (nothing downloaded), and axe-core in the page."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+
+
+def launch(playwright):
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is missing: run scripts/setup.sh --test"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+
+
+def axe_violations(page, levels=("serious", "critical")) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    page.evaluate(AXE.read_text(encoding="utf-8"))  # evaluated by the driver, not a <script>
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.map(n => n.target.join(' '))}))"
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+        for v in found
+        if v["impact"] in levels
+    ]

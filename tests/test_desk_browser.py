@@ -1,0 +1,193 @@
+"""The desk in a real browser: a clerk fills in a notice, the law answers, keyboard only
+where it matters, axe-core on every page, each role refused where it may not go."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from desk_browser import axe_violations, launch
+from desk_server import PASSWORD, start_desk, stop_desk
+from playwright.sync_api import expect, sync_playwright
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    server = start_desk(tmp_path_factory.mktemp("desk"))
+    yield server
+    stop_desk(server)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, desk):
+    context = browser.new_context(base_url=desk.url, accept_downloads=True)
+    page = context.new_page()
+    page.csp_errors = []
+    page.on(
+        "console",
+        lambda m: page.csp_errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    yield page
+    assert page.csp_errors == []
+    context.close()
+
+
+def sign_in(page, name: str) -> None:
+    page.goto("/login")
+    page.get_by_label("User name").fill(name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(re.compile(r"/documents$"))
+
+
+def start(page, kind_title: str, jurisdiction: str = "Homer") -> None:
+    page.goto("/drafts")
+    page.get_by_label("Kind of document").select_option(label=kind_title)
+    page.get_by_label("Municipality").select_option(label=jurisdiction)
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/drafts/\d+$"))
+
+
+def fill_notice_without_remedies(page) -> None:
+    fill = {
+        "f-issued": "2026-11-10",
+        "f-served-date": "2026-11-11",
+        "f-served-method": "personal delivery to the landowner",
+        "f-officer-name": "Dana R. Whitcomb",
+        "f-officer-title": "Code Enforcement Officer",
+        "f-recipient-name": "Albany Street Partners LP",
+        "f-recipient-address-street": "200 Main Street",
+        "f-recipient-address-city": "Cortland",
+        "f-recipient-address-state": "NY",
+        "f-recipient-address-zip": "13045",
+        "f-site-description": "Vacant lot east of Route 11",
+        "f-violations-0-provision": "§ 228-78B(1)",
+        "f-violations-0-nature": "Land disturbed without an approved SWPPP",
+        "f-violations-0-observed": "2026-11-06",
+        "f-offense-committed": "2026-11-06",
+    }
+    for id_, value in fill.items():
+        page.locator(f"#{id_}").fill(value)
+    page.locator("#f-recipient-role").select_option("landowner")
+
+
+def test_a_clerk_fills_in_a_notice_and_the_law_answers(page):
+    sign_in(page, "ann")
+    assert axe_violations(page) == []
+    start(page, "Notice of violation")
+    assert axe_violations(page) == []
+    fill_notice_without_remedies(page)
+    page.get_by_role("button", name="Save and check").click()
+
+    # the missing element beside its field, in the summary, and focus on the first error
+    remedies_error = page.locator("#f-remedies-error")
+    expect(remedies_error).to_contain_text("missing (d)")
+    expect(remedies_error).to_contain_text("§ 228-79C(1)(d)")
+    expect(page.locator("#error-summary")).to_contain_text("remedies: missing (d)")
+    expect(page.locator("#f-remedies-0-measure")).to_be_focused()
+    assert axe_violations(page) == []
+
+    # the figures the law computes: Thanksgiving moves the deadline; a first offense
+    expect(page.locator("[data-figure=deadline]")).to_have_text("November 27, 2026")
+    expect(page.locator("[data-figure=offense]")).to_have_text("1")
+    expect(page.locator("[data-figure=penalty]")).to_have_text("$0.00 to $350.00")
+
+    # fixing it: the error goes when the field is left, and the screen reader is told
+    page.locator("#f-remedies-0-measure").fill("Stabilize all disturbed soil")
+    page.locator("#f-remedies-0-due").fill("2026-11-23")
+    page.keyboard.press("Tab")
+    expect(page.locator("#announce")).to_have_text("The law's checks pass.")
+    expect(remedies_error).to_be_empty()
+    expect(page.locator("#error-summary")).to_have_count(0)
+
+    # a wrong date is caught when the field is left, beside the field
+    page.locator("#f-remedies-0-due").fill("2026-11-01")
+    page.keyboard.press("Tab")
+    due_error = page.locator("#f-remedies-0-due-error")
+    expect(due_error).to_contain_text("before the issue date")
+    expect(page.locator("#f-remedies-0-due")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#announce")).to_contain_text("1 problem")
+
+    # nothing is lost on a reload
+    page.reload()
+    expect(page.locator("#f-remedies-0-due")).to_have_value("2026-11-01")
+    expect(page.locator("#f-recipient-name")).to_have_value("Albany Street Partners LP")
+
+    # the preview shows the document once the checks pass
+    page.locator("#f-remedies-0-due").fill("2026-11-23")
+    page.keyboard.press("Tab")
+    expect(page.locator("#announce")).to_have_text("The law's checks pass.")
+    frame = page.frame_locator("#preview-frame iframe")
+    expect(frame.locator("body")).to_contain_text("Albany Street Partners LP")
+    expect(frame.locator("body")).to_contain_text("November 27, 2026")
+
+
+def test_rows_are_added_and_removed_with_the_keyboard(page):
+    sign_in(page, "otto")
+    start(page, "Notice of violation")
+    add = page.get_by_role("button", name="Add another: remedies")
+    add.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#f-remedies-1-measure")).to_be_visible()
+    page.locator("#f-remedies-1-measure").fill("Second measure")
+    page.get_by_role("button", name="Remove remedies 1").press("Enter")
+    expect(page.locator("#f-remedies-0-measure")).to_have_value("Second measure")
+    expect(page.locator("#f-remedies-1-measure")).to_have_count(0)
+
+
+def test_sign_in_by_keyboard_alone(page):
+    page.goto("/login")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to main content")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("User name")).to_be_focused()
+    page.keyboard.type("ann")
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/documents$"))
+
+
+def test_wrong_password_is_announced(page):
+    page.goto("/login")
+    page.get_by_label("User name").fill("ada")
+    page.get_by_label("Password").fill("not the password")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_have_text("Wrong user name or password.")
+    assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize(
+    ("user", "path"),
+    [("ann", "/users"), ("otto", "/users"), ("ada", "/users")],
+)
+def test_each_role_is_refused_where_it_may_not_go(page, user, path):
+    sign_in(page, user)
+    page.goto(path)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Not allowed")
+    assert axe_violations(page) == []
+
+
+def test_an_attorney_drafts_only_the_recorded_instruments(page):
+    sign_in(page, "ada")
+    page.goto("/drafts")
+    options = page.get_by_label("Kind of document").locator("option").all_inner_texts()
+    assert options == ["Maintenance easement", "Maintenance agreement"]
+    start(page, "Maintenance easement")
+    expect(page.get_by_label(re.compile("^Review mode"))).to_be_visible()
+    assert axe_violations(page) == []
+
+
+def test_the_admin_pages_pass_axe(page):
+    sign_in(page, "root")
+    for path in ("/users", "/drafts", "/documents"):
+        page.goto(path)
+        assert axe_violations(page) == [], path
