@@ -285,5 +285,14 @@ def _attach_desk() -> None:
 
 _attach_desk()
 
+
+def _attach_register() -> None:
+    from docgen.register.cli import attach
+
+    attach(main)
+
+
+_attach_register()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

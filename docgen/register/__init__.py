@@ -1,0 +1,24 @@
+"""The register: every issued document numbered, kept and verifiable, with the offense
+history the penalty reads. ``Register.open()`` is the door; see docgen.register.store.
+
+The names below load on first use, so attaching the register's commands to ``docgen``
+costs its start-up nothing (SQLAlchemy and the renderers load when a command runs).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_HOMES = {
+    "Register": "docgen.register.store",
+    "RegisterError": "docgen.register.db",
+    "AmbiguousRespondent": "docgen.register.respondents",
+}
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'docgen.register' has no attribute {name!r}")

@@ -1,0 +1,290 @@
+"""The register's commands, attached to the main ``docgen`` group by docgen.cli.
+
+    docgen issue KIND CASE [-o PATH] [--respondent ID]
+    docgen record-service NUMBER --method M --date D [--received D] [--by NAME] [--article NO]
+    docgen record-disposition NUMBER --disposition D --date D [--court C] [--docket N]
+    docgen history RESPONDENT [--json]
+    docgen verify FILE
+    docgen supersede NUMBER CASE
+    docgen register upgrade | backup FILE | import-history CSV
+
+A thin shell over docgen.register.Register: parse, call, print. Errors are DocgenErrors,
+which the main group prints as one line with exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import click
+
+METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
+DISPOSITIONS = ("pending", "convicted", "dismissed", "acquitted", "withdrawn")
+
+
+class IsoDateParam(click.ParamType):
+    name = "YYYY-MM-DD"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> date:
+        if isinstance(value, date):
+            return value
+        try:
+            return date.fromisoformat(str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r} is not a date; write it as YYYY-MM-DD, e.g. 2026-11-03")
+
+
+ISO = IsoDateParam()
+BY = click.option("--by", "by", default=None, help="who records this (default: your user name)")
+
+
+def _open():
+    from docgen.register import Register
+
+    return Register.open()
+
+
+def _print_issued(issued: Any) -> None:
+    head = f"issued {issued.number} ({issued.kind}, {issued.issued.isoformat()})"
+    if issued.supersedes:
+        head += f", superseding {issued.supersedes}"
+    click.echo(head)
+    person = issued.respondent
+    if person is not None:
+        how = "new respondent" if person.created else "matched"
+        click.echo(f"respondent: #{person.id} {person.name} ({how})")
+    if issued.priors:
+        click.echo("priors from the register:")
+        for prior in issued.priors:
+            click.echo(f"  {prior.reference}: {prior.reason or prior.disposition}")
+    elif person is not None:
+        click.echo("priors from the register: none")
+    for warning in issued.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    for path in issued.paths:
+        click.echo(str(path))
+
+
+def _issue_options(func):
+    func = click.option(
+        "-o", "--out", default=None, help="a file, or a directory (existing, or ending in /)"
+    )(func)
+    func = click.option(
+        "--respondent",
+        default=None,
+        help="the respondent's id when the name matches several or nearly; 'new' for another",
+    )(func)
+    func = click.option(
+        "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
+    )(func)
+    return BY(func)
+
+
+def _issue(kind: str | None, case: Path, out, respondent, fmt, by, supersedes=None) -> None:
+    from docgen import api
+
+    with _open() as reg:
+        issued = reg.issue(
+            kind or reg.document(supersedes).kind,
+            case,
+            respondent=respondent,
+            formats=api.formats_from(fmt),
+            out=out or "./",
+            by=by,
+            supersedes=supersedes,
+        )
+    _print_issued(issued)
+
+
+@click.command()
+@click.argument("kind")
+@click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
+@_issue_options
+def issue(kind: str, case: Path, out: str | None, respondent: str | None, fmt: str, by) -> None:
+    """Number, render and record KIND from CASE; the offense history comes from the register."""
+    _issue(kind, case, out, respondent, fmt, by)
+
+
+@click.command()
+@click.argument("number")
+@click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
+@_issue_options
+def supersede(
+    number: str, case: Path, out: str | None, respondent: str | None, fmt: str, by
+) -> None:
+    """Issue a corrected document from CASE under a new number, replacing NUMBER (which stays)."""
+    _issue(None, case, out, respondent, fmt, by, supersedes=number)
+
+
+@click.command("record-service")
+@click.argument("number")
+@click.option("--method", type=click.Choice(METHODS), required=True)
+@click.option(
+    "--date", "on", type=ISO, required=True, help="the day of delivery, mailing or posting"
+)
+@click.option(
+    "--received", type=ISO, default=None, help="mail: the day of receipt (return receipt)"
+)
+@click.option("--article", default=None, help="certified mail: the article number")
+@click.option("--served-by", default=None, help="who served it (default: the issuing officer)")
+@BY
+def record_service(number, method, on, received, article, served_by, by) -> None:
+    """Record service of NUMBER and print the last day to appeal (§ 228-79C(1)(f))."""
+    with _open() as reg:
+        served = reg.record_service(
+            number,
+            method,
+            on,
+            received=received,
+            article=article,
+            served_by=served_by or by,
+            by=by,
+        )
+    s = served.service
+    click.echo(f"{number}: served by {s.method} on {s.date.isoformat()} ({s.served_by})")
+    if s.appeal_deadline is not None:
+        click.echo(f"appeal period: {s.clock_rule}")
+        for reason in s.deadline_reasons:
+            click.echo(f"  {reason}")
+        click.echo(f"last day to appeal: {s.appeal_deadline.isoformat()}")
+    if served.affidavit is not None:
+        _print_issued(served.affidavit)
+
+
+@click.command("record-disposition")
+@click.argument("number")
+@click.option("--disposition", type=click.Choice(DISPOSITIONS), required=True)
+@click.option("--date", "on", type=ISO, default=None, help="the day of the judgment or decision")
+@click.option("--court", default=None)
+@click.option("--docket", default=None)
+@BY
+def record_disposition(number, disposition, on, court, docket, by) -> None:
+    """Record what came of the offense NUMBER charged (convicted, dismissed, ...)."""
+    with _open() as reg:
+        offense = reg.record_disposition(number, disposition, on, court=court, docket=docket, by=by)
+    when = f" on {offense.disposition_date.isoformat()}" if offense.disposition_date else ""
+    where = ", ".join(
+        p for p in (offense.court, offense.docket and f"docket {offense.docket}") if p
+    )
+    click.echo(f"{number}: {offense.disposition}{when}" + (f" ({where})" if where else ""))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items() if k != "case"}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+@click.command()
+@click.argument("respondent")
+@click.option("--json", "as_json", is_flag=True, help="one JSON object")
+def history(respondent: str, as_json: bool) -> None:
+    """RESPONDENT's offenses, dispositions and documents, newest first (name or id)."""
+    with _open() as reg:
+        found = reg.history(respondent)
+    if as_json:
+        click.echo(json.dumps(_jsonable(asdict(found)), indent=2))
+        return
+    person = found.respondent
+    click.echo(f"#{person.id} {person.name} ({person.kind})")
+    for line in person.addresses:
+        click.echo(f"  address: {line}")
+    for alias in person.aliases:
+        click.echo(f"  also known as: {alias}")
+    click.echo("offenses:" if found.offenses else "offenses: none")
+    for o in found.offenses:
+        label = o.number or o.reference or "imported"
+        decided = f" {o.disposition_date.isoformat()}" if o.disposition_date else ""
+        court = f", {o.court}" if o.court else ""
+        docket = f", docket {o.docket}" if o.docket else ""
+        click.echo(f"  {o.committed.isoformat()}  {label}: {o.disposition}{decided}{court}{docket}")
+    click.echo("documents:" if found.documents else "documents: none")
+    for d in found.documents:
+        notes = []
+        if d.services:
+            notes.append(f"served {d.services[-1].date.isoformat()}")
+        if d.appeal_deadline:
+            notes.append(f"appeal by {d.appeal_deadline.isoformat()}")
+        if d.superseded_by:
+            notes.append(f"superseded by {d.superseded_by}")
+        extra = f" ({'; '.join(notes)})" if notes else ""
+        click.echo(f"  {d.issued.isoformat()}  {d.number}  {d.kind}{extra}")
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+def verify(file: Path) -> None:
+    """Is FILE exactly a document this register issued? Exit 0 if so, 1 if not."""
+    with _open() as reg:
+        found = reg.verify(file.read_bytes())
+    if found is None:
+        click.echo(f"{file}: not issued by this register, or altered", err=True)
+        sys.exit(1)
+    click.echo(
+        f"{file}: {found.number}, {found.kind} ({found.format}), issued "
+        f"{found.issued.isoformat()}, respondent {found.respondent or 'none'}"
+    )
+    if found.superseded_by:
+        click.echo(f"note: superseded by {found.superseded_by}")
+
+
+@click.group()
+def register() -> None:
+    """The register itself: migrations, backups, history from before it."""
+
+
+@register.command()
+def upgrade() -> None:
+    """Migrate the register to the newest schema."""
+    from docgen.register import Register
+    from docgen.register.db import safe_url
+
+    with Register.open(migrate=False) as reg:
+        before, after = reg.upgrade()
+        where = safe_url(reg.url)
+    if before == after:
+        click.echo(f"{where}: already at revision {after}")
+    else:
+        click.echo(f"{where}: migrated from {before or 'empty'} to revision {after}")
+
+
+@register.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def backup(file: Path) -> None:
+    """Write a consistent copy of the register to FILE, while it is in use."""
+    from docgen.register.maintenance import backup as make_backup
+
+    with _open() as reg:
+        click.echo(str(make_backup(reg, file)))
+
+
+@register.command("import-history")
+@click.argument(
+    "csv_file", metavar="CSV", type=click.Path(dir_okay=False, exists=True, path_type=Path)
+)
+@BY
+def import_history(csv_file: Path, by) -> None:
+    """Convictions from before the register, one per row, each with its court reference."""
+    from docgen.register.maintenance import import_history as run_import
+
+    with _open() as reg:
+        rows = run_import(reg, csv_file, by=by)
+    for line in rows:
+        click.echo(line)
+
+
+COMMANDS = (issue, supersede, record_service, record_disposition, history, verify, register)
+
+
+def attach(group: click.Group) -> None:
+    for command in COMMANDS:
+        group.add_command(command)

@@ -1,0 +1,60 @@
+"""Named lists of documents the clerk works from, as queries over the register.
+
+- ``awaiting-service``: notices and stop-work orders with no service recorded;
+- ``appeal-running``: notices served whose last day to appeal is today or later;
+- ``appeal-passed``: notices served whose last day to appeal is past;
+- ``remedies-overdue``: notices whose earliest remedy was due before today while the
+  offense is still pending (the register records no compliance, so "overdue" means the
+  schedule of § 228-79C(1)(d) has run and no disposition closed the matter);
+- ``stop-work-in-effect``: stop-work orders served (an order takes effect on service or
+  posting, § 228-79C(2)); the register records no lifting, so a served order stays listed.
+
+A superseded document is never listed: its successor is.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import Select, exists, func, select
+from sqlalchemy.orm import aliased
+
+from docgen.register.db import RegisterError
+from docgen.register.models import Document, Offense, ServiceEvent
+
+SERVED_KINDS = ("notice-of-violation", "stop-work-order")
+FILTERS = (
+    "awaiting-service",
+    "appeal-running",
+    "appeal-passed",
+    "remedies-overdue",
+    "stop-work-in-effect",
+)
+
+
+def apply(query: Select, name: str | None, today: date) -> Select:
+    if not name:
+        return query
+    successor = aliased(Document)
+    current = ~exists().where(successor.supersedes_id == Document.id)
+    served = exists().where(ServiceEvent.document_id == Document.id)
+    deadline = (
+        select(func.max(ServiceEvent.appeal_deadline))
+        .where(ServiceEvent.document_id == Document.id)
+        .scalar_subquery()
+    )
+    notice = Document.kind == "notice-of-violation"
+    if name == "awaiting-service":
+        return query.where(current, Document.kind.in_(SERVED_KINDS), ~served)
+    if name == "appeal-running":
+        return query.where(current, notice, deadline >= today)
+    if name == "appeal-passed":
+        return query.where(current, notice, deadline < today)
+    if name == "remedies-overdue":
+        pending = exists().where(
+            Offense.document_id == Document.id, Offense.disposition == "pending"
+        )
+        return query.where(current, notice, Document.remedies_due < today, pending)
+    if name == "stop-work-in-effect":
+        return query.where(current, Document.kind == "stop-work-order", served)
+    raise RegisterError(f"unknown filter {name!r}; filters: {', '.join(FILTERS)}")

@@ -1,0 +1,219 @@
+"""The register's tables (SQLAlchemy 2 ORM): who was served what, and what came of it.
+
+An issued document is frozen: its row and its files are never updated or deleted (the
+migration installs triggers that refuse it, on SQLite and PostgreSQL alike). What
+happens afterwards (service, a disposition, a correction) is a new row that points at
+it: a service event, the offense's disposition (audited), a superseding document.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+DISPOSITIONS = ("pending", "convicted", "dismissed", "acquitted", "withdrawn")
+SERVICE_METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Respondent(Base):
+    """A person or firm the register has issued to; matched on ``name_key`` and address."""
+
+    __tablename__ = "respondents"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(500))
+    kind: Mapped[str] = mapped_column(String(10))  # person | firm
+    name_key: Mapped[str] = mapped_column(String(500), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    aliases: Mapped[list[Alias]] = relationship(back_populates="respondent", lazy="selectin")
+    addresses: Mapped[list[RespondentAddress]] = relationship(
+        back_populates="respondent", lazy="selectin"
+    )
+
+
+class Alias(Base):
+    """Another name the respondent was served under (e.g. a misspelling resolved by hand)."""
+
+    __tablename__ = "respondent_aliases"
+    __table_args__ = (UniqueConstraint("respondent_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    respondent_id: Mapped[int] = mapped_column(ForeignKey("respondents.id"))
+    name: Mapped[str] = mapped_column(String(500))
+    name_key: Mapped[str] = mapped_column(String(500), index=True)
+
+    respondent: Mapped[Respondent] = relationship(back_populates="aliases")
+
+
+class RespondentAddress(Base):
+    __tablename__ = "respondent_addresses"
+    __table_args__ = (UniqueConstraint("respondent_id", "address_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    respondent_id: Mapped[int] = mapped_column(ForeignKey("respondents.id"))
+    street: Mapped[str] = mapped_column(String(500))
+    city: Mapped[str] = mapped_column(String(500))
+    state: Mapped[str] = mapped_column(String(2))
+    zip: Mapped[str] = mapped_column(String(10))
+    address_key: Mapped[str] = mapped_column(String(1200), index=True)
+
+    respondent: Mapped[Respondent] = relationship(back_populates="addresses")
+
+    def one_line(self) -> str:
+        return f"{self.street}, {self.city}, {self.state} {self.zip}"
+
+
+class Site(Base):
+    """Where the activity is: an address and/or a description, and the tax map number."""
+
+    __tablename__ = "sites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    site_key: Mapped[str] = mapped_column(String(1200), index=True)
+    address: Mapped[str | None] = mapped_column(String(1200))
+    description: Mapped[str | None] = mapped_column(Text)
+    tax_map: Mapped[str | None] = mapped_column(String(500))
+
+
+class Document(Base):
+    """One issued document, frozen: the case exactly as rendered and its files' hashes."""
+
+    __tablename__ = "documents"
+    __table_args__ = (
+        UniqueConstraint("jurisdiction", "number"),
+        Index("ix_documents_kind_issued", "kind", "issued"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    jurisdiction: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(40))
+    number: Mapped[str] = mapped_column(String(200))
+    issued: Mapped[date] = mapped_column(Date)
+    respondent_id: Mapped[int | None] = mapped_column(ForeignKey("respondents.id"), index=True)
+    site_id: Mapped[int | None] = mapped_column(ForeignKey("sites.id"))
+    # The document this one corrects (docgen supersede); the original stays as it was.
+    supersedes_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"), unique=True)
+    # The notice an affidavit of service proves service of.
+    about_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"), index=True)
+    case: Mapped[dict[str, Any]] = mapped_column(JSON)
+    remedies_due: Mapped[date | None] = mapped_column(Date)  # the earliest remedy's due date
+    docgen_version: Mapped[str] = mapped_column(String(40))
+    pack_version: Mapped[str] = mapped_column(String(80))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+    respondent: Mapped[Respondent | None] = relationship(lazy="joined")
+    files: Mapped[list[DocumentFile]] = relationship(
+        back_populates="document", lazy="selectin", order_by="DocumentFile.format"
+    )
+    services: Mapped[list[ServiceEvent]] = relationship(
+        back_populates="document", lazy="selectin", order_by="ServiceEvent.id"
+    )
+
+
+class DocumentFile(Base):
+    """One format of an issued document: the exact bytes served, and their SHA-256."""
+
+    __tablename__ = "document_files"
+    __table_args__ = (UniqueConstraint("document_id", "format"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"))
+    format: Mapped[str] = mapped_column(String(10))
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    size: Mapped[int] = mapped_column(Integer)
+    content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+
+    document: Mapped[Document] = relationship(back_populates="files")
+
+
+class Offense(Base):
+    """One per notice (or imported from before the register), as the penalty reads it."""
+
+    __tablename__ = "offenses"
+    __table_args__ = (
+        CheckConstraint(
+            "disposition IN ('pending', 'convicted', 'dismissed', 'acquitted', 'withdrawn')",
+            name="ck_offenses_disposition",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    respondent_id: Mapped[int] = mapped_column(ForeignKey("respondents.id"), index=True)
+    document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"), unique=True)
+    jurisdiction: Mapped[str] = mapped_column(String(40))
+    committed: Mapped[date] = mapped_column(Date)
+    continued_through: Mapped[date | None] = mapped_column(Date)
+    violations: Mapped[list[Any]] = mapped_column(JSON)
+    disposition: Mapped[str] = mapped_column(String(20), default="pending")
+    disposition_date: Mapped[date | None] = mapped_column(Date)
+    convicted: Mapped[date | None] = mapped_column(Date)
+    court: Mapped[str | None] = mapped_column(String(500))
+    docket: Mapped[str | None] = mapped_column(String(200))
+    reference: Mapped[str | None] = mapped_column(String(500))  # imported history's source
+
+    document: Mapped[Document | None] = relationship(lazy="joined")
+
+
+class ServiceEvent(Base):
+    """Service of a document: how, when, by whom; the appeal deadline computed from it."""
+
+    __tablename__ = "service_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
+    method: Mapped[str] = mapped_column(String(30))
+    date: Mapped[date] = mapped_column(Date)
+    received: Mapped[date | None] = mapped_column(Date)
+    served_by: Mapped[str] = mapped_column(String(200))
+    article: Mapped[str | None] = mapped_column(String(60))  # certified-mail article number
+    appeal_deadline: Mapped[date | None] = mapped_column(Date)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+    document: Mapped[Document] = relationship(back_populates="services")
+
+
+class Counter(Base):
+    """The last number used per jurisdiction, kind and year; locked while a number is taken."""
+
+    __tablename__ = "counters"
+
+    jurisdiction: Mapped[str] = mapped_column(String(40), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40), primary_key=True)
+    year: Mapped[int] = mapped_column(Integer, primary_key=True)
+    last: Mapped[int] = mapped_column(Integer)
+
+
+class AuditEntry(Base):
+    """Who did what, and when: one row per change, written in the change's transaction."""
+
+    __tablename__ = "audit"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    actor: Mapped[str] = mapped_column(String(200))
+    action: Mapped[str] = mapped_column(String(40))
+    entity: Mapped[str] = mapped_column(String(40))
+    entity_id: Mapped[int] = mapped_column(Integer)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -1,0 +1,145 @@
+"""What the register hands back: plain frozen records, detached from any database session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RespondentRef:
+    id: int
+    name: str
+    kind: str  # person | firm
+    addresses: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    created: bool = False  # made by this issue (no earlier record matched)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A respondent that may be the one meant, and why it was not taken silently."""
+
+    id: int
+    name: str
+    addresses: tuple[str, ...]
+    why: str
+
+    def __str__(self) -> str:
+        where = "; ".join(self.addresses) or "no address on record"
+        return f"#{self.id} {self.name} ({where}): {self.why}"
+
+
+@dataclass(frozen=True)
+class PriorUsed:
+    """A prior offense taken from the register for the penalty (§ 228-79C(4))."""
+
+    reference: str
+    committed: date
+    disposition: str
+    convicted: date | None
+    reason: str = ""  # the penalty engine's: counted, or why not
+
+
+@dataclass(frozen=True)
+class Issued:
+    """One document issued: its number, whom it went to, the priors read, its bytes."""
+
+    id: int
+    number: str
+    kind: str
+    jurisdiction: str
+    issued: date
+    respondent: RespondentRef | None
+    priors: tuple[PriorUsed, ...]
+    hashes: dict[str, str]  # format -> SHA-256
+    files: dict[str, bytes] = field(repr=False)
+    stem: str = ""  # file name stem (the document's own)
+    paths: tuple[Path, ...] = ()  # files written (after the record was committed)
+    warnings: tuple[str, ...] = ()
+    supersedes: str | None = None
+
+
+@dataclass(frozen=True)
+class ServiceRecord:
+    method: str
+    date: date
+    received: date | None
+    served_by: str
+    article: str | None
+    appeal_deadline: date | None
+    deadline_reasons: tuple[str, ...] = ()
+    clock_rule: str = ""  # from which day the appeal period ran, and why
+
+
+@dataclass(frozen=True)
+class Served:
+    """What ``record_service`` did: the event, the deadline and the affidavit issued."""
+
+    number: str
+    service: ServiceRecord
+    affidavit: Issued | None
+
+
+@dataclass(frozen=True)
+class OffenseRecord:
+    id: int
+    number: str | None  # the notice, or None for history imported from before the register
+    jurisdiction: str
+    committed: date
+    continued_through: date | None
+    violations: tuple[dict[str, Any], ...]
+    disposition: str
+    disposition_date: date | None
+    convicted: date | None
+    court: str | None
+    docket: str | None
+    reference: str | None
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    id: int
+    number: str
+    kind: str
+    jurisdiction: str
+    issued: date
+    respondent: RespondentRef | None
+    site: str | None
+    hashes: dict[str, str]
+    services: tuple[ServiceRecord, ...]
+    supersedes: str | None
+    superseded_by: str | None
+    about: str | None  # the document an affidavit of service is about
+    recorded_by: str
+    docgen_version: str
+    pack_version: str
+    case: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    @property
+    def appeal_deadline(self) -> date | None:
+        """The latest deadline any recorded service gives (never the earlier one)."""
+        days = [s.appeal_deadline for s in self.services if s.appeal_deadline]
+        return max(days) if days else None
+
+
+@dataclass(frozen=True)
+class History:
+    """A respondent's offenses and documents, newest first."""
+
+    respondent: RespondentRef
+    offenses: tuple[OffenseRecord, ...]
+    documents: tuple[DocumentRecord, ...]
+
+
+@dataclass(frozen=True)
+class Verified:
+    number: str
+    kind: str
+    jurisdiction: str
+    issued: date
+    respondent: str | None
+    format: str
+    superseded_by: str | None

@@ -1,0 +1,152 @@
+"""Finding the respondent a case is about, or making one; aliases and addresses on record.
+
+A respondent is taken without asking only when exactly one record has the case's name
+key (its name or an alias) *and* its address key. Anything else that comes close (the
+same name at another address, a similar name anywhere) stops the issue with the
+candidates and their ids; the clerk then names one with ``--respondent ID`` (the name
+and address become an alias and an address of that record) or ``--respondent new``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from docgen.register.db import RegisterError
+from docgen.register.matching import address_key, is_near, looks_like_firm, name_key
+from docgen.register.models import Alias, Respondent, RespondentAddress
+from docgen.register.records import Candidate, RespondentRef
+
+NEW = "new"
+
+
+class AmbiguousRespondent(RegisterError):
+    """Several or near matches: the clerk must choose (``--respondent ID`` or ``new``)."""
+
+    def __init__(self, name: str, candidates: list[Candidate]):
+        self.candidates = candidates
+        lines = "\n  ".join(str(c) for c in candidates)
+        super().__init__(
+            f"respondent {name!r} is not matched with certainty; candidates:\n  {lines}\n"
+            "name one with --respondent ID, or --respondent new for a different person or firm"
+        )
+
+
+def ref(respondent: Respondent, created: bool = False) -> RespondentRef:
+    return RespondentRef(
+        id=respondent.id,
+        name=respondent.name,
+        kind=respondent.kind,
+        addresses=tuple(a.one_line() for a in respondent.addresses),
+        aliases=tuple(a.name for a in respondent.aliases),
+        created=created,
+    )
+
+
+def _address_fields(address: Any) -> dict[str, str]:
+    return {
+        "street": address.street,
+        "city": address.city,
+        "state": address.state,
+        "zip": address.zip,
+    }
+
+
+def _ids_named(session: Session, key: str) -> set[int]:
+    direct = session.scalars(select(Respondent.id).where(Respondent.name_key == key))
+    aliased = session.scalars(select(Alias.respondent_id).where(Alias.name_key == key))
+    return set(direct) | set(aliased)
+
+
+def _ids_at(session: Session, key: str) -> set[int]:
+    return set(
+        session.scalars(
+            select(RespondentAddress.respondent_id).where(RespondentAddress.address_key == key)
+        )
+    )
+
+
+def near_names(session: Session, key: str) -> dict[int, str]:
+    """Respondents whose name or an alias is near ``key`` (but not equal): id -> that name."""
+    found: dict[int, str] = {}
+    rows = session.execute(select(Respondent.id, Respondent.name_key, Respondent.name)).all()
+    rows += session.execute(select(Alias.respondent_id, Alias.name_key, Alias.name)).all()
+    for rid, other, name in rows:
+        if other != key and rid not in found and is_near(key, other):
+            found[rid] = name
+    return found
+
+
+def candidates(session: Session, name: str, address: Any | None) -> list[Candidate]:
+    """Every record that is, or may be, the respondent called ``name`` at ``address``."""
+    key = name_key(name)
+    named = _ids_named(session, key)
+    at = _ids_at(session, address_key(**_address_fields(address))) if address else set()
+    found: dict[int, str] = {}
+    for rid in named:
+        found[rid] = "same name and address" if rid in at else "same name, another address"
+    for rid, other in near_names(session, key).items():
+        found.setdefault(rid, f"similar name ({other})")
+    out = []
+    for rid, why in sorted(found.items()):
+        r = session.get(Respondent, rid)
+        out.append(Candidate(rid, r.name, tuple(a.one_line() for a in r.addresses), why))
+    return out
+
+
+def resolve(
+    session: Session, name: str, address: Any | None, chosen: int | str | None, actor: str
+) -> tuple[Respondent, bool]:
+    """The respondent for a case (and whether it was created now); see the module's rules."""
+    from docgen.register.audit import record
+
+    if chosen is not None and str(chosen).strip().lower() != NEW:
+        try:
+            respondent = session.get(Respondent, int(str(chosen).strip().lstrip("#")))
+        except ValueError:
+            respondent = None
+        if respondent is None:
+            raise RegisterError(f"--respondent {chosen}: no respondent with that id")
+        remember(session, respondent, name, address, actor)
+        return respondent, False
+    if chosen is None:
+        found = candidates(session, name, address)
+        exact = [c for c in found if c.why == "same name and address"]
+        if len(exact) == 1:
+            respondent = session.get(Respondent, exact[0].id)
+            return respondent, False
+        if found:
+            raise AmbiguousRespondent(name, found)
+    respondent = Respondent(
+        name=name,
+        kind="firm" if looks_like_firm(name) else "person",
+        name_key=name_key(name),
+        created_at=datetime.now().astimezone(),
+    )
+    session.add(respondent)
+    session.flush()
+    if address is not None:
+        remember(session, respondent, name, address, actor)
+    record(session, actor, "create", "respondent", respondent.id, {"name": name})
+    return respondent, True
+
+
+def remember(session: Session, respondent: Respondent, name: str, address: Any, actor: str):
+    """Keep a new spelling of the name as an alias, and a new address, on the record."""
+    from docgen.register.audit import record
+
+    key = name_key(name)
+    if key != respondent.name_key and key not in {a.name_key for a in respondent.aliases}:
+        respondent.aliases.append(Alias(name=name, name_key=key))
+        record(session, actor, "alias", "respondent", respondent.id, {"name": name})
+    if address is None:
+        return
+    fields = _address_fields(address)
+    akey = address_key(**fields)
+    if akey not in {a.address_key for a in respondent.addresses}:
+        respondent.addresses.append(RespondentAddress(address_key=akey, **fields))
+        record(session, actor, "address", "respondent", respondent.id, fields)
+    session.flush()

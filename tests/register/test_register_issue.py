@@ -1,0 +1,169 @@
+"""Issuing into the register: numbers, records, frozen documents, files after the record."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from conftest import notice
+from sqlalchemy import text
+
+from docgen.errors import CaseInvalid
+from docgen.register import AmbiguousRespondent, RegisterError
+
+HTML = ("html",)
+
+
+def test_numbers_are_consecutive_per_kind_and_year(reg):
+    numbers = [reg.issue("notice-of-violation", notice(), formats=HTML).number for _ in range(3)]
+    assert numbers == ["NOV-2026-0001", "NOV-2026-0002", "NOV-2026-0003"]
+    next_year = reg.issue("notice-of-violation", notice("2027-01-12"), formats=HTML)
+    assert next_year.number == "NOV-2027-0001"
+
+
+def test_the_number_is_printed_in_the_document_and_the_case_is_kept_as_rendered(reg):
+    issued = reg.issue("notice-of-violation", notice(), formats=HTML)
+    html = issued.files["html"].decode()
+    assert "NOV-2026-0001" in html
+    record = reg.document("NOV-2026-0001")
+    assert record.case["number"] == "NOV-2026-0001"
+    assert record.case["prior_offenses"] == []
+    assert record.hashes == {"html": hashlib.sha256(issued.files["html"]).hexdigest()}
+    assert reg.files("NOV-2026-0001") == issued.files
+    assert record.docgen_version and record.pack_version.startswith("homer:")
+
+
+def test_a_number_typed_in_the_case_is_kept_and_the_counter_steps_past_it(reg):
+    typed = notice()
+    typed["number"] = "NOV-2026-0002"
+    assert reg.issue("notice-of-violation", typed, formats=HTML).number == "NOV-2026-0002"
+    assert reg.issue("notice-of-violation", notice(), formats=HTML).number == "NOV-2026-0001"
+    assert reg.issue("notice-of-violation", notice(), formats=HTML).number == "NOV-2026-0003"
+    with pytest.raises(RegisterError, match="NOV-2026-0002"):
+        reg.issue("notice-of-violation", typed, formats=HTML)
+
+
+def test_a_case_listing_its_own_priors_is_refused_with_the_reason(reg):
+    data = notice()
+    data["prior_offenses"] = [
+        {"committed": "2024-01-01", "disposition": "convicted", "convicted": "2024-03-01"}
+    ]
+    with pytest.raises(CaseInvalid, match=r"prior_offenses: remove it.*from the register"):
+        reg.issue("notice-of-violation", data, formats=HTML)
+    assert reg.count() == 0
+
+
+def test_an_invalid_case_uses_no_number(reg):
+    bad = notice()
+    del bad["remedies"]
+    with pytest.raises(CaseInvalid, match="remedies"):
+        reg.issue("notice-of-violation", bad, formats=HTML)
+    assert reg.issue("notice-of-violation", notice(), formats=HTML).number == "NOV-2026-0001"
+
+
+def test_issued_documents_and_their_files_are_frozen(reg):
+    reg.issue("notice-of-violation", notice(), formats=HTML)
+    for statement in (
+        "UPDATE documents SET number = 'NOV-2026-9999'",
+        "DELETE FROM documents",
+        "UPDATE document_files SET content = :blob",
+        "DELETE FROM document_files",
+        "DELETE FROM audit",
+    ):
+        with pytest.raises(Exception, match="frozen"), reg.engine.begin() as conn:
+            conn.execute(text(statement), {"blob": b"x"})
+    assert reg.document("NOV-2026-0001").number == "NOV-2026-0001"
+
+
+def test_files_are_written_after_the_record_and_verify(reg, tmp_path):
+    issued = reg.issue("notice-of-violation", notice(), formats=HTML, out=f"{tmp_path}/out/")
+    assert [p.name for p in issued.paths] == ["NOV-2026-0001-notice-of-violation.html"]
+    found = reg.verify(issued.paths[0].read_bytes())
+    assert (found.number, found.kind, found.respondent) == (
+        "NOV-2026-0001",
+        "notice-of-violation",
+        "Tioughnioga Ridge Development LLC",
+    )
+    assert reg.verify(issued.paths[0].read_bytes() + b" ") is None
+
+
+def test_supersede_gives_a_new_number_pointing_to_the_original(reg):
+    first = reg.issue("notice-of-violation", notice(), formats=HTML)
+    corrected = notice()
+    corrected["violations"][0]["nature"] = "Land disturbed (1.2 acres) without an approved SWPPP"
+    second = reg.supersede(first.number, corrected, formats=HTML)
+    assert second.number == "NOV-2026-0002" and second.supersedes == "NOV-2026-0001"
+    assert reg.document("NOV-2026-0001").superseded_by == "NOV-2026-0002"
+    assert reg.files("NOV-2026-0001") == first.files  # the original stays as served
+    assert reg.verify(first.files["html"]).superseded_by == "NOV-2026-0002"
+    # The offense lives on in the correction: counted once, not as its own prior.
+    assert second.priors == ()
+    with pytest.raises(RegisterError, match="already superseded by NOV-2026-0002"):
+        reg.supersede(first.number, corrected, formats=HTML)
+
+
+def test_every_change_is_audited_with_who_did_it(reg):
+    issued = reg.issue("notice-of-violation", notice(), formats=HTML, by="Dana R. Whitcomb")
+    reg.record_disposition(issued.number, "dismissed", issued.issued, by="Clerk Ames")
+    trail = reg.audit()
+    assert [(e["action"], e["actor"]) for e in trail][:2] == [
+        ("disposition", "Clerk Ames"),
+        ("issue", "Dana R. Whitcomb"),
+    ]
+    assert trail[0]["detail"]["before"]["disposition"] == "pending"
+    assert trail[0]["detail"]["after"]["disposition"] == "dismissed"
+
+
+def test_a_respondent_is_matched_on_normalized_name_and_address(reg):
+    first = reg.issue("notice-of-violation", notice(), formats=HTML)
+    assert first.respondent.created
+    variant = notice(name="TIOUGHNIOGA RIDGE DEVELOPMENT, L.L.C.", street="41 Route  281")
+    second = reg.issue("notice-of-violation", variant, formats=HTML)
+    assert second.respondent.id == first.respondent.id and not second.respondent.created
+
+
+def test_similar_names_are_never_merged_silently(reg):
+    first = reg.issue("notice-of-violation", notice(), formats=HTML)
+    similar = notice(name="Tioughnioga Ridge Developments LLC")
+    with pytest.raises(AmbiguousRespondent) as err:
+        reg.issue("notice-of-violation", similar, formats=HTML)
+    assert [c.id for c in err.value.candidates] == [first.respondent.id]
+    assert f"#{first.respondent.id} Tioughnioga Ridge Development LLC" in str(err.value)
+    assert reg.count() == 1
+    apart = reg.issue("notice-of-violation", similar, formats=HTML, respondent="new")
+    assert apart.respondent.id != first.respondent.id
+
+
+def test_same_name_at_another_address_asks_and_an_id_keeps_alias_and_address(reg):
+    first = reg.issue("notice-of-violation", notice(), formats=HTML)
+    moved = notice(name="Tioughnioga Ridge Dev. LLC", street="9 Main Street")
+    with pytest.raises(AmbiguousRespondent, match="similar name"):
+        reg.issue("notice-of-violation", moved, formats=HTML)
+    same = reg.issue("notice-of-violation", moved, formats=HTML, respondent=first.respondent.id)
+    assert same.respondent.id == first.respondent.id
+    assert "Tioughnioga Ridge Dev. LLC" in same.respondent.aliases
+    assert "9 Main Street, Homer, NY 13077" in same.respondent.addresses
+    # The alias and address now match without asking.
+    assert reg.issue("notice-of-violation", moved, formats=HTML).respondent.id == same.respondent.id
+
+
+def test_two_records_with_the_same_name_and_address_are_listed_not_picked(reg):
+    reg.issue("notice-of-violation", notice(), formats=HTML)
+    reg.issue("notice-of-violation", notice(), formats=HTML, respondent="new")
+    with pytest.raises(AmbiguousRespondent) as err:
+        reg.issue("notice-of-violation", notice(), formats=HTML)
+    assert len(err.value.candidates) == 2
+
+
+def test_every_kind_with_a_party_can_be_issued(reg, tmp_path):
+    from docgen import api
+    from docgen.demo import sample_cases
+
+    issued = {}
+    for kind, path in sample_cases():
+        data, _ = api.load(path)
+        data.pop("prior_offenses", None)  # the register holds the history
+        issued[kind] = reg.issue(kind, data, formats=HTML, respondent="new")
+    assert issued["maintenance-agreement"].number.startswith("MA-")
+    assert issued["contractor-certification"].respondent is None
+    assert {i.kind for i in issued.values()} == {k for k, _ in sample_cases()}
