@@ -82,10 +82,13 @@ def _issue_options(func):
     func = click.option(
         "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
     )(func)
+    func = click.option(
+        "--force", is_flag=True, help="replace a different file already at the output path"
+    )(func)
     return BY(func)
 
 
-def _issue(kind: str | None, case: Path, out, respondent, fmt, by, supersedes=None) -> None:
+def _issue(kind: str | None, case: Path, out, respondent, fmt, by, force, supersedes=None):
     from docgen import api
 
     with _open() as reg:
@@ -97,6 +100,7 @@ def _issue(kind: str | None, case: Path, out, respondent, fmt, by, supersedes=No
             out=out or "./",
             by=by,
             supersedes=supersedes,
+            force=force,
         )
     _print_issued(issued)
 
@@ -105,20 +109,18 @@ def _issue(kind: str | None, case: Path, out, respondent, fmt, by, supersedes=No
 @click.argument("kind")
 @click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
 @_issue_options
-def issue(kind: str, case: Path, out: str | None, respondent: str | None, fmt: str, by) -> None:
+def issue(kind: str, case: Path, out, respondent, fmt, by, force) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
-    _issue(kind, case, out, respondent, fmt, by)
+    _issue(kind, case, out, respondent, fmt, by, force)
 
 
 @click.command()
 @click.argument("number")
 @click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
 @_issue_options
-def supersede(
-    number: str, case: Path, out: str | None, respondent: str | None, fmt: str, by
-) -> None:
+def supersede(number: str, case: Path, out, respondent, fmt, by, force) -> None:
     """Issue a corrected document from CASE under a new number, replacing NUMBER (which stays)."""
-    _issue(None, case, out, respondent, fmt, by, supersedes=number)
+    _issue(None, case, out, respondent, fmt, by, force, supersedes=number)
 
 
 @click.command("record-service")

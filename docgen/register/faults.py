@@ -2,14 +2,14 @@
 
 The steps of an issue, in order: ``numbered`` (number taken, nothing rendered),
 ``rendered`` (bytes made, nothing recorded), ``recorded`` (rows written, not committed),
-``committed`` (record committed, no file written), ``written`` (one file written).
+``committed`` (record committed, no file written yet).
 """
 
 from __future__ import annotations
 
 import os
 
-STEPS = ("numbered", "rendered", "recorded", "committed", "written")
+STEPS = ("numbered", "rendered", "recorded", "committed")
 
 
 def checkpoint(step: str) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
@@ -53,7 +53,7 @@ from docgen.register.records import (
     Verified,
 )
 from docgen.register.respondents import candidates, ref, resolve
-from docgen.render.output import safe_name, write_all
+from docgen.render.output import pending_writes, safe_name, write_files
 
 PLACEHOLDER = "NUMBER-TO-BE-ASSIGNED"
 
@@ -161,6 +161,7 @@ class Register:
         by: str | None = None,
         pdf_variant: str | None = None,
         supersedes: str | None = None,
+        force: bool = False,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
@@ -168,7 +169,9 @@ class Register:
         an alias and an address when new), ``"new"`` to make a new respondent, or None to
         match on the case's name and address (several or near matches raise
         AmbiguousRespondent listing the candidates). A case may not list
-        ``prior_offenses``: the register is the history the penalty reads.
+        ``prior_offenses``: the register is the history the penalty reads. With ``out``,
+        the files are written after the record is committed; a different file already at
+        a path stops the issue before anything is recorded (unless ``force``).
         """
         data, name = api.load(source)
         spec = get_kind(kind)
@@ -222,6 +225,9 @@ class Register:
             doc = api.build(kind, data)
             files = {fmt: api.to_bytes(doc, fmt, pdf_variant) for fmt in formats}
             checkpoint("rendered")
+            stem = safe_name(doc.filename or number, fallback=kind)
+            targets = api.output_paths(out, stem, files) if out is not None else {}
+            pending_writes({targets[f]: files[f] for f in targets}, force)
             row = Document(
                 jurisdiction=facts.pack.id,
                 kind=kind,
@@ -274,12 +280,13 @@ class Register:
             priors=used,
             hashes=hashes,
             files=files,
-            stem=safe_name(doc.filename or number, fallback=kind),
+            stem=stem,
             warnings=tuple(doc.warnings),
             supersedes=old.number if old is not None else None,
         )
-        if out is not None:
-            issued = self._write(issued, out)
+        if targets:
+            written = write_files({targets[f]: files[f] for f in targets}, force)
+            issued = replace(issued, paths=tuple(written))
         return issued
 
     def supersede(self, number: str, source: api.Source, **kwargs: Any) -> Issued:
@@ -417,19 +424,12 @@ class Register:
         )
 
     # -- files ---------------------------------------------------------------------------
-    def _write(self, issued: Issued, out: str | Path) -> Issued:
-        """Write the issued bytes (after the commit): the record always exists first."""
-        from dataclasses import replace
-
-        paths = api.output_paths(out, issued.stem, issued.files)
-        written: list[Path] = []
-        for fmt, path in paths.items():
-            written += write_all({path: issued.files[fmt]})
-            checkpoint("written")
-        return replace(issued, paths=tuple(written))
-
     def export(
-        self, number: str, out: str | Path, formats: Iterable[str] = api.FORMATS
+        self,
+        number: str,
+        out: str | Path,
+        formats: Iterable[str] = api.FORMATS,
+        force: bool = False,
     ) -> list[Path]:
         """Write the stored bytes of ``number`` again (exactly as served) to ``out``."""
         with guarded(self.url), db.read_session(self.engine) as session:
@@ -438,7 +438,7 @@ class Register:
             blobs = {f.format: f.content for f in row.files if f.format in wanted}
             stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
         paths = api.output_paths(out, stem, blobs)
-        return write_all({paths[fmt]: blob for fmt, blob in blobs.items()})
+        return write_files({paths[fmt]: blob for fmt, blob in blobs.items()}, force)
 
     # -- service and dispositions --------------------------------------------------------
     def record_disposition(

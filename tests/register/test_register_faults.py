@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import notice
 from sqlalchemy import text
 
 from docgen.register import Register, RegisterError
 from docgen.register.faults import STEPS
+from tests.helpers.register_cases import notice
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = """

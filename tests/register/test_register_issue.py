@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from conftest import notice
 from sqlalchemy import text
 
 from docgen.errors import CaseInvalid
 from docgen.register import AmbiguousRespondent, RegisterError
+from tests.helpers.register_cases import notice
 
 HTML = ("html",)
 

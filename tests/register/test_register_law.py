@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from conftest import notice
-from readback import html_text
+
+from tests.helpers.readback import html_text
+from tests.helpers.register_cases import notice
 
 HTML = ("html",)
 
