@@ -283,7 +283,7 @@ def schema(kind: str) -> dict[str, Any]:
 
 
 def kinds() -> list[dict[str, Any]]:
-    from docgen.law.pack import load_pack, pack_names
+    from docgen.law.packs import load_pack, pack_names
 
     rows = []
     for name, spec in KINDS.items():
@@ -295,18 +295,19 @@ def kinds() -> list[dict[str, Any]]:
 
 
 def jurisdictions() -> list[dict[str, Any]]:
-    from docgen.law.pack import load_pack, pack_names
+    from docgen.law.packs import load_pack, pack_files
 
     rows = []
-    for name in pack_names():
+    for name, path in pack_files().items():
         pack = load_pack(name)
         rows.append(
             {
                 "id": name,
-                "name": pack.value("name"),
-                "county": pack.value("county"),
-                "code": pack.value("code.title"),
-                "sections": pack.value("code.sections"),
+                "name": pack.name.value,
+                "county": pack.county.value,
+                "code": pack.code.title.value,
+                "sections": pack.code.sections.value,
+                "source": str(path),
                 "kinds": [k for k in KINDS if pack.provides(k)],
             }
         )

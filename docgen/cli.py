@@ -93,12 +93,28 @@ def kinds() -> None:
 
 @main.command()
 def jurisdictions() -> None:
-    """List the jurisdiction packs."""
+    """List the jurisdiction packs: source file and the kinds each provides."""
     from docgen import api
 
     for row in api.jurisdictions():
         click.echo(f"{row['id']:<9} {row['name']} ({row['county']} County): {row['code']}")
-        click.echo(f"{'':<9} kinds: {', '.join(row['kinds'])}")
+        click.echo(f"{'':<9} file: {row['source']}")
+        click.echo(f"{'':<9} kinds: {', '.join(row['kinds']) or 'none'}")
+
+
+@main.group()
+def pack() -> None:
+    """Jurisdiction pack files (one YAML file per municipality)."""
+
+
+@pack.command("check")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+def pack_check(file: Path) -> None:
+    """Validate the pack FILE and render every kind it provides (exit 1 on any failure)."""
+    from docgen.law.pack_check import check_pack_file
+
+    if check_pack_file(file, echo=click.echo):
+        sys.exit(1)
 
 
 @main.command()

@@ -22,7 +22,7 @@ from docgen.documents.base import Options
 from docgen.documents.recording import clause_numbers, unmet
 from docgen.errors import CaseInvalid
 from docgen.law.acknowledgment import CERTIFICATE_TEXT
-from docgen.law.pack import load_pack
+from docgen.law.packs import load_pack
 from docgen.render.filters import money_words
 from tests.helpers.readback import docx_text, html_text, pdf_pages, pdf_text
 
@@ -160,10 +160,10 @@ def test_every_term_party_acknowledgment_and_schedule_is_in_pdf_and_docx(renders
         for heading in HEADINGS[kind].values():
             assert heading in text
         for term in TERMS[kind]:
-            assert term.replace("Village", pack.value("short_name")) in text
+            assert term.replace("Village", pack.short_name.value) in text
         # parties: the owner as grantor or owner, the municipality as grantee or party
         assert case["owner"]["name"] in text
-        assert f"the {pack.value('name')}, a municipal corporation of the State of New York" in text
+        assert f"the {pack.name.value}, a municipal corporation of the State of New York" in text
         for signer in case["owner"]["signers"]:
             assert f"Name: {signer['name']}" in text or signer["name"] in text
         # acknowledgments: one per owner signer and one for the municipality's officer
@@ -184,7 +184,7 @@ def test_every_term_party_acknowledgment_and_schedule_is_in_pdf_and_docx(renders
                 )
             assert filled in text
         # counsel approves as to form; schedules A and B
-        assert f"Approved as to form by the {pack.value('counsel')}" in text
+        assert f"Approved as to form by the {pack.counsel.value}" in text
         assert case["counsel"]["name"] in text
         assert "Schedule A: Legal Description of the Property" in text
         assert flat(case["property"]["legal_description"]).split(" bounded")[0][:80] in text
@@ -207,7 +207,7 @@ def test_first_page_is_ready_for_recording(renders, kind, path):
     assert f"Tax Map No. (Section-Block-Lot): {case['property']['tax_map']}" in first
     assert "Record and return to:" in first
     assert f"{case['counsel']['name']}, {case['counsel']['title']}" in first
-    assert " ".join(pack.value("recording.return_to")) in first
+    assert " ".join(pack.recording.return_to.value) in first
     document = docx.Document(io.BytesIO(r["docx"]))
     assert document.paragraphs[0].style.name == "Clerk Space"
     assert 'class="clerk-space"' in r["html"] and "padding-top: 2.5in" in r["html"]
@@ -233,11 +233,11 @@ def test_homer_and_macedon_wording_differ_where_their_codes_do(renders, kind, pa
 @pytest.mark.parametrize("juris", ["homer", "macedon"])
 def test_quoted_law_in_the_instruments_is_verbatim(juris):
     pack = load_pack(juris)
-    access = pack.value("easement.access") + " " + pack.value("easement.purpose")
+    access = pack.easement.access.value + " " + pack.easement.purpose.value
     access = f"for access to the facility {access}"
     assert access in LAW[juris]
     for key in ("duty", "program", "procedures", "discharges"):
-        assert pack.value(f"agreement.after_construction.{key}") in LAW[juris]
+        assert getattr(pack.agreement.after_construction, key).value in LAW[juris]
 
 
 @pytest.mark.parametrize(("kind", "path"), AGREEMENT_SAMPLES, ids=IDS)

@@ -15,7 +15,7 @@ from conftest import ROOT
 from docgen import api
 from docgen.documents.base import Options
 from docgen.errors import CaseInvalid, DocgenError
-from docgen.law.pack import load_pack
+from docgen.law.packs import load_pack
 from docgen.law.training import training_current_through, training_expired
 from docgen.render.filters import long_date
 from tests.helpers.readback import docx_text, pdf_text
@@ -33,7 +33,7 @@ def flat(text: str) -> str:
 
 
 def statement(jurisdiction: str) -> str:
-    return load_pack(jurisdiction).value("certification.statement")
+    return load_pack(jurisdiction).certification.statement.value
 
 
 def case_data(path: Path = HOMER) -> dict:
@@ -89,8 +89,8 @@ def test_statement_verbatim_once_per_contractor_and_every_field(path):
                 assert value in text, (fmt, value)
         pack = load_pack(own)
         for key in ("who_signs", "required_fields", "part_of_swppp"):
-            assert pack.value(f"certification.{key}") in text, (fmt, key)
-            assert flat(pack.ref(f"certification.{key}")) in text, (fmt, key)
+            assert getattr(pack.certification, key).value in text, (fmt, key)
+            assert flat(getattr(pack.certification, key).ref) in text, (fmt, key)
 
 
 def test_each_contractor_starts_a_new_page():
@@ -275,7 +275,7 @@ def test_macedon_warning_cites_its_pack_ref():
     data = case_data()
     data["jurisdiction"] = "macedon"
     (warning,) = api.check(KIND, data)
-    assert f"({load_pack('macedon').ref('certification.training_valid_years')})" in warning
+    assert f"({load_pack('macedon').certification.training_valid_years.ref})" in warning
     assert "228-78A" not in warning
 
 
@@ -389,8 +389,8 @@ def test_blank_form_for_a_jurisdiction(jurisdiction):
         assert statement(OTHER[jurisdiction]) not in text, fmt
         assert "Signature: ______________________________ Date: ________________" in text
         assert "Firm\u2019s telephone number (___) ___-____" in text
-        assert pack.value("certification.part_of_swppp") in text
-        assert pack.value("name") in text
+        assert pack.certification.part_of_swppp.value in text
+        assert pack.name.value in text
     assert doc.warnings == ()
     assert doc.filename == f"{jurisdiction}-contractor-certification-blank"
 

@@ -9,7 +9,7 @@ import pytest
 
 from docgen.errors import CaseInvalid
 from docgen.law.deadlines import LIBRARY_NAMES, appeal_deadline, public_holidays
-from docgen.law.pack import load_pack
+from docgen.law.packs import load_pack
 
 HOMER = load_pack("homer")
 
@@ -122,9 +122,9 @@ def test_no_service_date_is_an_error_naming_element_f():
 
 
 def test_the_period_comes_from_the_pack():
-    assert HOMER.value("enforcement.appeal_days") == 15
-    assert HOMER.ref("enforcement.appeal_deadline") == "GCL § 25-a"
-    assert HOMER.ref("enforcement.appeal_deadline.public_holidays") == "GCL § 24"
+    assert HOMER.enforcement.appeal_days.value == 15
+    assert HOMER.enforcement.appeal_deadline.ref == "GCL § 25-a"
+    assert HOMER.enforcement.appeal_deadline.public_holidays.ref == "GCL § 24"
 
 
 GCL_24 = {

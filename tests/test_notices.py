@@ -6,11 +6,11 @@ from __future__ import annotations
 import copy
 
 import pytest
-from enforcement_cases import NOTICES, case_data, cli, squash, write_yaml
 
 from docgen.law.deadlines import appeal_deadline
-from docgen.law.pack import load_pack
+from docgen.law.packs import load_pack
 from docgen.render.filters import long_date, money
+from tests.helpers.enforcement_cases import NOTICES, case_data, cli, squash, write_yaml
 from tests.helpers.readback import docx_text, pdf_text
 
 HOMER = load_pack("homer")
@@ -192,6 +192,6 @@ def test_appeal_statement_is_the_law_verbatim():
     from conftest import LAW_TEXT
 
     law = (LAW_TEXT / "homer-ch228-art12.txt").read_text(encoding="utf-8")
-    statement = HOMER.value("enforcement.appeal_statement")
+    statement = HOMER.enforcement.appeal_statement.value
     assert f"A statement that {statement}." in law
-    assert "15 days" in statement and HOMER.value("enforcement.appeal_days") == 15
+    assert "15 days" in statement and HOMER.enforcement.appeal_days.value == 15

@@ -11,9 +11,9 @@ from pathlib import Path
 import docx
 import pytest
 from docx.oxml.ns import qn
-from enforcement_cases import PACKETS, case_data, cli, squash, write_yaml
 
 from docgen import api
+from tests.helpers.enforcement_cases import PACKETS, case_data, cli, squash, write_yaml
 from tests.helpers.readback import docx_text, pdf_pages
 
 PACKET = PACKETS[0]

@@ -7,12 +7,12 @@ import io
 import docx
 import pytest
 from conftest import LAW_TEXT
-from enforcement_cases import ORDERS, case_data, cli, squash, write_yaml
 
 from docgen import api
 from docgen.documents.base import Options
-from docgen.law.pack import load_pack
+from docgen.law.packs import load_pack
 from docgen.render.filters import long_date, phone
+from tests.helpers.enforcement_cases import ORDERS, case_data, cli, squash, write_yaml
 from tests.helpers.readback import docx_text, pdf_pages, pdf_text
 
 HOMER = load_pack("homer")
@@ -26,7 +26,7 @@ LAW = (LAW_TEXT / "homer-ch228-art12.txt").read_text(encoding="utf-8")
     "key", ["stop_work", "stabilization", "stop_work_duration", "stop_work_failure"]
 )
 def test_order_wording_is_the_law_verbatim(key):
-    assert HOMER.value(f"enforcement.{key}") in LAW
+    assert getattr(HOMER.enforcement, key).value in LAW
 
 
 @pytest.mark.parametrize("path", ORDERS, ids=[p.stem for p in ORDERS])
@@ -36,7 +36,7 @@ def test_served_copy_states_the_order(renders, path, fmt):
     r = renders.get(KIND, path)
     text = squash(pdf_text(r["pdf"]) if fmt == "pdf" else docx_text(r["docx"]))
     for key in ("stop_work", "stop_work_duration", "stop_work_failure"):
-        assert squash(HOMER.value(f"enforcement.{key}")) in text, key
+        assert squash(getattr(HOMER.enforcement, key).value) in text, key
     expected = [
         data["number"],
         data["recipient"]["name"],
@@ -55,7 +55,7 @@ def test_served_copy_states_the_order(renders, path, fmt):
 def test_default_allowed_work_is_corrective_work_and_stabilization(renders):
     text = squash(docx_text(renders.get(KIND, DEFAULT)["docx"]))
     assert squash("work that addresses the violations leading to this stop-work order") in text
-    assert squash(HOMER.value("enforcement.stabilization")) in text
+    assert squash(HOMER.enforcement.stabilization.value) in text
     listed = squash(docx_text(renders.get(KIND, LISTED)["docx"]))
     assert squash("work that addresses the violations leading") not in listed
 
@@ -82,7 +82,7 @@ def test_placard_is_one_page_with_heading_site_number_date_contact(placards, ste
             data["number"],
             long_date(data["effective"]),
             phone("6075550142"),
-            HOMER.value("enforcement.stop_work"),
+            HOMER.enforcement.stop_work.value,
         ):
             assert squash(value) in text, value
     styles = {p.style.name for p in docx.Document(io.BytesIO(docx_bytes)).paragraphs}

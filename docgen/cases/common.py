@@ -26,7 +26,7 @@ from pydantic import (
     model_validator,
 )
 
-from docgen.law.pack import pack_names
+from docgen.law.packs import pack_names
 
 MIN_YEAR, MAX_YEAR = 1900, 2099
 

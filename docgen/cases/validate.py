@@ -49,7 +49,7 @@ def provision_for(model: type[BaseModel], loc: tuple[Any, ...], pack: Pack | Non
             found = str(extra["provision"])
         current = _model_in(info.annotation)
     if found.startswith("@"):
-        found = pack.ref(found[1:]) if pack is not None else ""
+        found = pack.cite(found[1:]) if pack is not None else ""
     return found
 
 

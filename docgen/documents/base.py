@@ -17,7 +17,8 @@ from pydantic import BaseModel
 
 from docgen.cases.validate import validate
 from docgen.errors import CaseInvalid, DocgenError, Problem
-from docgen.law.pack import Pack, load_pack
+from docgen.law.pack import Pack
+from docgen.law.packs import load_pack
 from docgen.render.html import HtmlDocument, render_html
 
 
@@ -75,6 +76,8 @@ class Kind:
     blank: Callable[[Pack, Options], dict[str, Any]] | None = None
     # One document per part (`render --split`): (name, case data) from valid case data.
     split: Callable[[dict[str, Any]], list[tuple[str, dict[str, Any]]]] | None = None
+    # The document's issue date: it prints the law in force that day (None: the latest).
+    issued: Callable[[Any], date | None] = lambda case: getattr(case, "issued", None)
 
 
 def jurisdiction_of(data: dict[str, Any]) -> Pack:
@@ -92,6 +95,11 @@ def jurisdiction_of(data: dict[str, Any]) -> Pack:
         ) from None
 
 
+def in_force(pack: Pack, day: date | None) -> Pack:
+    """``pack`` as amended up to ``day``: the values a document issued that day prints."""
+    return load_pack(pack.id, day) if day is not None else pack
+
+
 def prepare(
     kind: Kind, data: dict[str, Any], options: Options, source: str = ""
 ) -> tuple[Any, Pack]:
@@ -102,6 +110,7 @@ def prepare(
         raise CaseInvalid(err.problems, source) from None
     pack.require(kind.name)
     case = validate(kind.model, data, pack, source)
+    pack = in_force(pack, kind.issued(case))
     problems = kind.check(case, pack, options)
     if problems:
         raise CaseInvalid(problems, source)

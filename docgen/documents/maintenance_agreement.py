@@ -80,6 +80,7 @@ def context(case: Any, pack: Pack, options: Options) -> dict[str, Any]:
 
 KIND = Kind(
     name="maintenance-agreement",
+    issued=lambda case: case.agreement.date,
     title="Maintenance agreement",
     model=AgreementCase,
     template="agreements/maintenance_agreement.html.j2",

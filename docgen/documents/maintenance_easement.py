@@ -67,6 +67,7 @@ def context(case: Any, pack: Pack, options: Options) -> dict[str, Any]:
 
 KIND = Kind(
     name="maintenance-easement",
+    issued=lambda case: case.agreement.date,
     title="Maintenance easement",
     model=EasementCase,
     template="agreements/maintenance_easement.html.j2",

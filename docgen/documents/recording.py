@@ -22,7 +22,7 @@ from docgen.law.acknowledgment import (
     NOTARY_REF,
     OWNER_KINDS,
 )
-from docgen.law.pack import Pack
+from docgen.law.pack import AgreementTerms, Pack
 
 # Parts of an instrument that meet a requirement without being a numbered clause.
 PARTS = (
@@ -77,7 +77,7 @@ def where_met(
     rows = []
     for req in requirements:
         found = tuple(numbers[c.id] for c in clauses if req.id in c.meets)
-        rows.append(Met(req.id, pack.ref(req.provision), found, req.parts))
+        rows.append(Met(req.id, pack.cite(req.provision), found, req.parts))
     return rows
 
 
@@ -94,7 +94,7 @@ def unmet(requirements: tuple[Requirement, ...], clauses: tuple[Clause, ...]) ->
 def check_recording(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
     """Signers, facilities and the Schedule B figures; each problem cites its provision."""
     problems: list[Problem] = []
-    executes = f"{pack.ref(kind_ref)}; {ACKNOWLEDGMENT_REF}"
+    executes = f"{pack.cite(kind_ref)}; {ACKNOWLEDGMENT_REF}"
     if not case.owner.signers:
         problems.append(
             Problem(
@@ -122,7 +122,7 @@ def check_recording(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
                 "facilities",
                 "lists no stormwater management facility; the instrument must identify "
                 "the facilities it covers",
-                pack.ref(kind_ref),
+                pack.cite(kind_ref),
             )
         )
     if case.security.amount <= 0:
@@ -130,11 +130,16 @@ def check_recording(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
             Problem(
                 "security.amount",
                 "must be more than $0.00; the security guarantees the owner's performance",
-                pack.ref("agreement.terms.security_days"),
+                _terms(pack).security_days.ref,
             )
         )
     problems += check_inspection(case.inspection, pack)
     return problems
+
+
+def _terms(pack: Pack) -> AgreementTerms:
+    """Schedule B's figures (both recorded instruments are checked against them)."""
+    return pack.part("agreement").terms
 
 
 def check_inspection(inspection: Any, pack: Pack) -> list[Problem]:
@@ -142,7 +147,8 @@ def check_inspection(inspection: Any, pack: Pack) -> list[Problem]:
     if inspection is None:
         return []
     problems = []
-    most_years = int(pack.value("agreement.terms.inspection_years"))
+    terms = _terms(pack)
+    most_years = terms.inspection_years.value
     if not 1 <= inspection.interval_years <= most_years:
         problems.append(
             Problem(
@@ -150,17 +156,17 @@ def check_inspection(inspection: Any, pack: Pack) -> list[Problem]:
                 f"{inspection.interval_years} years is outside 1 to {most_years}: a "
                 f"professional engineer must inspect the facilities at least once every "
                 f"{most_years} years",
-                pack.ref("agreement.terms.inspection_years"),
+                terms.inspection_years.ref,
             )
         )
-    most_days = int(pack.value("agreement.terms.report_days"))
+    most_days = terms.report_days.value
     if inspection.report_days is not None and not 1 <= inspection.report_days <= most_days:
         problems.append(
             Problem(
                 "inspection.report_days",
                 f"{inspection.report_days} days is outside 1 to {most_days}: the engineer's "
                 f"written report is due within {most_days} days of the inspection",
-                pack.ref("agreement.terms.report_days"),
+                terms.report_days.ref,
             )
         )
     return problems
@@ -177,8 +183,8 @@ class Schedule:
 
 
 def inspection_schedule(inspection: Any, pack: Pack) -> Schedule:
-    years = int(pack.value("agreement.terms.inspection_years"))
-    days = int(pack.value("agreement.terms.report_days"))
+    terms = _terms(pack)
+    years, days = terms.inspection_years.value, terms.report_days.value
     if inspection is None:
         return Schedule(years, False, days, False)
     given_days = inspection.report_days is not None

@@ -54,7 +54,6 @@ LIBRARY_NAMES: dict[str, str | None] = {
 }
 FLAG_DAY = "Flag Day"
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-KEY = "enforcement.appeal_deadline"
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,7 @@ def _statute_holidays(year: int, names: tuple[str, ...], excepts: tuple[str, ...
 
 def public_holidays(year: int, pack: Pack) -> dict[date, str]:
     """The GCL § 24 public holidays of ``year``, each with the sentence naming it."""
-    node = pack.lookup(KEY)
+    node = pack.part("enforcement").appeal_deadline
     names = tuple(node.public_holidays.value)
     excepts = tuple(node.sunday_rule_excepts.value) if node.sunday_moves_to_monday.value else names
     return dict(_statute_holidays(year, names, excepts))
@@ -131,7 +130,8 @@ def public_holidays(year: int, pack: Pack) -> dict[date, str]:
 
 def appeal_deadline(served: date | None, pack: Pack) -> Deadline:
     """The last day to file a written notice of appeal (§ 228-79C(1)(f); GCL §§ 24, 25-a)."""
-    period_ref = pack.ref("enforcement.appeal_days")
+    enforcement = pack.part("enforcement")
+    period_ref = enforcement.appeal_days.ref
     if served is None:
         raise CaseInvalid(
             [
@@ -143,8 +143,8 @@ def appeal_deadline(served: date | None, pack: Pack) -> Deadline:
                 )
             ]
         )
-    node = pack.lookup(KEY)
-    days = int(pack.value("enforcement.appeal_days"))
+    node = enforcement.appeal_deadline
+    days = enforcement.appeal_days.value
     weekend = {WEEKDAYS.index(name) for name in node.weekend_days.value}
     nominal = served + timedelta(days=days)
     day, reasons = nominal, []

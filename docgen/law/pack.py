@@ -1,134 +1,231 @@
-"""Jurisdiction packs: the law of one municipality as cited data.
+"""Jurisdiction packs: the law of one municipality as typed, cited data.
 
-A pack is a YAML file beside this module. Every value sits in a mapping that carries
-``ref``, the provision it comes from; :func:`uncited` finds any that does not. Adding a
-municipality that adopted the same model law is a new file, not new code.
+A pack is one YAML file (docgen/law/*.yaml, or any *.yaml in the folder named by
+``DOCGEN_PACKS``; its id is the file's stem). Every value is a mapping with ``value`` and
+``ref``, the provision it comes from (:class:`Cited`); groups of values carry their own
+``ref``. The file is validated against :class:`Pack` when it is loaded, so a typo in a
+key is an error naming the file and the key path, not a surprise when some document
+renders. Loading, versions and the registry of packs are in docgen.law.packs.
+
+A pack provides a kind of document by listing it under ``provisions`` (``value: true``)
+and giving the groups that kind prints (:data:`KIND_NEEDS`); a kind it does not provide
+is refused with the pack's own reason (``note``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import cache
-from importlib import resources
-from typing import Any
+from decimal import Decimal
+from typing import Annotated, Any, Generic, TypeVar
 
-import yaml
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from docgen.errors import DocgenError, UnsupportedKind
+from docgen.errors import UnsupportedKind
 
-
-class Node:
-    """Read-only attribute access over a pack mapping (templates use ``pack.name.value``)."""
-
-    __slots__ = ("_data", "_path")
-
-    def __init__(self, data: dict[str, Any], path: str = ""):
-        self._data = data
-        self._path = path
-
-    def __getattr__(self, key: str) -> Any:
-        try:
-            return _wrap(self._data[key], f"{self._path}.{key}".lstrip("."))
-        except KeyError:
-            raise AttributeError(
-                f"pack has no {self._path + '.' if self._path else ''}{key}"
-            ) from None
-
-    def __getitem__(self, key: str) -> Any:
-        # KeyError, as a mapping should: Jinja turns it into its (strict) undefined, so a
-        # template's typo becomes a RenderError naming the key, not a traceback.
-        try:
-            return self.__getattr__(key)
-        except AttributeError as err:
-            raise KeyError(str(err)) from None
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._data
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.__getattr__(key) if key in self._data else default
-
-    def keys(self):
-        return self._data.keys()
-
-    def __repr__(self) -> str:
-        return f"Node({self._path or 'pack'})"
+T = TypeVar("T")
+Ref = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
-def _wrap(value: Any, path: str) -> Any:
-    if isinstance(value, dict):
-        return Node(value, path)
-    if isinstance(value, list):
-        return [_wrap(v, f"{path}[{i}]") for i, v in enumerate(value)]
-    return value
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
 
 
-class Pack(Node):
-    """One jurisdiction: ``pack.id``, ``pack.value("name")``, ``pack.ref("penalties")``."""
+class Cited(Strict, Generic[T]):
+    """One value of the law and the provision it comes from."""
 
-    __slots__ = ()
+    value: T
+    ref: Ref
+    note: str | None = None
 
-    @property
-    def id(self) -> str:
-        return self._data["id"]
 
-    def lookup(self, dotted: str) -> Any:
-        node: Any = self
-        for part in dotted.split("."):
-            node = getattr(node, part)
-        return node
+class Group(Strict):
+    """Values that share a provision (each still carries its own ``ref``)."""
 
-    def value(self, dotted: str) -> Any:
-        return self.lookup(dotted).value
+    ref: Ref
+    note: str | None = None
 
-    def ref(self, dotted: str) -> str:
-        return self.lookup(dotted).ref
+
+class Code(Strict):
+    chapter: Cited[Text]
+    article: Cited[Text]
+    title: Cited[Text]
+    sections: Cited[Text]
+
+
+class Certification(Strict):
+    """The contractor certification: the statement is the law's own words."""
+
+    statement: Cited[Text]
+    who_signs: Cited[Text]
+    required_fields: Cited[Text]
+    part_of_swppp: Cited[Text]
+    training_valid_years: Cited[Annotated[int, Field(gt=0)]]
+
+
+class AppealDeadline(Group):
+    """GCL § 25-a: a period set by law that ends on a weekend or public holiday."""
+
+    roll_forward: Cited[Text]
+    weekend_days: Cited[list[Text]]
+    public_holidays: Cited[list[Text]]
+    sunday_moves_to_monday: Cited[bool]
+    sunday_rule_excepts: Cited[list[Text]]
+
+
+class Enforcement(Strict):
+    notice: Cited[Text]
+    appeal_days: Cited[Annotated[int, Field(gt=0)]]
+    appeal_to: Cited[Text]
+    appeal_statement: Cited[Text]
+    appeal_deadline: AppealDeadline
+    stop_work_duration: Cited[Text]
+    stop_work_failure: Cited[Text]
+    stop_work: Cited[Text]
+    stabilization: Cited[Text]
+    injunction: Cited[Text]
+    certificate_of_occupancy: Cited[Text]
+    restoration: Cited[Text]
+    fees: Cited[Text]
+
+
+class PenaltyTier(Strict):
+    """One bracket of the penalty section: the offense number it applies from, the fines."""
+
+    offense: Annotated[int, Field(gt=0)]
+    fine_min: Decimal | None
+    fine_max: Decimal
+    imprisonment_max_months: Annotated[int, Field(ge=0)]
+    ref: Ref
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PenaltyTier:
+        if self.fine_min is not None and self.fine_min > self.fine_max:
+            raise ValueError(f"fine_min {self.fine_min} is above fine_max {self.fine_max}")
+        return self
+
+
+class Penalties(Group):
+    lookback_years: Cited[Annotated[int, Field(gt=0)]]
+    continued_violation_days: Cited[Annotated[int, Field(gt=0)]]
+    misdemeanor_clause: Cited[Text]
+    additional: Cited[Text]
+    tiers: list[PenaltyTier] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _numbered(self) -> Penalties:
+        numbers = [t.offense for t in self.tiers]
+        if numbers != list(range(1, len(numbers) + 1)):
+            raise ValueError(f"tiers must be offenses 1, 2, 3... in order; found {numbers}")
+        return self
+
+
+class Easement(Group):
+    access: Cited[Text]
+    approved_by: Cited[Text]
+    purpose: Cited[Text]
+
+
+class Recording(Group):
+    signatory: Cited[Text]
+    return_to: Cited[list[Text]]
+
+
+class AgreementTerms(Group):
+    inspection_years: Cited[Annotated[int, Field(gt=0)]]
+    report_days: Cited[Annotated[int, Field(gt=0)]]
+    security_days: Cited[Annotated[int, Field(gt=0)]]
+
+
+class AfterConstruction(Group):
+    duty: Cited[Text]
+    program: Cited[Text]
+    procedures: Cited[Text]
+    discharges: Cited[Text]
+
+
+class Agreement(Group):
+    model: Cited[Text]
+    dedication: Cited[Text]
+    terms: AgreementTerms
+    after_construction: AfterConstruction
+
+
+# The groups each kind prints: a pack that provides the kind must give them all.
+KIND_NEEDS: dict[str, tuple[str, ...]] = {
+    "notice-of-violation": ("enforcement", "penalties"),
+    "stop-work-order": ("enforcement",),
+    "penalty-statement": ("penalties",),
+    "contractor-certification": ("certification",),
+    "maintenance-easement": ("easement", "recording", "agreement"),  # Schedule B's figures
+    "maintenance-agreement": ("easement", "recording", "agreement"),
+}
+
+
+class Pack(Strict):
+    """One municipality's law. ``id`` is the pack file's stem."""
+
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+    name: Cited[Text]
+    short_name: Cited[Text]
+    county: Cited[Text]
+    code: Code
+    counsel: Cited[Text]
+    provisions: dict[str, Cited[bool]]
+    certification: Certification | None = None
+    enforcement: Enforcement | None = None
+    penalties: Penalties | None = None
+    easement: Easement | None = None
+    recording: Recording | None = None
+    agreement: Agreement | None = None
+
+    @model_validator(mode="after")
+    def _provides_what_it_claims(self) -> Pack:
+        for kind, provision in self.provisions.items():
+            if kind not in KIND_NEEDS:
+                raise ValueError(
+                    f"provisions: {kind!r} is not a document kind ({', '.join(KIND_NEEDS)})"
+                )
+            missing = [g for g in KIND_NEEDS[kind] if getattr(self, g) is None]
+            if provision.value and missing:
+                raise ValueError(
+                    f"provisions: {kind} is provided ({provision.ref}) but the pack has no "
+                    f"{', '.join(missing)} (what a {kind} prints)"
+                )
+        return self
 
     def provides(self, kind: str) -> bool:
-        return bool(self._data["provisions"].get(kind, {}).get("value"))
+        entry = self.provisions.get(kind)
+        return bool(entry and entry.value)
 
     def require(self, kind: str) -> str:
         """The citation behind ``kind``, or UnsupportedKind naming what the article lacks."""
-        entry = self._data["provisions"].get(kind)
-        if entry and entry.get("value"):
-            return entry["ref"]
-        code = self.value("code.title")
-        why = entry.get("note") if entry else f"no {kind} provision"
+        entry = self.provisions.get(kind)
+        if entry and entry.value:
+            return entry.ref
+        why = entry.note if entry and entry.note else f"no {kind} provision"
         raise UnsupportedKind(
-            f"{self.value('name')} cannot issue a {kind}: the {code} "
-            f"({self.value('code.sections')}) has {why}. docgen does not borrow another "
+            f"{self.name.value} cannot issue a {kind}: the {self.code.title.value} "
+            f"({self.code.sections.value}) has {why}. docgen does not borrow another "
             "municipality's provisions."
         )
 
+    def part(self, name: str) -> Any:
+        """The group ``name`` (``enforcement``, ``penalties``...), or UnsupportedKind naming it.
 
-def pack_names() -> list[str]:
-    folder = resources.files("docgen.law")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+        A pack that provides a kind gives the groups it prints (checked at load), so this
+        fails only for a kind the pack does not provide.
+        """
+        group = getattr(self, name)
+        if group is None:
+            raise UnsupportedKind(f"{self.name.value}: the pack gives no {name} provisions")
+        return group
 
+    def cite(self, path: str) -> str:
+        """The ``ref`` of the value at ``path`` (a case model's ``@certification.who_signs``)."""
+        node: Any = self
+        for part in path.split("."):
+            node = getattr(node, part)
+        return node.ref
 
-@cache
-def load_pack(name: str) -> Pack:
-    """The pack called ``name`` (``homer``, ``macedon``); an unknown name is a DocgenError."""
-    key = str(name).strip().lower()
-    if key not in pack_names():
-        raise DocgenError(
-            f"jurisdiction: unknown jurisdiction {name!r}; known: {', '.join(pack_names())}"
-        )
-    text = (resources.files("docgen.law") / f"{key}.yaml").read_text(encoding="utf-8")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # packs are our own, trusted data
-    return Pack(yaml.load(text, Loader=loader))
-
-
-def uncited(data: Any, path: str = "", cited: bool = False) -> Iterator[str]:
-    """Paths of pack values with no ``ref`` on them or on an enclosing mapping."""
-    if isinstance(data, dict):
-        has_ref = cited or bool(data.get("ref"))
-        for key, value in data.items():
-            if key in ("ref", "note", "id"):
-                continue
-            yield from uncited(value, f"{path}.{key}".lstrip("."), has_ref)
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from uncited(value, f"{path}[{i}]", cited)
-    elif not cited:
-        yield path
+    def kinds(self) -> list[str]:
+        return [kind for kind in KIND_NEEDS if self.provides(kind)]

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from docgen.cases.penalty import Offense, PriorOffense
 from docgen.errors import CaseInvalid, Problem
-from docgen.law.pack import Pack
+from docgen.law.pack import Pack, PenaltyTier
 
 ZERO = Decimal("0.00")
 
@@ -27,22 +27,13 @@ class PriorFinding:
 
 
 @dataclass(frozen=True)
-class Tier:
-    offense: int
-    fine_min: Decimal | None
-    fine_max: Decimal
-    imprisonment_max_months: int
-    text: str
-
-
-@dataclass(frozen=True)
 class Assessment:
     citation: str
     offense: Offense
     statement_date: date
     lookback_start: date
     offense_number: int
-    tier: Tier
+    tier: PenaltyTier
     violations: int
     findings: tuple[PriorFinding, ...] = field(default_factory=tuple)
 
@@ -98,19 +89,6 @@ class Assessment:
             "counted_priors": [prior(f) for f in self.counted],
             "excluded_priors": [prior(f) for f in self.excluded],
         }
-
-
-def tiers(pack: Pack) -> list[Tier]:
-    return [
-        Tier(
-            offense=int(t.offense),
-            fine_min=Decimal(t.fine_min) if t.fine_min is not None else None,
-            fine_max=Decimal(t.fine_max),
-            imprisonment_max_months=int(t.imprisonment_max_months),
-            text=t.text,
-        )
-        for t in pack.penalties.tiers
-    ]
 
 
 def years_before(day: date, years: int) -> date:
@@ -217,7 +195,8 @@ def assess(
     if problems:
         raise CaseInvalid(problems)
 
-    lookback = int(pack.penalties.lookback_years.value)
+    penalties = pack.part("penalties")
+    lookback = penalties.lookback_years.value
     # "for conviction of a second offense both of which were committed within a period of
     # five years": reading 2, inclusive, counted back from the current offense.
     window_start = years_before(offense.committed, lookback)
@@ -249,10 +228,10 @@ def assess(
 
     # Reading 3: offense number = 1 + counted priors; "third or subsequent" caps the tier.
     offense_number = 1 + sum(f.counted for f in findings)
-    table = tiers(pack)
+    table = penalties.tiers
     tier = table[min(offense_number, len(table)) - 1]
 
-    days = int(pack.penalties.continued_violation_days.value)
+    days = penalties.continued_violation_days.value
     violations = weekly_violations(offense.committed, offense.continued_through, days)
     return Assessment(
         citation=citation,

@@ -42,12 +42,13 @@ class TrainingStatus:
 
 def training_status(trained: date, on: date, pack: Pack) -> TrainingStatus:
     """The status of training given on ``trained``, read on ``on`` under ``pack``."""
-    years = int(pack.value("certification.training_valid_years"))
+    period = pack.part("certification").training_valid_years
+    years = period.value
     return TrainingStatus(
         trained=trained,
         on=on,
         current_through=training_current_through(trained, years),
         expired=training_expired(trained, on, years),
         valid_years=years,
-        ref=pack.ref("certification.training_valid_years"),
+        ref=period.ref,
     )
