@@ -267,6 +267,11 @@ def demo(out: Path, fmt: str) -> None:
 @click.option("-f", "--format", "fmt", default="all", show_default=True, help=FORMAT_HELP)
 @click.option("--pdf-variant", default="pdf/ua-1", show_default=True)
 @click.option("--force", is_flag=True, help="replace files already there with different bytes")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="keep the files OUT/manifest.json lists for unchanged cases; render only the rest",
+)
 def batch(
     kind: str,
     cases: tuple[str, ...],
@@ -275,6 +280,7 @@ def batch(
     fmt: str,
     pdf_variant: str,
     force: bool,
+    resume: bool,
 ) -> None:
     """Render KIND for many CASES (files, folders, CSV files) into OUT, in parallel."""
     from docgen import api
@@ -284,10 +290,19 @@ def batch(
     engine.check_variant(pdf_variant)
     found = engine.collect(cases)
     with engine.Console(len(found)) as console:
-        report = engine.run(kind, found, out, formats, jobs, pdf_variant, console.outcome, force)
+        report = engine.run(
+            kind, found, out, formats, jobs, pdf_variant, console.outcome, force, resume
+        )
     for source, message in report.warnings:
         click.echo(f"warning: {source}: {message}", err=True)
     engine.print_summary(report, out, fancy=console.fancy)
+    if report.stopped is not None:
+        fail(
+            RuntimeError(
+                f"writing stopped: {report.stopped}; {len(report.not_written)} case(s) not "
+                f"written, listed in {out / engine.MANIFEST}"
+            )
+        )
     if report.failures:
         sys.exit(1)
 

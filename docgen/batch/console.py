@@ -71,6 +71,7 @@ class Console:
 def summary_rows(report: Report) -> list[tuple[str, str]]:
     return [
         ("written", str(report.documents)),
+        *([("kept", str(report.resumed))] if report.resumed else []),
         ("failed", str(len(report.failures))),
         ("seconds", f"{report.seconds:.2f}"),
         ("docs/s", f"{report.rate:.1f}"),

@@ -1,10 +1,12 @@
-"""Batch inputs: files; every .yaml/.yml/.json in a directory, sorted; one case per CSV
-row, dotted column names mapping into nested keys."""
+"""Batch inputs: files; every .yaml/.yml/.json in a directory, sorted (a batch's own
+manifest.json is never a case); one case per CSV row, dotted column names mapping into
+nested keys."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +16,7 @@ from docgen.errors import CaseFileError, DocgenError
 
 CASE_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_CSV_BYTES = 50 * 1024 * 1024
+MANIFEST = "manifest.json"  # what a batch writes beside its files (see manifest.py)
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,9 @@ def collect(inputs: Iterable[str | Path]) -> list[CaseInput]:
         path = Path(item)
         if path.is_dir():
             found = sorted(
-                p for p in path.iterdir() if p.is_file() and p.suffix.lower() in CASE_SUFFIXES
+                p
+                for p in path.iterdir()
+                if p.is_file() and p.suffix.lower() in CASE_SUFFIXES and p.name != MANIFEST
             )
             if not found:
                 raise DocgenError(f"{path}: no case files (.yaml, .yml, .json) in this directory")
@@ -65,6 +70,17 @@ def csv_cases(path: Path) -> list[CaseInput]:
     if not rows or not any(cell.strip() for cell in rows[0]):
         return [CaseInput(str(path), path.stem, error=f"{path}: no header row")]
     header = [cell.strip() for cell in rows[0]]
+    if len(header) == 1:
+        for mark, name in ((";", "semicolons (;)"), ("\t", "tabs")):
+            if mark in header[0]:
+                return [
+                    CaseInput(
+                        str(path),
+                        path.stem,
+                        error=f"{path}: the header is separated by {name}, not commas; save "
+                        'the sheet as CSV with commas ("CSV UTF-8 (comma delimited)")',
+                    )
+                ]
     cases = []
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
@@ -77,6 +93,9 @@ def csv_cases(path: Path) -> list[CaseInput]:
         except CaseFileError as err:
             cases.append(CaseInput(source, name, error=f"{source}: {err}"))
     return cases
+
+
+_PART = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")  # ASCII: "²".isdigit() is true
 
 
 def unflatten(cells: Iterable[tuple[str, str]]) -> dict[str, Any]:
@@ -95,6 +114,12 @@ def unflatten(cells: Iterable[tuple[str, str]]) -> dict[str, Any]:
         parts = column.split(".")
         if any(not part for part in parts):
             raise CaseFileError(f"column {column!r}: empty part in the dotted name")
+        for part in parts:
+            if not _PART.fullmatch(part):
+                raise CaseFileError(
+                    f"column {column!r}: {part!r} is neither a key (letters, digits, _) "
+                    "nor a list index (0, 1, 2...)"
+                )
         node = root
         for i, part in enumerate(parts[:-1]):
             child = node.setdefault(part, {})
@@ -113,7 +138,7 @@ def _lists(node: Any, path: str) -> Any:
     if not isinstance(node, dict):
         return node
     items = {key: _lists(value, f"{path}{key}.") for key, value in node.items()}
-    numeric = [key.isdigit() for key in items]
+    numeric = [key.isascii() and key.isdigit() for key in items]
     if items and all(numeric):
         return [items[key] for key in sorted(items, key=int)]
     if any(numeric):

@@ -4,7 +4,7 @@ then each validates and renders its cases in memory, never raising for bad data.
 from __future__ import annotations
 
 import logging
-import signal
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ class Job:
     kind: str
     formats: tuple[str, ...]
     pdf_variant: str | None = None
+    batch_pid: int = field(default_factory=os.getpid)  # the workers end when it ends
 
 
 @dataclass
@@ -104,11 +105,14 @@ def warm_up_page(stylesheets: tuple[str, ...]) -> Any:
 
 
 def init_worker(job: Job) -> None:
-    """Worker start: Ctrl-C is the parent's to handle; warm up; freeze what is loaded."""
+    """Worker start: signals are the parent's to handle, and the worker ends with it; warm
+    up; freeze what is loaded."""
     import gc
 
+    from docgen.batch.guard import die_with_parent
+
     global _JOB
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(job.batch_pid)
     _JOB = job
     logger = logging.getLogger("docgen")
     logger.addHandler(_LOG)

@@ -99,10 +99,19 @@ def pending_writes(files: Mapping[Path, bytes], force: bool = False) -> dict[Pat
     return pending
 
 
+def make_folder(folder: Path) -> Path:
+    """``folder`` and its parents, or an OutputError naming the part in the way."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise _cannot(folder, err) from None
+    return folder
+
+
 def _stage(path: Path, data: bytes) -> Path:
     """``data`` in a temporary file beside ``path``, flushed to disk, with the final mode."""
+    make_folder(path.parent)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     except OSError as err:
         raise _cannot(path.parent, err) from None
