@@ -12,7 +12,7 @@ from docgen.demo import sample_cases
 from docgen.desk import forms
 from docgen.documents import KINDS
 from docgen.errors import Problem
-from docgen.law.pack import load_pack, pack_names
+from docgen.law.packs import load_pack, pack_names
 
 SAMPLES = [(kind, path) for kind, path in sample_cases() if kind in KINDS]
 

@@ -25,7 +25,7 @@ from docgen.desk.web import CSRF_FIELD, PREVIEW_CSP, guarded, posted, render
 from docgen.documents import get_kind
 from docgen.documents.base import Options
 from docgen.errors import CaseInvalid, DocgenError, Problem
-from docgen.law.pack import load_pack, pack_names
+from docgen.law.packs import load_pack, pack_names
 
 
 @dataclass

@@ -29,7 +29,7 @@ from pydantic.fields import FieldInfo
 
 from docgen.documents import get_kind
 from docgen.errors import Problem
-from docgen.law.pack import load_pack
+from docgen.law.packs import load_pack
 
 # Fields the desk fills itself: the jurisdiction is chosen when the draft is started, and
 # a register number is assigned on issue.
@@ -89,7 +89,7 @@ def _citation(info: FieldInfo, pack_id: str, inherited: str) -> str:
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     provision = str(extra.get("provision") or "")
     if provision.startswith("@"):
-        provision = load_pack(pack_id).ref(provision[1:])
+        provision = load_pack(pack_id).cite(provision[1:])
     return provision or inherited
 
 

@@ -150,6 +150,16 @@ class Agreement(Group):
     after_construction: AfterConstruction
 
 
+class Numbering(Group):
+    """The register's number format per kind (``{year}``, ``{seq:04d}``): local practice."""
+
+    formats: dict[str, Cited[Text]]
+
+    def format_for(self, kind: str) -> str | None:
+        entry = self.formats.get(kind)
+        return entry.value if entry else None
+
+
 # The groups each kind prints: a pack that provides the kind must give them all.
 KIND_NEEDS: dict[str, tuple[str, ...]] = {
     "notice-of-violation": ("enforcement", "penalties"),
@@ -177,6 +187,7 @@ class Pack(Strict):
     easement: Easement | None = None
     recording: Recording | None = None
     agreement: Agreement | None = None
+    numbering: Numbering | None = None
 
     @model_validator(mode="after")
     def _provides_what_it_claims(self) -> Pack:

@@ -93,7 +93,7 @@ def _day(row: dict[str, str], key: str) -> date:
 
 def import_history(reg: Any, path: Path, by: str | None = None) -> list[str]:
     """Import the convictions in the CSV at ``path``; one line per imported row."""
-    from docgen.law.pack import load_pack
+    from docgen.law.packs import load_pack
 
     who = actor(by)
     with open(path, newline="", encoding="utf-8-sig") as handle:

@@ -17,12 +17,13 @@ from docgen.register.models import Counter, Document
 
 
 def number_format(pack: Pack, kind: str) -> str:
-    try:
-        return pack.value(f"numbering.{kind}")
-    except AttributeError:
+    fmt = pack.numbering.format_for(kind) if pack.numbering else None
+    if fmt is None:
         raise RegisterError(
-            f"the {pack.id} pack has no numbering.{kind} format; add one, or give the case a number"
-        ) from None
+            f"the {pack.id} pack has no numbering.formats.{kind}; add one, or give the case a "
+            "number"
+        )
+    return fmt
 
 
 def _ensure_counter(session: Session, jurisdiction: str, kind: str, year: int) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 
 from docgen.law.deadlines import appeal_deadline
-from docgen.law.pack import load_pack
+from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
