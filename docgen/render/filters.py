@@ -75,7 +75,24 @@ def phone(digits: str) -> str:
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """year for 1, years otherwise: a printed count and its noun always agree."""
     return singular if int(count) == 1 else (plural_form or singular + "s")
+
+
+@pass_context
+def quantity(context: Context, count: int, unit: str, given: bool = False) -> Markup:
+    """five (5) years; one (1) day. ``given``: the count came from the case (review marks)."""
+    n = int(count)
+    words, digits = from_case(context, number_words(n), given), from_case(context, n, given)
+    return Markup("{} ({}) {}").format(words, digits, plural(n, unit))
+
+
+@pass_context
+def every(context: Context, count: int, unit: str, given: bool = False) -> Markup:
+    """every year (never "every one (1) years"); every five (5) years."""
+    if int(count) == 1:
+        return Markup("every {}").format(from_case(context, unit, given))
+    return Markup("every {}").format(quantity(context, count, unit, given))
 
 
 @pass_context
@@ -103,4 +120,6 @@ FILTERS = {
     "cite": cite,
     "phone": phone,
     "plural": plural,
+    "quantity": quantity,
+    "every": every,
 }
