@@ -18,50 +18,82 @@ from pathlib import Path
 from typing import Any
 
 from docgen.cases.loader import read_case_file
-from docgen.documents import KINDS, get_kind
-from docgen.documents.base import Kind, Options, build_blank, build_document, prepare
+from docgen.documents import DOCUMENTS, get_kind
+from docgen.documents.base import (
+    Bundle,
+    Kind,
+    Options,
+    build_blank,
+    check_options,
+    prepare,
+    provided_by,
+    rendition,
+)
 from docgen.errors import CaseInvalid, DocgenError, OutputUsage
+from docgen.render.formats import FORMATS, Rendition, check_variant, to_bytes
 from docgen.render.html import HtmlDocument
 from docgen.render.output import STDOUT, safe_name, write_files, write_stdout
 
-FORMATS = ("pdf", "docx", "html")
-
 Source = str | Path | Mapping[str, Any]
+__all__ = ["FORMATS", "to_bytes"]  # re-exported: the formats and the bytes of a rendition
 
 
-def load(source: Source) -> tuple[dict[str, Any], str]:
-    """The case data and a name for it (the file path, or '<case>')."""
+def load(source: Source, name: str | None = None) -> tuple[dict[str, Any], str]:
+    """The case data and the name errors give it (``name``; else the path, or '<case>')."""
     if isinstance(source, Mapping):
-        return dict(source), "<case>"
-    return read_case_file(source), str(source)
+        return dict(source), name or "<case>"
+    return read_case_file(source), name or str(source)
+
+
+def render_case(
+    kind: str, source: Source, options: Options | None = None, name: str | None = None
+) -> Rendition:
+    """Validate the case and render its HTML (the source of every format): a kind's one
+    document, or a bundle's parts and the page that holds them all."""
+    data, name = load(source, name)
+    return rendition(get_kind(kind), data, options or Options(), name)
 
 
 def build(kind: str, source: Source, options: Options | None = None) -> HtmlDocument:
-    """Validate the case and render the document's HTML (the source of every format)."""
-    data, name = load(source)
-    if kind == PACKET:
-        return _packet(data, options, name).document
-    return build_document(get_kind(kind), data, options or Options(), name)
+    """The document's HTML (a bundle's: every part in one page)."""
+    return render_case(kind, source, options).document
+
+
+def render_bytes(
+    kind: str,
+    source: Source,
+    formats: Iterable[str] = FORMATS,
+    options: Options | None = None,
+    pdf_variant: str | None = None,
+    lap: Callable[[str], None] | None = None,
+    name: str | None = None,
+) -> tuple[Rendition, dict[str, bytes]]:
+    """The one road from a case to bytes, for ``render``, ``batch``, ``demo`` and the
+    register: every format in memory, nothing written. ``lap(stage)`` hears when the HTML
+    ("html") and then each format is done (the batch's timings); ``name`` is what errors
+    call the case (default: its path)."""
+    check_variant(pdf_variant)
+    done = render_case(kind, source, options, name)
+    if lap is not None:
+        lap("html")
+    blobs = {}
+    for fmt in formats:
+        blobs[fmt] = to_bytes(done, fmt, pdf_variant)
+        if lap is not None:
+            lap(fmt)
+    return done, blobs
 
 
 def check(kind: str, source: Source, options: Options | None = None) -> list[str]:
     """Validate only. Returns warnings; raises CaseInvalid listing every problem."""
-    data, name = load(source)
-    if kind == PACKET:
-        return list(_packet(data, options, name).document.warnings)
     spec = get_kind(kind)
     options = options or Options()
+    if isinstance(spec, Bundle):  # a bundle is checked as a whole by building it
+        return list(render_case(kind, source, options).document.warnings)
+    data, name = load(source)
+    check_options(spec, options)
     case, pack = prepare(spec, data, options, name)
     return list(spec.warnings(case, pack, options))
-
-
-PACKET = "packet"  # not a kind: the notice, penalty statement and stop-work order in one file
-
-
-def _packet(data: dict[str, Any], options: Options | None, name: str) -> Any:
-    from docgen.documents.packet import build_packet
-
-    return build_packet(data, options or Options(), name)
 
 
 def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:
@@ -75,21 +107,6 @@ def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:
             if fmt not in chosen:
                 chosen.append(fmt)
     return tuple(chosen)
-
-
-def to_bytes(doc: HtmlDocument, fmt: str, pdf_variant: str | None = None) -> bytes:
-    """One format of a rendered document. The engines are imported on first use only."""
-    if fmt == "html":
-        return doc.standalone().encode("utf-8")
-    if fmt == "pdf":
-        from docgen.render.pdf import DEFAULT_VARIANT, render_pdf
-
-        return render_pdf(doc, pdf_variant or DEFAULT_VARIANT)
-    if fmt == "docx":
-        from docgen.render.docx import render_docx
-
-        return render_docx(doc)
-    raise DocgenError(f"unknown format {fmt!r}")
 
 
 def _is_folder(out: str | Path | None) -> bool:
@@ -131,23 +148,23 @@ def _written(
     doc: HtmlDocument,
     stem: str,
     out: str | Path | None,
-    formats: Iterable[str],
-    make: Callable[[str], bytes],
+    blobs: dict[str, bytes],
     force: bool = False,
 ) -> Rendered:
-    """Every format made in memory by ``make(fmt)``, then written together (or none).
-
-    ``out`` of ``-`` writes the one format asked for to standard output.
-    """
-    formats = tuple(formats)
+    """Every format (made in memory) written together, or none; ``-`` is standard output."""
     if out == STDOUT:
-        if len(formats) != 1:
-            raise OutputUsage("-o - writes one format to standard output; choose it with -f")
-        write_stdout(make(formats[0]))
+        (data,) = blobs.values()  # one format: _check_out refused more before rendering
+        write_stdout(data)
         return Rendered(doc, [])
-    paths = output_paths(out, stem, formats)
-    blobs = {paths[fmt]: make(fmt) for fmt in paths}
-    return Rendered(doc, write_files(blobs, force))
+    paths = output_paths(out, stem, blobs)
+    return Rendered(doc, write_files({paths[fmt]: blobs[fmt] for fmt in blobs}, force))
+
+
+def _check_out(out: str | Path | None, formats: tuple[str, ...]) -> None:
+    """Output options that contradict each other, refused before anything is rendered."""
+    if out == STDOUT and len(formats) != 1:
+        raise OutputUsage("-o - writes one format to standard output; choose it with -f")
+    output_paths(out, "check", formats)
 
 
 def render(
@@ -166,40 +183,43 @@ def render(
     each part, instead of one document; ``document`` is then the whole, for its warnings.
     ``force``: replace files already there with different bytes (otherwise OutputExists).
     """
-    data, name = load(source)
-    if kind == PACKET:
-        packet = _packet(data, options, name)
-        stem = safe_name(packet.document.filename, fallback=kind)
-        return _written(
-            packet.document,
-            stem,
-            out,
-            formats,
-            lambda fmt: packet.to_bytes(fmt, pdf_variant),
-            force,
-        )
     spec = get_kind(kind)
     options = options or Options()
-    doc = build_document(spec, data, options, name)
+    formats = tuple(formats)
+    check_options(spec, options, split)
+    check_variant(pdf_variant)
+    data, name = load(source)
     if split:
+        doc = render_case(kind, data, options, name).document
         blobs = split_blobs(spec, data, name, formats, out, options, pdf_variant)
         return Rendered(doc, write_files(blobs, force))
+    _check_out(out, formats)
+    done, blobs = render_bytes(kind, data, formats, options, pdf_variant, name=name)
+    doc = done.document
     stem = safe_name(doc.filename, fallback=safe_name(Path(name).stem, fallback=kind))
-    return _written(doc, stem, out, formats, lambda fmt: to_bytes(doc, fmt, pdf_variant), force)
+    return _written(doc, stem, out, blobs, force)
+
+
+class UniqueStems:
+    """Safe file name stems unique within one output folder: the first keeps its name,
+    then -2, -3... (compared case-blind, as macOS and Windows folders do)."""
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+
+    def take(self, label: str, fallback: str = "part") -> str:
+        base = safe_name(label, fallback=fallback)
+        stem, n = base, 2
+        while stem.lower() in self._seen:
+            stem, n = f"{base}-{n}", n + 1
+        self._seen.add(stem.lower())
+        return stem
 
 
 def unique_stems(labels: Iterable[str], fallback: str = "part") -> list[str]:
     """Safe file name stems, one per label, made unique (case-insensitively) with -2, -3..."""
-    seen: set[str] = set()
-    stems = []
-    for label in labels:
-        base = safe_name(label, fallback=fallback)
-        stem, n = base, 2
-        while stem.lower() in seen:
-            stem, n = f"{base}-{n}", n + 1
-        seen.add(stem.lower())
-        stems.append(stem)
-    return stems
+    names = UniqueStems()
+    return [names.take(label, fallback) for label in labels]
 
 
 def split_blobs(
@@ -212,8 +232,7 @@ def split_blobs(
     pdf_variant: str | None = None,
 ) -> dict[Path, bytes]:
     """Every format of every part of a (valid) case, keyed by its path in the folder ``out``."""
-    if spec.split is None:
-        raise DocgenError(f"{spec.name} has no parts to split; --split is for one form per party")
+    check_options(spec, options, split=True)
     folder = Path(out) if out is not None else Path.cwd()
     if out == STDOUT or (not _is_folder(out) and folder.suffix.lower().lstrip(".") in FORMATS):
         raise OutputUsage(
@@ -226,9 +245,8 @@ def split_blobs(
     parts = spec.split(data)
     blobs: dict[Path, bytes] = {}
     for stem, (_, part) in zip(unique_stems(label for label, _ in parts), parts, strict=True):
-        doc = build_document(spec, part, options, name)
-        for fmt in formats:
-            blobs[folder / f"{stem}.{fmt}"] = to_bytes(doc, fmt, pdf_variant)
+        _, made = render_bytes(spec.name, part, formats, options, pdf_variant, name=name)
+        blobs.update({folder / f"{stem}.{fmt}": data for fmt, data in made.items()})
     return blobs
 
 
@@ -247,9 +265,12 @@ def render_blank(
     force: bool = False,
 ) -> Rendered:
     """Render the empty form of ``kind`` for ``jurisdiction`` to files."""
+    formats = tuple(formats)
+    check_variant(pdf_variant)
+    _check_out(out, formats)
     doc = blank(kind, jurisdiction, options)
     stem = safe_name(doc.filename, fallback=kind)
-    return _written(doc, stem, out, formats, lambda fmt: to_bytes(doc, fmt, pdf_variant), force)
+    return _written(doc, stem, out, {f: to_bytes(doc, f, pdf_variant) for f in formats}, force)
 
 
 def penalty(source: Source) -> dict[str, Any]:
@@ -286,8 +307,8 @@ def kinds() -> list[dict[str, Any]]:
     from docgen.law.packs import load_pack, pack_names
 
     rows = []
-    for name, spec in KINDS.items():
-        where = [p for p in pack_names() if load_pack(p).provides(name)]
+    for name, spec in DOCUMENTS.items():
+        where = [p for p in pack_names() if provided_by(spec, load_pack(p))]
         rows.append(
             {"kind": name, "title": spec.title, "jurisdictions": where, "summary": spec.summary}
         )
@@ -308,7 +329,7 @@ def jurisdictions() -> list[dict[str, Any]]:
                 "code": pack.code.title.value,
                 "sections": pack.code.sections.value,
                 "source": str(path),
-                "kinds": [k for k in KINDS if pack.provides(k)],
+                "kinds": [k for k, spec in DOCUMENTS.items() if provided_by(spec, pack)],
             }
         )
     return rows

@@ -272,6 +272,8 @@ def demo(out: Path, fmt: str) -> None:
     is_flag=True,
     help="keep the files OUT/manifest.json lists for unchanged cases; render only the rest",
 )
+@click.option("--layout", default=None, help="an alternative layout the kind offers")
+@click.option("--review", is_flag=True, help="mark every value that came from the case")
 def batch(
     kind: str,
     cases: tuple[str, ...],
@@ -281,17 +283,33 @@ def batch(
     pdf_variant: str,
     force: bool,
     resume: bool,
+    layout: str | None,
+    review: bool,
 ) -> None:
     """Render KIND for many CASES (files, folders, CSV files) into OUT, in parallel."""
     from docgen import api
     from docgen import batch as engine
+    from docgen.documents import get_kind
+    from docgen.documents.base import check_options
+    from docgen.render.formats import check_variant
 
     formats = api.formats_from(fmt)
-    engine.check_variant(pdf_variant)
+    check_options(get_kind(kind), _options(layout=layout, review=review))
+    check_variant(pdf_variant)
     found = engine.collect(cases)
     with engine.Console(len(found)) as console:
         report = engine.run(
-            kind, found, out, formats, jobs, pdf_variant, console.outcome, force, resume
+            kind,
+            found,
+            out,
+            formats,
+            jobs,
+            pdf_variant,
+            console.outcome,
+            force,
+            resume,
+            layout=layout,
+            review=review,
         )
     for source, message in report.warnings:
         click.echo(f"warning: {source}: {message}", err=True)

@@ -2,33 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from docgen import api
-from docgen.documents import KINDS
+from docgen.documents import BUNDLES, KINDS
 from docgen.errors import DocgenError
 from docgen.render.environment import fixtures_dir
 
 
-def sample_cases() -> list[tuple[str, Path]]:
-    """(kind, case file) for every fixture; a fixture folder is named after its kind."""
+def _fixtures(names: Iterable[str]) -> list[tuple[str, Path]]:
     root = fixtures_dir()
     return [
-        (kind, path)
-        for kind in KINDS
-        if (root / kind).is_dir()
-        for path in sorted((root / kind).iterdir())
+        (name, path)
+        for name in names
+        if (root / name).is_dir()
+        for path in sorted((root / name).iterdir())
         if path.suffix in (".yaml", ".yml", ".json")
     ]
 
 
-def packet_cases() -> list[Path]:
-    """Case files in fixtures/packet/ (``docgen render packet CASE``; not a kind)."""
-    folder = fixtures_dir() / "packet"
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml", ".json"))
+def sample_cases() -> list[tuple[str, Path]]:
+    """(kind, case file) for every fixture; a fixture folder is named after its kind."""
+    return _fixtures(KINDS)
+
+
+def bundle_cases() -> list[tuple[str, Path]]:
+    """(bundle, case file) for the bundles' fixtures (fixtures/packet/)."""
+    return _fixtures(BUNDLES)
 
 
 def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int:
@@ -38,7 +39,7 @@ def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int
     formats = api.formats_from(fmt)
     jobs: list[tuple[str, Path, str | None]] = [(k, p, None) for k, p in sample_cases()]
     jobs += [(k, p, layout) for k, p in sample_cases() for layout in KINDS[k].layouts]
-    jobs += [("packet", path, None) for path in packet_cases()]
+    jobs += [(name, path, None) for name, path in bundle_cases()]
     failures = 0
     for kind, path, layout in jobs:
         (out / kind).mkdir(parents=True, exist_ok=True)

@@ -65,3 +65,8 @@ class OutputExists(OutputError):
 
 class OutputUsage(DocgenError):
     """The output options contradict each other (the CLI's usage error, exit code 2)."""
+
+
+class OptionUnsupported(OutputUsage):
+    """An option the kind or bundle cannot honour (``--split`` on a packet, ``--layout
+    placard`` on a notice): a usage error (exit code 2), never silently ignored."""

@@ -181,7 +181,7 @@ def test_every_sample_case_survives_a_csv_row(kind: str, path: Path, tmp_path: P
 
 
 def test_names_are_unique_in_input_order() -> None:
-    namer = batch.Namer()
+    namer = api.UniqueStems()
     taken = [namer.take(s) for s in ("NV-1", "NV-1", "nv-1", "NV-1-2", "NV-1", "other")]
     assert taken == ["NV-1", "NV-1-2", "nv-1-3", "NV-1-2-2", "NV-1-4", "other"]
 

@@ -94,5 +94,5 @@ def test_demo_renders_every_sample(tmp_path):
 
 def test_review_mode_is_refused_where_a_kind_has_none(tmp_path):
     run = docgen("render", "penalty-statement", SAMPLE, "--review", "-o", f"{tmp_path}/")
-    assert run.returncode == 1 and "has no review mode" in run.stderr
+    assert run.returncode == 2 and "has no review mode" in run.stderr  # a usage error
     assert list(tmp_path.iterdir()) == []

@@ -54,7 +54,7 @@ def test_docx_is_never_truncated_by_markup_characters(hostile):
 
 
 def test_nothing_is_fetched(hostile, caplog):
-    from docgen.render.pdf import render_pdf
+    from docgen.render.formats import to_bytes
 
     doc, _, _ = hostile
     sneaky = doc.html.replace(
@@ -63,7 +63,7 @@ def test_nothing_is_fetched(hostile, caplog):
         '<img src="data:image/png;base64,iVBORw0KGgo="></main>',
     )
     with caplog.at_level(logging.WARNING, logger="docgen.pdf"):
-        pdf = render_pdf(type(doc)(**{**doc.__dict__, "html": sneaky}))
+        pdf = to_bytes(type(doc)(**{**doc.__dict__, "html": sneaky}), "pdf")
     refused = [r.getMessage() for r in caplog.records if "refused to fetch" in r.getMessage()]
     assert any("file:///etc/passwd" in m for m in refused)
     assert any("http://127.0.0.1" in m for m in refused)

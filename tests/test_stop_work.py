@@ -101,7 +101,7 @@ def test_placard_and_served_copy_share_their_wording(placards, renders):
 
 def test_unknown_layout_is_a_clear_error():
     code, out = cli("render", KIND, DEFAULT, "--layout", "poster", "-f", "html", "-o", "/dev/null")
-    assert code == 1 and "no layout 'poster'" in out and "placard" in out
+    assert code == 2 and "no layout 'poster'" in out and "placard" in out
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ others; Ctrl-C stops the workers and leaves no partial file.
 from docgen.batch.console import Console, print_summary
 from docgen.batch.inputs import CaseInput, collect, unflatten
 from docgen.batch.manifest import MANIFEST, Report, manifest
-from docgen.batch.pool import Namer, check_variant, run
+from docgen.batch.pool import run
 from docgen.batch.worker import Job, Outcome
 
 __all__ = [
@@ -20,10 +20,8 @@ __all__ = [
     "CaseInput",
     "Console",
     "Job",
-    "Namer",
     "Outcome",
     "Report",
-    "check_variant",
     "collect",
     "manifest",
     "print_summary",

@@ -35,34 +35,10 @@ from docgen.batch.manifest import (
     write_manifest,
 )
 from docgen.batch.worker import Job, Outcome, init_worker, render_case
-from docgen.errors import DocgenError, OutputError, OutputExists
-
-
-class Namer:
-    """File name stems unique within a batch: the first keeps its name, then -2, -3..."""
-
-    def __init__(self) -> None:
-        self._taken: set[str] = set()
-
-    def take(self, stem: str) -> str:
-        candidate, n = stem, 1
-        while candidate.lower() in self._taken:  # case-blind: macOS and Windows folders
-            n += 1
-            candidate = f"{stem}-{n}"
-        self._taken.add(candidate.lower())
-        return candidate
-
+from docgen.errors import OutputError, OutputExists
 
 Listener = Callable[[Outcome], None]
 Render = Callable[[int, CaseInput], Outcome]
-
-
-def check_variant(variant: str | None) -> None:
-    """An unknown PDF variant is refused before any worker starts."""
-    from docgen.render.pdf import VARIANTS
-
-    if variant is not None and variant not in VARIANTS:
-        raise DocgenError(f"unknown PDF variant {variant!r}; choose from {', '.join(VARIANTS)}")
 
 
 def _context() -> Any:
@@ -85,24 +61,31 @@ def run(
     on_outcome: Listener | None = None,
     force: bool = False,
     resume: bool = False,
+    layout: str | None = None,
+    review: bool = False,
 ) -> Report:
     """Render ``cases`` into ``out`` with ``jobs`` worker processes; see the module docstring.
 
     ``on_outcome`` hears of every case as it finishes (in completion order), for progress.
     A different file already in ``out`` under a case's name fails that case unless ``force``.
     ``resume``: cases whose files the last manifest lists, unchanged, for the same case
-    file, are kept as they are; only the others are rendered.
+    file, are kept as they are; only the others are rendered. ``layout`` and ``review``
+    are the render options, for every case.
     On KeyboardInterrupt (Ctrl-C, SIGTERM, SIGHUP) the workers are stopped, the manifest
     lists what was written, and the interrupt is raised again.
     """
     from docgen.documents import get_kind
+    from docgen.documents.base import check_options
+    from docgen.render.formats import check_variant
     from docgen.render.output import make_folder
 
-    get_kind(kind)  # an unknown kind fails before any worker starts
+    job = Job(kind, tuple(formats), pdf_variant, layout=layout, review=review)
+    # An unknown kind or variant, or an option the kind cannot honour, fails before any
+    # worker starts.
+    check_options(get_kind(kind), job.options())
     check_variant(pdf_variant)
     out = Path(out)
     make_folder(out)
-    job = Job(kind, tuple(formats), pdf_variant)
     report = Report(total=len(cases))
     with folder_lock(out), signals_as_interrupt():
         writer = _OrderedWriter(out, job, report, force)
@@ -213,7 +196,9 @@ class _OrderedWriter:
         self.out, self.job, self.report, self.force = out, job, report, force
         self.pending: dict[int, Outcome | None] = {}
         self.next = 0
-        self.names = Namer()
+        from docgen.api import UniqueStems
+
+        self.names = UniqueStems()
         self.digests: dict[int, str] = {}
         self.own: dict[str, set[str]] = {}  # files a resumed case may replace: its own
         self.done: set[str] = set()  # sources handled (written, kept or failed)

@@ -21,7 +21,14 @@ class Job:
     kind: str
     formats: tuple[str, ...]
     pdf_variant: str | None = None
+    layout: str | None = None
+    review: bool = False
     batch_pid: int = field(default_factory=os.getpid)  # the workers end when it ends
+
+    def options(self) -> Any:
+        from docgen.documents.base import Options
+
+        return Options(layout=self.layout, review=self.review)
 
 
 @dataclass
@@ -56,24 +63,23 @@ _LOG = _Collect()
 def warm_up(job: Job) -> None:
     """Load what every case needs once: the kind's templates, then one page per format."""
     from docgen.documents import get_kind
+    from docgen.documents.base import Bundle
     from docgen.render.environment import environment
+    from docgen.render.formats import to_bytes
 
     spec = get_kind(job.kind)
+    kinds = [get_kind(part) for part in spec.parts] if isinstance(spec, Bundle) else [spec]
     env = environment()
-    for template in (spec.template, *spec.layouts.values()):
-        env.get_template(template)
-    page = warm_up_page(spec.stylesheets)
-    if "html" in job.formats:
-        page.standalone()
+    for kind in kinds:
+        for template in (kind.template, *kind.layouts.values()):
+            env.get_template(template)
+    page = warm_up_page(tuple(dict.fromkeys(s for kind in kinds for s in kind.stylesheets)))
     if "pdf" in job.formats:
         from docgen.render import pdf
 
         pdf.warm_up()
-        pdf.render_pdf(page, job.pdf_variant or pdf.DEFAULT_VARIANT)
-    if "docx" in job.formats:
-        from docgen.render.docx import render_docx
-
-        render_docx(page)
+    for fmt in job.formats:
+        to_bytes(page, fmt, job.pdf_variant)
 
 
 def warm_up_page(stylesheets: tuple[str, ...]) -> Any:
@@ -132,9 +138,6 @@ def init_worker(job: Job) -> None:
 def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
     """Validate and render one case in every format, in memory. Never raises for bad data."""
     from docgen import api
-    from docgen.cases.loader import read_case_file
-    from docgen.documents import get_kind
-    from docgen.documents.base import Options, build_document
     from docgen.render.output import safe_name
 
     job = job or _JOB
@@ -146,12 +149,17 @@ def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
     _LOG.messages = []
     try:
         clock = _Stopwatch()
-        data = case.data if case.data is not None else read_case_file(case.path or "")
-        doc = build_document(get_kind(job.kind), data, Options(), case.source)
-        clock.lap(outcome, "html")  # the standalone HTML's own step is added below
-        for fmt in job.formats:
-            outcome.blobs[fmt] = api.to_bytes(doc, fmt, job.pdf_variant)
-            clock.lap(outcome, fmt)
+        # "html" is validation and the template; the standalone HTML's step is its own lap
+        done, outcome.blobs = api.render_bytes(
+            job.kind,
+            case.data if case.data is not None else case.path or "",
+            job.formats,
+            job.options(),
+            job.pdf_variant,
+            lap=lambda stage: clock.lap(outcome, stage),
+            name=case.source,
+        )
+        doc = done.document
         outcome.stem = safe_name(doc.filename, fallback=safe_name(case.name, fallback=job.kind))
         outcome.warnings = [*doc.warnings, *_LOG.messages]
     except DocgenError as err:

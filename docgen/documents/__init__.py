@@ -1,15 +1,18 @@
 """Document kinds, one module each; KINDS maps a kind's CLI name to its definition.
 
 A kind's module (its case model, checks, template) is imported the first time the kind
-is looked up, so `docgen check KIND` loads one kind, not all six.
+is looked up, so `docgen check KIND` loads one kind, not all six. A bundle (the violation
+packet) serves several kinds in one file; DOCUMENTS holds the kinds and the bundles, and
+:func:`get_kind` answers for either.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
+from typing import Any
 
-from docgen.documents.base import Kind
+from docgen.documents.base import Kind, Spec
 from docgen.errors import DocgenError
 
 MODULES = {
@@ -20,28 +23,36 @@ MODULES = {
     "maintenance-easement": "docgen.documents.maintenance_easement",
     "maintenance-agreement": "docgen.documents.maintenance_agreement",
 }
+BUNDLES = {"packet": "docgen.documents.packet"}
 
 
-class _Kinds(Mapping[str, Kind]):
+class _Lazy(Mapping[str, Any]):
     """Read-only mapping that imports a kind's module on first access."""
 
-    def __getitem__(self, name: str) -> Kind:
-        if name not in MODULES:
+    def __init__(self, modules: dict[str, str]):
+        self._modules = modules
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._modules:
             raise KeyError(name)
-        return import_module(MODULES[name]).KIND
+        return import_module(self._modules[name]).KIND
 
     def __iter__(self) -> Iterator[str]:
-        return iter(MODULES)
+        return iter(self._modules)
 
     def __len__(self) -> int:
-        return len(MODULES)
+        return len(self._modules)
 
 
-KINDS: Mapping[str, Kind] = _Kinds()
+KINDS: Mapping[str, Kind] = _Lazy(MODULES)
+DOCUMENTS: Mapping[str, Spec] = _Lazy({**MODULES, **BUNDLES})
 
 
-def get_kind(name: str) -> Kind:
+def get_kind(name: str) -> Spec:
+    """The kind or bundle called ``name``; an unknown name is a DocgenError listing them."""
     try:
-        return KINDS[name]
+        return DOCUMENTS[name]
     except KeyError:
-        raise DocgenError(f"unknown document kind {name!r}; kinds: {', '.join(KINDS)}") from None
+        raise DocgenError(
+            f"unknown document kind {name!r}; kinds: {', '.join(DOCUMENTS)}"
+        ) from None

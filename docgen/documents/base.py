@@ -16,9 +16,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from docgen.cases.validate import validate
-from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
+from docgen.render.formats import Rendition
 from docgen.render.html import HtmlDocument, render_html
 
 
@@ -80,6 +81,63 @@ class Kind:
     issued: Callable[[Any], date | None] = lambda case: getattr(case, "issued", None)
 
 
+@dataclass(frozen=True)
+class Bundle:
+    """Documents of several kinds served together in one file (the violation packet).
+
+    It is used like a kind (`kinds`, `schema`, `check`, `render`, `batch`): ``build``
+    validates the bundle's case as a whole and renders each part with its own kind.
+    """
+
+    name: str
+    title: str
+    model: type[BaseModel]
+    parts: tuple[str, ...]  # the kinds a jurisdiction must provide for the bundle
+    build: Callable[[dict[str, Any], Options, str], Rendition]
+    summary: str = ""
+    review: bool = False
+    layouts: dict[str, str] = field(default_factory=dict)
+    split: None = None
+    blank: None = None
+
+
+Spec = Kind | Bundle
+
+
+def provided_by(spec: Spec, pack: Pack) -> bool:
+    """Whether ``pack`` provides ``spec`` (a bundle: every part it requires)."""
+    if isinstance(spec, Bundle):
+        return all(pack.provides(part) for part in spec.parts)
+    return pack.provides(spec.name)
+
+
+def check_options(spec: Spec, options: Options, split: bool = False) -> None:
+    """Refuse, as a usage error, an option ``spec`` cannot honour."""
+    if options.layout and options.layout not in spec.layouts:
+        raise OptionUnsupported(
+            f"{spec.name} has no layout {options.layout!r}; "
+            f"layouts: {', '.join(spec.layouts) or 'none'}"
+        )
+    if options.review and not spec.review:
+        raise OptionUnsupported(
+            f"{spec.name} has no review mode; --review marks the case's values in the "
+            "drafts an attorney reviews (maintenance-easement, maintenance-agreement)"
+        )
+    if split and spec.split is None:
+        raise OptionUnsupported(
+            f"{spec.name} has no parts to split; --split is for one form per party "
+            "(contractor-certification)"
+        )
+
+
+def rendition(spec: Spec, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
+    """The validated case rendered to HTML, by its kind or bundle."""
+    check_options(spec, options)
+    if isinstance(spec, Bundle):
+        return spec.build(data, options, source)
+    return Rendition.single(build_document(spec, data, options, source))
+
+
 def jurisdiction_of(data: dict[str, Any]) -> Pack:
     """The pack named by the case's ``jurisdiction`` key, or a Problem naming that key."""
     name = data.get("jurisdiction")
@@ -138,17 +196,8 @@ def render_document(
 ) -> HtmlDocument:
     """The HTML of ``kind``'s template (or its chosen layout) over ``context``."""
     meta: DocMeta = context["doc"]
+    check_options(kind, options)
     template = kind.layouts.get(options.layout or "", kind.template)
-    if options.layout and options.layout not in kind.layouts:
-        raise DocgenError(
-            f"{kind.name} has no layout {options.layout!r}; "
-            f"layouts: {', '.join(kind.layouts) or 'none'}"
-        )
-    if options.review and not kind.review:
-        raise DocgenError(
-            f"{kind.name} has no review mode; --review marks the case's values in the "
-            "drafts an attorney reviews (maintenance-easement, maintenance-agreement)"
-        )
     html = render_html(
         template, {"pack": pack, "review": options.review, **context}, options.templates
     )

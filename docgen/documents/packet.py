@@ -14,7 +14,7 @@ page numbers restart.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from html import escape
 from typing import Any
 
@@ -22,9 +22,10 @@ from docgen.cases.common import IsoDate, Line, Text, cited
 from docgen.cases.enforcement import Contact
 from docgen.cases.validate import validate
 from docgen.documents import notice_of_violation, penalty_statement, stop_work_order
-from docgen.documents.base import Options, build_document, jurisdiction_of
+from docgen.documents.base import Bundle, Options, build_document, jurisdiction_of
 from docgen.documents.notice_of_violation import NoticeCase
 from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.render.formats import Rendition
 from docgen.render.html import HtmlDocument
 
 NAME = "packet"
@@ -42,23 +43,6 @@ class PacketCase(NoticeCase):
     )
     allowed_work: list[Text] = cited("§ 228-79A(1)", "work that may continue", default_factory=list)
     contact: Contact | None = cited(S, "whom to call for the lifting inspection", default=None)
-
-
-@dataclass(frozen=True)
-class Packet:
-    parts: tuple[HtmlDocument, ...]
-    document: HtmlDocument  # the parts in one HTML page, for the HTML and DOCX files
-
-    def to_bytes(self, fmt: str, pdf_variant: str | None = None) -> bytes:
-        if fmt == "html":
-            return self.document.standalone().encode("utf-8")
-        if fmt == "docx":
-            from docgen.render.docx import render_docx
-
-            return render_docx(self.document)
-        if fmt == "pdf":
-            return packet_pdf(self.parts, pdf_variant)
-        raise DocgenError(f"unknown format {fmt!r}")
 
 
 def check(case: PacketCase, data: dict[str, Any]) -> list[Problem]:
@@ -149,22 +133,19 @@ def combine(parts: list[HtmlDocument], title: str) -> HtmlDocument:
     )
 
 
-def build_packet(data: dict[str, Any], options: Options, source: str = "") -> Packet:
+def build_packet(data: dict[str, Any], options: Options, source: str = "") -> Rendition:
     """Validate the packet case, then build each part with its own kind."""
     case = validated(data, options, source)
-    plain = Options(today=options.today, review=options.review, templates=options.templates)
-    parts = [build_document(kind, d, plain, source) for kind, d in part_data(case, data)]
+    parts = [build_document(kind, d, options, source) for kind, d in part_data(case, data)]
     title = f"Violation Packet, Notice of Violation No. {case.number}"
-    return Packet(tuple(parts), combine(parts, title))
+    return Rendition(combine(parts, title), tuple(parts))
 
 
-def packet_pdf(parts: tuple[HtmlDocument, ...], variant: str | None = None) -> bytes:
-    """Each part laid out on its own (its own page counters), the pages joined in one PDF."""
-    from docgen.render.pdf import DEFAULT_VARIANT, VARIANTS, layout, write_pdf
-
-    variant = variant or DEFAULT_VARIANT
-    if variant not in VARIANTS:
-        raise DocgenError(f"unknown PDF variant {variant!r}; choose from {', '.join(VARIANTS)}")
-    laid_out = [layout(part) for part in parts]
-    pages = [page for document in laid_out for page in document.pages]
-    return write_pdf(laid_out[0].copy(pages), variant)
+KIND = Bundle(
+    name=NAME,
+    title="Violation packet",
+    model=PacketCase,
+    parts=(notice_of_violation.KIND.name, penalty_statement.KIND.name),
+    build=build_packet,
+    summary="notice of violation, penalty statement (and stop-work order) in one file",
+)

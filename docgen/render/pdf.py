@@ -16,13 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from docgen.render.environment import assets_dir, templates_dir
+from docgen.render.formats import DEFAULT_VARIANT
 from docgen.render.glyphs import warn_missing_glyphs
 from docgen.render.html import HtmlDocument
 
 log = logging.getLogger("docgen.pdf")
-
-DEFAULT_VARIANT = "pdf/ua-1"
-VARIANTS = ("pdf/ua-1", "pdf/a-2b", "pdf/a-3b", "pdf/a-2u", "pdf/a-3u", "pdf/a-4u")
 
 
 @cache
@@ -114,9 +112,3 @@ def layout(doc: HtmlDocument) -> Any:
 def write_pdf(rendered: Any, variant: str = DEFAULT_VARIANT) -> bytes:
     options: dict[str, Any] = {"pdf_variant": variant, "pdf_tags": True}
     return rendered.write_pdf(**options)
-
-
-def render_pdf(doc: HtmlDocument, variant: str = DEFAULT_VARIANT) -> bytes:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown PDF variant {variant!r}; choose from {', '.join(VARIANTS)}")
-    return write_pdf(layout(doc), variant)
