@@ -3,12 +3,15 @@ where it matters, axe-core on every page, each role refused where it may not go.
 
 from __future__ import annotations
 
+import io
 import re
+from datetime import date
 
 import pytest
 from desk_browser import axe_violations, launch
 from desk_server import PASSWORD, start_desk, stop_desk
 from playwright.sync_api import expect, sync_playwright
+from pypdf import PdfReader
 
 
 @pytest.fixture(scope="module")
@@ -128,6 +131,77 @@ def test_a_clerk_fills_in_a_notice_and_the_law_answers(page):
     frame = page.frame_locator("#preview-frame iframe")
     expect(frame.locator("body")).to_contain_text("Albany Street Partners LP")
     expect(frame.locator("body")).to_contain_text("November 27, 2026")
+
+
+def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
+    sign_in(page, "otto")
+    start(page, "Notice of violation")
+    fill_notice_without_remedies(page)
+    page.locator("#f-remedies-0-measure").fill("Install silt fence along the brook")
+    page.locator("#f-remedies-0-due").fill("2026-11-20")
+    page.keyboard.press("Tab")
+    expect(page.locator("#announce")).to_have_text("The law's checks pass.")
+    page.get_by_role("button", name=re.compile("^Issue")).click()
+
+    # numbered and recorded; the files are the stored bytes
+    expect(page).to_have_url(re.compile(r"/documents/NOV-\d{4}-\d{4}$"))
+    number = page.url.rsplit("/", 1)[1]
+    expect(page.get_by_role("heading", level=1)).to_contain_text(number)
+    assert axe_violations(page) == []
+    with page.expect_download() as pdf_download:
+        page.get_by_role("link", name="Download PDF").click()
+    pdf = pdf_download.value.path().read_bytes()
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert f"Notice of Violation No. {number}" in re.sub(r"\s+", " ", text)
+    assert "Albany Street Partners LP" in text and "November 27, 2026" in text
+    with page.expect_download() as docx_download:
+        page.get_by_role("link", name="Download DOCX").click()
+    assert docx_download.value.path().read_bytes()[:2] == b"PK"
+    from docgen.register import Register
+
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
+        assert register.files(number)["pdf"] == pdf
+
+    # awaiting service, then served today: the appeal period is running
+    page.goto("/documents?filter=awaiting-service")
+    expect(page.get_by_role("link", name=number)).to_be_visible()
+    page.get_by_role("link", name=number).click()
+    page.get_by_label("Method").select_option("certified-mail")
+    page.get_by_label("Date of service (or mailing)").fill(date.today().isoformat())
+    page.get_by_label("Certified-mail article number").fill("9407 1000 0000 0000 0000 00")
+    page.get_by_role("button", name="Record service").click()
+    expect(page.get_by_role("status").first).to_have_text("Service recorded.")
+    expect(page.locator("table")).to_contain_text("9407 1000 0000 0000 0000 00")
+    page.goto("/documents?filter=appeal-running")
+    expect(page.get_by_role("link", name=number)).to_be_visible()
+    page.goto("/documents?filter=awaiting-service")
+    expect(page.get_by_role("link", name=number)).to_have_count(0)
+    assert axe_violations(page) == []
+
+    # the respondent's history, and a new notice started from it
+    page.goto(f"/documents/{number}")
+    page.get_by_role("link", name="Albany Street Partners LP").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Albany Street Partners LP")
+    expect(page.get_by_role("link", name=number).first).to_be_visible()
+    assert axe_violations(page) == []
+    page.get_by_role("button", name=re.compile("^Start a notice")).click()
+    expect(page.locator("#f-recipient-name")).to_have_value("Albany Street Partners LP")
+    expect(page.locator("#f-recipient-address-zip")).to_have_value("13045")
+
+    # verify: the PDF as issued, then with one byte added
+    page.goto("/verify")
+    assert axe_violations(page) == []
+    issued_pdf = tmp_path / "issued.pdf"
+    issued_pdf.write_bytes(pdf)
+    page.get_by_label(re.compile("^File to verify")).set_input_files(str(issued_pdf))
+    page.get_by_role("button", name="Verify", exact=True).click()
+    expect(page.get_by_role("status").first).to_contain_text("Issued by this register: ")
+    expect(page.get_by_role("status").first).to_contain_text(number)
+    altered = tmp_path / "altered.pdf"
+    altered.write_bytes(pdf + b"%")  # one byte more
+    page.get_by_label(re.compile("^File to verify")).set_input_files(str(altered))
+    page.get_by_role("button", name="Verify", exact=True).click()
+    expect(page.get_by_role("status").first).to_contain_text("Not issued by this register")
 
 
 def test_rows_are_added_and_removed_with_the_keyboard(page):

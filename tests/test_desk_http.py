@@ -7,6 +7,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import ROOT
 from desk_server import PASSWORD, csrf_of, docgen, start_desk, stop_desk
 
 
@@ -216,3 +217,91 @@ def test_every_kind_has_a_form_whose_empty_submit_names_the_problems(
     assert posted.status_code == 303 and posted.headers["location"] == where
     checked = client.get(where)
     assert "to fix</h2>" in checked.text and '<span class="error-line">' in checked.text
+
+
+def test_issue_numbers_once_and_serves_the_stored_bytes(desk):
+    import yaml
+
+    from docgen.desk import forms
+    from docgen.register import Register
+
+    clerk = desk.signed_in("ann")
+    where, token = start_notice(clerk)
+    case = yaml.safe_load(
+        (ROOT / "fixtures/notice-of-violation/homer-first-offense.yaml").read_text()
+    )
+    typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
+    assert clerk.post(where, data={**typed, "csrf_token": token}).status_code == 303
+    assert "to fix</h2>" not in clerk.get(where).text
+
+    attorney = desk.signed_in("ada")
+    ada_token = csrf_of(attorney.get("/drafts").text)
+    assert attorney.post(f"{where}/issue", data={"csrf_token": ada_token}).status_code == 403
+
+    issued = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert issued.status_code == 303
+    document = issued.headers["location"]
+    number = document.rsplit("/", 1)[1]
+    assert re.fullmatch(r"NOV-\d{4}-\d{4}", number)
+    again = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert again.headers["location"] == document  # issued once, never renumbered
+
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
+        stored = register.files(number)
+    for fmt in ("pdf", "docx", "html"):
+        served = clerk.get(f"{document}/file.{fmt}")
+        assert served.status_code == 200 and served.content == stored[fmt]
+        assert (
+            f'filename="{number}-notice-of-violation.{fmt}"'
+            in served.headers["content-disposition"]
+        )
+
+    refused = clerk.post(
+        f"{document}/service",
+        data={
+            "csrf_token": token,
+            "method": "personal-delivery",
+            "date": "2026-11-16",
+            "received": "2026-11-18",
+        },
+    )
+    assert refused.status_code == 400 and "received" in refused.text
+    served = clerk.post(
+        f"{document}/service",
+        data={"csrf_token": token, "method": "personal-delivery", "date": "2026-11-16"},
+    )
+    assert served.headers["location"] == f"{document}?done=service"
+    assert "December 1, 2026" in clerk.get(document).text  # 15 days, GCL § 25-a
+
+
+def test_the_penalty_shown_reads_the_registers_history(desk):
+    """A conviction recorded on an issued notice makes the next one a second offense."""
+    import yaml
+
+    from docgen.desk import forms
+
+    clerk = desk.signed_in("otto")
+    sample = ROOT / "fixtures" / "notice-of-violation" / "homer-deadline-thanksgiving.yaml"
+    case = yaml.safe_load(sample.read_text())
+    typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
+    where, token = start_notice(clerk)
+    clerk.post(where, data={**typed, "csrf_token": token})
+    page = clerk.get(where).text
+    assert re.search(r'data-figure="offense">1<', page)
+    assert "issuing records a new respondent" in page
+    document = clerk.post(f"{where}/issue", data={"csrf_token": token}).headers["location"]
+    convicted = clerk.post(
+        f"{document}/disposition",
+        data={"csrf_token": token, "disposition": "convicted", "date": "2026-11-25"},
+    )
+    assert convicted.status_code == 303
+
+    again, _ = start_notice(clerk)
+    later = {**typed, "issued": "2027-03-01", "served.date": "2027-03-02"}
+    later |= {"offense.committed": "2027-02-20", "violations[0].observed": "2027-02-20"}
+    later |= {"remedies[0].due": "2027-03-10", "remedies[1].due": "2027-03-20"}
+    clerk.post(again, data={**later, "csrf_token": token})
+    page = clerk.get(again).text
+    assert re.search(r'data-figure="offense">2<', page)
+    assert re.search(r'data-figure="penalty">\$350\.00 to \$700\.00<', page)
+    assert "the prior offenses below are the register's" in page

@@ -8,6 +8,7 @@ session it redirects to /login) and ``POST /logout``.
 from __future__ import annotations
 
 import logging
+from functools import cache
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -29,6 +30,7 @@ from docgen.desk.web import (
     guarded,
     render,
 )
+from docgen.register import Register
 
 log = logging.getLogger("docgen.desk")
 
@@ -175,5 +177,6 @@ def create_app(database_url: str | None = None, secure_cookies: bool = False) ->
     ]
     app = Starlette(routes=routes)
     app.state.db = sessions(database_url)
+    app.state.register = cache(lambda: Register.open(database_url))
     app.state.secure_cookies = secure_cookies
     return Guard(app)

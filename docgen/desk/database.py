@@ -1,16 +1,14 @@
 """The desk's own tables: users, their sessions, login attempts and saved drafts.
 
-They live in the same database as the register (SQLite at ``$DOCGEN_HOME/docgen.sqlite``
-by default, ``DOCGEN_DATABASE_URL`` for a shared PostgreSQL server), in tables of their
-own, created on first use.
+They live in the register's database (docgen.register.db: SQLite at
+``$DOCGEN_HOME/docgen.sqlite`` by default, ``DOCGEN_DATABASE_URL`` for a shared
+PostgreSQL server), in tables of their own (``desk_*``), created on first use.
 """
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 from functools import cache
-from pathlib import Path
 
 from sqlalchemy import (
     JSON,
@@ -18,8 +16,6 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    create_engine,
-    event,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -97,38 +93,16 @@ class Draft(Base):
     issued_as: Mapped[str | None] = mapped_column(String(100), default=None)
 
 
-def docgen_home() -> Path:
-    """``$DOCGEN_HOME``, or the platform's user data folder (XDG on Linux)."""
-    if os.environ.get("DOCGEN_HOME"):
-        return Path(os.environ["DOCGEN_HOME"])
-    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data) / "docgen"
-
-
-def database_url() -> str:
-    if os.environ.get("DOCGEN_DATABASE_URL"):
-        return os.environ["DOCGEN_DATABASE_URL"]
-    home = docgen_home()
-    home.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{home / 'docgen.sqlite'}"
-
-
 @cache
 def engine(url: str | None = None) -> Engine:
-    """The engine for ``url`` (default: the register's database), its desk tables created."""
-    made = create_engine(url or database_url())
-    if made.dialect.name == "sqlite":
-        event.listen(made, "connect", _sqlite_pragmas)
-    Base.metadata.create_all(made)
+    """The register's database (``url``, by default the register's own), desk tables made."""
+    from docgen.register.db import default_url, guarded, make_engine
+
+    url = url or default_url()
+    made = make_engine(url)
+    with guarded(url):
+        Base.metadata.create_all(made)
     return made
-
-
-def _sqlite_pragmas(connection, record) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
 
 
 def sessions(url: str | None = None) -> sessionmaker:

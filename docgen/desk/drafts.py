@@ -36,13 +36,16 @@ class Checked:
     warnings: list[str] = field(default_factory=list)
     penalty: dict[str, Any] | None = None
     deadline: Any = None
+    history: bool = False  # the kind's penalty reads the respondent's history
+    respondent: Any = None  # the register's record an issue would take without asking
+    candidates: list[Any] = field(default_factory=list)  # records it may be
 
     @property
     def ready(self) -> bool:
         return not self.problems
 
 
-def check(draft: Draft) -> Checked:
+def check(draft: Draft, register: Any) -> Checked:
     data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
     result = Checked()
     try:
@@ -53,8 +56,10 @@ def check(draft: Draft) -> Checked:
         result.problems = [Problem("", str(err))]
     fields = get_kind(draft.kind).model.model_fields
     if "offense" in fields and "prior_offenses" in fields:
+        result.history = True
+        priors = _history(register, draft.jurisdiction, data, result)
         try:
-            result.penalty = api.penalty(data)
+            result.penalty = api.penalty({**data, "prior_offenses": priors})
         except DocgenError:
             result.penalty = None
     served = (data.get("served") or {}).get("date") if "served" in fields else None
@@ -68,6 +73,29 @@ def check(draft: Draft) -> Checked:
         except (ValueError, DocgenError):
             result.deadline = None
     return result
+
+
+def _history(register: Any, jurisdiction: str, data: dict[str, Any], result: Checked) -> list:
+    """The prior offenses an issue would read from the register for this recipient."""
+    from pydantic import ValidationError
+
+    from docgen.cases.common import Address
+
+    recipient = data.get("recipient") or {}
+    if not isinstance(recipient, dict) or not recipient.get("name"):
+        return []
+    try:
+        address = Address.model_validate(recipient["address"]) if "address" in recipient else None
+    except ValidationError:
+        address = None
+    result.respondent, result.candidates = register.match(str(recipient["name"]), address)
+    try:
+        as_of = date.fromisoformat(str(data.get("issued")))
+    except ValueError:
+        return []
+    if result.respondent is None:
+        return []
+    return register.priors(result.respondent.id, jurisdiction, as_of)
 
 
 def _options(draft: Draft) -> Options:
@@ -84,7 +112,7 @@ def _pairs(request: Request) -> list[list[str]]:
     ]
 
 
-def _draft(request: Request) -> Draft | None:
+def own_draft(request: Request) -> Draft | None:
     """The visitor's own draft named in the path, of a kind their role drafts."""
     try:
         draft_id = int(request.path_params["draft"])
@@ -110,7 +138,7 @@ def on_draft(
         @guarded(permission, saves_when_expired)
         @wraps(handler)
         async def route(request: Request) -> Response:
-            draft = _draft(request)
+            draft = own_draft(request)
             if draft is None:
                 return render(request, "missing.html.j2", status=404, what="draft")
             return await handler(request, draft)
@@ -161,9 +189,14 @@ async def start(request: Request) -> Response:
         return render(
             request, "denied.html.j2", status=400, why=f"{jurisdiction} does not provide {kind}"
         )
+    return new_draft(request, kind, jurisdiction, [])
+
+
+def new_draft(request: Request, kind: str, jurisdiction: str, pairs: list[list[str]]) -> Response:
+    """A draft of the visitor's, filled with ``pairs``; the browser is sent to it."""
     visitor = request.scope["visitor"]
     with request.app.state.db.begin() as s:
-        draft = Draft(user_id=visitor.user_id, kind=kind, jurisdiction=jurisdiction, fields=[])
+        draft = Draft(user_id=visitor.user_id, kind=kind, jurisdiction=jurisdiction, fields=pairs)
         s.add(draft)
         s.flush()
         draft_id = draft.id
@@ -200,7 +233,7 @@ def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
 @on_draft()
 async def show(request: Request, draft: Draft) -> Response:
     submitted = forms.values(draft.fields).get("_submitted") == "1"
-    return _page(request, draft, check(draft), submitted)
+    return _page(request, draft, check(draft, request.app.state.register()), submitted)
 
 
 @on_draft(saves_when_expired=True)
@@ -234,7 +267,7 @@ async def live(request: Request, draft: Draft) -> Response:
     _save(request, draft, pairs)
     if request.scope["expired"]:
         return render(request, "expired.html.j2", status=200)
-    checked = check(draft)
+    checked = check(draft, request.app.state.register())
     node = forms.form_for(draft.kind, draft.jurisdiction)
     paths = forms.paths_of(node, draft.fields)
     typed = forms.values(pairs)
@@ -287,6 +320,24 @@ async def word_copy(request: Request, draft: Draft) -> Response:
         media_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         headers={"content-disposition": f'attachment; filename="{name}"'},
     )
+
+
+def issuable(draft: Draft) -> dict[str, Any]:
+    """The draft's case for the register: it assigns the number and reads the priors."""
+    data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
+    data.pop("number", None)
+    return data
+
+
+def refused(request: Request, draft: Draft, err: DocgenError) -> Response:
+    """The draft's page with the register's or the law's refusal beside the fields."""
+    problems = err.problems if isinstance(err, CaseInvalid) else [Problem("", str(err))]
+    return _page(request, draft, Checked(problems=problems), submitted=True)
+
+
+def mark_issued(request: Request, draft: Draft, number: str) -> None:
+    with request.app.state.db.begin() as s:
+        s.get(Draft, draft.id).issued_as = number
 
 
 @on_draft()

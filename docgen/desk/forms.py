@@ -31,9 +31,11 @@ from docgen.documents import get_kind
 from docgen.errors import Problem
 from docgen.law.packs import load_pack
 
-# Fields the desk fills itself: the jurisdiction is chosen when the draft is started, and
-# a register number is assigned on issue.
-SET_BY_DESK = ("jurisdiction", "number")
+# Fields the desk and the register fill: the jurisdiction is chosen when the draft is
+# started; on issue the register assigns the number and reads the prior offenses from its
+# own record (`docgen issue` refuses a case that types them; earlier convictions are
+# entered with `docgen register import-history`).
+SET_BY_DESK = ("jurisdiction", "number", "prior_offenses")
 DRAFT_NUMBER = "DRAFT"
 LINE_MAX = 500  # longer text gets a text area
 
@@ -202,6 +204,16 @@ def case_data(kind: str, jurisdiction: str, pairs: list[list[str]]) -> dict[str,
     if "number" in get_kind(kind).model.model_fields:
         data["number"] = DRAFT_NUMBER
     return data
+
+
+def pairs_of(data: Any, path: str = "") -> list[list[str]]:
+    """Case data as the (name, value) pairs a filled-in form posts (the inverse of
+    :func:`case_data`): to start a draft from what the register already knows."""
+    if isinstance(data, dict):
+        return [p for k, v in data.items() for p in pairs_of(v, f"{path}.{k}" if path else k)]
+    if isinstance(data, list):
+        return [p for i, v in enumerate(data) for p in pairs_of(v, f"{path}[{i}]")]
+    return [[path, "" if data is None else str(data)]]
 
 
 def values(pairs: list[list[str]]) -> dict[str, str]:

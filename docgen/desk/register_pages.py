@@ -1,17 +1,255 @@
-"""The register in the browser: documents with filters, history, service, verify."""
+"""The register in the browser: documents with filters, a respondent's history, service
+and dispositions, downloads of the exact bytes issued, and the verify page.
+
+Every page is a call into docgen.register (the same methods as `docgen history`,
+`record-service`, `record-disposition`, `verify`); the desk adds no rule of its own.
+"""
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
+
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk.web import guarded, render
+from docgen.desk.web import form_of, guarded, posted, render
+from docgen.errors import DocgenError
+
+FORMAT_TYPES = {
+    "pdf": "application/pdf",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "html": "text/html; charset=utf-8",
+}
+FILTER_LABELS = {
+    "awaiting-service": "Awaiting service",
+    "appeal-running": "Appeal period running",
+    "appeal-passed": "Appeal deadline passed",
+    "remedies-overdue": "Remedies overdue",
+    "stop-work-in-effect": "Stop-work in effect",
+}
+MAX_UPLOAD = 20 * 1024 * 1024
+
+
+def register(request: Request) -> Any:
+    return request.app.state.register()
 
 
 @guarded("register")
 async def documents(request: Request) -> Response:
-    return render(request, "documents.html.j2", documents=[])
+    from docgen.register.filters import FILTERS
+
+    chosen = request.query_params.get("filter") or None
+    if chosen not in (None, *FILTERS):
+        chosen = None
+    rows = register(request).documents(chosen, limit=200)
+    return render(
+        request,
+        "documents.html.j2",
+        documents=rows,
+        filters=[(name, FILTER_LABELS.get(name, name)) for name in FILTERS],
+        chosen=chosen,
+        today=date.today(),
+    )
 
 
-routes = [Route("/documents", documents, methods=["GET"])]
+def _document_page(
+    request: Request, number: str, error: str = "", status: int = 200, done: str = ""
+) -> Response:
+    from docgen.register.models import DISPOSITIONS, SERVICE_METHODS
+
+    try:
+        record = register(request).document(number)
+    except DocgenError:
+        return render(request, "missing.html.j2", status=404, what="document")
+    return render(
+        request,
+        "document.html.j2",
+        status=status,
+        doc=record,
+        methods=SERVICE_METHODS,
+        dispositions=DISPOSITIONS,
+        error=error,
+        done=done,
+        may_serve=request.scope["visitor"].may("enforce"),
+    )
+
+
+# What a page says after a change it was redirected from (a reload never repeats it).
+DONE = {"service": "Service recorded.", "disposition": "Disposition recorded."}
+
+
+@guarded("register")
+async def document(request: Request) -> Response:
+    done = DONE.get(request.query_params.get("done", ""), "")
+    return _document_page(request, request.path_params["number"], done=done)
+
+
+@guarded("register")
+async def download(request: Request) -> Response:
+    """The stored bytes of one format, exactly as issued (never rendered again)."""
+    number, fmt = request.path_params["number"], request.path_params["fmt"]
+    try:
+        record = register(request).document(number)
+        blob = register(request).files(number).get(fmt)
+    except DocgenError:
+        blob = None
+    if blob is None or fmt not in FORMAT_TYPES:
+        return render(request, "missing.html.j2", status=404, what="file")
+    name = f"{record.number}-{record.kind}.{fmt}"
+    return Response(
+        blob,
+        media_type=FORMAT_TYPES[fmt],
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def _day(value: Any, label: str, required: bool = True) -> date | None:
+    text = str(value or "").strip()
+    if not text:
+        if required:
+            raise DocgenError(f"{label}: is required")
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise DocgenError(f"{label}: {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _text(value: Any) -> str | None:
+    return str(value or "").strip() or None
+
+
+def _service(reg: Any, number: str, form: Any, by: str) -> None:
+    reg.record_service(
+        number,
+        str(form.get("method") or ""),
+        _day(form.get("date"), "date of service"),
+        received=_day(form.get("received"), "date received", required=False),
+        served_by=_text(form.get("served_by")),
+        article=_text(form.get("article")),
+        by=by,
+    )
+
+
+def _disposition(reg: Any, number: str, form: Any, by: str) -> None:
+    reg.record_disposition(
+        number,
+        str(form.get("disposition") or ""),
+        _day(form.get("date"), "date of the disposition", required=False),
+        court=_text(form.get("court")),
+        docket=_text(form.get("docket")),
+        by=by,
+    )
+
+
+CHANGES = {"service": _service, "disposition": _disposition}
+
+
+@guarded("enforce")
+async def change(request: Request) -> Response:
+    """Record service or a disposition of a document; the register's refusal is shown on
+    the document's page, a success is redirected to it (a reload never records twice)."""
+    number, what = request.path_params["number"], request.path_params["what"]
+    if what not in CHANGES:
+        return render(request, "missing.html.j2", status=404, what="page")
+    try:
+        CHANGES[what](register(request), number, posted(request), request.scope["visitor"].name)
+    except DocgenError as err:
+        return _document_page(request, number, error=str(err), status=400)
+    return RedirectResponse(f"/documents/{number}?done={what}", status_code=303)
+
+
+@guarded("register")
+async def respondent(request: Request) -> Response:
+    try:
+        history = register(request).history(int(request.path_params["id"]))
+    except (DocgenError, ValueError):
+        return render(request, "missing.html.j2", status=404, what="respondent")
+    return render(request, "respondent.html.j2", history=history)
+
+
+@guarded("enforce")
+async def notice_for(request: Request) -> Response:
+    """A new notice for a respondent in the register, filled with what the register knows:
+    the recipient and site of the respondent's latest document."""
+    from docgen.desk import drafts, forms
+
+    try:
+        history = register(request).history(int(request.path_params["id"]))
+    except (DocgenError, ValueError):
+        return render(request, "missing.html.j2", status=404, what="respondent")
+    latest = next((d for d in history.documents if d.case.get("recipient")), None)
+    if latest is None:
+        known: dict[str, Any] = {"recipient": {"name": history.respondent.name}}
+        jurisdiction = "homer"
+    else:
+        known = {k: latest.case[k] for k in ("recipient", "site") if latest.case.get(k)}
+        jurisdiction = latest.jurisdiction
+    kind = "notice-of-violation"
+    return drafts.new_draft(request, kind, jurisdiction, forms.pairs_of(known))
+
+
+@guarded("register")
+async def verify_page(request: Request) -> Response:
+    return _verified(request)
+
+
+@guarded("register")
+async def verify(request: Request) -> Response:
+    """Upload a PDF (or DOCX): issued by this register, byte for byte, or not."""
+    upload = (await form_of(request)).get("file")
+    if upload is None or isinstance(upload, str) or not upload.filename:
+        return _verified(request, error="Choose the file to verify.", status=400)
+    blob = await upload.read(MAX_UPLOAD + 1)
+    if len(blob) > MAX_UPLOAD:
+        error = "The file is larger than 20 MB; no document issued here is that large."
+        return _verified(request, error=error, status=413)
+    return _verified(request, result=register(request).verify(blob), checked=True)
+
+
+def _verified(
+    request: Request, result: Any = None, checked: bool = False, error: str = "", status: int = 200
+) -> Response:
+    return render(
+        request, "verify.html.j2", status=status, result=result, checked=checked, error=error
+    )
+
+
+@guarded("enforce")
+async def issue(request: Request) -> Response:
+    """Number, record and render a draft through the register (as `docgen issue` does)."""
+    from docgen.desk import drafts
+    from docgen.register import AmbiguousRespondent
+
+    draft = drafts.own_draft(request)
+    if draft is None:
+        return render(request, "missing.html.j2", status=404, what="draft")
+    if draft.issued_as:
+        return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
+    chosen = _text(posted(request).get("respondent"))
+    data = drafts.issuable(draft)
+    try:
+        issued = register(request).issue(
+            draft.kind, data, respondent=chosen, by=request.scope["visitor"].name
+        )
+    except AmbiguousRespondent as err:
+        return render(request, "choose_respondent.html.j2", draft=draft, candidates=err.candidates)
+    except DocgenError as err:
+        return drafts.refused(request, draft, err)
+    drafts.mark_issued(request, draft, issued.number)
+    return RedirectResponse(f"/documents/{issued.number}", status_code=303)
+
+
+routes = [
+    Route("/documents", documents, methods=["GET"]),
+    Route("/documents/{number}", document, methods=["GET"]),
+    Route("/documents/{number}/file.{fmt}", download, methods=["GET"]),
+    Route("/documents/{number}/{what}", change, methods=["POST"]),
+    Route("/respondents/{id}", respondent, methods=["GET"]),
+    Route("/respondents/{id}/notice", notice_for, methods=["POST"]),
+    Route("/verify", verify_page, methods=["GET"]),
+    Route("/verify", verify, methods=["POST"]),
+    Route("/drafts/{draft}/issue", issue, methods=["POST"]),
+]

@@ -553,6 +553,19 @@ class Register:
         with guarded(self.url), db.read_session(self.engine) as session:
             return candidates(session, name, address)
 
+    def match(self, name: str, address: Any | None = None) -> tuple[Any, list]:
+        """(the respondent an issue would take without asking, or None; every candidate):
+        an issue takes the one record of the same name and address, and asks otherwise."""
+        found = self.find_respondents(name, address)
+        exact = [c for c in found if c.why == "same name and address"]
+        return (exact[0] if len(exact) == 1 else None), found
+
+    def priors(self, respondent: int, jurisdiction: str, as_of: date) -> list[dict[str, Any]]:
+        """The ``prior_offenses`` an issue for ``respondent`` dated ``as_of`` reads (the
+        penalty's history, § 228-79C(4)), without issuing anything."""
+        with guarded(self.url), db.read_session(self.engine) as session:
+            return [p for p, _ in self._priors(session, respondent, jurisdiction, as_of, None)]
+
     def history(self, who: int | str) -> History:
         """A respondent's offenses and documents, newest first. ``who`` is an id (or
         "#id"), or a name matching exactly one respondent (else the candidates are listed)."""
