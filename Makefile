@@ -17,8 +17,9 @@ lint: setup-test
 test: lint
 	.venv/bin/pytest
 
-bench: setup
+bench: setup-test
 	.venv/bin/python benchmarks/batch.py
+	.venv/bin/python benchmarks/desk.py
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py

@@ -30,6 +30,7 @@ FILTER_LABELS = {
     "stop-work-in-effect": "Stop-work in effect",
 }
 MAX_UPLOAD = 20 * 1024 * 1024
+PAGE = 50  # documents listed, newest first
 
 
 def register(request: Request) -> Any:
@@ -43,14 +44,14 @@ async def documents(request: Request) -> Response:
     chosen = request.query_params.get("filter") or None
     if chosen not in (None, *FILTERS):
         chosen = None
-    rows = register(request).documents(chosen, limit=200)
+    rows = register(request).documents(chosen, limit=PAGE)
     return render(
         request,
         "documents.html.j2",
         documents=rows,
         filters=[(name, FILTER_LABELS.get(name, name)) for name in FILTERS],
         chosen=chosen,
-        today=date.today(),
+        page=PAGE,
     )
 
 
