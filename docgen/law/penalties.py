@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from docgen.cases.penalty import Offense, PriorOffense
 from docgen.errors import CaseInvalid, Problem
+from docgen.law.calendar import years_from
 from docgen.law.pack import Pack, PenaltyTier
 
 ZERO = Decimal("0.00")
@@ -93,10 +94,7 @@ class Assessment:
 
 def years_before(day: date, years: int) -> date:
     """The same calendar day ``years`` earlier; from Feb 29 it lands on Feb 28."""
-    try:
-        return day.replace(year=day.year - years)
-    except ValueError:
-        return day.replace(year=day.year - years, day=28)
+    return years_from(day, -years)
 
 
 def weekly_violations(committed: date, continued_through: date | None, days_per: int) -> int:

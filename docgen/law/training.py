@@ -12,15 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from docgen.law.calendar import years_from
 from docgen.law.pack import Pack
 
 
 def training_current_through(trained: date, valid_years: int) -> date:
     """The last day training given on ``trained`` is current: ``valid_years`` on, same day."""
-    try:
-        return trained.replace(year=trained.year + valid_years)
-    except ValueError:  # Feb 29 in a year that has none: the period ends on Feb 28
-        return trained.replace(year=trained.year + valid_years, day=28)
+    return years_from(trained, valid_years)
 
 
 def training_expired(trained: date, on: date, valid_years: int) -> bool:
