@@ -1,0 +1,84 @@
+"""A municipality is one file: a fictional village's pack (tests/data/packs/alderbrook.yaml,
+its own chapter and sections, fines, appeal period, offices and certification wording)
+renders every kind it provides, and no word of Homer's or Macedon's law appears."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from conftest import ROOT
+
+from docgen import api
+from docgen.demo import bundle_cases, sample_cases
+from docgen.documents import KINDS
+from docgen.law.packs import ENV, load_pack
+from tests.helpers.readback import docx_text, html_text, pdf_text
+
+PACKS = ROOT / "tests" / "data" / "packs"
+FOREIGN = re.compile(r"Homer|Macedon|Cortland|Wayne|228-|301-")
+# The fixtures' own places, moved to the fictional village (case data, not law).
+PLACES = {"Homer": "Alderbrook", "Cortland": "Greenvale", "228-": "412-", "Tioughnioga": "Mill"}
+
+
+def moved(value: Any) -> Any:
+    if isinstance(value, str):
+        for old, new in PLACES.items():
+            value = value.replace(old, new)
+        return value
+    if isinstance(value, dict):
+        return {k: moved(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [moved(v) for v in value]
+    return value
+
+
+def first_samples() -> list[tuple[str, Any]]:
+    chosen: dict[str, Any] = {}
+    for kind, path in sample_cases() + bundle_cases():
+        chosen.setdefault(kind, path)
+    return list(chosen.items())
+
+
+@pytest.fixture(autouse=True)
+def alderbrook(monkeypatch):
+    monkeypatch.setenv(ENV, str(PACKS))
+
+
+def test_the_pack_provides_every_kind():
+    pack = load_pack("alderbrook")
+    assert pack.kinds() == list(KINDS)
+    assert pack.code.sections.value == "§§ 412-30 to 412-32"
+
+
+@pytest.mark.parametrize(("kind", "path"), first_samples(), ids=[k for k, _ in first_samples()])
+def test_every_kind_renders_with_no_word_of_another_municipality(kind, path):
+    data = moved(api.load(path)[0]) | {"jurisdiction": "alderbrook"}
+    _, blobs = api.render_bytes(kind, data)
+    texts = {
+        "html": html_text(blobs["html"].decode("utf-8")),
+        "pdf": pdf_text(blobs["pdf"]),
+        "docx": docx_text(blobs["docx"]),
+    }
+    for fmt, text in texts.items():
+        assert not FOREIGN.findall(text), (fmt, sorted(set(FOREIGN.findall(text))))
+        assert "Alderbrook" in text, fmt
+
+
+def rendered(kind: str) -> str:
+    path = dict(first_samples())[kind]
+    data = moved(api.load(path)[0]) | {"jurisdiction": "alderbrook"}
+    return html_text(api.build(kind, data).html)
+
+
+def test_its_figures_offices_and_wording_are_printed():
+    statement = rendered("penalty-statement")
+    assert "four hundred dollars ($400.00)" in statement
+    assert "§\u00a0412-32C(4)" in statement
+    notice = rendered("notice-of-violation")
+    assert "within 20 days of service" in notice
+    assert "Code of the Village of Alderbrook, Chapter 412, Article IX" in notice
+    assert "I hereby certify under penalty of law" in rendered("contractor-certification")
+    agreement = rendered("maintenance-agreement")
+    assert "7 Mill Pond Road" in agreement and "Greenvale County" in agreement
