@@ -27,21 +27,75 @@ AgreementCase = case_model(
 
 # LAW.md §7, one requirement each; the review page's table lists them in this order.
 REQUIREMENTS: tuple[Requirement, ...] = (
-    Requirement("recitals", TERMS, ("recitals",)),
-    Requirement("plans-binding", TERMS, ("schedule-b",)),
-    Requirement("maintain", TERMS),
-    Requirement("costs", TERMS),
-    Requirement("inspection", TERMS),
-    Requirement("alteration", TERMS),
-    Requirement("repairs", TERMS),
-    Requirement("security", TERMS),
-    Requirement("recording", REF, ("first-page",)),
-    Requirement("default", TERMS),
-    Requirement("effective", TERMS),
-    Requirement("approved", REF, ("signatures", "approval")),
-    Requirement("binding", REF),
-    Requirement("consistent", "agreement.model", ("recitals",)),
-    Requirement("dedication", "agreement.dedication"),
+    Requirement(
+        "recitals",
+        TERMS,
+        "Recitals: the long-term maintenance of the approved measures of a named project, "
+        "built to the approved plans and kept in perpetuity",
+        ("recitals",),
+    ),
+    Requirement(
+        "plans-binding",
+        TERMS,
+        "Both parties, and their successors and assigns, bound to the maintenance "
+        "provisions of the approved plans, attached as a schedule",
+        ("schedule-b",),
+    ),
+    Requirement(
+        "maintain",
+        TERMS,
+        "The owner maintains, cleans, repairs, replaces and continues the measures "
+        "(ditches, swales, dry wells, inlets, pipes, culverts, ponds and the like)",
+    ),
+    Requirement(
+        "costs",
+        TERMS,
+        "The owner bears all costs, and provides for sharing them where facilities are "
+        "held in common",
+    ),
+    Requirement(
+        "inspection",
+        TERMS,
+        "Inspection by a professional engineer licensed in New York at least once every "
+        "{inspection_years} years; written report with recommendations to the {V} within "
+        "{report_days} days",
+    ),
+    Requirement(
+        "alteration",
+        TERMS,
+        "No alteration, abandonment or discontinuance without the {V}'s written approval",
+    ),
+    Requirement(
+        "repairs", TERMS, "Repairs at the {V}'s direction or on the engineer's recommendation"
+    ),
+    Requirement(
+        "security",
+        TERMS,
+        "Security (bond, letter of credit or escrow) within {security_days} days",
+    ),
+    Requirement(
+        "recording",
+        REF,
+        "Recorded in the office of the County Clerk as a deed restriction, with the deed, "
+        "before final plan approval",
+        ("first-page",),
+    ),
+    Requirement(
+        "default",
+        TERMS,
+        "On default the {V} may do the work, and its cost becomes a lien on the property",
+    ),
+    Requirement("effective", TERMS, "Effective date"),
+    Requirement("approved", REF, "Approved by the {name}", ("signatures", "approval")),
+    Requirement("binding", REF, "Binding on all subsequent landowners"),
+    Requirement(
+        "consistent", "agreement.model", "Consistent with its model, {model}", ("recitals",)
+    ),
+    Requirement(
+        "dedication",
+        "agreement.dedication",
+        "The {V} may accept dedication of the facility instead, at its sole discretion",
+    ),
 )
 
 # The clauses, in the order they are numbered.

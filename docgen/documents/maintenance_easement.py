@@ -25,14 +25,48 @@ EasementCase = case_model(
 
 # LAW.md §6, one requirement each; the review page's table lists them in this order.
 REQUIREMENTS: tuple[Requirement, ...] = (
-    Requirement("executed-before-approval", "easement"),
-    Requirement("binding", "easement"),
-    Requirement("access", "easement.access"),
-    Requirement("recorded", "easement.approved_by", ("approval", "first-page")),
-    Requirement("parties", "easement", ("preamble", "signatures", "acknowledgments")),
-    Requirement("property", "easement", ("first-page", "recitals", "schedule-a")),
-    Requirement("facilities", "easement", ("recitals", "schedule-b")),
-    Requirement("area", "easement"),
+    Requirement(
+        "executed-before-approval",
+        "easement",
+        "Executed before the issuance of any approval that has a stormwater management "
+        "facility as one of its requirements",
+    ),
+    Requirement(
+        "binding", "easement", "Binding on all subsequent landowners served by the facility"
+    ),
+    Requirement(
+        "access",
+        "easement.access",
+        "Access to the facility {access}, to ensure that it is maintained in proper working "
+        "condition",
+    ),
+    Requirement(
+        "recorded",
+        "easement.approved_by",
+        "Recorded by the grantor in the office of the {county} County Clerk after approval "
+        "by the {approved_by}",
+        ("approval", "first-page"),
+    ),
+    Requirement(
+        "parties",
+        "easement",
+        "Parties: the landowner as grantor, the {name} as grantee",
+        ("preamble", "signatures", "acknowledgments"),
+    ),
+    Requirement(
+        "property",
+        "easement",
+        "The property identified: address, tax map number (Section-Block-Lot), deed "
+        "reference, and legal description as an attached schedule",
+        ("first-page", "recitals", "schedule-a"),
+    ),
+    Requirement(
+        "facilities",
+        "easement",
+        "The facilities identified",
+        ("recitals", "schedule-b"),
+    ),
+    Requirement("area", "easement", "The easement area identified"),
 )
 
 # The clauses, in the order they are numbered.

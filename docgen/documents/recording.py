@@ -24,17 +24,18 @@ from docgen.law.acknowledgment import (
 )
 from docgen.law.pack import AgreementTerms, Pack
 
-# Parts of an instrument that meet a requirement without being a numbered clause.
-PARTS = (
-    "first-page",
-    "preamble",
-    "recitals",
-    "signatures",
-    "acknowledgments",
-    "approval",
-    "schedule-a",
-    "schedule-b",
-)
+# Parts of an instrument that meet a requirement without being a numbered clause, and
+# what the review page calls them.
+PARTS = {
+    "first-page": "First page (recording information)",
+    "preamble": "Preamble",
+    "recitals": "Recitals",
+    "signatures": "Signatures",
+    "acknowledgments": "Acknowledgments",
+    "approval": "Approved as to form",
+    "schedule-a": "Schedule A",
+    "schedule-b": "Schedule B",
+}
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,13 @@ class Clause:
 
 @dataclass(frozen=True)
 class Requirement:
-    """One requirement of LAW.md §6 or §7; ``provision`` is the pack key whose ref it cites."""
+    """One requirement of LAW.md §6 or §7, as the review page states it: ``text`` names the
+    pack's values in braces (:func:`requirement_values`); ``provision`` is the pack key
+    whose ref it cites."""
 
     id: str
     provision: str
+    text: str
     parts: tuple[str, ...] = ()  # unnumbered parts that also meet it (PARTS)
 
 
@@ -59,9 +63,10 @@ class Met:
     """A requirement and where the instrument meets it: clause numbers and named parts."""
 
     id: str
+    text: str
     provision: str
     clauses: tuple[int, ...]
-    parts: tuple[str, ...]
+    parts: tuple[str, ...]  # what the review page calls each part
 
 
 def clause_numbers(clauses: tuple[Clause, ...]) -> dict[str, int]:
@@ -74,11 +79,35 @@ def where_met(
 ) -> list[Met]:
     """Every requirement with the clauses (by number) and parts that meet it."""
     numbers = clause_numbers(clauses)
+    values = requirement_values(pack)
     rows = []
     for req in requirements:
         found = tuple(numbers[c.id] for c in clauses if req.id in c.meets)
-        rows.append(Met(req.id, pack.cite(req.provision), found, req.parts))
+        text = req.text.format(**values)
+        parts = tuple(PARTS[p] for p in req.parts)
+        rows.append(Met(req.id, text, pack.cite(req.provision), found, parts))
     return rows
+
+
+def requirement_values(pack: Pack) -> dict[str, str]:
+    """The pack's values a requirement's text may name: ``{V}`` (the municipality as the
+    instrument calls it), ``{name}``, ``{county}``, ``{access}``, ``{approved_by}``,
+    ``{model}``, ``{inspection_years}`` (in words), ``{report_days}``, ``{security_days}``."""
+    from docgen.render.filters import number_words
+
+    terms = _terms(pack)
+    easement = pack.part("easement")
+    return {
+        "V": pack.short_name.value,
+        "name": pack.name.value,
+        "county": pack.county.value,
+        "access": easement.access.value,
+        "approved_by": easement.approved_by.value,
+        "model": pack.part("agreement").model.value,
+        "inspection_years": number_words(terms.inspection_years.value),
+        "report_days": str(terms.report_days.value),
+        "security_days": str(terms.security_days.value),
+    }
 
 
 def unmet(requirements: tuple[Requirement, ...], clauses: tuple[Clause, ...]) -> list[str]:
