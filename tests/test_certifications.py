@@ -3,8 +3,6 @@ per contractor, every required field, phones, --split, --blank and lapsed traini
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import date
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from docgen.errors import CaseInvalid, DocgenError
 from docgen.law.packs import load_pack
 from docgen.law.training import training_current_through, training_expired
 from docgen.render.filters import long_date
+from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 
 KIND = "contractor-certification"
@@ -403,12 +402,6 @@ def test_blank_is_refused_for_kinds_without_a_form():
 
 
 # -- the command -------------------------------------------------------------------------------
-
-
-def docgen(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "docgen.cli", *map(str, args)], capture_output=True, text=True
-    )
 
 
 def test_cli_blank_split_and_check(tmp_path):

@@ -1,27 +1,19 @@
-"""The docgen command: exit codes, messages, files."""
+"""The docgen command: exit codes, messages, files (in process; two smoke tests run the
+command as a fresh process)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from conftest import ROOT, write_case
+
+from tests.helpers.cli import docgen, docgen_process
 
 SAMPLE = ROOT / "fixtures" / "penalty-statement" / "homer-second-offense-continued.yaml"
 
 
-def docgen(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "docgen.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-    )
-
-
 def test_penalty_json():
-    run = docgen("penalty", SAMPLE, "--json")
+    run = docgen_process("penalty", SAMPLE, "--json")  # smoke: the command in a fresh process
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert (out["offense_number"], out["violations"], out["total_fine_max"]) == (2, 5, "3500.00")
@@ -64,7 +56,7 @@ def test_macedon_penalty_is_a_clear_error(tmp_path):
 
 
 def test_usage_errors_exit_2():
-    assert docgen("render").returncode == 2
+    assert docgen_process("render").returncode == 2  # smoke: a fresh process
     assert docgen("frobnicate").returncode == 2
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-import subprocess
-import sys
 import unicodedata
 import zipfile
 
@@ -22,6 +20,7 @@ from docgen.cases.loader import read_case_file
 from docgen.documents import KINDS
 from docgen.errors import CaseInvalid
 from tests.helpers.casewalk import dotted, leaves, model_fields, set_in
+from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, html_text, pdf_text
 
 PAYLOADS = [
@@ -163,11 +162,7 @@ def test_control_character_through_the_cli(tmp_path):
     data = set_in(read_case_file(path), ("recipient", "name"), "Acme\u0007 Excavating")
     case = tmp_path / "case.json"
     case.write_text(json.dumps(data), encoding="utf-8")  # JSON escapes it as \u0007
-    run = subprocess.run(
-        [sys.executable, "-m", "docgen.cli", "render", kind, str(case), "-o", f"{tmp_path}/out/"],
-        capture_output=True,
-        text=True,
-    )
+    run = docgen("render", kind, case, "-o", f"{tmp_path}/out/")
     assert run.returncode == 1
     assert "recipient.name: contains the control character U+0007" in run.stderr
     assert "Traceback" not in run.stderr

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 from conftest import ROOT, write_case
@@ -15,6 +13,7 @@ from conftest import ROOT, write_case
 from docgen import api
 from docgen.cases.loader import parse_case_text
 from docgen.errors import CaseInvalid
+from tests.helpers.cli import docgen
 
 PENALTY = (ROOT / "fixtures" / "penalty-statement" / "homer-first-offense.yaml").read_text()
 AGREEMENT = (ROOT / "fixtures" / "maintenance-agreement" / "homer-individual.yaml").read_text()
@@ -130,11 +129,7 @@ INVISIBLE = ["\u200b", "\u2060", "\u00ad", "\U000e0041\U000e007f", "\u3164", "\u
 @pytest.mark.parametrize("text", INVISIBLE, ids=[f"U+{ord(t[0]):04X}" for t in INVISIBLE])
 def test_a_name_that_prints_nothing_is_missing_and_check_says_so(tmp_path, text):
     case = write_case(tmp_path, PENALTY.replace("name: Dana R. Whitcomb", f'name: "{text}"'))
-    run = subprocess.run(
-        [sys.executable, "-m", "docgen.cli", "check", "penalty-statement", case],
-        capture_output=True,
-        text=True,
-    )
+    run = docgen("check", "penalty-statement", case)
     assert run.returncode == 1
     assert "officer.name: is missing: it is empty or only invisible characters" in run.stderr
 

@@ -1,0 +1,38 @@
+"""Running the docgen command in tests: in process through click's CliRunner (fast, and a
+failure shows its traceback), or as a fresh process for the few smoke tests of the
+installed command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from click.testing import CliRunner
+
+from docgen.cli import main
+
+
+@dataclass(frozen=True)
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def docgen(*args: object, env: dict[str, str] | None = None) -> Run:
+    """``docgen ARGS`` in this process. An exception the command let escape is re-raised."""
+    result = CliRunner().invoke(main, [str(a) for a in args], env=env)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Run(result.exit_code, result.stdout, result.stderr)
+
+
+def docgen_process(*args: object) -> subprocess.CompletedProcess[str]:
+    """``python -m docgen.cli ARGS`` in a fresh process (start-up, exit codes, streams)."""
+    return subprocess.run(
+        [sys.executable, "-m", "docgen.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
