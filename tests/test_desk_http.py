@@ -305,3 +305,41 @@ def test_the_penalty_shown_reads_the_registers_history(desk):
     assert re.search(r'data-figure="offense">2<', page)
     assert re.search(r'data-figure="penalty">\$350\.00 to \$700\.00<', page)
     assert "the prior offenses below are the register's" in page
+
+
+def test_an_attorney_reviews_an_easement_and_downloads_the_word_copy(desk):
+    import io
+
+    import yaml
+    from docx import Document as Word
+
+    from docgen.desk import forms
+
+    attorney = desk.signed_in("ada")
+    token = csrf_of(attorney.get("/drafts").text)
+    where = attorney.post(
+        "/drafts",
+        data={"kind": "maintenance-easement", "jurisdiction": "homer", "csrf_token": token},
+    ).headers["location"]
+    sample = ROOT / "fixtures" / "maintenance-easement" / "homer-individual.yaml"
+    case = yaml.safe_load(sample.read_text())
+    typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
+    attorney.post(where, data={**typed, "_review": "1", "csrf_token": token})
+    page = attorney.get(where).text
+    assert "to fix</h2>" not in page and "Download the Word copy" in page
+    assert "Issue:" not in page  # an attorney drafts; the register issues enforcement
+
+    copy = attorney.get(f"{where}/word")
+    assert copy.status_code == 200 and copy.content[:2] == b"PK"
+    word = Word(io.BytesIO(copy.content))
+    text = "\n".join(p.text for p in word.paragraphs)
+    assert case["owner"]["name"] in text
+    marked = [r for p in word.paragraphs for r in p.runs if r.font.highlight_color is not None]
+    assert marked, "review mode marks the values taken from the case"
+    preview = attorney.get(f"{where}/preview")
+    assert (
+        preview.status_code == 200
+        and "default-src 'none'" in preview.headers["content-security-policy"]
+    )
+    clerk = desk.signed_in("ann")
+    assert clerk.get(f"{where}/word").status_code == 403
