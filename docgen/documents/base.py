@@ -9,7 +9,7 @@ renders the HTML, the single source of the document's words.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import Any
 
@@ -58,13 +58,26 @@ class DocMeta:
         )
 
 
+@dataclass(frozen=True, kw_only=True)
+class Context:
+    """What a kind's template receives besides ``pack`` and ``review``: the document's
+    metadata and warnings here, and each kind's own typed values in a subclass; the
+    template sees every field under its own name (``case``, ``doc``...)."""
+
+    doc: DocMeta
+    warnings: tuple[str, ...] = ()
+
+    def names(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
     title: str
     model: type[BaseModel]
     template: str
-    context: Callable[[Any, Pack, Options], dict[str, Any]]
+    context: Callable[[Any, Pack, Options], Context]
     check: Callable[[Any, Pack, Options], list[Problem]] = lambda case, pack, options: []
     # Whether the template marks the case's values in review mode (`--review`).
     review: bool = False
@@ -74,7 +87,7 @@ class Kind:
     layouts: dict[str, str] = field(default_factory=dict)  # layout name -> template
     summary: str = ""
     # An empty form with no case (`render --blank`): the context for a pack, or None.
-    blank: Callable[[Pack, Options], dict[str, Any]] | None = None
+    blank: Callable[[Pack, Options], Context] | None = None
     # One document per part (`render --split`): (name, case data) from valid case data.
     split: Callable[[dict[str, Any]], list[tuple[str, dict[str, Any]]]] | None = None
     # The document's issue date: it prints the law in force that day (None: the latest).
@@ -191,15 +204,13 @@ def build_blank(kind: Kind, jurisdiction: str, options: Options) -> HtmlDocument
     return render_document(kind, pack, kind.blank(pack, options), options)
 
 
-def render_document(
-    kind: Kind, pack: Pack, context: dict[str, Any], options: Options
-) -> HtmlDocument:
+def render_document(kind: Kind, pack: Pack, context: Context, options: Options) -> HtmlDocument:
     """The HTML of ``kind``'s template (or its chosen layout) over ``context``."""
-    meta: DocMeta = context["doc"]
+    meta = context.doc
     check_options(kind, options)
     template = kind.layouts.get(options.layout or "", kind.template)
     html = render_html(
-        template, {"pack": pack, "review": options.review, **context}, options.templates
+        template, {"pack": pack, "review": options.review, **context.names()}, options.templates
     )
     return HtmlDocument(
         kind=kind.name,
@@ -211,5 +222,5 @@ def render_document(
         html=html,
         stylesheets=kind.stylesheets,
         lang=meta.lang,
-        warnings=tuple(context.get("warnings", ())),
+        warnings=tuple(context.warnings),
     )

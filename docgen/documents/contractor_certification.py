@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from docgen.cases.certification import Contractor, ContractorCertificationCase
-from docgen.documents.base import DocMeta, Kind, Options
+from docgen.documents.base import Context, DocMeta, Kind, Options
 from docgen.errors import Problem
 from docgen.law.pack import Pack
 from docgen.law.training import TrainingStatus, training_status
@@ -102,43 +102,49 @@ def document_date(case: ContractorCertificationCase) -> date | None:
     return max(signed) if signed else None
 
 
-def context(case: ContractorCertificationCase, pack: Pack, options: Options) -> dict[str, Any]:
+@dataclass(frozen=True, kw_only=True)
+class CertificationContext(Context):
+    """One form per contractor; a blank form (``blank``) has no case, project or site."""
+
+    case: ContractorCertificationCase | None
+    project: Any
+    site: Any
+    forms: list[Form]
+    blank: bool
+
+
+def context(
+    case: ContractorCertificationCase, pack: Pack, options: Options
+) -> CertificationContext:
     forms = [Form(c, _training(c, pack, options)) for c in case.contractors]
     title = f"{TITLE}: {case.project.name}"
-    return {
-        "case": case,
-        "project": case.project,
-        "site": case.site,
-        "forms": forms,
-        "blank": False,
-        "warnings": training_warnings(case, forms),
-        "doc": _meta(
+    return CertificationContext(
+        case=case,
+        project=case.project,
+        site=case.site,
+        forms=forms,
+        blank=False,
+        warnings=tuple(training_warnings(case, forms)),
+        doc=_meta(
             pack,
             title,
             case.project.name,
             document_date(case),
             f"{case.project.name}-contractor-certification",
         ),
-    }
+    )
 
 
-def blank_context(pack: Pack, options: Options) -> dict[str, Any]:
+def blank_context(pack: Pack, options: Options) -> CertificationContext:
     """An empty form for ``pack``'s municipality: every field a line to fill in by hand."""
-    return {
-        "case": None,
-        "project": None,
-        "site": None,
-        "forms": [Form(None)],
-        "blank": True,
-        "warnings": [],
-        "doc": _meta(
-            pack,
-            TITLE,
-            "blank form",
-            None,
-            f"{pack.id}-contractor-certification-blank",
-        ),
-    }
+    return CertificationContext(
+        case=None,
+        project=None,
+        site=None,
+        forms=[Form(None)],
+        blank=True,
+        doc=_meta(pack, TITLE, "blank form", None, f"{pack.id}-contractor-certification-blank"),
+    )
 
 
 def split(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

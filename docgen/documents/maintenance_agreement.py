@@ -14,7 +14,13 @@ from typing import Any
 
 from docgen.cases.agreement import case_model
 from docgen.documents.base import Kind, Options
-from docgen.documents.recording import Clause, Requirement, check_recording, recorded_context
+from docgen.documents.recording import (
+    Clause,
+    RecordedContext,
+    Requirement,
+    check_recording,
+    recorded_context,
+)
 from docgen.errors import Problem
 from docgen.law.pack import Pack
 
@@ -120,7 +126,7 @@ def check(case: Any, pack: Pack, options: Options) -> list[Problem]:
     return check_recording(case, pack, REF)
 
 
-def context(case: Any, pack: Pack, options: Options) -> dict[str, Any]:
+def context(case: Any, pack: Pack, options: Options) -> RecordedContext:
     return recorded_context(
         case,
         pack,

@@ -8,15 +8,16 @@ the recipient (element (e), from the penalty engine) and the appeal deadline (el
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, cited
 from docgen.cases.enforcement import Premises, Recipient, Remedy, ServedInfo, Violation
 from docgen.cases.penalty import Offense, PriorOffense
-from docgen.documents.base import DocMeta, Kind, Options
+from docgen.documents.base import Context, DocMeta, Kind, Options
 from docgen.documents.penalty_statement import penalty_assessment, penalty_context
 from docgen.errors import CaseInvalid, Problem
-from docgen.law.deadlines import appeal_deadline
+from docgen.law.deadlines import Deadline, appeal_deadline
 from docgen.law.pack import Pack
 
 N = "§ 228-79C(1)"
@@ -167,14 +168,21 @@ def check(case: NoticeCase, pack: Pack, options: Options) -> list[Problem]:
     return element_problems(case) + penalty_problems(case, pack)
 
 
-def context(case: NoticeCase, pack: Pack, options: Options) -> dict[str, Any]:
+@dataclass(frozen=True, kw_only=True)
+class NoticeContext(Context):
+    case: NoticeCase
+    penalty: dict[str, Any]  # element (e), the penalty statement's own (penalty_context)
+    deadline: Deadline
+
+
+def context(case: NoticeCase, pack: Pack, options: Options) -> NoticeContext:
     title = "Notice of Violation"
-    return {
-        "case": case,
-        "penalty": penalty_context(case, pack),
-        "deadline": appeal_deadline(case.served.date if case.served else None, pack),
-        "doc": DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
-    }
+    return NoticeContext(
+        case=case,
+        penalty=penalty_context(case, pack),
+        deadline=appeal_deadline(case.served.date if case.served else None, pack),
+        doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
+    )
 
 
 KIND = Kind(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, Site, cited
 from docgen.cases.enforcement import Violation
 from docgen.cases.penalty import Offense, PriorOffense
-from docgen.documents.base import DocMeta, Kind, Options
+from docgen.documents.base import Context, DocMeta, Kind, Options
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
 from docgen.law.penalties import Assessment, assess
@@ -61,15 +62,22 @@ def penalty_context(case: Any, pack: Pack) -> dict[str, Any]:
     }
 
 
-def context(case: PenaltyStatementCase, pack: Pack, options: Options) -> dict[str, Any]:
+@dataclass(frozen=True, kw_only=True)
+class PenaltyStatementContext(Context):
+    case: PenaltyStatementCase
+    penalty: dict[str, Any]  # penalty_context
+    assessment: Assessment
+
+
+def context(case: PenaltyStatementCase, pack: Pack, options: Options) -> PenaltyStatementContext:
     title = "Statement of Penalties"
     penalty = penalty_context(case, pack)
-    return {
-        "case": case,
-        "penalty": penalty,
-        "assessment": penalty["assessment"],
-        "doc": DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
-    }
+    return PenaltyStatementContext(
+        case=case,
+        penalty=penalty,
+        assessment=penalty["assessment"],
+        doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
+    )
 
 
 KIND = Kind(

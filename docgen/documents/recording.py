@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from docgen.documents.base import DocMeta, Options
+from docgen.documents.base import Context, DocMeta, Options
 from docgen.errors import Problem
 from docgen.law.acknowledgment import (
     ACKNOWLEDGMENT_REF,
@@ -233,6 +233,25 @@ def paragraphs(text: str) -> list[str]:
     return [b for b in blocks if b]
 
 
+@dataclass(frozen=True, kw_only=True)
+class RecordedContext(Context):
+    """A recorded instrument's template values: the clauses in their numbered order, each
+    requirement and where it is met (review page), the acknowledgment form for the
+    owner's kind, the inspection schedule, the legal description's paragraphs."""
+
+    case: Any
+    clauses: tuple[Clause, ...]
+    numbers: dict[str, int]
+    requirements: list[Met]
+    owner_kind: Any
+    schedule: Schedule
+    legal_paragraphs: list[str]
+    width_feet: str | None
+    ack_text: Any
+    ack_ref: str
+    notary_ref: str
+
+
 def recorded_context(
     case: Any,
     pack: Pack,
@@ -241,24 +260,24 @@ def recorded_context(
     title: str,
     clauses: tuple[Clause, ...],
     requirements: tuple[Requirement, ...],
-) -> dict[str, Any]:
+) -> RecordedContext:
     """What an instrument's template needs besides the case (clause order and numbers,
     acknowledgment form, schedule), and its metadata: known by file or tax map number."""
     number = case.agreement.number or f"Tax Map {case.property.tax_map}"
     short = kind.replace("-", " ").title()
-    return {
-        "case": case,
-        "clauses": clauses,
-        "numbers": clause_numbers(clauses),
-        "requirements": where_met(requirements, clauses, pack),
-        "owner_kind": OWNER_KINDS[case.owner.kind],
-        "schedule": inspection_schedule(case.inspection, pack),
-        "legal_paragraphs": paragraphs(case.property.legal_description),
-        "width_feet": feet(case.easement.width_feet),
-        "ack_text": CERTIFICATE_TEXT,
-        "ack_ref": ACKNOWLEDGMENT_REF,
-        "notary_ref": NOTARY_REF,
-        "doc": DocMeta(
+    return RecordedContext(
+        case=case,
+        clauses=clauses,
+        numbers=clause_numbers(clauses),
+        requirements=where_met(requirements, clauses, pack),
+        owner_kind=OWNER_KINDS[case.owner.kind],
+        schedule=inspection_schedule(case.inspection, pack),
+        legal_paragraphs=paragraphs(case.property.legal_description),
+        width_feet=feet(case.easement.width_feet),
+        ack_text=CERTIFICATE_TEXT,
+        ack_ref=ACKNOWLEDGMENT_REF,
+        notary_ref=NOTARY_REF,
+        doc=DocMeta(
             kind=kind,
             title=f"{title}, {pack.name.value}, {number}",
             number=number,
@@ -266,4 +285,4 @@ def recorded_context(
             date=case.agreement.date,
             filename=f"{case.agreement.number or case.property.tax_map}-{kind}",
         ),
-    }
+    )

@@ -8,11 +8,11 @@ templates/notices/_enforcement.html.j2, so the placard says what the served copy
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, Text, cited
 from docgen.cases.enforcement import Contact, Premises, Remedy, ServedInfo, Violation
-from docgen.documents.base import DocMeta, Kind, Options
+from docgen.documents.base import Context, DocMeta, Kind, Options
 from docgen.documents.notice_of_violation import remedy_problems, service_problems
 from docgen.errors import Problem
 from docgen.law.pack import Pack
@@ -71,19 +71,18 @@ def check(case: StopWorkCase, pack: Pack, options: Options) -> list[Problem]:
     return problems + remedy_problems(case, False, S, "") + service_problems(case, S)
 
 
-def context(case: StopWorkCase, pack: Pack, options: Options) -> dict[str, Any]:
+@dataclass(frozen=True, kw_only=True)
+class StopWorkContext(Context):
+    case: StopWorkCase
+
+
+def context(case: StopWorkCase, pack: Pack, options: Options) -> StopWorkContext:
     title = "Stop-Work Order"
-    return {
-        "case": case,
-        "doc": DocMeta.numbered(
-            KIND.name,
-            title,
-            case.number,
-            pack,
-            case.issued,
-            "-placard" if options.layout == "placard" else "",
-        ),
-    }
+    suffix = "-placard" if options.layout == "placard" else ""
+    return StopWorkContext(
+        case=case,
+        doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued, suffix),
+    )
 
 
 KIND = Kind(
