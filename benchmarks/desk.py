@@ -37,20 +37,10 @@ TARGET_P95_MS = 100.0
 
 
 def three_page_notice() -> dict:
-    """The first-offense sample, with enough violations and remedies for three pages."""
+    """The first-offense sample notice: three pages of PDF."""
     from docgen.cases.loader import read_case_file
 
-    case = read_case_file(ROOT / "fixtures" / "notice-of-violation" / "homer-first-offense.yaml")
-    first = case["violations"][0]
-    case["violations"] = [
-        {**first, "nature": f"{first['nature']} (area {i + 1} of the site)"} for i in range(6)
-    ]
-    case["remedies"] = [
-        {"measure": f"{r['measure']} (area {i + 1})", "due": r["due"]}
-        for i in range(4)
-        for r in case["remedies"]
-    ]
-    return case
+    return read_case_file(ROOT / "fixtures" / "notice-of-violation" / "homer-first-offense.yaml")
 
 
 def fill_register(url: str, count: int) -> None:

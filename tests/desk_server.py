@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx
 
+ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "correct horse battery staple"
 USERS = {"ann": "clerk", "otto": "officer", "ada": "attorney", "root": "admin"}
 
@@ -31,6 +32,7 @@ class Desk:
     url: str
     home: Path
     process: subprocess.Popen
+    database: str
     clients: list[httpx.Client] = field(default_factory=list)
 
     def client(self) -> httpx.Client:
@@ -49,13 +51,38 @@ class Desk:
         return client
 
 
+def typed_sample(kind: str, name: str) -> tuple[dict, dict[str, str]]:
+    """A sample case (fixtures/KIND/NAME.yaml) and what a clerk types for it in the form."""
+    from docgen.cases.loader import read_case_file
+    from docgen.desk import forms
+
+    case = read_case_file(ROOT / "fixtures" / kind / f"{name}.yaml")
+    typed = forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK})
+    return case, dict(typed)
+
+
+def start_draft(client: httpx.Client, kind: str, jurisdiction: str = "homer") -> tuple[str, str]:
+    """A new draft of ``kind``: (its address, the session's CSRF token)."""
+    token = csrf_of(client.get("/drafts").text)
+    made = client.post(
+        "/drafts", data={"kind": kind, "jurisdiction": jurisdiction, "csrf_token": token}
+    )
+    return made.headers["location"], token
+
+
 def csrf_of(html: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
 
 
-def docgen(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    env = {**os.environ, "DOCGEN_HOME": str(home)}
-    env.pop("DOCGEN_DATABASE_URL", None)
+def environment(home: Path, database: str) -> dict[str, str]:
+    """DOCGEN_HOME, and the register's database: its SQLite file there, or ``database``."""
+    return {**os.environ, "DOCGEN_HOME": str(home), "DOCGEN_DATABASE_URL": database}
+
+
+def docgen(
+    home: Path, *args: str, stdin: str = "", database: str = ""
+) -> subprocess.CompletedProcess:
+    env = environment(home, database or sqlite_of(home))
     return subprocess.run(
         [sys.executable, "-m", "docgen.cli", *args],
         input=stdin,
@@ -66,15 +93,23 @@ def docgen(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProce
     )
 
 
-def start_desk(home: Path) -> Desk:
+def sqlite_of(home: Path) -> str:
+    return f"sqlite:///{home / 'docgen.sqlite'}"
+
+
+def start_desk(home: Path, database: str = "") -> Desk:
+    """The desk over ``database`` (default: the SQLite register in ``home``)."""
+    database = database or sqlite_of(home)
     for name, role in USERS.items():
         done = docgen(
-            home, "users", "add", name, "--role", role, "--password-stdin", stdin=PASSWORD
+            home,
+            *("users", "add", name, "--role", role, "--password-stdin"),
+            stdin=PASSWORD,
+            database=database,
         )
         assert done.returncode == 0, done.stderr
     port = free_port()
-    env = {**os.environ, "DOCGEN_HOME": str(home)}
-    env.pop("DOCGEN_DATABASE_URL", None)
+    env = environment(home, database)
     with open(home / "desk.log", "w") as log:  # the server keeps its own descriptor
         process = subprocess.Popen(
             [sys.executable, "-m", "docgen.cli", "serve", "--port", str(port)],
@@ -90,7 +125,7 @@ def start_desk(home: Path) -> Desk:
         try:
             with httpx.Client() as probe:
                 probe.get(url + "/login", timeout=2)
-            return Desk(url, home, process)
+            return Desk(url, home, process, database)
         except httpx.TransportError:
             time.sleep(0.1)
     process.kill()

@@ -7,8 +7,15 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import ROOT
-from desk_server import PASSWORD, csrf_of, docgen, start_desk, stop_desk
+from desk_server import (
+    PASSWORD,
+    csrf_of,
+    docgen,
+    start_desk,
+    start_draft,
+    stop_desk,
+    typed_sample,
+)
 
 
 @pytest.fixture(scope="module")
@@ -124,13 +131,7 @@ def test_an_admin_manages_users(desk):
 
 
 def start_notice(client) -> tuple[str, str]:
-    """A new notice draft: (its address, the session's CSRF token)."""
-    token = csrf_of(client.get("/drafts").text)
-    made = client.post(
-        "/drafts",
-        data={"kind": "notice-of-violation", "jurisdiction": "homer", "csrf_token": token},
-    )
-    return made.headers["location"], token
+    return start_draft(client, "notice-of-violation")
 
 
 def test_an_attorney_cannot_open_a_clerks_draft(desk):
@@ -220,17 +221,12 @@ def test_every_kind_has_a_form_whose_empty_submit_names_the_problems(
 
 
 def test_issue_numbers_once_and_serves_the_stored_bytes(desk):
-    import yaml
 
-    from docgen.desk import forms
     from docgen.register import Register
 
     clerk = desk.signed_in("ann")
     where, token = start_notice(clerk)
-    case = yaml.safe_load(
-        (ROOT / "fixtures/notice-of-violation/homer-first-offense.yaml").read_text()
-    )
-    typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
+    _, typed = typed_sample("notice-of-violation", "homer-first-offense")
     assert clerk.post(where, data={**typed, "csrf_token": token}).status_code == 303
     assert "to fix</h2>" not in clerk.get(where).text
 
@@ -276,14 +272,9 @@ def test_issue_numbers_once_and_serves_the_stored_bytes(desk):
 
 def test_the_penalty_shown_reads_the_registers_history(desk):
     """A conviction recorded on an issued notice makes the next one a second offense."""
-    import yaml
-
-    from docgen.desk import forms
 
     clerk = desk.signed_in("otto")
-    sample = ROOT / "fixtures" / "notice-of-violation" / "homer-deadline-thanksgiving.yaml"
-    case = yaml.safe_load(sample.read_text())
-    typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
+    _, typed = typed_sample("notice-of-violation", "homer-deadline-thanksgiving")
     where, token = start_notice(clerk)
     clerk.post(where, data={**typed, "csrf_token": token})
     page = clerk.get(where).text
@@ -310,20 +301,11 @@ def test_the_penalty_shown_reads_the_registers_history(desk):
 def test_an_attorney_reviews_an_easement_and_downloads_the_word_copy(desk):
     import io
 
-    import yaml
     from docx import Document as Word
 
-    from docgen.desk import forms
-
     attorney = desk.signed_in("ada")
-    token = csrf_of(attorney.get("/drafts").text)
-    where = attorney.post(
-        "/drafts",
-        data={"kind": "maintenance-easement", "jurisdiction": "homer", "csrf_token": token},
-    ).headers["location"]
-    sample = ROOT / "fixtures" / "maintenance-easement" / "homer-individual.yaml"
-    case = yaml.safe_load(sample.read_text())
-    typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
+    where, token = start_draft(attorney, "maintenance-easement")
+    case, typed = typed_sample("maintenance-easement", "homer-individual")
     attorney.post(where, data={**typed, "_review": "1", "csrf_token": token})
     page = attorney.get(where).text
     assert "to fix</h2>" not in page and "Download the Word copy" in page

@@ -55,7 +55,7 @@ def check(draft: Draft, register: Any) -> Checked:
     except DocgenError as err:
         result.problems = [Problem("", str(err))]
     fields = get_kind(draft.kind).model.model_fields
-    if "offense" in fields and "prior_offenses" in fields:
+    if "prior_offenses" in fields:  # the penalty reads the history (§ 228-79C(4))
         result.history = True
         priors = _history(register, draft.jurisdiction, data, result)
         try:
