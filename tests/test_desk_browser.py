@@ -204,6 +204,30 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
     expect(page.get_by_role("status").first).to_contain_text("Not issued by this register")
 
 
+def test_a_near_match_is_never_merged_silently(page):
+    """A second notice to a similar name at another address: the clerk chooses."""
+    sign_in(page, "ann")
+    for name, street in (
+        ("Tioughnioga Ridge Development LLC", "41 Route 281"),
+        ("Tioughnioga Ridge Development, L.L.C.", "9 Water Street"),
+    ):
+        start(page, "Notice of violation")
+        fill_notice_without_remedies(page)
+        page.locator("#f-recipient-name").fill(name)
+        page.locator("#f-recipient-address-street").fill(street)
+        page.locator("#f-remedies-0-measure").fill("Install silt fence")
+        page.locator("#f-remedies-0-due").fill("2026-11-20")
+        page.keyboard.press("Tab")
+        expect(page.locator("#announce")).to_have_text("The law's checks pass.")
+        page.get_by_role("button", name=re.compile("^Issue")).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Which respondent is this?")
+    assert axe_violations(page) == []
+    page.get_by_label("A different, new respondent").check()
+    page.get_by_role("button", name="Issue").click()
+    expect(page).to_have_url(re.compile(r"/documents/NOV-\d{4}-\d{4}$"))
+    expect(page.get_by_role("link", name="Tioughnioga Ridge Development, L.L.C.")).to_be_visible()
+
+
 def test_rows_are_added_and_removed_with_the_keyboard(page):
     sign_in(page, "otto")
     start(page, "Notice of violation")

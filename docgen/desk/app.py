@@ -30,6 +30,7 @@ from docgen.desk.web import (
     guarded,
     render,
 )
+from docgen.errors import DocgenError
 from docgen.register import Register
 
 log = logging.getLogger("docgen.desk")
@@ -163,6 +164,13 @@ async def _too_large(send: Send) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+async def refused(request: Request, err: Exception) -> Response:
+    """A refusal from docgen or the register (a locked or unreachable database, say): the
+    message, on a page, never a traceback."""
+    log.warning("%s: %s", request.url.path, type(err).__name__)
+    return render(request, "error.html.j2", status=503, message=str(err))
+
+
 def create_app(database_url: str | None = None, secure_cookies: bool = False) -> ASGIApp:
     """The desk over the database at ``database_url`` (default: the register's)."""
     routes = [
@@ -175,7 +183,7 @@ def create_app(database_url: str | None = None, secure_cookies: bool = False) ->
         *users.routes,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={DocgenError: refused})
     app.state.db = sessions(database_url)
     app.state.register = cache(lambda: Register.open(database_url))
     app.state.secure_cookies = secure_cookies
