@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import model_validator
-
 from docgen.cases.common import (
     Address,
     IsoDate,
     Jurisdiction,
     Line,
     Model,
+    NameAndTitle,
     Phone,
-    Signer,
+    Site,
     Text,
     cited,
 )
@@ -36,19 +35,6 @@ class Project(Model):
     permit: Line | None = cited(SWPPP, "SPDES permit or NOI identifier", default=None)
 
 
-class CertificationSite(Model):
-    """The site: its address, or another identifying description, or both."""
-
-    address: Address | None = None
-    description: Text | None = None
-
-    @model_validator(mode="after")
-    def _address_or_description(self) -> CertificationSite:
-        if self.address is None and self.description is None:
-            raise ValueError("needs an address or another identifying description (or both)")
-        return self
-
-
 class TrainedContractor(Model):
     """The firm's employee with the DEC-endorsed erosion and sediment control training."""
 
@@ -63,7 +49,7 @@ class Contractor(Model):
     address: Address = cited(FIELDS, "address of the contracting firm")
     phone: Phone = cited(FIELDS, "telephone number of the contracting firm, ten digits")
     role: Literal["contractor", "subcontractor"] = cited(WHO)
-    signer: Signer = cited(FIELDS, "name and title of the person providing the signature")
+    signer: NameAndTitle = cited(FIELDS, "name and title of the person providing the signature")
     responsibilities: list[Text] = cited(
         WHO, "what the firm is responsible for in the SWPPP", min_length=1
     )
@@ -78,5 +64,5 @@ class Contractor(Model):
 class ContractorCertificationCase(Model):
     jurisdiction: Jurisdiction
     project: Project = cited(SWPPP)
-    site: CertificationSite = cited(FIELDS, "address (or other identifying description)")
+    site: Site = cited(FIELDS, "address (or other identifying description)")
     contractors: list[Contractor] = cited(WHO, "each contractor and subcontractor", min_length=1)

@@ -23,7 +23,6 @@ from pydantic import (
     ConfigDict,
     Field,
     field_validator,
-    model_validator,
 )
 
 from docgen.law.packs import pack_names
@@ -233,12 +232,9 @@ class Address(Model):
         return f"{self.street}, {self.city}, {self.state} {self.zip}"
 
 
-class Officer(Model):
-    name: Line
-    title: Line
+class NameAndTitle(Model):
+    """A person as a document names them: the issuing officer, a firm's signer."""
 
-
-class Signer(Model):
     name: Line
     title: Line
 
@@ -252,17 +248,16 @@ class Party(Model):
 
 
 class Site(Model):
-    """Where the activity is: an address, a description, or both (§ 228-79C(1)(b))."""
+    """Where the activity is: an address, a description, or both. The field holding it
+    names the provision; the kind's check refuses a site with neither (:meth:`given`),
+    in the words of the element it serves."""
 
     address: Address | None = None
     description: Text | None = None
     tax_map: Line | None = Field(default=None, description="tax map Section-Block-Lot")
 
-    @model_validator(mode="after")
-    def _address_or_description(self) -> Site:
-        if self.address is None and self.description is None:
-            raise ValueError("needs an address or a description of the land (or both)")
-        return self
+    def given(self) -> bool:
+        return self.address is not None or self.description is not None
 
     def label(self) -> str:
         return self.address.one_line() if self.address else (self.description or "")

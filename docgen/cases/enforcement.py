@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from docgen.cases.common import Address, IsoDate, Line, Model, Officer, Phone, Text, cited
+from docgen.cases.common import Address, IsoDate, Line, Model, NameAndTitle, Phone, Text, cited
 
 
 class Violation(Model):
@@ -28,7 +28,7 @@ class ServedInfo(Model):
     method: Line | None = cited(
         "§ 228-79C(1)", "how it was served, e.g. personal delivery, certified mail", default=None
     )
-    by: Officer | None = cited(
+    by: NameAndTitle | None = cited(
         "§ 228-79C(1)", "who served it, when not the issuing officer {name, title}", default=None
     )
 
@@ -50,15 +50,3 @@ class Contact(Model):
 
     name: Line = cited("§ 228-79C(2)", "who takes requests for the inspection")
     phone: Phone = cited("§ 228-79C(2)", "telephone number, e.g. (607) 555-0142")
-
-
-class Premises(Model):
-    """Where the violation occurs (§ 228-79C(1)(b)): an address when available, or a
-    description. Both are optional here so that the kind reports "neither" as element (b)."""
-
-    address: Address | None = cited("§ 228-79C(1)(b)", default=None)
-    description: Text | None = cited("§ 228-79C(1)(b)", default=None)
-    tax_map: Line | None = cited("§ 228-79C(1)(b)", "tax map Section-Block-Lot", default=None)
-
-    def label(self) -> str:
-        return self.address.one_line() if self.address else (self.description or "")

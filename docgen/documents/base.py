@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from docgen.cases.validate import validate
+from docgen.cases.validate import provision_for, validate
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
@@ -149,6 +149,14 @@ def rendition(spec: Spec, data: dict[str, Any], options: Options, source: str = 
     if isinstance(spec, Bundle):
         return spec.build(data, options, source)
     return Rendition.single(build_document(spec, data, options, source))
+
+
+def site_problems(case: Any, pack: Pack, message: str) -> list[Problem]:
+    """A site given with neither an address nor a description, cited by the case model's
+    ``site`` field (each kind words what its site must identify)."""
+    if case.site is None or case.site.given():
+        return []
+    return [Problem("site", message, provision_for(type(case), ("site",), pack))]
 
 
 def jurisdiction_of(data: dict[str, Any]) -> Pack:

@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from docgen.cases.certification import Contractor, ContractorCertificationCase
-from docgen.documents.base import Context, DocMeta, Kind, Options
+from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
 from docgen.errors import Problem
 from docgen.law.pack import Pack
 from docgen.law.training import TrainingStatus, training_status
@@ -43,8 +43,10 @@ def _training(contractor: Contractor, pack: Pack, options: Options) -> TrainingS
 
 
 def check(case: ContractorCertificationCase, pack: Pack, options: Options) -> list[Problem]:
-    """Training cannot postdate the certification it is meant to back."""
-    problems = []
+    """The site is identified; training cannot postdate the certification it backs."""
+    problems = site_problems(
+        case, pack, "needs an address or another identifying description (or both)"
+    )
     for i, contractor in enumerate(case.contractors):
         status = _training(contractor, pack, options)
         if status is not None and status.trained > status.on:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, cited
-from docgen.cases.enforcement import Premises, Recipient, Remedy, ServedInfo, Violation
+from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
+from docgen.cases.enforcement import Recipient, Remedy, ServedInfo, Violation
 from docgen.cases.penalty import Offense, PriorOffense
 from docgen.documents.base import Context, DocMeta, Kind, Options
 from docgen.documents.penalty_statement import penalty_assessment, penalty_context
@@ -29,10 +29,10 @@ class NoticeCase(Model):
     number: Line = cited(N, "notice number")
     issued: IsoDate = cited(N, "date the notice is issued")
     served: ServedInfo | None = cited(F, "date and method of service", default=None)
-    officer: Officer = cited("§ 228-77D(2)", "the issuing officer")
+    officer: NameAndTitle = cited("§ 228-77D(2)", "the issuing officer")
     recipient: Recipient | None = cited(A, "the landowner, developer or applicant", default=None)
     copies_to: list[Party] = cited(N, "copies to the developer or applicant", default_factory=list)
-    site: Premises | None = cited(B, "where the violation occurs", default=None)
+    site: Site | None = cited(B, "where the violation occurs", default=None)
     violations: list[Violation] = cited(C, default_factory=list)
     remedies: list[Remedy] = cited(D, default_factory=list)
     offense: Offense | None = cited(E, "the offense the penalty is assessed for", default=None)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, Site, cited
+from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.cases.enforcement import Violation
 from docgen.cases.penalty import Offense, PriorOffense
-from docgen.documents.base import Context, DocMeta, Kind, Options
+from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
 from docgen.law.penalties import Assessment, assess
@@ -20,7 +20,7 @@ class PenaltyStatementCase(Model):
     jurisdiction: Jurisdiction
     number: Line = cited(P, "statement number")
     issued: IsoDate = cited(P, "date of the statement; the history is read as of this day")
-    officer: Officer = cited("§ 228-77D(2)", "the issuing officer")
+    officer: NameAndTitle = cited("§ 228-77D(2)", "the issuing officer")
     recipient: Party = cited("§ 228-79C(1)(e)", "to whom the penalty may be assessed")
     copies_to: list[Party] = cited("§ 228-79C(1)", default_factory=list)
     site: Site | None = cited("§ 228-79C(1)(b)", default=None)
@@ -42,11 +42,12 @@ def penalty_assessment(case: Any, pack: Pack) -> Assessment:
 
 
 def check(case: PenaltyStatementCase, pack: Pack, options: Options) -> list[Problem]:
+    problems = site_problems(case, pack, "needs an address or a description of the land (or both)")
     try:
         penalty_assessment(case, pack)
     except CaseInvalid as err:
-        return err.problems
-    return []
+        return problems + err.problems
+    return problems
 
 
 def penalty_context(case: Any, pack: Pack) -> dict[str, Any]:

@@ -10,9 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Officer, Party, Text, cited
-from docgen.cases.enforcement import Contact, Premises, Remedy, ServedInfo, Violation
-from docgen.documents.base import Context, DocMeta, Kind, Options
+from docgen.cases.common import (
+    IsoDate,
+    Jurisdiction,
+    Line,
+    Model,
+    NameAndTitle,
+    Party,
+    Site,
+    Text,
+    cited,
+)
+from docgen.cases.enforcement import Contact, Remedy, ServedInfo, Violation
+from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
 from docgen.documents.notice_of_violation import remedy_problems, service_problems
 from docgen.errors import Problem
 from docgen.law.pack import Pack
@@ -25,9 +35,9 @@ class StopWorkCase(Model):
     number: Line = cited(S, "order number")
     issued: IsoDate = cited(S, "date the order is issued")
     served: ServedInfo | None = cited(S, "date and method of service", default=None)
-    officer: Officer = cited("§ 228-77D(2)", "the issuing officer")
+    officer: NameAndTitle = cited("§ 228-77D(2)", "the issuing officer")
     recipient: Party = cited(S, "the person ordered to halt work")
-    site: Premises = cited(S, "the site where work must stop")
+    site: Site = cited(S, "the site where work must stop")
     violations: list[Violation] = cited(S, "the violations leading to the order")
     effective: IsoDate = cited(S, "the date the order takes effect")
     notices: list[Line] = cited(S, "numbers of the notices of violation", default_factory=list)
@@ -41,11 +51,7 @@ class StopWorkCase(Model):
 
 
 def check(case: StopWorkCase, pack: Pack, options: Options) -> list[Problem]:
-    problems: list[Problem] = []
-    if case.site.address is None and case.site.description is None:
-        problems.append(
-            Problem("site", "needs an address or a description of the land (or both)", S)
-        )
+    problems = site_problems(case, pack, "needs an address or a description of the land (or both)")
     if not case.violations:
         problems.append(
             Problem("violations", "missing: the violations leading to the stop-work order", S)
