@@ -309,8 +309,16 @@ def kinds() -> list[dict[str, Any]]:
     rows = []
     for name, spec in DOCUMENTS.items():
         where = [p for p in pack_names() if provided_by(spec, load_pack(p))]
+        parts = spec.parts if isinstance(spec, Bundle) else (name,)
+        cites = {p: "; ".join(load_pack(p).require(k) for k in parts) for p in where}
         rows.append(
-            {"kind": name, "title": spec.title, "jurisdictions": where, "summary": spec.summary}
+            {
+                "kind": name,
+                "title": spec.title,
+                "jurisdictions": where,
+                "summary": spec.summary,
+                "provisions": cites,  # jurisdiction -> the provisions behind the kind
+            }
         )
     return rows
 

@@ -88,7 +88,8 @@ def kinds() -> None:
 
     for row in api.kinds():
         where = ", ".join(row["jurisdictions"]) or "none"
-        click.echo(f"{row['kind']:<26} {where:<16} {row['summary']}")
+        cites = "; ".join(f"{j} {ref}" for j, ref in row["provisions"].items())
+        click.echo(f"{row['kind']:<26} {where:<16} {row['summary']} ({cites})")
 
 
 @main.command()

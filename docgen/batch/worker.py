@@ -93,7 +93,7 @@ def warm_up_page(stylesheets: tuple[str, ...]) -> Any:
         f'{CSS_MARKER}</head><body data-running-head="warm-up"><main>'
         '<p class="letterhead-name">Warm-up</p><h1>Warm-up</h1><h2>Heading</h2>'
         "<p>Regular, <strong>bold</strong>, <em>italic</em>, <u>underlined</u>, "
-        "\u00a7\u00a0228-79C(4).</p><ol><li>one<ol><li>two</li></ol></li></ol>"
+        "\u00a7\u00a012-34C(5).</p><ol><li>one<ol><li>two</li></ol></li></ol>"
         "<ul><li>three</li></ul><table><thead><tr><th>a</th></tr></thead>"
         '<tbody><tr><td>b</td></tr></tbody></table><p class="small">small</p>'
         "</main></body></html>"

@@ -165,6 +165,5 @@ KIND = Kind(
     stylesheets=("base/print.css", "certifications/certification.css"),
     blank=blank_context,
     split=split,
-    summary="the statement each contractor signs before soil is disturbed "
-    "(§ 228-78B(4); § 301-71D)",
+    summary="the statement each contractor signs before soil is disturbed",
 )

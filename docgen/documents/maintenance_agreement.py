@@ -27,9 +27,7 @@ from docgen.law.pack import Pack
 REF = "agreement"
 TERMS = "agreement.terms"
 
-AgreementCase = case_model(
-    "AgreementCase", "@agreement", "A maintenance agreement (§ 228-78D(5), Schedule B; § 301-73D)."
-)
+AgreementCase = case_model("AgreementCase", "@agreement", "A maintenance agreement.")
 
 # LAW.md §7, one requirement each; the review page's table lists them in this order.
 REQUIREMENTS: tuple[Requirement, ...] = (
@@ -148,6 +146,5 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "agreements/agreement.css"),
     review=True,
-    summary="the owner's recorded covenant to maintain the stormwater facilities "
-    "(§ 228-78D(5), Schedule B; § 301-73D)",
+    summary="the owner's recorded covenant to maintain the stormwater facilities",
 )

@@ -25,9 +25,7 @@ from docgen.law.pack import Pack
 
 REF = "easement"
 
-EasementCase = case_model(
-    "EasementCase", "@easement", "A maintenance easement (§ 228-78D(3); § 301-73B)."
-)
+EasementCase = case_model("EasementCase", "@easement", "A maintenance easement.")
 
 # LAW.md §6, one requirement each; the review page's table lists them in this order.
 REQUIREMENTS: tuple[Requirement, ...] = (
@@ -116,5 +114,5 @@ KIND = Kind(
     stylesheets=("base/print.css", "agreements/agreement.css"),
     review=True,
     summary="the owner's easement giving the municipality access to inspect the stormwater "
-    "facilities, ready for recording (§ 228-78D(3); § 301-73B)",
+    "facilities, ready for recording",
 )

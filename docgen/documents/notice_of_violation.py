@@ -193,5 +193,5 @@ KIND = Kind(
     context=context,
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
-    summary="the six elements of § 228-79C(1), the penalty and the appeal deadline",
+    summary="the six elements the article requires, the penalty and the appeal deadline",
 )

@@ -88,5 +88,5 @@ KIND = Kind(
     template="notices/penalty_statement.html.j2",
     context=context,
     check=check,
-    summary="the fines and imprisonment a recipient faces, from the offense history (§ 228-79C(4))",
+    summary="the fines and imprisonment a recipient faces, from the offense history",
 )

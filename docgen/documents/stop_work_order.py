@@ -100,5 +100,5 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     layouts={"placard": "notices/stop_work_placard.html.j2"},
-    summary="halt land development activities until compliance (§ 228-79C(2)); a site placard",
+    summary="halt land development activities until compliance; a site placard",
 )
