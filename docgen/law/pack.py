@@ -73,7 +73,6 @@ class AppealDeadline(Group):
 
 
 class Enforcement(Strict):
-    notice: Cited[Text]
     appeal_days: Cited[Annotated[int, Field(gt=0)]]
     appeal_to: Cited[Text]
     appeal_statement: Cited[Text]
