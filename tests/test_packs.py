@@ -249,3 +249,10 @@ def test_jurisdiction_facts():
     assert macedon.counsel.value == "attorney for the Town"
     assert "at reasonable times" in macedon.easement.access.value
     assert "at reasonable times" not in homer.easement.access.value
+
+
+def test_the_notice_elements_are_the_law_verbatim():
+    elements = load_pack("homer").enforcement.elements
+    for key in type(elements).model_fields:
+        if key not in ("ref", "note"):
+            assert getattr(elements, key).value in LAW["homer"], key

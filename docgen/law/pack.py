@@ -72,6 +72,17 @@ class AppealDeadline(Group):
     sunday_rule_excepts: Cited[list[Text]]
 
 
+class NoticeElements(Group):
+    """What a notice of violation shall contain, (a) to (f), in the law's words."""
+
+    addressee: Cited[Text]
+    site: Cited[Text]
+    nature: Cited[Text]
+    remedies: Cited[Text]
+    penalty: Cited[Text]
+    appeal: Cited[Text]
+
+
 class Enforcement(Strict):
     appeal_days: Cited[Annotated[int, Field(gt=0)]]
     appeal_to: Cited[Text]
@@ -85,6 +96,7 @@ class Enforcement(Strict):
     certificate_of_occupancy: Cited[Text]
     restoration: Cited[Text]
     fees: Cited[Text]
+    elements: NoticeElements
 
 
 class PenaltyTier(Strict):
@@ -179,6 +191,7 @@ class Pack(Strict):
     county: Cited[Text]
     code: Code
     counsel: Cited[Text]
+    officer: Cited[Text] | None = None  # the officer the article designates (enforcement)
     provisions: dict[str, Cited[bool]]
     certification: Certification | None = None
     enforcement: Enforcement | None = None
@@ -234,7 +247,7 @@ class Pack(Strict):
         """The ``ref`` of the value at ``path`` (a case model's ``@certification.who_signs``)."""
         node: Any = self
         for part in path.split("."):
-            node = getattr(node, part)
+            node = node[part] if isinstance(node, dict) else getattr(node, part)
         return node.ref
 
     def kinds(self) -> list[str]:
