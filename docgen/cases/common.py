@@ -242,9 +242,9 @@ class NameAndTitle(Model):
 class Party(Model):
     """A landowner, developer or applicant: the persons § 228-79C(1)(a) names."""
 
-    name: Line = cited("§ 228-79C(1)(a)")
-    role: Literal["landowner", "developer", "applicant"] = cited("§ 228-79C(1)(a)")
-    address: Address = cited("§ 228-79C(1)(a)")
+    name: Line = cited("@enforcement.elements.addressee")
+    role: Literal["landowner", "developer", "applicant"] = cited("@enforcement.elements.addressee")
+    address: Address = cited("@enforcement.elements.addressee")
 
 
 class Site(Model):

@@ -15,8 +15,8 @@ class Violation(Model):
 
 
 class Remedy(Model):
-    measure: Text = cited("§ 228-79C(1)(d)", "the remedial measure necessary to comply")
-    due: IsoDate = cited("§ 228-79C(1)(d)", "date by which the measure must be complete")
+    measure: Text = cited("@enforcement.elements.remedies", "the remedial measure to comply")
+    due: IsoDate = cited("@enforcement.elements.remedies", "date the measure must be complete")
 
 
 class ServedInfo(Model):
@@ -40,13 +40,13 @@ class Recipient(Model):
     element (a) of the notice, in words, rather than as a bare missing key.
     """
 
-    name: Line | None = cited("§ 228-79C(1)(a)", default=None)
-    role: Literal["landowner", "developer", "applicant"] = cited("§ 228-79C(1)(a)")
-    address: Address | None = cited("§ 228-79C(1)(a)", default=None)
+    name: Line | None = cited("@enforcement.elements.addressee", default=None)
+    role: Literal["landowner", "developer", "applicant"] = cited("@enforcement.elements.addressee")
+    address: Address | None = cited("@enforcement.elements.addressee", default=None)
 
 
 class Contact(Model):
     """Whom to call to request the inspection that lifts a stop-work order (§ 228-79C(2))."""
 
-    name: Line = cited("§ 228-79C(2)", "who takes requests for the inspection")
-    phone: Phone = cited("§ 228-79C(2)", "telephone number, e.g. (607) 555-0142")
+    name: Line = cited("@provisions.stop-work-order", "who takes requests for the inspection")
+    phone: Phone = cited("@provisions.stop-work-order", "telephone number, e.g. (607) 555-0142")
