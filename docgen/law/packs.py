@@ -119,7 +119,7 @@ def _read(path: Path, mtime: int, size: int) -> Source:
     except (OSError, UnicodeDecodeError) as err:
         raise PackInvalid(f"{path}: cannot read the pack: {err}") from None
     try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = yaml.load(text, Loader=_PackLoader)
     except yaml.YAMLError as err:
         raise PackInvalid(f"{path}: not valid YAML: {err}") from None
     if not isinstance(data, dict):
@@ -137,6 +137,22 @@ def _read(path: Path, mtime: int, size: int) -> Source:
         except ValidationError as err:
             raise PackInvalid(_describe(path, err, start)) from None
     return source
+
+
+class _PackLoader(yaml.SafeLoader):
+    """Safe YAML that refuses a key given twice in one mapping (no silent overwrite)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"line {line}: key {key!r} given twice (first at line {seen[key]})"
+                )
+            seen[key] = line
+        return super().construct_mapping(node, deep=deep)
 
 
 def _describe(path: Path, err: ValidationError, start: date | None) -> str:
