@@ -23,7 +23,7 @@ from docgen.desk import auth, forms
 from docgen.desk.database import Draft, now
 from docgen.desk.web import CSRF_FIELD, PREVIEW_CSP, guarded, posted, render
 from docgen.documents import get_kind
-from docgen.documents.base import Options
+from docgen.documents.base import Options, prepare
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.packs import load_pack, pack_names
 
@@ -62,17 +62,26 @@ def check(draft: Draft, register: Any) -> Checked:
             result.penalty = api.penalty({**data, "prior_offenses": priors})
         except DocgenError:
             result.penalty = None
-    served = (data.get("served") or {}).get("date") if "served" in fields else None
-    if draft.kind == "notice-of-violation" and served:
-        from docgen.law.deadlines import appeal_deadline
-
-        try:
-            result.deadline = appeal_deadline(
-                date.fromisoformat(served), load_pack(draft.jurisdiction)
-            )
-        except (ValueError, DocgenError):
-            result.deadline = None
+    result.deadline = _deadline(draft, data, result.ready)
     return result
+
+
+def _deadline(draft: Draft, data: dict[str, Any], valid: bool) -> Any:
+    """The last day to appeal as the notice states it: from the kind's own context once
+    the case is valid; before that, the deadline rule on the service date typed so far."""
+    from docgen.law.deadlines import appeal_deadline
+
+    if draft.kind != "notice-of-violation":
+        return None
+    try:
+        if valid:
+            spec = get_kind(draft.kind)
+            case, pack = prepare(spec, data, _options(draft))
+            return spec.context(case, pack, _options(draft)).deadline
+        served = (data.get("served") or {}).get("date")
+        return appeal_deadline(date.fromisoformat(served), load_pack(draft.jurisdiction))
+    except (TypeError, ValueError, DocgenError):
+        return None
 
 
 def _history(register: Any, jurisdiction: str, data: dict[str, Any], result: Checked) -> list:
