@@ -22,6 +22,7 @@ MODULES = {
     "contractor-certification": "docgen.documents.contractor_certification",
     "maintenance-easement": "docgen.documents.maintenance_easement",
     "maintenance-agreement": "docgen.documents.maintenance_agreement",
+    "affidavit-of-service": "docgen.documents.affidavit_of_service",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}
 

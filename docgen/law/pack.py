@@ -171,6 +171,15 @@ class Numbering(Group):
         return entry.value if entry else None
 
 
+class ServiceProof(Group):
+    """Who may serve and how service is sworn to (the affidavit of service)."""
+
+    server_age: Cited[Text]
+    methods: Cited[Text]
+    notary: Cited[Text]
+    affirmation: Cited[Text]
+
+
 # The groups each kind prints: a pack that provides the kind must give them all.
 KIND_NEEDS: dict[str, tuple[str, ...]] = {
     "notice-of-violation": ("enforcement", "penalties"),
@@ -179,6 +188,7 @@ KIND_NEEDS: dict[str, tuple[str, ...]] = {
     "contractor-certification": ("certification",),
     "maintenance-easement": ("easement", "recording", "agreement"),  # Schedule B's figures
     "maintenance-agreement": ("easement", "recording", "agreement"),
+    "affidavit-of-service": ("enforcement", "service_proof"),
 }
 
 
@@ -200,6 +210,7 @@ class Pack(Strict):
     recording: Recording | None = None
     agreement: Agreement | None = None
     numbering: Numbering | None = None
+    service_proof: ServiceProof | None = None
 
     @model_validator(mode="after")
     def _provides_what_it_claims(self) -> Pack:

@@ -133,10 +133,21 @@ def supersede(number: str, case: Path, out, respondent, fmt, by, force) -> None:
     "--received", type=ISO, default=None, help="mail: the day of receipt (return receipt)"
 )
 @click.option("--article", default=None, help="certified mail: the article number")
-@click.option("--served-by", default=None, help="who served it (default: the issuing officer)")
+@click.option("--served-by", default=None, help="who served it, if not --by (default: the officer)")
+@click.option("--affirmation", is_flag=True, help="affirmed under CPLR 2106 instead of sworn")
+@click.option("-o", "--out", default=None, help="where the affidavit goes (default: here)")
+@click.option(
+    "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
+)
+@click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @BY
-def record_service(number, method, on, received, article, served_by, by) -> None:
-    """Record service of NUMBER and print the last day to appeal (§ 228-79C(1)(f))."""
+def record_service(
+    number, method, on, received, article, served_by, affirmation, out, fmt, force, by
+) -> None:
+    """Record service of NUMBER, print the last day to appeal (§ 228-79C(1)(f)) and issue
+    the affidavit of service."""
+    from docgen import api
+
     with _open() as reg:
         served = reg.record_service(
             number,
@@ -146,6 +157,10 @@ def record_service(number, method, on, received, article, served_by, by) -> None
             article=article,
             served_by=served_by or by,
             by=by,
+            oath="affirmation" if affirmation else "notary",
+            formats=api.formats_from(fmt),
+            out=out or "./",
+            force=force,
         )
     s = served.service
     click.echo(f"{number}: served by {s.method} on {s.date.isoformat()} ({s.served_by})")

@@ -9,44 +9,24 @@ docgen.law.deadlines gives the last day (GCL §§ 24, 25-a).
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from collections.abc import Iterable
+from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
 
+from docgen.api import FORMATS
 from docgen.law.deadlines import appeal_deadline
 from docgen.law.packs import load_pack
+from docgen.law.service import MAIL, clock_start
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
 from docgen.register.records import Served, ServiceRecord
 
-MAIL = ("certified-mail", "first-class-mail")
-MAIL_DAYS = 5  # CPLR 2103(b)(2): service by mail, five days added (LAW.md § 2, by analogy)
 APPEALABLE = ("notice-of-violation",)
-
-
-def clock_start(
-    method: str, on: date, received: date | None, mailed: date | None
-) -> tuple[date, str]:
-    """The day the appeal period runs from, and the rule used, in words."""
-    if method == "personal-delivery":
-        return on, "personal delivery: from the day of delivery"
-    if method in MAIL:
-        if received is not None:
-            return received, "service by mail: from the day of receipt"
-        start = on + timedelta(days=MAIL_DAYS)
-        return (
-            start,
-            f"service by mail, receipt unknown: from mailing plus {MAIL_DAYS} days "
-            "(CPLR 2103(b)(2))",
-        )
-    if mailed is not None and mailed > on:
-        return mailed, "posting and mailing: from the later of the two (the mailing)"
-    if mailed is not None:
-        return on, "posting and mailing: from the later of the two (the posting)"
-    return on, "posting at the site: from the day of posting (no mailing recorded)"
 
 
 def service_record(
@@ -74,9 +54,21 @@ def record_service(
     served_by: str | None = None,
     article: str | None = None,
     by: str | None = None,
+    affidavit: bool = True,
+    oath: str = "notary",
+    formats: Iterable[str] = FORMATS,
+    out: str | Path | None = None,
+    force: bool = False,
 ) -> Served:
     """Record that ``number`` was served by ``method`` on ``on``; for a notice, compute
-    and store the last day to appeal. ``served_by`` defaults to the issuing officer."""
+    and store the last day to appeal. ``served_by`` defaults to the issuing officer.
+
+    With ``affidavit`` (the default), the affidavit of service (or, with ``oath=
+    "affirmation"``, the CPLR 2106 affirmation) is issued into the register in the same
+    transaction, numbered, and written to ``out`` after the commit.
+    """
+    from docgen.register.store import _Request, _write_out
+
     if method not in SERVICE_METHODS:
         raise RegisterError(f"--method {method!r}: choose one of {', '.join(SERVICE_METHODS)}")
     if received is not None and method not in MAIL:
@@ -93,16 +85,21 @@ def record_service(
                 f"--date {on}: before {number} was issued ({doc.issued}); a document is "
                 "served on or after its issue date"
             )
-        server = served_by or _officer(doc)
-        deadline, rule, reasons = None, "", ()
-        if doc.kind in APPEALABLE:
+        mailed = None
+        if method == "posting":
             mailed = session.scalar(
                 select(ServiceEvent.date)
                 .where(ServiceEvent.document_id == doc.id, ServiceEvent.method.in_(MAIL))
                 .order_by(ServiceEvent.date.desc())
             )
-            if method in MAIL:
-                mailed = None
+            if mailed is None:
+                raise RegisterError(
+                    "posting at the site counts with a copy mailed (LAW.md § 2): record the "
+                    "mailing first (--method first-class-mail or certified-mail)"
+                )
+        server_name, server_title = _server(doc, served_by)
+        deadline, rule, reasons = None, "", ()
+        if doc.kind in APPEALABLE:
             start, rule = clock_start(method, on, received, mailed)
             computed = appeal_deadline(start, load_pack(doc.jurisdiction))
             deadline, reasons = computed.last_day, computed.reasons
@@ -111,7 +108,7 @@ def record_service(
             method=method,
             date=on,
             received=received,
-            served_by=server,
+            served_by=", ".join(p for p in (server_name, server_title) if p),
             article=article,
             appeal_deadline=deadline,
             recorded_at=datetime.now().astimezone(),
@@ -135,10 +132,64 @@ def record_service(
             },
         )
         result = service_record(event, reasons, rule)
-    return Served(number=number, service=result, affidavit=None)
+        proof, targets = None, {}
+        if affidavit and doc.kind in AFFIDAVIT_FOR:
+            case = {
+                "jurisdiction": doc.jurisdiction,
+                "document": {"kind": doc.kind, "number": number, "issued": doc.issued.isoformat()},
+                "recipient": _party(doc.case["recipient"]),
+                "server": {"name": server_name, "title": server_title},
+                "service": {
+                    "method": method,
+                    "date": on.isoformat(),
+                    "received": received.isoformat() if received else None,
+                    "mailed": mailed.isoformat() if mailed else None,
+                    "article": article,
+                    "place": _place(doc.case, method),
+                },
+                "oath": oath,
+            }
+            request = _Request(
+                "affidavit-of-service",
+                case,
+                f"{number} service",
+                doc.respondent_id,
+                tuple(formats),
+                out,
+                who,
+                None,
+                None,
+                force,
+                about=doc.id,
+            )
+            proof, targets = reg._issue_in(session, request)
+    if proof is not None:
+        proof = _write_out(proof, targets, force)
+    return Served(number=number, service=result, affidavit=proof)
 
 
-def _officer(doc: Document) -> str:
+AFFIDAVIT_FOR = ("notice-of-violation", "stop-work-order")
+
+
+def _server(doc: Document, served_by: str | None) -> tuple[str, str | None]:
+    """Who served: the name given, or the issuing officer (name and title)."""
     officer = doc.case.get("officer") or {}
-    name, title = officer.get("name"), officer.get("title")
-    return ", ".join(p for p in (name, title) if p) or "the issuing officer"
+    if served_by and served_by.strip() and served_by.strip() != officer.get("name"):
+        return served_by.strip(), None
+    return officer.get("name") or "the issuing officer", officer.get("title")
+
+
+def _party(recipient: dict[str, Any]) -> dict[str, Any]:
+    return {k: recipient[k] for k in ("name", "role", "address") if k in recipient}
+
+
+def _place(case: dict[str, Any], method: str) -> str:
+    """Where service was made: the site for posting, else the recipient's address."""
+    if method == "posting":
+        site = case.get("site") or {}
+        address = site.get("address")
+        if address:
+            return f"{address['street']}, {address['city']}, {address['state']} {address['zip']}"
+        return site.get("description") or "the site"
+    a = case["recipient"]["address"]
+    return f"{a['street']}, {a['city']}, {a['state']} {a['zip']}"

@@ -61,9 +61,9 @@ PLACEHOLDER = "NUMBER-TO-BE-ASSIGNED"
 @cache
 def pack_version(pack_id: str) -> str:
     """The pack a document was issued under: the SHA-256 of its text (first 16 digits)."""
-    from importlib import resources
+    from docgen.law.packs import pack_file
 
-    text = (resources.files("docgen.law") / f"{pack_id}.yaml").read_bytes()
+    text = pack_file(pack_id).read_bytes()
     return f"{pack_id}:{hashlib.sha256(text).hexdigest()[:16]}"
 
 
@@ -107,12 +107,41 @@ def _facts(spec: Kind, data: dict[str, Any], source: str) -> _Facts:
 
 
 def _committed(case: Any) -> tuple[date, date | None] | None:
-    """The current offense's dates as the penalty reads them (§ 228-79C(4))."""
+    """The current offense's dates as the penalty reads them (§ 228-79C(4)): the earliest
+    day observed (or the case's ``offense``), and the last day any violation continued."""
     offense = getattr(case, "offense", None)
     if offense is not None:
         return offense.committed, offense.continued_through
-    observed = [v.observed for v in getattr(case, "violations", [])]
-    return (min(observed), None) if observed else None
+    violations = getattr(case, "violations", [])
+    if not violations:
+        return None
+    through = [v.continued_through for v in violations if getattr(v, "continued_through", None)]
+    return min(v.observed for v in violations), max(through, default=None)
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One document to issue, as Register.issue was asked."""
+
+    kind: str
+    data: dict[str, Any]
+    name: str
+    respondent: int | str | None
+    formats: tuple[str, ...]
+    out: str | Path | None
+    who: str
+    pdf_variant: str | None
+    supersedes: str | None
+    force: bool
+    about: int | None = None  # the document an affidavit of service proves service of
+
+
+def _write_out(issued: Issued, targets: dict[str, Path], force: bool) -> Issued:
+    """Write the issued bytes (after the commit): the record always exists first."""
+    if not targets:
+        return issued
+    written = write_files({targets[f]: issued.files[f] for f in targets}, force)
+    return replace(issued, paths=tuple(written))
 
 
 class Register:
@@ -174,6 +203,28 @@ class Register:
         a path stops the issue before anything is recorded (unless ``force``).
         """
         data, name = api.load(source)
+        request = _Request(
+            kind,
+            data,
+            name,
+            respondent,
+            tuple(formats),
+            out,
+            actor(by),
+            pdf_variant,
+            supersedes,
+            force,
+        )
+        with guarded(self.url), db.write_session(self.engine) as session:
+            issued, targets = self._issue_in(session, request)
+        checkpoint("committed")
+        return _write_out(issued, targets, force)
+
+    def _issue_in(self, session: Session, request: _Request) -> tuple[Issued, dict[str, Path]]:
+        """Issue inside the caller's write transaction: (the record, where its files go)."""
+        kind, data, name = request.kind, request.data, request.name
+        respondent, formats, out = request.respondent, request.formats, request.out
+        who, supersedes = request.who, request.supersedes
         spec = get_kind(kind)
         if "prior_offenses" in data:
             raise CaseInvalid(
@@ -189,87 +240,82 @@ class Register:
                 name,
             )
         facts = _facts(spec, data, name)
-        who = actor(by)
-        formats = tuple(formats)
-        with guarded(self.url), db.write_session(self.engine) as session:
-            old = self._document(session, supersedes) if supersedes else None
-            if old is not None:
-                self._check_supersede(session, old, kind)
-                if respondent is None and old.respondent_id is not None:
-                    respondent = old.respondent_id
-            person, created = None, False
-            if facts.party is not None and facts.party.name:
-                person, created = resolve(
-                    session, facts.party.name, facts.party.address, respondent, who
-                )
-            priors: list[dict[str, Any]] = []
-            if "prior_offenses" in spec.model.model_fields and person is not None:
-                skip = old.id if old is not None else None
-                priors = self._priors(session, person.id, facts.pack.id, facts.issued, skip)
-                data["prior_offenses"] = [p for p, _ in priors]
-            number = data.get("number") if "number" in spec.model.model_fields else None
-            if not number or (old is not None and number == old.number):
-                number = self._take_number(session, facts, kind)
-                if "number" in spec.model.model_fields:
-                    data["number"] = number
-            elif session.scalar(
-                select(Document.id).where(
-                    Document.jurisdiction == facts.pack.id, Document.number == number
-                )
-            ):
-                raise RegisterError(
-                    f"number: {number} is already issued in this register; a corrected "
-                    f"document is issued with `docgen supersede {number} CASE`"
-                )
-            checkpoint("numbered")
-            doc = api.build(kind, data)
-            files = {fmt: api.to_bytes(doc, fmt, pdf_variant) for fmt in formats}
-            checkpoint("rendered")
-            stem = safe_name(doc.filename or number, fallback=kind)
-            targets = api.output_paths(out, stem, files) if out is not None else {}
-            pending_writes({targets[f]: files[f] for f in targets}, force)
-            row = Document(
-                jurisdiction=facts.pack.id,
-                kind=kind,
-                number=number,
-                issued=facts.issued,
-                respondent_id=person.id if person else None,
-                site_id=self._site(session, facts),
-                supersedes_id=old.id if old is not None else None,
-                case=json.loads(json.dumps(data, default=str)),  # dates as ISO text
-                remedies_due=min(
-                    (r.due for r in getattr(facts.case, "remedies", [])), default=None
-                ),
-                docgen_version=__version__,
-                pack_version=pack_version(facts.pack.id),
-                recorded_at=datetime.now().astimezone(),
-                recorded_by=who,
+        old = self._document(session, supersedes) if supersedes else None
+        if old is not None:
+            self._check_supersede(session, old, kind)
+            if respondent is None and old.respondent_id is not None:
+                respondent = old.respondent_id
+        person, created = None, False
+        if facts.party is not None and facts.party.name:
+            person, created = resolve(
+                session, facts.party.name, facts.party.address, respondent, who
             )
-            session.add(row)
-            session.flush()
-            hashes = {}
-            for fmt, blob in files.items():
-                hashes[fmt] = hashlib.sha256(blob).hexdigest()
-                session.add(
-                    DocumentFile(
-                        document_id=row.id,
-                        format=fmt,
-                        sha256=hashes[fmt],
-                        size=len(blob),
-                        content=blob,
-                    )
+        priors: list[dict[str, Any]] = []
+        if "prior_offenses" in spec.model.model_fields and person is not None:
+            skip = old.id if old is not None else None
+            priors = self._priors(session, person.id, facts.pack.id, facts.issued, skip)
+            data["prior_offenses"] = [p for p, _ in priors]
+        number = data.get("number") if "number" in spec.model.model_fields else None
+        if not number or (old is not None and number == old.number):
+            number = self._take_number(session, facts, kind)
+            if "number" in spec.model.model_fields:
+                data["number"] = number
+        elif session.scalar(
+            select(Document.id).where(
+                Document.jurisdiction == facts.pack.id, Document.number == number
+            )
+        ):
+            raise RegisterError(
+                f"number: {number} is already issued in this register; a corrected "
+                f"document is issued with `docgen supersede {number} CASE`"
+            )
+        checkpoint("numbered")
+        doc = api.build(kind, data)
+        files = {fmt: api.to_bytes(doc, fmt, request.pdf_variant) for fmt in formats}
+        checkpoint("rendered")
+        stem = safe_name(doc.filename or number, fallback=kind)
+        targets = api.output_paths(out, stem, files) if out is not None else {}
+        pending_writes({targets[f]: files[f] for f in targets}, request.force)
+        row = Document(
+            jurisdiction=facts.pack.id,
+            kind=kind,
+            number=number,
+            issued=facts.issued,
+            respondent_id=person.id if person else None,
+            site_id=self._site(session, facts),
+            supersedes_id=old.id if old is not None else None,
+            about_id=request.about,
+            case=json.loads(json.dumps(data, default=str)),  # dates as ISO text
+            remedies_due=min((r.due for r in getattr(facts.case, "remedies", [])), default=None),
+            docgen_version=__version__,
+            pack_version=pack_version(facts.pack.id),
+            recorded_at=datetime.now().astimezone(),
+            recorded_by=who,
+        )
+        session.add(row)
+        session.flush()
+        hashes = {}
+        for fmt, blob in files.items():
+            hashes[fmt] = hashlib.sha256(blob).hexdigest()
+            session.add(
+                DocumentFile(
+                    document_id=row.id,
+                    format=fmt,
+                    sha256=hashes[fmt],
+                    size=len(blob),
+                    content=blob,
                 )
-            if kind == "notice-of-violation" and person is not None:
-                self._add_offense(session, row, person.id, facts, old)
-            detail = {"number": number, "kind": kind, "sha256": hashes}
-            if old is not None:
-                detail["supersedes"] = old.number
-            record(session, who, "issue", "document", row.id, detail)
-            session.flush()
-            checkpoint("recorded")
-            respondent_ref = ref(person, created) if person else None
-            used = self._priors_used(facts, data, priors)
-        checkpoint("committed")
+            )
+        if kind == "notice-of-violation" and person is not None:
+            self._add_offense(session, row, person.id, facts, old)
+        detail = {"number": number, "kind": kind, "sha256": hashes}
+        if old is not None:
+            detail["supersedes"] = old.number
+        record(session, who, "issue", "document", row.id, detail)
+        session.flush()
+        checkpoint("recorded")
+        respondent_ref = ref(person, created) if person else None
+        used = self._priors_used(facts, priors)
         issued = Issued(
             id=row.id,
             number=number,
@@ -284,10 +330,7 @@ class Register:
             warnings=tuple(doc.warnings),
             supersedes=old.number if old is not None else None,
         )
-        if targets:
-            written = write_files({targets[f]: files[f] for f in targets}, force)
-            issued = replace(issued, paths=tuple(written))
-        return issued
+        return issued, targets
 
     def supersede(self, number: str, source: api.Source, **kwargs: Any) -> Issued:
         """Issue a corrected document under a new number, pointing to ``number``; the
@@ -398,20 +441,17 @@ class Register:
         return out
 
     def _priors_used(
-        self, facts: _Facts, data: dict[str, Any], priors: list[tuple[dict[str, Any], str]]
+        self, facts: _Facts, priors: list[tuple[dict[str, Any], str]]
     ) -> tuple[PriorUsed, ...]:
+        """The priors read, each with the penalty engine's finding (counted, or why not)."""
         if not priors:
             return ()
-        from docgen.law.penalties import assess
+        from docgen.cases.penalty import PriorOffense
+        from docgen.documents.penalty_statement import penalty_assessment
 
-        case = facts.case
-        reasons: dict[int, str] = {}
-        if getattr(case, "offense", None) is not None:
-            from docgen.cases.penalty import PriorOffense
-
-            typed = [PriorOffense(**p) for p, _ in priors]
-            assessment = assess(case.offense, typed, case.issued, facts.pack)
-            reasons = {f.index: f.reason for f in assessment.findings}
+        typed = [PriorOffense(**p) for p, _ in priors]
+        case = facts.case.model_copy(update={"prior_offenses": typed})
+        reasons = {f.index: f.reason for f in penalty_assessment(case, facts.pack).findings}
         return tuple(
             PriorUsed(
                 reference=label,

@@ -1,0 +1,108 @@
+"""Affidavit of service: proof that a notice of violation or stop-work order was served.
+
+Who served, how, when and where, the certified-mail article number, sworn before a
+notary (the jurat left for the notary, with the block of Executive Law § 137) or
+affirmed under CPLR 2106. For a notice, it states the last day to appeal that the
+service started (§ 228-79C(1)(f); docgen.law.service and docgen.law.deadlines).
+``docgen record-service`` issues one from the register; it can also be rendered from a
+case file like any kind.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
+from docgen.documents.base import DocMeta, Kind, Options
+from docgen.errors import Problem
+from docgen.law.deadlines import appeal_deadline
+from docgen.law.pack import Pack
+from docgen.law.service import MAIL, clock_start
+
+F = "§ 228-79C(1)(f)"
+TITLES = {"notice-of-violation": "Notice of Violation", "stop-work-order": "Stop-Work Order"}
+METHODS = Literal["personal-delivery", "certified-mail", "first-class-mail", "posting"]
+
+
+class ServedDocument(Model):
+    kind: Literal["notice-of-violation", "stop-work-order"] = cited(F, "what was served")
+    number: Line = cited(F, "its number")
+    issued: IsoDate = cited(F, "its issue date")
+
+
+class Server(Model):
+    name: Line = cited(F, "who served it")
+    title: Line | None = cited(F, "the server's title", default=None)
+
+
+class ServiceFacts(Model):
+    method: METHODS = cited(F, "personal-delivery, certified-mail, first-class-mail or posting")
+    date: IsoDate = cited(F, "the day of delivery, mailing or posting")
+    received: IsoDate | None = cited(F, "mail: the day of receipt (return receipt)", default=None)
+    mailed: IsoDate | None = cited(F, "posting: the day the copy was mailed", default=None)
+    article: Line | None = cited(F, "certified mail: the article number", default=None)
+    place: Text = cited(F, "where: the address delivered at, mailed to, or posted at")
+
+
+class AffidavitCase(Model):
+    jurisdiction: Jurisdiction
+    number: Line = cited(F, "the affidavit's number")
+    document: ServedDocument = cited(F)
+    recipient: Party = cited(F, "on whom it was served")
+    server: Server = cited(F)
+    service: ServiceFacts = cited(F)
+    oath: Literal["notary", "affirmation"] = cited(
+        "CPLR 2106", "sworn before a notary, or affirmed under CPLR 2106", default="notary"
+    )
+
+
+def check(case: AffidavitCase, pack: Pack, options: Options) -> list[Problem]:
+    s, problems = case.service, []
+    if s.date < case.document.issued:
+        problems.append(
+            Problem(
+                "service.date",
+                f"{s.date} is before {case.document.number} was issued ({case.document.issued})",
+                F,
+            )
+        )
+    if s.received is not None and (s.method not in MAIL or s.received < s.date):
+        problems.append(
+            Problem("service.received", "a day of receipt is for mail, on or after mailing", F)
+        )
+    if s.article is not None and s.method != "certified-mail":
+        problems.append(Problem("service.article", "an article number is for certified mail", F))
+    if s.method == "posting" and s.mailed is None:
+        problems.append(
+            Problem("service.mailed", "posting counts with the copy mailed: give the day", F)
+        )
+    return problems
+
+
+def context(case: AffidavitCase, pack: Pack, options: Options) -> dict[str, Any]:
+    s = case.service
+    deadline, rule = None, ""
+    if case.document.kind == "notice-of-violation":
+        start, rule = clock_start(s.method, s.date, s.received, s.mailed)
+        deadline = appeal_deadline(start, pack)
+    title = "Affirmation of Service" if case.oath == "affirmation" else "Affidavit of Service"
+    return {
+        "case": case,
+        "served_title": TITLES[case.document.kind],
+        "deadline": deadline,
+        "clock_rule": rule,
+        "title": title,
+        "doc": DocMeta.numbered(KIND.name, title, case.number, pack, s.date),
+    }
+
+
+KIND = Kind(
+    name="affidavit-of-service",
+    title="Affidavit of service",
+    model=AffidavitCase,
+    template="notices/affidavit_of_service.html.j2",
+    context=context,
+    check=check,
+    stylesheets=("base/print.css", "notices/enforcement.css"),
+    summary="proof of service of a notice or order, sworn or affirmed (CPLR 2106)",
+)
