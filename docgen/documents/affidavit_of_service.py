@@ -10,12 +10,13 @@ case file like any kind.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
-from docgen.documents.base import DocMeta, Kind, Options
+from docgen.documents.base import Context, DocMeta, Kind, Options
 from docgen.errors import Problem
-from docgen.law.deadlines import appeal_deadline
+from docgen.law.deadlines import Deadline, appeal_deadline
 from docgen.law.pack import Pack
 from docgen.law.service import MAIL, clock_start
 
@@ -79,21 +80,30 @@ def check(case: AffidavitCase, pack: Pack, options: Options) -> list[Problem]:
     return problems
 
 
-def context(case: AffidavitCase, pack: Pack, options: Options) -> dict[str, Any]:
+@dataclass(frozen=True, kw_only=True)
+class AffidavitContext(Context):
+    case: AffidavitCase
+    title: str  # "Affidavit of Service", or "Affirmation of Service" (CPLR 2106)
+    served_title: str  # "Notice of Violation" or "Stop-Work Order"
+    deadline: Deadline | None  # for a notice: the last day to appeal this service gives
+    clock_rule: str  # from which day the appeal period ran, and why
+
+
+def context(case: AffidavitCase, pack: Pack, options: Options) -> AffidavitContext:
     s = case.service
     deadline, rule = None, ""
     if case.document.kind == "notice-of-violation":
         start, rule = clock_start(s.method, s.date, s.received, s.mailed)
         deadline = appeal_deadline(start, pack)
     title = "Affirmation of Service" if case.oath == "affirmation" else "Affidavit of Service"
-    return {
-        "case": case,
-        "served_title": TITLES[case.document.kind],
-        "deadline": deadline,
-        "clock_rule": rule,
-        "title": title,
-        "doc": DocMeta.numbered(KIND.name, title, case.number, pack, s.date),
-    }
+    return AffidavitContext(
+        case=case,
+        title=title,
+        served_title=TITLES[case.document.kind],
+        deadline=deadline,
+        clock_rule=rule,
+        doc=DocMeta.numbered(KIND.name, title, case.number, pack, s.date),
+    )
 
 
 KIND = Kind(

@@ -1,0 +1,63 @@
+"""A throwaway PostgreSQL server for tests and benchmarks: initdb and pg_ctl (as the
+``postgres`` user when run as root: both refuse root) on a temporary folder and a free
+loopback port; stopped and deleted on exit."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+PG_BIN = Path(os.environ.get("DOCGEN_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+def available() -> bool:
+    return (PG_BIN / "initdb").exists()
+
+
+def _as_postgres(args: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def postgres() -> Iterator[str]:
+    """The URL of a new server (superuser ``postgres``, trust on loopback), e.g.
+    ``postgresql://postgres@127.0.0.1:54321``; append ``/dbname``."""
+    base = Path(tempfile.mkdtemp(prefix="docgen-pg-"))
+    if os.geteuid() == 0:
+        user = pwd.getpwnam("postgres")
+        os.chown(base, user.pw_uid, user.pw_gid)
+    data, port = base / "data", _free_port()
+    initdb = [str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"]
+    subprocess.run(
+        _as_postgres([*initdb, "-E", "UTF8", "--no-sync"]), check=True, capture_output=True
+    )
+    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off"
+    start = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w"]
+    subprocess.run(_as_postgres([*start, "-o", options, "start"]), check=True, capture_output=True)
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}"
+    finally:
+        stop = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
+        subprocess.run(_as_postgres(stop), check=False, capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def create_database(server: str, name: str, template: str | None = None) -> str:
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
+    return f"{server}/{name}"
