@@ -35,15 +35,19 @@ def postgres_template():
         yield server
 
 
+def fresh_postgres(server: str) -> str:
+    """A new database on ``server``, a copy of the migrated template."""
+    name = f"register_{os.getpid()}_{next(_numbers)}"
+    return pgserver.create_database(server, name, template="register_template")
+
+
 @pytest.fixture(params=BACKENDS)
 def register_url(request, tmp_path, monkeypatch) -> str:
     """A new, empty, migrated register on each backend; also set for CLI subprocesses."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'home' / 'docgen.sqlite'}"
     else:
-        server = request.getfixturevalue("postgres_template")
-        name = f"register_{os.getpid()}_{next(_numbers)}"
-        url = pgserver.create_database(server, name, template="register_template")
+        url = fresh_postgres(request.getfixturevalue("postgres_template"))
     monkeypatch.setenv("DOCGEN_DATABASE_URL", url)
     return url
 
