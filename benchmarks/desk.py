@@ -187,6 +187,7 @@ def main() -> None:
 
 def run(base: str, count: int) -> None:
     from docgen.desk import forms
+    from docgen.register.filters import FILTERS
 
     with httpx.Client(base_url=base, timeout=120) as client:
         for _ in range(300):
@@ -212,17 +213,9 @@ def run(base: str, count: int) -> None:
         pages = [
             ("GET /login", "GET", "/login", {}),
             ("GET /documents (newest 50)", "GET", "/documents", {}),
-            (
-                "GET /documents?filter=awaiting-service",
-                "GET",
-                "/documents?filter=awaiting-service",
-                {},
-            ),
-            (
-                "GET /documents?filter=remedies-overdue",
-                "GET",
-                "/documents?filter=remedies-overdue",
-                {},
+            *(
+                (f"GET /documents?filter={name}", "GET", f"/documents?filter={name}", {})
+                for name in FILTERS
             ),
             ("GET /documents/NUMBER", "GET", f"/documents/{number}", {}),
             ("GET /respondents/ID (history)", "GET", f"/respondents/{person}", {}),
@@ -234,6 +227,12 @@ def run(base: str, count: int) -> None:
                 {"data": {**typed, "csrf_token": token, "_visited": "issued"}},
             ),
             ("GET /drafts/ID/preview (HTML only)", "GET", f"{draft}/preview", {}),
+            (
+                "POST /verify (a 30 KB file)",
+                "POST",
+                "/verify",
+                {"data": {"csrf_token": token}, "files": {"file": ("x.pdf", b"%PDF" * 7500)}},
+            ),
         ]
         print(f"page response times, {count} requests each (target p95 < {TARGET_P95_MS:.0f} ms):")
         ok = all(
