@@ -269,6 +269,12 @@ def test_issue_numbers_once_and_serves_the_stored_bytes(desk):
     assert served.headers["location"] == f"{document}?done=service"
     assert "December 1, 2026" in clerk.get(document).text  # 15 days, GCL § 25-a
 
+    # a new notice at the same site starts filled with what the register holds
+    started = clerk.post(f"{document}/notice", data={"csrf_token": token})
+    filled = clerk.get(started.headers["location"]).text
+    assert "Vacant lot on the east side of Route 11" in filled
+    assert 'value="8 Clinton Street"' in filled
+
 
 def test_the_penalty_shown_reads_the_registers_history(desk):
     """A conviction recorded on an issued notice makes the next one a second offense."""

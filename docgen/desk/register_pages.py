@@ -239,11 +239,22 @@ async def respondent(request: Request) -> Response:
     return render(request, "respondent.html.j2", history=history)
 
 
+KNOWN = ("recipient", "site")  # what a new notice takes from an earlier document
+
+
+def _notice_from(request: Request, record: Any) -> Response:
+    """A new notice draft filled with the recipient and site of an issued document."""
+    from docgen.desk import drafts, forms
+
+    known = {k: record.case[k] for k in KNOWN if record.case.get(k)}
+    pairs = forms.pairs_of(known)
+    return drafts.new_draft(request, "notice-of-violation", record.jurisdiction, pairs)
+
+
 @guarded("enforce")
 async def notice_for(request: Request) -> Response:
-    """A new notice for a respondent in the register, filled with what the register knows:
-    the recipient and site of the respondent's latest document."""
-    from docgen.desk import drafts, forms
+    """A new notice for a respondent in the register, filled from their latest document."""
+    from docgen.desk import drafts
 
     try:
         history = register(request).history(int(request.path_params["id"]))
@@ -251,13 +262,19 @@ async def notice_for(request: Request) -> Response:
         return render(request, "missing.html.j2", status=404, what="respondent")
     latest = next((d for d in history.documents if d.case.get("recipient")), None)
     if latest is None:
-        known: dict[str, Any] = {"recipient": {"name": history.respondent.name}}
-        jurisdiction = "homer"
-    else:
-        known = {k: latest.case[k] for k in ("recipient", "site") if latest.case.get(k)}
-        jurisdiction = latest.jurisdiction
-    kind = "notice-of-violation"
-    return drafts.new_draft(request, kind, jurisdiction, forms.pairs_of(known))
+        pairs = [["recipient.name", history.respondent.name]]
+        return drafts.new_draft(request, "notice-of-violation", "homer", pairs)
+    return _notice_from(request, latest)
+
+
+@guarded("enforce")
+async def notice_at(request: Request) -> Response:
+    """A new notice at the site of an issued document (and to the same recipient)."""
+    try:
+        record = register(request).document(request.path_params["number"])
+    except DocgenError:
+        return render(request, "missing.html.j2", status=404, what="document")
+    return _notice_from(request, record)
 
 
 @guarded("register")
@@ -315,6 +332,7 @@ routes = [
     Route("/documents", documents, methods=["GET"]),
     Route("/documents/{number}", document, methods=["GET"]),
     Route("/documents/{number}/file.{fmt}", download, methods=["GET"]),
+    Route("/documents/{number}/notice", notice_at, methods=["POST"]),
     Route("/documents/{number}/{what}", change, methods=["POST"]),
     Route("/respondents/{id}", respondent, methods=["GET"]),
     Route("/respondents/{id}/notice", notice_for, methods=["POST"]),
