@@ -107,6 +107,11 @@ def _history(register: Any, jurisdiction: str, data: dict[str, Any], result: Che
     return register.priors(result.respondent.id, jurisdiction, as_of)
 
 
+def _as_submitted(pairs: list[list[str]]) -> list[list[str]]:
+    """The pairs of a draft that was submitted: from then on every problem is shown."""
+    return [*(p for p in pairs if p[0] != "_submitted"), ["_submitted", "1"]]
+
+
 def _options(draft: Draft) -> Options:
     review = forms.values(draft.fields).get("_review") == "1"
     return Options(review=review and get_kind(draft.kind).review)
@@ -263,7 +268,7 @@ async def submit(request: Request, draft: Draft) -> Response:
         return RedirectResponse(f"/drafts/{draft.id}#{forms.input_id(path)}", status_code=303)
     # Checked on the page it redirects to (a reload never posts stale values again);
     # from now on every problem is shown, not only those of the fields left.
-    _save(request, draft, [*(p for p in pairs if p[0] != "_submitted"), ["_submitted", "1"]])
+    _save(request, draft, _as_submitted(pairs))
     if request.scope["expired"]:
         return RedirectResponse("/login?saved=1", status_code=303)
     return RedirectResponse(f"/drafts/{draft.id}", status_code=303)
@@ -273,6 +278,10 @@ async def submit(request: Request, draft: Draft) -> Response:
 async def live(request: Request, draft: Draft) -> Response:
     """A field was left: save, check, and send back the errors, summary and figures."""
     pairs = _pairs(request)
+    if forms.values(draft.fields).get("_submitted") == "1":
+        # A check left in flight by a submit may arrive after it: it keeps the draft
+        # submitted (every problem shown), whatever its page said.
+        pairs = _as_submitted(pairs)
     _save(request, draft, pairs)
     if request.scope["expired"]:
         return render(request, "expired.html.j2", status=200)
