@@ -231,12 +231,12 @@ def test_a_near_match_is_never_merged_silently(page):
 def test_rows_are_added_and_removed_with_the_keyboard(page):
     sign_in(page, "otto")
     start(page, "Notice of violation")
-    add = page.get_by_role("button", name="Add another: remedies")
+    add = page.get_by_role("button", name="Add another remedy")
     add.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#f-remedies-1-measure")).to_be_visible()
     page.locator("#f-remedies-1-measure").fill("Second measure")
-    page.get_by_role("button", name="Remove remedies 1").press("Enter")
+    page.get_by_role("button", name="Remove remedy 1").press("Enter")
     expect(page.locator("#f-remedies-0-measure")).to_have_value("Second measure")
     expect(page.locator("#f-remedies-1-measure")).to_have_count(0)
 

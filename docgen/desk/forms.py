@@ -87,6 +87,12 @@ def _label(key: str, info: FieldInfo) -> str:
     return words[:1].upper() + words[1:]
 
 
+def _one_of(model: type[BaseModel]) -> str:
+    """What one row of a repeating group is, from its model: Remedy, Owner signer."""
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", model.__name__).lower()
+    return words[:1].upper() + words[1:]
+
+
 def _citation(info: FieldInfo, pack_id: str, inherited: str) -> str:
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     provision = str(extra.get("provision") or "")
@@ -106,7 +112,7 @@ def _node(key: str, info: FieldInfo, pack_id: str, inherited: str) -> Node:
         row_type, row_meta, _ = _unwrap(item_type)
         row_info = FieldInfo(annotation=item_type, description=info.description)
         if isinstance(row_type, type) and issubclass(row_type, BaseModel):
-            row = _group(key, label, row_type, pack_id, citation, required=True)
+            row = _group(key, _one_of(row_type), row_type, pack_id, citation, required=True)
         else:
             row = _scalar(key, label, citation, row_type, row_meta, True, key)
             row = Node(**{**row.__dict__, "label": _label(key, row_info)})
