@@ -129,7 +129,11 @@ def sign_in(db: sessionmaker, name: str, password: str, client: str) -> tuple[Us
             return None
         if _hasher.check_needs_rehash(user.password_hash):
             user.password_hash = _hasher.hash(password)
-        s.execute(delete(LoginAttempt).where(LoginAttempt.name == name))
+        s.execute(
+            delete(LoginAttempt).where(
+                (LoginAttempt.name == name[:100]) | (LoginAttempt.at < since)
+            )
+        )
         token = secrets.token_urlsafe(32)
         s.add(Session(token_hash=_token_hash(token), user_id=user.id, csrf=new_csrf()))
         s.execute(delete(Session).where(Session.created < now() - LIFETIME - KEEP_EXPIRED))
