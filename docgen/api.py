@@ -278,7 +278,12 @@ def penalty(source: Source) -> dict[str, Any]:
     from docgen.cases.penalty import PenaltyInput
     from docgen.cases.validate import validate
     from docgen.documents.base import jurisdiction_of
-    from docgen.law.penalties import assess
+    from docgen.documents.packet import PacketCase
+    from docgen.documents.penalty_statement import (
+        PenaltyStatementCase,
+        offense_problems,
+        penalty_assessment,
+    )
 
     data, name = load(source)
     try:
@@ -286,9 +291,17 @@ def penalty(source: Source) -> dict[str, Any]:
     except CaseInvalid as err:
         raise CaseInvalid(err.problems, name) from None
     pack.require("penalty-statement")
-    case = validate(PenaltyInput, data, pack, name)
+    # Keys the case's own kind reads (names, addresses, remedies...) are not the
+    # penalty's; every other key must be one the penalty reads.
+    theirs = (set(PacketCase.model_fields) | set(PenaltyStatementCase.model_fields)) - set(
+        PenaltyInput.model_fields
+    )
+    case = validate(PenaltyInput, {k: v for k, v in data.items() if k not in theirs}, pack, name)
     try:
-        assessment = assess(case.offense, case.prior_offenses, case.issued, pack)
+        problems = offense_problems(case)
+        if problems:
+            raise CaseInvalid(problems)
+        assessment = penalty_assessment(case, pack)
     except CaseInvalid as err:
         raise CaseInvalid(err.problems, name) from None
     return assessment.as_json(pack.id)

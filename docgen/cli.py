@@ -228,6 +228,13 @@ def penalty(case: Path, as_json: bool) -> None:
         f"{result['imprisonment_max_months']} months, or both"
     )
     click.echo(f"  violations: {result['violations']} (each week's continued violation counts)")
+    for count in result["counts"]:
+        through = count["continued_through"]
+        click.echo(
+            f"    violation {count['index'] + 1}: {count['committed']}"
+            + (f" through {through}" if through else "")
+            + f": {count['count']}"
+        )
     click.echo(f"  total: ${result['total_fine_min']} to ${result['total_fine_max']}")
     for prior in result["counted_priors"] + result["excluded_priors"]:
         click.echo(f"  prior offense {prior['committed']}: {prior['reason']}")

@@ -3,6 +3,8 @@ per contractor, every required field, phones, --split, --blank and lapsed traini
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -218,7 +220,8 @@ def test_no_contractors_and_no_responsibilities_are_errors():
     with pytest.raises(CaseInvalid) as err:
         api.check(KIND, data)
     assert "contractors[0].responsibilities" in str(err.value)
-    assert "§ 228-78B(4)(a)" in str(err.value)
+    # The list comes from the construction general permit, not the article: it cites that.
+    assert "(GP-0-25-001)" in str(err.value) and "§ 228-78B(4)(a)" not in str(err.value)
     data["contractors"] = []
     with pytest.raises(CaseInvalid) as err:
         api.check(KIND, data)
@@ -263,26 +266,34 @@ def test_training_current_through():
 
 def test_check_warns_naming_contractor_field_and_228_78a():
     warnings = api.check(KIND, HOMER)
-    assert len(warnings) == 1
-    (warning,) = warnings
+    assert len(warnings) == 2  # Dale Hinman's lapsed training; Grouse Hill names nobody
+    warning = warnings[0]
     assert warning.startswith("contractors[1].trained_contractor.trained:")
     assert "Dale Hinman" in warning and "Hinman Paving & Drainage LLC" in warning
     assert "(§ 228-78A)" in warning
 
 
-def test_macedon_warning_cites_its_pack_ref():
+def test_macedon_prints_no_training_period_and_flags_nothing():
+    """Article XIV defines no trained contractor: old training is no warning, no note."""
     data = case_data()
     data["jurisdiction"] = "macedon"
-    (warning,) = api.check(KIND, data)
-    assert f"({load_pack('macedon').certification.training_valid_years.ref})" in warning
-    assert "228-78A" not in warning
+    assert load_pack("macedon").certification.training_valid_years is None
+    warnings = api.check(KIND, data)
+    assert not [w for w in warnings if "trained_contractor.trained" in w]
+    doc = api.build(KIND, data)
+    for text in (
+        flat(pdf_text(api.to_bytes(doc, "pdf"))),
+        flat(docx_text(api.to_bytes(doc, "docx"))),
+    ):
+        assert "Training not current" not in text and "three years" not in text
+        assert "Dale Hinman, most recently trained on March 15, 2023. (GP-0-25-001)" in text
 
 
 def test_render_warns_and_the_page_never_prints_lapsed_training_as_current():
     doc = api.build(KIND, HOMER)
-    assert len(doc.warnings) == 1 and "contractors[1]" in doc.warnings[0]
+    assert len(doc.warnings) == 2 and "contractors[1]" in doc.warnings[0]
     text = flat(pdf_text(api.to_bytes(doc, "pdf")))
-    assert "Dale Hinman, most recently trained on March 15, 2023." in text
+    assert "Dale Hinman, most recently trained on March 15, 2023. (GP-0-25-001)" in text
     assert (
         "Training not current: March 15, 2023 is more than three years before the date of "
         "this certification, September 2, 2026; training received on that date was current "
@@ -293,16 +304,19 @@ def test_render_warns_and_the_page_never_prints_lapsed_training_as_current():
 
 
 def unsigned_trained(trained: str) -> dict:
-    data = case_data(MACEDON)
+    data = case_data(MACEDON) | {"jurisdiction": "homer"}  # Homer defines the period
     data["contractors"][0]["trained_contractor"] = {"name": "Ines Moreau", "trained": trained}
     return data
 
 
 def test_unsigned_form_reads_training_on_the_render_date():
     data = unsigned_trained("2023-05-01")
-    assert api.check(KIND, data, Options(today=date(2026, 5, 1))) == []
-    (warning,) = api.check(KIND, data, Options(today=date(2026, 5, 2)))
-    assert "2026-05-02 (render date; the form is unsigned)" in warning
+    lapsed = [w for w in api.check(KIND, data, Options(today=date(2026, 5, 1))) if ".trained:" in w]
+    assert lapsed == []
+    (warning,) = [
+        w for w in api.check(KIND, data, Options(today=date(2026, 5, 2))) if ".trained:" in w
+    ]
+    assert "May 2, 2026 (render date; the form is unsigned)" in warning
     doc = api.build(KIND, data, Options(today=date(2026, 5, 2)))
     assert "May 2, 2026, the date this form was prepared" in flat(doc.html)
 
@@ -312,8 +326,8 @@ def test_training_after_the_certification_date_is_an_error():
     data["contractors"][0]["trained_contractor"]["trained"] = "2026-09-02"
     with pytest.raises(CaseInvalid) as err:
         api.check(KIND, data)
-    assert "contractors[0].trained_contractor.trained: 2026-09-02 is after" in str(err.value)
-    assert "(§ 228-78A)" in str(err.value)
+    assert "contractors[0].trained_contractor.trained: September 2, 2026 is after" in str(err.value)
+    assert "(GP-0-25-001)" in str(err.value)
 
 
 def test_signed_forms_do_not_depend_on_the_clock():
@@ -443,3 +457,53 @@ def test_cli_bad_phone_exits_1_and_writes_nothing(tmp_path):
     assert run.returncode == 1
     assert "contractors[0].phone" in run.stderr and "§ 228-78B(4)(b)" in run.stderr
     assert not (tmp_path / "out").exists()
+
+
+# -- the construction general permit, and the municipality's date ---------------------------
+
+
+@pytest.mark.parametrize("path", [HOMER, MACEDON], ids=["homer", "macedon"])
+def test_swppp_elements_and_trained_contractor_print_their_permit_source(path):
+    doc = api.build(KIND, path)
+    for text in (
+        flat(pdf_text(api.to_bytes(doc, "pdf"))),
+        flat(docx_text(api.to_bytes(doc, "docx"))),
+    ):
+        assert "SWPPP elements the firm is responsible for" in text
+        assert "Stormwater Discharges from Construction Activity, GP-0-25-001" in text
+        assert "Trained contractor (identified under the construction general permit)" in text
+
+
+def test_a_missing_trained_contractor_prints_none_named_and_warns():
+    doc = api.build(KIND, MACEDON)
+    for text in (
+        flat(pdf_text(api.to_bytes(doc, "pdf"))),
+        flat(docx_text(api.to_bytes(doc, "docx"))),
+    ):
+        assert text.count("construction general permit): none named. (GP-0-25-001)") == 2
+    assert [w.split(":")[0] for w in doc.warnings] == [
+        "contractors[0].trained_contractor",
+        "contractors[1].trained_contractor",
+    ]
+
+
+def test_an_unsigned_forms_today_is_the_municipalitys_date_not_the_servers():
+    """The server may run in any time zone; the form's date is New York's."""
+    script = (
+        "import time; time.tzset(); "
+        "from docgen.documents.contractor_certification import municipal_today; "
+        "from docgen.law.packs import load_pack; print(municipal_today(load_pack('macedon')))"
+    )
+    import os
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    for zone in ("Pacific/Kiritimati", "Etc/GMT+12"):  # UTC+14 and UTC-12
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "TZ": zone},
+        ).stdout.strip()
+        assert out == datetime.now(ZoneInfo("America/New_York")).date().isoformat()

@@ -75,11 +75,11 @@ def fill_notice_without_remedies(page) -> None:
         "f-violations-0-provision": "§ 228-78B(1)",
         "f-violations-0-nature": "Land disturbed without an approved SWPPP",
         "f-violations-0-observed": "2026-11-06",
-        "f-offense-committed": "2026-11-06",
     }
     for id_, value in fill.items():
         page.locator(f"#{id_}").fill(value)
     page.locator("#f-recipient-role").select_option("landowner")
+    page.locator("#f-served-means").select_option("personal")
 
 
 def test_a_clerk_fills_in_a_notice_and_the_law_answers(page):

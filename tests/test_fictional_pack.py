@@ -19,7 +19,15 @@ from tests.helpers.readback import docx_text, html_text, pdf_text
 PACKS = ROOT / "tests" / "data" / "packs"
 FOREIGN = re.compile(r"Homer|Macedon|Cortland|Wayne|228-|301-")
 # The fixtures' own places, moved to the fictional village (case data, not law).
-PLACES = {"Homer": "Alderbrook", "Cortland": "Greenvale", "228-": "412-", "Tioughnioga": "Mill"}
+# Its sections are numbered 412-30 to 412-32 where Homer's are 228-77 to 228-79.
+PLACES = {
+    "Homer": "Alderbrook",
+    "Cortland": "Greenvale",
+    "228-77": "412-30",
+    "228-78": "412-31",
+    "228-79": "412-32",
+    "Tioughnioga": "Mill",
+}
 
 
 def moved(value: Any) -> Any:

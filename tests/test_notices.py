@@ -7,7 +7,8 @@ import copy
 
 import pytest
 
-from docgen.law.deadlines import appeal_deadline
+from docgen.cases.enforcement import ServedInfo
+from docgen.law.deadlines import appeal_deadline, service_start
 from docgen.law.packs import load_pack
 from docgen.render.filters import long_date, money
 from tests.helpers.enforcement_cases import NOTICES, case_data, cli, squash, write_yaml
@@ -21,19 +22,22 @@ THANKSGIVING = next(p for p in NOTICES if "thanksgiving" in p.stem)
 
 def expected_values(data: dict) -> dict[str, list[str]]:
     """The words each element must carry, from the case's own values."""
-    from datetime import date
-
     r = data["recipient"]
     site = data["site"]
-    served = date.fromisoformat(str(data["served"]["date"]))
-    deadline = appeal_deadline(served, HOMER)
+    deadline = appeal_deadline(service_start(ServedInfo(**data["served"]), HOMER).start, HOMER)
+    copies = [w for c in data.get("copies_to", []) for w in (c["name"], c["address"]["street"])]
     site_words = [site["address"]["street"]] if "address" in site else [site["description"]]
     return {
-        "(a)": [r["name"], r["address"]["street"], r["address"]["city"], r["address"]["zip"]],
+        "(a)": [
+            r["name"],
+            *(r["address"][k] for k in ("street", "city", "zip")),
+            "Landowner, to whom this notice is issued",
+            *copies,
+        ],
         "(b)": site_words + ([site["tax_map"]] if "tax_map" in site else []),
         "(c)": [w for v in data["violations"] for w in (v["nature"], v["provision"])],
         "(d)": [w for m in data["remedies"] for w in (m["measure"], long_date(m["due"]))],
-        "(e)": ["Upon conviction of a", "Each week's continued violation", "Total:"],
+        "(e)": ["upon conviction of a", "Each week's continued violation", "Total:"],
         "(f)": [
             "within 15 days of service of notice of violation",
             f"Last day to file a written notice of appeal: {long_date(deadline.last_day)}",
@@ -60,14 +64,20 @@ def test_each_element_is_in_the_document_with_the_case_values(renders, path, fmt
 
 
 def test_penalty_is_the_engines_in_words_and_figures(renders):
-    """(e) for the second offense continued four weeks: five violations at $350-$700."""
+    """(e) for the second offense: the silt fence continued four weeks (five violations)
+    and the work first seen on its last day (one more, reading 7): six at $350-$700."""
     r = renders.get(KIND, SECOND)
     for text in (squash(pdf_text(r["pdf"])), squash(docx_text(r["docx"]))):
         assert squash("This is a second offense") in text
-        assert squash("that is five violations (5)") in text
-        total = "not less than one thousand seven hundred fifty dollars ($1,750.00)"
+        assert (
+            squash("No. 1 October 1, 2026 October 29, 2026 (twenty-eight days later) five") in text
+        )
+        assert squash("No. 2 October 29, 2026 not continued one") in text
+        assert squash("Total: for six violations") in text
+        assert "sixviolations(6)" not in text and "chargedas" not in text
+        total = "not less than two thousand one hundred dollars ($2,100.00)"
         assert squash(total) in text
-        assert squash(f"nor more than three thousand five hundred dollars ({money(3500)})") in text
+        assert squash(f"nor more than four thousand two hundred dollars ({money(4200)})") in text
 
 
 def test_penalty_words_are_the_penalty_statements():
@@ -87,7 +97,8 @@ def test_penalty_words_are_the_penalty_statements():
 def test_thanksgiving_deadline_is_stated_with_its_reason(renders):
     text = " ".join(pdf_text(renders.get(KIND, THANKSGIVING)["pdf"]).split())
     text = text.replace("\u00a0", " ")
-    assert "fifteen days after service is November 26, 2026" in text
+    assert "The notice was served by personal delivery on November 11, 2026" in text
+    assert "Fifteen days after November 11, 2026 is November 26, 2026" in text
     assert "November 26, 2026 is Thanksgiving Day" in text
     assert "(GCL § 25-a)" in text
     assert "Last day to file a written notice of appeal: November 27, 2026" in text
@@ -114,9 +125,9 @@ MISSING = [
     ("site.address", "(b)"),  # leaves only the tax map: neither address nor description
     ("violations", "(c)"),
     ("remedies", "(d)"),
-    ("offense", "(e)"),
     ("served", "(f)"),
     ("served.date", "(f)"),
+    ("served.means", "(f)"),
 ]
 
 
@@ -159,8 +170,8 @@ WRONG = [
     ),
     (
         "penalty history",
-        lambda d: d["offense"].update(continued_through="2026-09-01"),
-        "offense.continued_through",
+        lambda d: d["violations"][0].update(continued_through="2026-09-01"),
+        "violations[0].continued_through",
         "(e)",
     ),
 ]

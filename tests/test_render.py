@@ -125,7 +125,7 @@ def test_an_error_leaves_no_file(tmp_path):
     path = write_case(tmp_path, CASE.replace("committed: 2026-11-01", "committed: 2026-12-01"))
     out = tmp_path / "out"
     out.mkdir()
-    with pytest.raises(Exception, match="after the statement date"):
+    with pytest.raises(Exception, match="is after the date November 3, 2026"):
         api.render("penalty-statement", path, ("pdf", "docx", "html"), out)
     assert list(out.iterdir()) == []
 

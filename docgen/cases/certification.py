@@ -24,7 +24,7 @@ from docgen.cases.common import (
 FIELDS = "@certification.required_fields"
 WHO = "@certification.who_signs"
 SWPPP = "@certification.part_of_swppp"
-TRAINING = "@certification.training_valid_years"
+PERMIT = "@certification.permit"
 
 
 class Project(Model):
@@ -38,8 +38,8 @@ class Project(Model):
 class TrainedContractor(Model):
     """The firm's employee with the DEC-endorsed erosion and sediment control training."""
 
-    name: Line = cited(TRAINING)
-    trained: IsoDate = cited(TRAINING, "date of the most recent four-hour training")
+    name: Line = cited(PERMIT, "the trained contractor the construction general permit asks for")
+    trained: IsoDate = cited(PERMIT, "date of the most recent training")
 
 
 class Contractor(Model):
@@ -51,9 +51,9 @@ class Contractor(Model):
     role: Literal["contractor", "subcontractor"] = cited(WHO)
     signer: NameAndTitle = cited(FIELDS, "name and title of the person providing the signature")
     responsibilities: list[Text] = cited(
-        WHO, "what the firm is responsible for in the SWPPP", min_length=1
+        PERMIT, "the SWPPP elements the firm is responsible for", min_length=1
     )
-    trained_contractor: TrainedContractor | None = cited(TRAINING, default=None)
+    trained_contractor: TrainedContractor | None = cited(PERMIT, default=None)
     signed: IsoDate | None = cited(
         FIELDS,
         "the date the certification is made; leave out for a form to sign by hand",

@@ -2,15 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator
 
 from docgen.cases.common import Address, IsoDate, Line, Model, NameAndTitle, Phone, Text, cited
 
 
+def _citation(value: Any) -> Any:
+    # The form only; whether the provision exists in the article is the kind's check,
+    # against the jurisdiction's pack (docgen.law.provisions).
+    if not isinstance(value, str) or not CITATION.fullmatch(value.strip()):
+        raise ValueError(f"{value!r} is not a citation of a section; write it as § 228-78D(1)")
+    return value.strip()
+
+
+CITATION = re.compile(r"(?:§|Section|Sec\.)? *\d+-\d+ *[A-Z]?(?: *\(\w+\)| *\[\d+\])*", re.I)
+Citation = Annotated[str, BeforeValidator(_citation)]
+
+
 class Violation(Model):
-    provision: Line = cited("§ 228-79C(1)(c)", "the provision of the article violated")
+    provision: Citation = cited(
+        "§ 228-79C(1)(c)", "the provision of the article violated, e.g. § 228-78D(1)"
+    )
     nature: Text = cited("§ 228-79C(1)(c)", "what the violation is")
-    observed: IsoDate = cited("§ 228-79C(1)(c)", "date the violation was observed")
+    observed: IsoDate = cited("§ 228-79C(1)(c)", "date the violation was first observed")
+    continued_through: IsoDate | None = cited(
+        "§ 228-79C(4)",
+        "last day this violation continued; each full week is a separate additional violation",
+        default=None,
+    )
     location: Text | None = cited("§ 228-79C(1)(c)", "where on the site", default=None)
 
 
@@ -22,11 +44,29 @@ class Remedy(Model):
 class ServedInfo(Model):
     """How and when a notice or order was served; the appeal period runs from the date."""
 
-    # Both are optional here so that the kind's check names the element they serve
-    # (a missing date is element (f): the notice cannot state the appeal deadline).
-    date: IsoDate | None = cited("§ 228-79C(1)(f)", "date of service", default=None)
+    # Optional here so that the kind's check names the element they serve (a missing
+    # date or means is element (f): the notice cannot state the appeal deadline).
+    date: IsoDate | None = cited(
+        "§ 228-79C(1)(f)", "date of delivery, of mailing, or of posting at the site", default=None
+    )
+    means: Literal["personal", "mail", "posting"] | None = cited(
+        "@enforcement.service",
+        "personal (delivery), mail, or posting (at the site, with a copy mailed): "
+        "the rule the appeal period runs by",
+        default=None,
+    )
+    received: IsoDate | None = cited(
+        "@enforcement.service.mail",
+        "by mail: date of receipt, e.g. from the return receipt",
+        default=None,
+    )
+    mailed: IsoDate | None = cited(
+        "@enforcement.service.posting", "by posting: date the copy was mailed", default=None
+    )
     method: Line | None = cited(
-        "§ 228-79C(1)", "how it was served, e.g. personal delivery, certified mail", default=None
+        "§ 228-79C(1)",
+        "how it was served, in words, e.g. certified mail, return receipt requested",
+        default=None,
     )
     by: NameAndTitle | None = cited(
         "§ 228-79C(1)", "who served it, when not the issuing officer {name, title}", default=None

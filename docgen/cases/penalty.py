@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import ConfigDict
-
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, cited
+from docgen.cases.enforcement import Violation
 
 P = "§ 228-79C(4)"
 
@@ -26,11 +25,14 @@ class PriorOffense(Model):
 
 
 class PenaltyInput(Model):
-    """What ``docgen penalty`` reads from any case file; other keys are left to their kind."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    """What ``docgen penalty`` reads from a case file. The keys its kind reads for other
+    purposes are set aside before validation; any other key is an error, so a misspelled
+    ``prior_offences`` never quietly becomes "no priors"."""
 
     jurisdiction: Jurisdiction
     issued: IsoDate = cited(P, "date of the statement or notice")
-    offense: Offense = cited(P)
+    offense: Offense | None = cited(P, "one violation's dates", default=None)
+    violations: list[Violation] = cited(
+        P, "each violation with its own dates", default_factory=list
+    )
     prior_offenses: list[PriorOffense] = cited(P, default_factory=list)

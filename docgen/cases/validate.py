@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import difflib
 import types
 import typing
 from typing import Any, TypeVar
@@ -71,13 +73,40 @@ def _message(error: dict[str, Any]) -> str:
     return msg
 
 
+def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The model that holds the last key of ``loc``."""
+    current: type[BaseModel] | None = model
+    for part in loc[:-1]:
+        if current is None or isinstance(part, int):
+            continue
+        info = current.model_fields.get(str(part))
+        current = _model_in(info.annotation) if info else None
+    return current
+
+
+def _did_you_mean(model: type[BaseModel], loc: tuple[Any, ...]) -> str:
+    """ "; did you mean prior_offenses?" for a misspelled key, or nothing."""
+    holder = _model_at(model, loc)
+    if holder is None or not loc or not isinstance(loc[-1], str):
+        return ""
+    close = difflib.get_close_matches(loc[-1], list(holder.model_fields), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 def problems_from(err: ValidationError, model: type[BaseModel], pack: Pack | None) -> list[Problem]:
     problems = []
     for error in err.errors():
         loc = tuple(
             p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-"))
         )
-        problems.append(Problem(field_path(loc), _message(error), provision_for(model, loc, pack)))
+        message, provision = _message(error), provision_for(model, loc, pack)
+        if error["type"] == "extra_forbidden":
+            refused = getattr(_model_at(model, loc), "REFUSED", {}).get(loc[-1])
+            if refused:
+                message, provision = refused
+            else:
+                message += _did_you_mean(model, loc)
+        problems.append(Problem(field_path(loc), message, provision))
     return problems
 
 
@@ -87,3 +116,94 @@ def validate(model: type[M], data: dict[str, Any], pack: Pack | None, source: st
         return model.model_validate(data)
     except ValidationError as err:
         raise CaseInvalid(problems_from(err, model, pack), source) from None
+
+
+def _existing_path(data: Any, loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The longest prefix of ``loc`` that names a value present in ``data``."""
+    path: tuple[Any, ...] = ()
+    node = data
+    for part in loc:
+        in_dict = isinstance(node, dict) and part in node
+        in_list = isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        if in_dict or in_list:
+            node = node[part]
+        else:
+            break
+        path += (part,)
+    return path
+
+
+def _remove(data: Any, paths: list[tuple[Any, ...]]) -> None:
+    """Delete each path from ``data`` (list items from the last, so indexes stay right)."""
+
+    def key(path: tuple[Any, ...]) -> list[tuple[int, Any]]:
+        return [(0, x) if isinstance(x, int) else (1, str(x)) for x in path]
+
+    for path in sorted(paths, key=key, reverse=True):
+        node = data
+        for part in path[:-1]:
+            node = node[part]
+        if isinstance(node, list):
+            node.pop(path[-1])
+        else:
+            node.pop(path[-1], None)
+
+
+def _overlaps(field: str, pruned: list[str]) -> bool:
+    for path in pruned:
+        list_of = path.split("[")[0] if "[" in path else None
+        if field == path or field.startswith((path + ".", path + "[")) or path.startswith(field):
+            return True
+        if list_of and field.startswith(list_of + "["):  # indexes moved when an item went
+            return True
+    return False
+
+
+def partial(
+    model: type[M], data: dict[str, Any], err: ValidationError
+) -> tuple[M, list[str]] | None:
+    """``model`` built from ``data`` without the parts pydantic refused, and the field paths
+    of those parts, so the kind's legal checks can run beside the type errors; None when
+    what is left is not a case at all (a required top-level key is missing or wrong)."""
+    work = copy.deepcopy(data)
+    pruned: list[str] = []
+    for _ in range(4):
+        targets = []
+        for error in err.errors():
+            # The refused value, or for a missing key the object that lacks it.
+            path = _existing_path(work, tuple(error["loc"]))
+            if not path:
+                return None
+            targets.append(path)
+        targets = list(dict.fromkeys(targets))
+        pruned += [field_path(p) for p in targets]
+        _remove(work, targets)
+        try:
+            return model.model_validate(work), pruned
+        except ValidationError as again:
+            err = again
+    return None
+
+
+def validate_and_check(
+    model: type[M],
+    data: dict[str, Any],
+    pack: Pack | None,
+    check: Any,
+    source: str = "",
+) -> M:
+    """``model`` from ``data`` with ``check(case)`` passed, or CaseInvalid listing every
+    problem at once: type errors and, on what is left, the legal checks together."""
+    try:
+        case = model.model_validate(data)
+    except ValidationError as err:
+        problems = problems_from(err, model, pack)
+        rest = partial(model, data, err)
+        if rest is not None:
+            built, pruned = rest
+            problems += [p for p in check(built) if not _overlaps(p.field, pruned)]
+        raise CaseInvalid(problems, source) from None
+    problems = check(case)
+    if problems:
+        raise CaseInvalid(problems, source)
+    return case

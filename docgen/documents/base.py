@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from docgen.cases.validate import provision_for, validate
+from docgen.cases.validate import provision_for, validate_and_check
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
@@ -188,11 +188,14 @@ def prepare(
     except CaseInvalid as err:
         raise CaseInvalid(err.problems, source) from None
     pack.require(kind.name)
-    case = validate(kind.model, data, pack, source)
+    case = validate_and_check(
+        kind.model,
+        data,
+        pack,
+        lambda c: kind.check(c, in_force(pack, kind.issued(c)), options),
+        source,
+    )
     pack = in_force(pack, kind.issued(case))
-    problems = kind.check(case, pack, options)
-    if problems:
-        raise CaseInvalid(problems, source)
     return case, pack
 
 

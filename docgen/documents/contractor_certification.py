@@ -10,12 +10,13 @@ form still to be signed) is flagged: a warning on check and render, a note on th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from docgen.cases.certification import Contractor, ContractorCertificationCase
 from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
 from docgen.errors import Problem
+from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 from docgen.law.training import TrainingStatus, training_status
 
@@ -30,16 +31,23 @@ class Form:
     training: TrainingStatus | None = None
 
 
-def certification_date(contractor: Contractor, options: Options) -> date:
+def municipal_today(pack: Pack) -> date:
+    """Today where the form is used (the pack's time zone), never the server's date."""
+    from zoneinfo import ZoneInfo
+
+    return datetime.now(ZoneInfo(pack.part("certification").time_zone.value)).date()
+
+
+def certification_date(contractor: Contractor, pack: Pack, options: Options) -> date:
     """The date the certification is made: ``signed``, else the render date (unsigned form)."""
-    return contractor.signed or options.today or date.today()
+    return contractor.signed or options.today or municipal_today(pack)
 
 
 def _training(contractor: Contractor, pack: Pack, options: Options) -> TrainingStatus | None:
     trained = contractor.trained_contractor
     if trained is None:
         return None
-    return training_status(trained.trained, certification_date(contractor, options), pack)
+    return training_status(trained.trained, certification_date(contractor, pack, options), pack)
 
 
 def check(case: ContractorCertificationCase, pack: Pack, options: Options) -> list[Problem]:
@@ -47,16 +55,20 @@ def check(case: ContractorCertificationCase, pack: Pack, options: Options) -> li
     problems = site_problems(
         case, pack, "needs an address or another identifying description (or both)"
     )
+    permit = pack.part("certification").permit
     for i, contractor in enumerate(case.contractors):
-        status = _training(contractor, pack, options)
-        if status is not None and status.trained > status.on:
+        trained = contractor.trained_contractor
+        if trained is None:
+            continue
+        on = certification_date(contractor, pack, options)
+        if trained.trained > on:
             when = "the date signed" if contractor.signed else "today, the render date"
             problems.append(
                 Problem(
                     f"contractors[{i}].trained_contractor.trained",
-                    f"{status.trained.isoformat()} is after the certification date "
-                    f"{status.on.isoformat()} ({when}); give the date training was received",
-                    status.ref,
+                    f"{long_date(trained.trained)} is after the certification date "
+                    f"{long_date(on)} ({when}); give the date training was received",
+                    permit.ref,
                 )
             )
     return problems
@@ -74,16 +86,27 @@ def training_warnings(case: ContractorCertificationCase, forms: list[Form]) -> l
         basis = "signed" if contractor.signed else "render date; the form is unsigned"
         out.append(
             f"contractors[{i}].trained_contractor.trained: {trained.name} of {contractor.firm} "
-            f"was trained on {status.trained.isoformat()}, more than {status.valid_years} years "
-            f"before the certification date {status.on.isoformat()} ({basis}); training was "
-            f"current through {status.current_through.isoformat()} ({status.ref})"
+            f"was trained on {long_date(status.trained)}, more than {status.valid_years} years "
+            f"before the certification date {long_date(status.on)} ({basis}); training was "
+            f"current through {long_date(status.current_through)} ({status.ref})"
         )
     return out
 
 
+def missing_trained_warnings(case: ContractorCertificationCase, pack: Pack) -> list[str]:
+    """A firm with no trained contractor: the form prints "none named", and the clerk hears."""
+    permit = pack.part("certification").permit
+    return [
+        f"contractors[{i}].trained_contractor: none named for {c.firm}; the construction "
+        f"general permit has each contractor identify a trained contractor ({permit.ref})"
+        for i, c in enumerate(case.contractors)
+        if c.trained_contractor is None
+    ]
+
+
 def warnings(case: ContractorCertificationCase, pack: Pack, options: Options) -> list[str]:
     forms = [Form(c, _training(c, pack, options)) for c in case.contractors]
-    return training_warnings(case, forms)
+    return training_warnings(case, forms) + missing_trained_warnings(case, pack)
 
 
 def _meta(pack: Pack, title: str, number: str, when: date | None, filename: str) -> DocMeta:
@@ -126,7 +149,7 @@ def context(
         site=case.site,
         forms=forms,
         blank=False,
-        warnings=tuple(training_warnings(case, forms)),
+        warnings=tuple(training_warnings(case, forms) + missing_trained_warnings(case, pack)),
         doc=_meta(
             pack,
             title,

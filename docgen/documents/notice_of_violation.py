@@ -9,16 +9,24 @@ the recipient (element (e), from the penalty engine) and the appeal deadline (el
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.cases.enforcement import Recipient, Remedy, ServedInfo, Violation
-from docgen.cases.penalty import Offense, PriorOffense
+from docgen.cases.penalty import PriorOffense
 from docgen.documents.base import Context, DocMeta, Kind, Options
 from docgen.documents.penalty_statement import penalty_assessment, penalty_context
 from docgen.errors import CaseInvalid, Problem
-from docgen.law.deadlines import Deadline, appeal_deadline
+from docgen.law.deadlines import (
+    Deadline,
+    Service,
+    appeal_deadline,
+    long_date,
+    non_business_day,
+    service_start,
+)
 from docgen.law.pack import Pack
+from docgen.law.provisions import unknown_provision
 
 N = "§ 228-79C(1)"
 A, B, C, D, E, F = (f"{N}({letter})" for letter in "abcdef")
@@ -30,26 +38,30 @@ class NoticeCase(Model):
     issued: IsoDate = cited(N, "date the notice is issued")
     served: ServedInfo | None = cited(F, "date and method of service", default=None)
     officer: NameAndTitle = cited("§ 228-77D(2)", "the issuing officer")
-    recipient: Recipient | None = cited(A, "the landowner, developer or applicant", default=None)
-    copies_to: list[Party] = cited(N, "copies to the developer or applicant", default_factory=list)
+    recipient: Recipient | None = cited(
+        A, "the landowner, to whom the notice is issued", default=None
+    )
+    copies_to: list[Party] = cited(
+        A, "the developer or applicant, named in (a) and sent a copy", default_factory=list
+    )
     site: Site | None = cited(B, "where the violation occurs", default=None)
     violations: list[Violation] = cited(C, default_factory=list)
     remedies: list[Remedy] = cited(D, default_factory=list)
-    offense: Offense | None = cited(E, "the offense the penalty is assessed for", default=None)
+
+    # Keys a notice refuses with a reason, not just "not a key" (docgen.cases.validate).
+    REFUSED: ClassVar[dict[str, tuple[str, str]]] = {
+        "offense": (
+            "is not read in a notice: each violation counts on its own (§ 228-79C(4)), so "
+            "give each violation its observed date and, if it continued, continued_through",
+            E,
+        )
+    }
     prior_offenses: list[PriorOffense] = cited(E, default_factory=list)
 
 
-def element_problems(case: Any) -> list[Problem]:
+def element_problems(case: Any, pack: Pack) -> list[Problem]:
     """Elements (a) to (d) and (f): present, and dated consistently with the issue date."""
-    problems: list[Problem] = []
-    who = "the landowner, developer or applicant"
-    if case.recipient is None:
-        problems.append(Problem("recipient", f"missing (a): the name and address of {who}", A))
-    else:
-        if case.recipient.name is None:
-            problems.append(Problem("recipient.name", f"missing (a): the name of {who}", A))
-        if case.recipient.address is None:
-            problems.append(Problem("recipient.address", f"missing (a): the address of {who}", A))
+    problems = addressee_problems(case)
     if case.site is None or (case.site.address is None and case.site.description is None):
         problems.append(
             Problem(
@@ -60,27 +72,70 @@ def element_problems(case: Any) -> list[Problem]:
                 B,
             )
         )
+    problems += violation_problems(case, pack, C, "(c) ")
+    problems += remedy_problems(case, required=True)
+    problems += service_problems(case, F, "(f)")
+    return problems
+
+
+def addressee_problems(case: Any, provision: str = A, letter: str = "(a)") -> list[Problem]:
+    """§ 228-79C(1): a notice is issued "to the landowner" (and a stop-work order served
+    on the landowner); the developer or applicant is named beside and copied."""
+    lead = f"{letter}: " if letter else ""
+    if case.recipient is None:
+        return [
+            Problem(
+                "recipient",
+                f"missing {lead}the name and address of the landowner, to whom it is issued",
+                provision,
+            )
+        ]
+    problems = []
+    if case.recipient.role != "landowner":
+        problems.append(
+            Problem(
+                "recipient.role",
+                f"{lead}is {case.recipient.role}, but it is issued to the landowner; put the "
+                f"landowner in recipient and the {case.recipient.role} in copies_to",
+                provision,
+            )
+        )
+    if case.recipient.name is None:
+        problems.append(
+            Problem("recipient.name", f"missing {lead}the name of the landowner", provision)
+        )
+    if case.recipient.address is None:
+        problems.append(
+            Problem("recipient.address", f"missing {lead}the address of the landowner", provision)
+        )
+    return problems
+
+
+def violation_problems(case: Any, pack: Pack, provision: str, lead: str = "") -> list[Problem]:
+    """Each violation: a real provision of the article, observed by the issue date."""
+    problems: list[Problem] = []
     if not case.violations:
         problems.append(
             Problem(
                 "violations",
-                "missing (c): a statement specifying the nature of the violation (list each "
+                f"missing {lead}a statement specifying the nature of the violation (list each "
                 "violation: provision, nature, date observed)",
-                C,
+                provision,
             )
         )
     for i, v in enumerate(case.violations):
+        unknown = unknown_provision(v.provision, pack)
+        if unknown:
+            problems.append(Problem(f"violations[{i}].provision", lead + unknown, provision))
         if v.observed > case.issued:
             problems.append(
                 Problem(
                     f"violations[{i}].observed",
-                    f"(c) observed {v.observed.isoformat()}, after the issue date "
-                    f"{case.issued.isoformat()}; a notice states violations already observed",
-                    C,
+                    f"{lead}observed {long_date(v.observed)}, after the issue date "
+                    f"{long_date(case.issued)}; it states violations already observed",
+                    provision,
                 )
             )
-    problems += remedy_problems(case, required=True)
-    problems += service_problems(case, F, "(f)")
     return problems
 
 
@@ -105,8 +160,8 @@ def remedy_problems(
             problems.append(
                 Problem(
                     f"remedies[{i}].due",
-                    f"{lead}due {r.due.isoformat()}, before the issue date "
-                    f"{case.issued.isoformat()}; the time schedule runs from the issue date",
+                    f"{lead}due {long_date(r.due)}, before the issue date "
+                    f"{long_date(case.issued)}; the time schedule runs from the issue date",
                     provision,
                 )
             )
@@ -115,45 +170,101 @@ def remedy_problems(
 
 def service_problems(case: Any, provision: str, letter: str = "") -> list[Problem]:
     """Service: a date (for a notice, element (f): the appeal period runs from it), a
-    method, and not before the issue date."""
+    method, not before the issue date, and (for a notice) the means whose rule the appeal
+    period runs by, with the dates that rule reads."""
     lead = f"{letter} " if letter else ""
     problems: list[Problem] = []
-    if case.served is None or case.served.date is None:
+    served = case.served
+    if served is None or served.date is None:
         why = (
             "the appeal period runs from service, so the last day to appeal cannot be stated"
             if letter
             else "the certificate of service states it"
         )
         problems.append(Problem("served.date", f"missing {lead}service date: {why}", provision))
-    elif case.served.date < case.issued:
+    elif served.date < case.issued:
         problems.append(
             Problem(
                 "served.date",
-                f"{lead}served {case.served.date.isoformat()}, before the issue date "
-                f"{case.issued.isoformat()}; a document is served on or after its issue date",
+                f"{lead}served {long_date(served.date)}, before the issue date "
+                f"{long_date(case.issued)}; a document is served on or after its issue date",
                 provision,
             )
         )
-    if case.served is None or case.served.method is None:
+    if served is None or served.method is None:
         problems.append(
             Problem(
                 "served.method",
-                "missing method of service (e.g. personal delivery, certified mail), "
-                "for the certificate of service",
+                "missing method of service in words (e.g. certified mail, return receipt "
+                "requested), for the certificate of service",
                 N,
+            )
+        )
+    if served is not None:
+        problems += means_problems(served, provision, lead, required=bool(letter))
+    return problems
+
+
+def means_problems(served: Any, provision: str, lead: str, required: bool) -> list[Problem]:
+    """The dates each means of service needs for its rule (LAW.md §2), and no others."""
+    problems = []
+    if served.means is None:
+        if required:
+            problems.append(
+                Problem(
+                    "served.means",
+                    f"missing {lead}means of service (personal, mail or posting): the appeal "
+                    "period runs from delivery, from receipt by mail, or from posting and "
+                    "mailing",
+                    provision,
+                )
+            )
+    elif served.means == "posting" and served.mailed is None:
+        problems.append(
+            Problem(
+                "served.mailed",
+                f"missing {lead}the date the posted notice was also mailed: by posting, the "
+                "appeal period runs from the later of posting and mailing",
+                provision,
+            )
+        )
+    if served.received is not None:
+        if served.means != "mail":
+            problems.append(
+                Problem(
+                    "served.received", "is a date of receipt by mail; means is not mail", provision
+                )
+            )
+        elif served.date is not None and served.received < served.date:
+            problems.append(
+                Problem(
+                    "served.received",
+                    f"received {long_date(served.received)}, before it was mailed "
+                    f"({long_date(served.date)})",
+                    provision,
+                )
+            )
+    if served.mailed is not None and served.means != "posting":
+        problems.append(
+            Problem(
+                "served.mailed",
+                "is the mailing date of a posted notice; means is not posting (by mail, "
+                "served.date is the mailing date)",
+                provision,
             )
         )
     return problems
 
 
 def penalty_problems(case: Any, pack: Pack) -> list[Problem]:
-    """(e): the penalty statement needs an offense, and a history the engine accepts."""
-    if case.offense is None:
+    """(e): the penalty counts each violation with its own dates, and the history must be
+    one the engine accepts."""
+    if not case.violations:
         return [
             Problem(
-                "offense",
+                "violations",
                 "missing (e): a statement of the penalty or penalties that shall or may be "
-                "assessed needs the offense (offense: {committed: YYYY-MM-DD})",
+                "assessed counts the violations listed in (c), each with its own dates",
                 E,
             )
         ]
@@ -164,24 +275,45 @@ def penalty_problems(case: Any, pack: Pack) -> list[Problem]:
     return []
 
 
+def remedy_warnings(case: Any, pack: Pack) -> list[str]:
+    """A remedy due on a Saturday, Sunday or public holiday: the clerk may want to move it."""
+    out = []
+    for i, r in enumerate(case.remedies):
+        why = non_business_day(r.due, pack)
+        if why:
+            out.append(
+                f"remedies[{i}].due: {why}, so the measure is due on a day that is not a "
+                "business day; consider the next business day"
+            )
+    return out
+
+
 def check(case: NoticeCase, pack: Pack, options: Options) -> list[Problem]:
-    return element_problems(case) + penalty_problems(case, pack)
+    return element_problems(case, pack) + penalty_problems(case, pack)
+
+
+def warnings(case: NoticeCase, pack: Pack, options: Options) -> list[str]:
+    return remedy_warnings(case, pack)
 
 
 @dataclass(frozen=True, kw_only=True)
 class NoticeContext(Context):
     case: NoticeCase
     penalty: dict[str, Any]  # element (e), the penalty statement's own (penalty_context)
+    service: Service  # the day the appeal period runs from, and the rule that gave it
     deadline: Deadline
 
 
 def context(case: NoticeCase, pack: Pack, options: Options) -> NoticeContext:
     title = "Notice of Violation"
+    service = service_start(case.served, pack)
     return NoticeContext(
         case=case,
         penalty=penalty_context(case, pack),
-        deadline=appeal_deadline(case.served.date if case.served else None, pack),
+        service=service,
+        deadline=appeal_deadline(service.start, pack),
         doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
+        warnings=tuple(warnings(case, pack, options)),
     )
 
 
@@ -192,6 +324,7 @@ KIND = Kind(
     template="notices/notice_of_violation.html.j2",
     context=context,
     check=check,
+    warnings=warnings,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the six elements the article requires, the penalty and the appeal deadline",
 )

@@ -20,10 +20,11 @@ from typing import Any
 
 from docgen.cases.common import IsoDate, Line, Text, cited
 from docgen.cases.enforcement import Contact
-from docgen.cases.validate import validate
+from docgen.cases.validate import validate_and_check
 from docgen.documents import notice_of_violation, penalty_statement, stop_work_order
 from docgen.documents.base import Bundle, Options, build_document, jurisdiction_of
 from docgen.documents.notice_of_violation import NoticeCase
+from docgen.documents.stop_work_order import effective_problems
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.render.formats import Rendition
 from docgen.render.html import HtmlDocument
@@ -63,15 +64,7 @@ def check(case: PacketCase, data: dict[str, Any]) -> list[Problem]:
             problems.append(
                 Problem("contact", "is required: whom to call to request the inspection", S)
             )
-        if case.effective < case.issued:
-            problems.append(
-                Problem(
-                    "effective",
-                    f"{case.effective.isoformat()} is before the issue date "
-                    f"{case.issued.isoformat()}",
-                    S,
-                )
-            )
+        problems += effective_problems(case, S)
     return problems
 
 
@@ -85,11 +78,13 @@ def validated(data: dict[str, Any], options: Options, source: str = "") -> Packe
     pack.require(penalty_statement.KIND.name)
     if "effective" in data:
         pack.require(stop_work_order.KIND.name)
-    case = validate(PacketCase, data, pack, source)
-    problems = notice_of_violation.check(case, pack, options) + check(case, data)
-    if problems:
-        raise CaseInvalid(problems, source)
-    return case
+    return validate_and_check(
+        PacketCase,
+        data,
+        pack,
+        lambda c: notice_of_violation.check(c, pack, options) + check(c, data),
+        source,
+    )
 
 
 def part_data(case: PacketCase, data: dict[str, Any]) -> list[tuple[Any, dict[str, Any]]]:

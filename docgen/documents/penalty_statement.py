@@ -11,7 +11,7 @@ from docgen.cases.penalty import Offense, PriorOffense
 from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
-from docgen.law.penalties import Assessment, assess
+from docgen.law.penalties import Assessment, Charged, assess
 
 P = "§ 228-79C(4)"
 
@@ -25,7 +25,9 @@ class PenaltyStatementCase(Model):
     copies_to: list[Party] = cited("§ 228-79C(1)", default_factory=list)
     site: Site | None = cited("§ 228-79C(1)(b)", default=None)
     violations: list[Violation] = cited("§ 228-79C(1)(c)", default_factory=list)
-    offense: Offense = cited(P)
+    offense: Offense | None = cited(
+        P, "one violation's dates; with several violations, date each one instead", default=None
+    )
     prior_offenses: list[PriorOffense] = cited(P, default_factory=list)
 
 
@@ -36,13 +38,62 @@ def offense_words(number: int) -> str:
     return num2words(number, to="ordinal")
 
 
+def charged(case: Any) -> list[Charged]:
+    """The violations the penalty counts: the one ``offense``, or each listed violation
+    with its own dates (reading 7)."""
+    if getattr(case, "offense", None) is not None:
+        return [Charged.offense(case.offense)]
+    return [
+        Charged.listed(i, v.observed, v.continued_through) for i, v in enumerate(case.violations)
+    ]
+
+
 def penalty_assessment(case: Any, pack: Pack) -> Assessment:
-    """The assessment for any case carrying ``offense``, ``prior_offenses`` and ``issued``."""
-    return assess(case.offense, case.prior_offenses, case.issued, pack)
+    """The assessment for any case carrying violations (or one ``offense``), priors and
+    ``issued``."""
+    return assess(charged(case), case.prior_offenses, case.issued, pack)
+
+
+def offense_problems(case: PenaltyStatementCase) -> list[Problem]:
+    """``offense`` dates a statement about one violation; several are dated one by one."""
+    if case.offense is None:
+        if case.violations:
+            return []
+        return [
+            Problem(
+                "violations",
+                "missing: the violations the penalty is assessed for (each with observed and, "
+                "if it continued, continued_through), or offense for a single violation",
+                P,
+            )
+        ]
+    if len(case.violations) > 1:
+        return [
+            Problem(
+                "offense",
+                f"dates a single violation, but {len(case.violations)} are listed; each "
+                "counts on its own, so give each violation its observed and continued_through "
+                "and leave out offense",
+                P,
+            )
+        ]
+    if case.violations and case.violations[0].continued_through is not None:
+        return [
+            Problem(
+                "violations[0].continued_through",
+                "is given beside offense; date the violation in one place (offense, or the "
+                "violation's observed and continued_through)",
+                P,
+            )
+        ]
+    return []
 
 
 def check(case: PenaltyStatementCase, pack: Pack, options: Options) -> list[Problem]:
     problems = site_problems(case, pack, "needs an address or a description of the land (or both)")
+    problems += offense_problems(case)
+    if problems:
+        return problems
     try:
         penalty_assessment(case, pack)
     except CaseInvalid as err:

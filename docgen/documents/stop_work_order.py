@@ -9,6 +9,7 @@ templates/notices/_enforcement.html.j2, so the placard says what the served copy
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from docgen.cases.common import (
     IsoDate,
@@ -23,8 +24,14 @@ from docgen.cases.common import (
 )
 from docgen.cases.enforcement import Contact, Remedy, ServedInfo, Violation
 from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
-from docgen.documents.notice_of_violation import remedy_problems, service_problems
+from docgen.documents.notice_of_violation import (
+    addressee_problems,
+    remedy_problems,
+    service_problems,
+    violation_problems,
+)
 from docgen.errors import Problem
+from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 
 S = "§ 228-79C(2)"
@@ -36,7 +43,10 @@ class StopWorkCase(Model):
     issued: IsoDate = cited(S, "date the order is issued")
     served: ServedInfo | None = cited(S, "date and method of service", default=None)
     officer: NameAndTitle = cited("§ 228-77D(2)", "the issuing officer")
-    recipient: Party = cited(S, "the person ordered to halt work")
+    recipient: Party = cited(S, "the landowner, on whom the order is served")
+    copies_to: list[Party] = cited(
+        S, "the developer or applicant, when known: also served and ordered", default_factory=list
+    )
     site: Site = cited(S, "the site where work must stop")
     violations: list[Violation] = cited(S, "the violations leading to the order")
     effective: IsoDate = cited(S, "the date the order takes effect")
@@ -51,30 +61,38 @@ class StopWorkCase(Model):
 
 
 def check(case: StopWorkCase, pack: Pack, options: Options) -> list[Problem]:
-    problems = site_problems(case, pack, "needs an address or a description of the land (or both)")
+    problems = addressee_problems(case, S, "")
+    problems += site_problems(case, pack, "needs an address or a description of the land (or both)")
     if not case.violations:
         problems.append(
             Problem("violations", "missing: the violations leading to the stop-work order", S)
         )
-    for i, v in enumerate(case.violations):
-        if v.observed > case.issued:
-            problems.append(
-                Problem(
-                    f"violations[{i}].observed",
-                    f"observed {v.observed.isoformat()}, after the issue date "
-                    f"{case.issued.isoformat()}",
-                    S,
-                )
-            )
+    problems += [p for p in violation_problems(case, pack, S) if p.field != "violations"]
+    problems += effective_problems(case, S)
+    return problems + remedy_problems(case, False, S, "") + service_problems(case, S)
+
+
+def effective_problems(case: Any, provision: str) -> list[Problem]:
+    """The order takes effect on service or posting, never before (§ 228-79C(2))."""
     if case.effective < case.issued:
-        problems.append(
+        return [
             Problem(
                 "effective",
-                f"{case.effective.isoformat()} is before the issue date {case.issued.isoformat()}",
-                S,
+                f"{long_date(case.effective)} is before the issue date {long_date(case.issued)}",
+                provision,
             )
-        )
-    return problems + remedy_problems(case, False, S, "") + service_problems(case, S)
+        ]
+    served = case.served.date if case.served else None
+    if served is not None and case.effective < served:
+        return [
+            Problem(
+                "effective",
+                f"{long_date(case.effective)} is before service on {long_date(served)}: the "
+                "order takes effect on service or posting, never before",
+                provision,
+            )
+        ]
+    return []
 
 
 @dataclass(frozen=True, kw_only=True)

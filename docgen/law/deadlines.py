@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
+from typing import Any
 
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.pack import Pack
@@ -74,7 +75,8 @@ class Deadline:
         return self.last_day != self.nominal
 
 
-def _long(day: date) -> str:
+def long_date(day: date) -> str:
+    """November 3, 2026: the long form every document prints."""
     return f"{day:%B} {day.day}, {day.year}"
 
 
@@ -109,13 +111,13 @@ def _statute_holidays(year: int, names: tuple[str, ...], excepts: tuple[str, ...
             f"no date found for {', '.join(sorted(missing))} in {year} (GCL § 24); "
             "check the holidays library"
         )
-    reasons = {day: f"{_long(day)} is {name}" for day, name in found.items()}
+    reasons = {day: f"{long_date(day)} is {name}" for day, name in found.items()}
     for day, name in found.items():
         if day.weekday() == 6 and name not in excepts:
             monday = day + timedelta(days=1)
             reasons.setdefault(
                 monday,
-                f"{_long(monday)} is a public holiday, because {name} fell on Sunday",
+                f"{long_date(monday)} is a public holiday, because {name} fell on Sunday",
             )
     return reasons
 
@@ -126,6 +128,48 @@ def public_holidays(year: int, pack: Pack) -> dict[date, str]:
     names = tuple(node.public_holidays.value)
     excepts = tuple(node.sunday_rule_excepts.value) if node.sunday_moves_to_monday.value else names
     return dict(_statute_holidays(year, names, excepts))
+
+
+@dataclass(frozen=True)
+class Service:
+    """The day the appeal period runs from, and the sentence saying which rule gave it."""
+
+    start: date
+    rule: str  # printed on the notice
+    ref: str
+
+
+def service_start(served: Any, pack: Pack) -> Service:
+    """When service was complete for the appeal period, by the pack's rule for each means
+    (LAW.md §2): in person, on delivery; by mail, on receipt when known, else on the
+    mailing date plus the pack's days; by posting, on the later of posting and mailing.
+
+    ``served`` is a case's ``served`` block, already checked to carry what its means needs.
+    """
+    node = pack.part("enforcement").service
+    words = {"date": long_date(served.date)}
+    if served.means == "personal":
+        start, entry = served.date, node.personal
+    elif served.means == "mail" and served.received is not None:
+        start, entry = served.received, node.mail.received
+        words["received"] = long_date(served.received)
+    elif served.means == "mail":
+        start = served.date + timedelta(days=node.mail.days_added.value)
+        entry = node.mail.not_received
+    else:
+        start, entry = max(served.date, served.mailed), node.posting
+        words["mailed"] = long_date(served.mailed)
+    return Service(start, entry.value.format(start=long_date(start), **words), entry.ref)
+
+
+def non_business_day(day: date, pack: Pack) -> str | None:
+    """Why ``day`` is a Saturday, Sunday or public holiday (GCL §§ 24, 25-a), or None."""
+    holiday = public_holidays(day.year, pack).get(day)
+    if holiday:
+        return holiday
+    weekend = set(pack.part("enforcement").appeal_deadline.weekend_days.value)
+    name = WEEKDAYS[day.weekday()]
+    return f"{long_date(day)} is a {name}" if name in weekend else None
 
 
 def appeal_deadline(served: date | None, pack: Pack) -> Deadline:
@@ -145,17 +189,10 @@ def appeal_deadline(served: date | None, pack: Pack) -> Deadline:
         )
     node = enforcement.appeal_deadline
     days = enforcement.appeal_days.value
-    weekend = {WEEKDAYS.index(name) for name in node.weekend_days.value}
     nominal = served + timedelta(days=days)
     day, reasons = nominal, []
-    while True:
-        holiday = public_holidays(day.year, pack).get(day)
-        if holiday:
-            reasons.append(holiday)
-        elif day.weekday() in weekend:
-            reasons.append(f"{_long(day)} is a {WEEKDAYS[day.weekday()]}")
-        else:
-            break
+    while why := non_business_day(day, pack):
+        reasons.append(why)
         day += timedelta(days=1)
     return Deadline(
         served=served,

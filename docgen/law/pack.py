@@ -50,6 +50,33 @@ class Code(Strict):
     article: Cited[Text]
     title: Cited[Text]
     sections: Cited[Text]
+    # Each section of the article -> its subsections as the adopted text numbers them
+    # ("228-78": ["A", "B", "B(1)", "B(1)(a)", ...]): what a violation may cite.
+    provisions: Cited[dict[Text, list[Text]]]
+
+
+class Offices(Group):
+    """The municipality's offices: the letterhead's address and telephone."""
+
+    name: Cited[Text]
+    street: Cited[Text]
+    city: Cited[Text]
+    phone: Cited[Annotated[str, StringConstraints(pattern=r"^\d{10}$")]]
+
+
+class MailService(Group):
+    days_added: Cited[Annotated[int, Field(ge=0)]]
+    received: Cited[Text]
+    not_received: Cited[Text]
+
+
+class Service(Group):
+    """When service is complete for the appeal period, by each means (sentences with
+    {date}, {received}, {mailed} and {start} filled in by docgen.law.deadlines)."""
+
+    personal: Cited[Text]
+    mail: MailService
+    posting: Cited[Text]
 
 
 class Certification(Strict):
@@ -59,7 +86,14 @@ class Certification(Strict):
     who_signs: Cited[Text]
     required_fields: Cited[Text]
     part_of_swppp: Cited[Text]
-    training_valid_years: Cited[Annotated[int, Field(gt=0)]]
+    # The DEC construction general permit: where the trained contractor and the SWPPP
+    # elements a firm is responsible for come from (not the local article).
+    permit: Cited[Text]
+    # The municipality's own date for an unsigned form ("today" where the form is used).
+    time_zone: Cited[Text]
+    # Only where the article defines a trained contractor (Homer § 228-78A); Macedon's
+    # Article XIV has no such definition, so its forms print no period and flag nothing.
+    training_valid_years: Cited[Annotated[int, Field(gt=0)]] | None = None
 
 
 class AppealDeadline(Group):
@@ -86,6 +120,8 @@ class NoticeElements(Group):
 class Enforcement(Strict):
     appeal_days: Cited[Annotated[int, Field(gt=0)]]
     appeal_to: Cited[Text]
+    appeal_office: Cited[Text]
+    service: Service
     appeal_statement: Cited[Text]
     appeal_deadline: AppealDeadline
     stop_work_duration: Cited[Text]
@@ -182,7 +218,7 @@ class ServiceProof(Group):
 
 # The groups each kind prints: a pack that provides the kind must give them all.
 KIND_NEEDS: dict[str, tuple[str, ...]] = {
-    "notice-of-violation": ("enforcement", "penalties"),
+    "notice-of-violation": ("enforcement", "penalties", "offices"),
     "stop-work-order": ("enforcement",),
     "penalty-statement": ("penalties",),
     "contractor-certification": ("certification",),
@@ -200,6 +236,7 @@ class Pack(Strict):
     short_name: Cited[Text]
     county: Cited[Text]
     code: Code
+    offices: Offices | None = None
     counsel: Cited[Text]
     officer: Cited[Text] | None = None  # the officer the article designates (enforcement)
     provisions: dict[str, Cited[bool]]

@@ -14,6 +14,7 @@ from decimal import Decimal
 from docgen.cases.penalty import Offense, PriorOffense
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.calendar import years_from
+from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack, PenaltyTier
 
 ZERO = Decimal("0.00")
@@ -28,15 +29,37 @@ class PriorFinding:
 
 
 @dataclass(frozen=True)
+class ViolationCount:
+    """One listed violation and how many violations it counts for (reading 7)."""
+
+    index: int
+    committed: date
+    continued_through: date | None
+    count: int  # 1 + the full weeks it continued
+
+    @property
+    def days(self) -> int:
+        return (self.continued_through - self.committed).days if self.continued_through else 0
+
+
+@dataclass(frozen=True)
 class Assessment:
     citation: str
-    offense: Offense
+    counts: tuple[ViolationCount, ...]
     statement_date: date
     lookback_start: date
     offense_number: int
     tier: PenaltyTier
-    violations: int
     findings: tuple[PriorFinding, ...] = field(default_factory=tuple)
+
+    @property
+    def committed(self) -> date:
+        """Reading 7: for the look-back, the offense is committed on the earliest date."""
+        return min(c.committed for c in self.counts)
+
+    @property
+    def violations(self) -> int:
+        return sum(c.count for c in self.counts)
 
     @property
     def fine_min(self) -> Decimal:
@@ -66,7 +89,7 @@ class Assessment:
         """The `docgen penalty --json` contract (issue #2): money as two-decimal strings."""
 
         def prior(f: PriorFinding) -> dict:
-            out = {
+            out: dict = {
                 "index": f.index,
                 "committed": f.prior.committed.isoformat(),
                 "disposition": f.prior.disposition,
@@ -85,6 +108,17 @@ class Assessment:
             "fine_max_per_violation": f"{self.fine_max:.2f}",
             "imprisonment_max_months": self.tier.imprisonment_max_months,
             "violations": self.violations,
+            "counts": [
+                {
+                    "index": c.index,
+                    "committed": c.committed.isoformat(),
+                    "continued_through": (
+                        c.continued_through.isoformat() if c.continued_through else None
+                    ),
+                    "count": c.count,
+                }
+                for c in self.counts
+            ],
             "total_fine_min": f"{self.total_min:.2f}",
             "total_fine_max": f"{self.total_max:.2f}",
             "counted_priors": [prior(f) for f in self.counted],
@@ -105,139 +139,171 @@ def weekly_violations(committed: date, continued_through: date | None, days_per:
     return (continued_through - committed).days // days_per + 1
 
 
+@dataclass(frozen=True)
+class Charged:
+    """One violation as the penalty reads it: its first date, the last day it continued,
+    and where the case holds them (so an error names the field)."""
+
+    committed: date
+    continued_through: date | None = None
+    where: str = "offense"  # the field path of this violation in the case
+    first_key: str = "committed"  # "observed" on a listed violation
+
+    @classmethod
+    def offense(cls, offense: Offense) -> Charged:
+        return cls(offense.committed, offense.continued_through)
+
+    @classmethod
+    def listed(cls, index: int, observed: date, continued_through: date | None) -> Charged:
+        return cls(observed, continued_through, f"violations[{index}]", "observed")
+
+
+def _problem(field: str, message: str) -> Problem:
+    return Problem(field, message, "§ 228-79C(4)")
+
+
 def check_history(
-    offense: Offense, priors: Sequence[PriorOffense], statement_date: date
+    charged: Sequence[Charged], priors: Sequence[PriorOffense], statement_date: date
 ) -> list[Problem]:
     """Reading 6: histories that cannot be true are errors, each named by its field."""
-    p = "§ 228-79C(4)"
+    on = long_date(statement_date)
     problems = []
-    if offense.committed > statement_date:
-        problems.append(
-            Problem(
-                "offense.committed",
-                f"{offense.committed} is after the statement date {statement_date}",
-                p,
-            )
-        )
-    if offense.continued_through is not None:
-        if offense.continued_through < offense.committed:
+    for c in charged:
+        first = f"{c.where}.{c.first_key}"
+        if c.committed > statement_date:
+            problems.append(_problem(first, f"{long_date(c.committed)} is after the date {on}"))
+        if c.continued_through is None:
+            continue
+        last = f"{c.where}.continued_through"
+        if c.continued_through < c.committed:
             problems.append(
-                Problem(
-                    "offense.continued_through",
-                    f"{offense.continued_through} "
-                    f"is before the offense was committed ({offense.committed})",
-                    p,
+                _problem(
+                    last,
+                    f"{long_date(c.continued_through)} is before the violation began "
+                    f"({first}: {long_date(c.committed)})",
                 )
             )
-        elif offense.continued_through > statement_date:
+        elif c.continued_through > statement_date:
             problems.append(
-                Problem(
-                    "offense.continued_through",
-                    f"{offense.continued_through} is after the statement date {statement_date}",
-                    p,
-                )
+                _problem(last, f"{long_date(c.continued_through)} is after the date {on}")
             )
     for i, prior in enumerate(priors):
         where = f"prior_offenses[{i}]"
         if prior.committed > statement_date:
             problems.append(
-                Problem(
-                    f"{where}.committed",
-                    f"{prior.committed} is after the statement date {statement_date}",
-                    p,
+                _problem(
+                    f"{where}.committed", f"{long_date(prior.committed)} is after the date {on}"
                 )
             )
         if prior.disposition == "convicted":
             if prior.convicted is None:
                 problems.append(
-                    Problem(
+                    _problem(
                         f"{where}.convicted",
                         "is required when the disposition is convicted (the conviction date)",
-                        p,
                     )
                 )
             elif prior.convicted < prior.committed:
                 problems.append(
-                    Problem(
+                    _problem(
                         f"{where}.convicted",
-                        f"conviction {prior.convicted} is "
-                        f"before its offense was committed ({prior.committed})",
-                        p,
+                        f"conviction {long_date(prior.convicted)} is before its offense was "
+                        f"committed ({long_date(prior.committed)})",
                     )
                 )
             elif prior.convicted > statement_date:
                 problems.append(
-                    Problem(
-                        f"{where}.convicted",
-                        f"{prior.convicted} is after the statement date {statement_date}",
-                        p,
+                    _problem(
+                        f"{where}.convicted", f"{long_date(prior.convicted)} is after the date {on}"
                     )
                 )
         elif prior.convicted is not None:
             problems.append(
-                Problem(
+                _problem(
                     f"{where}.convicted",
                     f"a conviction date is given but the disposition is {prior.disposition}",
-                    p,
                 )
             )
     return problems
 
 
+def _finding(i: int, prior: PriorOffense, committed: date, window_start: date, years: int):
+    # Reading 1: "upon conviction" -- only convictions count.
+    if prior.disposition != "convicted":
+        return PriorFinding(
+            i, prior, False, f"not counted: disposition is {prior.disposition}, not a conviction"
+        )
+    if prior.committed > committed:
+        return PriorFinding(
+            i,
+            prior,
+            False,
+            f"not counted: committed {long_date(prior.committed)}, after the current offense "
+            f"({long_date(committed)})",
+        )
+    if prior.committed < window_start:
+        return PriorFinding(
+            i,
+            prior,
+            False,
+            f"not counted: committed {long_date(prior.committed)}, more than {years} years "
+            f"before the current offense (the period opens {long_date(window_start)})",
+        )
+    reason = (
+        f"counted: committed {long_date(prior.committed)}, within {years} years before the "
+        f"current offense; convicted {long_date(prior.convicted)}"
+    )
+    # Reading 9: the text counts offenses "committed within a period of five years"; a
+    # conviction entered after the current offense still counts.
+    if prior.convicted is not None and prior.convicted > committed:
+        reason += (
+            f", after the current offense was committed ({long_date(committed)}); it counts "
+            "because the law counts offenses committed within the period"
+        )
+    return PriorFinding(i, prior, True, reason)
+
+
 def assess(
-    offense: Offense, priors: Sequence[PriorOffense], statement_date: date, pack: Pack
+    charged: Sequence[Charged], priors: Sequence[PriorOffense], statement_date: date, pack: Pack
 ) -> Assessment:
-    """The penalty for ``offense`` given ``priors``, as of ``statement_date``."""
+    """The penalty for the ``charged`` violations given ``priors``, as of ``statement_date``."""
     citation = pack.require("penalty-statement")
-    problems = check_history(offense, priors, statement_date)
+    if not charged:
+        raise CaseInvalid([_problem("violations", "no violation to assess a penalty for")])
+    problems = check_history(charged, priors, statement_date)
     if problems:
         raise CaseInvalid(problems)
 
     penalties = pack.part("penalties")
+    days = penalties.continued_violation_days.value
+    # Reading 7: each listed violation counts on its own, with its own weeks.
+    counts = tuple(
+        ViolationCount(
+            i,
+            c.committed,
+            c.continued_through,
+            weekly_violations(c.committed, c.continued_through, days),
+        )
+        for i, c in enumerate(charged)
+    )
+    committed = min(c.committed for c in charged)
+
     lookback = penalties.lookback_years.value
     # "for conviction of a second offense both of which were committed within a period of
     # five years": reading 2, inclusive, counted back from the current offense.
-    window_start = years_before(offense.committed, lookback)
-
-    findings = []
-    for i, prior in enumerate(priors):
-        # Reading 1: "upon conviction" -- only convictions count.
-        if prior.disposition != "convicted":
-            reason = f"not counted: disposition is {prior.disposition}, not a conviction"
-            findings.append(PriorFinding(i, prior, False, reason))
-        elif prior.committed > offense.committed:
-            reason = (
-                f"not counted: committed {prior.committed}, after the current offense "
-                f"({offense.committed})"
-            )
-            findings.append(PriorFinding(i, prior, False, reason))
-        elif prior.committed < window_start:
-            reason = (
-                f"not counted: committed {prior.committed}, more than {lookback} years "
-                f"before the current offense (window opens {window_start})"
-            )
-            findings.append(PriorFinding(i, prior, False, reason))
-        else:
-            reason = (
-                f"counted: convicted {prior.convicted}, committed {prior.committed}, "
-                f"within {lookback} years of the current offense"
-            )
-            findings.append(PriorFinding(i, prior, True, reason))
+    window_start = years_before(committed, lookback)
+    findings = [_finding(i, p, committed, window_start, lookback) for i, p in enumerate(priors)]
 
     # Reading 3: offense number = 1 + counted priors; "third or subsequent" caps the tier.
     offense_number = 1 + sum(f.counted for f in findings)
     table = penalties.tiers
     tier = table[min(offense_number, len(table)) - 1]
-
-    days = penalties.continued_violation_days.value
-    violations = weekly_violations(offense.committed, offense.continued_through, days)
     return Assessment(
         citation=citation,
-        offense=offense,
+        counts=counts,
         statement_date=statement_date,
         lookback_start=window_start,
         offense_number=offense_number,
         tier=tier,
-        violations=violations,
         findings=tuple(findings),
     )

@@ -38,9 +38,12 @@ class TrainingStatus:
     ref: str
 
 
-def training_status(trained: date, on: date, pack: Pack) -> TrainingStatus:
-    """The status of training given on ``trained``, read on ``on`` under ``pack``."""
+def training_status(trained: date, on: date, pack: Pack) -> TrainingStatus | None:
+    """The status of training given on ``trained``, read on ``on`` under ``pack``; None
+    where the article sets no training period (Macedon's Article XIV)."""
     period = pack.part("certification").training_valid_years
+    if period is None:
+        return None
     years = period.value
     return TrainingStatus(
         trained=trained,

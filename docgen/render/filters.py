@@ -12,6 +12,8 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 from num2words import num2words
 
+from docgen.law.deadlines import long_date
+
 NBSP = "\u00a0"
 
 
@@ -43,11 +45,6 @@ def money_words(amount: Decimal | int | str) -> str:
 def number_words(number: int) -> str:
     """five"""
     return _words(int(number))
-
-
-def long_date(day: date) -> str:
-    """November 3, 2026"""
-    return f"{day:%B} {day.day}, {day.year}"
 
 
 def ordinal(n: int) -> str:

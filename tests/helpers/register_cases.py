@@ -9,7 +9,11 @@ from typing import Any
 NOTICE: dict[str, Any] = {
     "jurisdiction": "homer",
     "issued": "2026-11-16",
-    "served": {"date": "2026-11-16", "method": "personal delivery to the landowner"},
+    "served": {
+        "date": "2026-11-16",
+        "means": "personal",
+        "method": "personal delivery to the landowner",
+    },
     "officer": {"name": "Dana R. Whitcomb", "title": "Code Enforcement Officer"},
     "recipient": {
         "name": "Tioughnioga Ridge Development LLC",
@@ -25,7 +29,6 @@ NOTICE: dict[str, Any] = {
         }
     ],
     "remedies": [{"measure": "Stabilize all disturbed soil", "due": "2026-11-23"}],
-    "offense": {"committed": "2026-11-09"},
 }
 
 
@@ -43,7 +46,6 @@ def notice(
     data["issued"] = issued
     data["served"]["date"] = issued
     data["violations"][0]["observed"] = committed
-    data["offense"] = {"committed": committed}
     data["remedies"][0]["due"] = (day + timedelta(days=7)).isoformat()
     if name:
         data["recipient"]["name"] = name

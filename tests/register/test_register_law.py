@@ -85,8 +85,7 @@ def test_penalty_statements_read_the_register_too(reg):
     reg.record_disposition(first.number, "convicted", date(2026, 5, 4), court="Homer Village Court")
     data = notice("2026-11-16")
     statement = {
-        k: data[k]
-        for k in ("jurisdiction", "issued", "officer", "recipient", "violations", "offense")
+        k: data[k] for k in ("jurisdiction", "issued", "officer", "recipient", "violations")
     }
     issued = reg.issue("penalty-statement", statement, formats=HTML)
     assert issued.number == "PS-2026-0001"

@@ -55,6 +55,12 @@ def render_docx(doc: HtmlDocument) -> bytes:
         # A recorded instrument: the top of page 1 is the County Clerk's, so no running
         # head there (the frame's empty first-page header; its footer still numbers).
         word.sections[0].different_first_page_header_footer = True
+    if tree.find(".//*[@class='placard-page']") is not None:
+        # A placard posted at the site: the page is the order, with no running head and
+        # no page number (the section keeps no header or footer of its own).
+        section = word.sections[0]
+        for part in (section.header, section.footer):
+            part.is_linked_to_previous = True
 
     # The document's own date, or (none in the case) the zip format's epoch: never the clock.
     day = doc.date
