@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -15,6 +16,20 @@ from num2words import num2words
 from docgen.law.deadlines import long_date
 
 NBSP = "\u00a0"
+
+_LONG_WORD = re.compile(r"\S{31,}")
+
+
+def breakable(text: str) -> str:
+    """A word of more than 30 characters (a URL, a long reference) with a zero-width space
+    after every 20: an invisible place to break the line, so it wraps inside the page and
+    its table column in every format instead of running off it. Shorter words are as typed."""
+    if len(text) <= 30 or not _LONG_WORD.search(text):
+        return text
+    return _LONG_WORD.sub(
+        lambda m: "\u200b".join(m.group()[i : i + 20] for i in range(0, len(m.group()), 20)),
+        text,
+    )
 
 
 def money(amount: Decimal | int | str) -> str:
@@ -99,7 +114,9 @@ def from_case(context: Context, value: Any, given: bool = True) -> Markup:
     ``given=False`` marks nothing (a default the case did not supply). Escaping happens
     here, once: ``escape`` leaves Markup alone and escapes plain text.
     """
-    text = escape(value if isinstance(value, str | Markup) else str(value))
+    if not isinstance(value, Markup):
+        value = breakable(str(value))
+    text = escape(value)
     if given and context.get("review"):
         return Markup('<mark class="case">{}</mark>').format(text)
     return text

@@ -293,7 +293,8 @@ def _fit_columns(table: Any, rows: list[tuple[Any, bool]], count: int) -> None:
             if span == 1 and col < count:
                 words = cell_el.text_content().split()
                 weights[col] = max(weights[col], min(len(" ".join(words)), 60) + 4)
-                longest[col] = max([longest[col], *(len(w) for w in words)])
+                # a word longer than 30 characters (a URL) breaks inside its cell instead
+                longest[col] = max([longest[col], *(min(len(w), 30) for w in words)])
             col += span
     # Each column first gets room for its longest word (about 0.09 inch a character, plus
     # the cell's padding), then the rest of the line in proportion to its text.
