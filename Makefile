@@ -20,6 +20,7 @@ test: lint
 bench: setup-test
 	.venv/bin/python benchmarks/batch.py
 	.venv/bin/python benchmarks/desk.py
+	.venv/bin/python benchmarks/batch_faults.py
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py
