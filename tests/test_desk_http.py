@@ -267,7 +267,14 @@ def test_issue_numbers_once_and_serves_the_stored_bytes(desk):
         data={"csrf_token": token, "method": "personal-delivery", "date": "2026-11-16"},
     )
     assert served.headers["location"] == f"{document}?done=service"
-    assert "December 1, 2026" in clerk.get(document).text  # 15 days, GCL § 25-a
+    page = clerk.get(document).text
+    assert "December 1, 2026" in page  # 15 days, GCL § 25-a
+    # service produced the affidavit of service, itself an issued document
+    affidavit = re.search(r'Affidavit of service: <a href="(/documents/[^"]+)"', page).group(1)
+    proof = clerk.get(affidavit)
+    assert proof.status_code == 200 and "affidavit-of-service" in proof.text
+    assert f'href="/documents/{number}"' in proof.text  # it names the notice it proves
+    assert clerk.get(f"{affidavit}/file.pdf").content[:5] == b"%PDF-"
 
     # a new notice at the same site starts filled with what the register holds
     started = clerk.post(f"{document}/notice", data={"csrf_token": token})
