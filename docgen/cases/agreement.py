@@ -135,6 +135,14 @@ class Inspection(Model):
     report_days: int | None = cited(TERMS, "days to deliver the written report (30)", default=None)
 
 
+class Authorization(Model):
+    """The board resolution under which the municipality's officer signs the instrument."""
+
+    body: Line = Field(description="e.g. Village Board of Trustees of the Village of Homer")
+    date: IsoDate = Field(description="the date the resolution was adopted")
+    resolution: Line = Field(description="its number, e.g. 2026-41")
+
+
 class Counsel(Model):
     name: Line
     title: Line
@@ -157,6 +165,9 @@ def case_model(name: str, ref: str, doc: str) -> type[Model]:
         security: Security = cited(TERMS, "bond, letter of credit or escrow")
         inspection: Inspection | None = cited(TERMS, "engineer's inspection schedule", default=None)
         counsel: Counsel = cited("@counsel", "the municipality's counsel, who approves as to form")
+        authorization: Authorization = cited(
+            ref, "the board resolution under which the municipality's officer signs"
+        )
 
     RecordingCase.__name__ = RecordingCase.__qualname__ = name
     return RecordingCase

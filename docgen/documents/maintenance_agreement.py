@@ -43,7 +43,7 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         TERMS,
         "Both parties, and their successors and assigns, bound to the maintenance "
         "provisions of the approved plans, attached as a schedule",
-        ("schedule-b",),
+        ("facilities-schedule",),
     ),
     Requirement(
         "maintain",
@@ -80,8 +80,8 @@ REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "recording",
         REF,
-        "Recorded in the office of the County Clerk as a deed restriction, with the deed, "
-        "before final plan approval",
+        "Recorded in the office of the County Clerk as a deed restriction before final plan "
+        "approval",
         ("first-page",),
     ),
     Requirement(
@@ -90,7 +90,7 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "On default the {V} may do the work, and its cost becomes a lien on the property",
     ),
     Requirement("effective", TERMS, "Effective date"),
-    Requirement("approved", REF, "Approved by the {name}", ("signatures", "approval")),
+    Requirement("approved", REF, "Approved by the {name}", ("authorization",)),
     Requirement("binding", REF, "Binding on all subsequent landowners"),
     Requirement(
         "consistent", "agreement.model", "Consistent with its model, {model}", ("recitals",)

@@ -21,6 +21,7 @@ from docgen.documents.recording import (
     recorded_context,
 )
 from docgen.errors import Problem
+from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 
 REF = "easement"
@@ -68,7 +69,7 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "facilities",
         "easement",
         "The facilities identified",
-        ("recitals", "schedule-b"),
+        ("recitals", "facilities-schedule"),
     ),
     Requirement("area", "easement", "The easement area identified"),
 )
@@ -91,6 +92,20 @@ def check(case: Any, pack: Pack, options: Options) -> list[Problem]:
     return check_recording(case, pack, REF)
 
 
+def warnings(case: Any, pack: Pack, options: Options) -> list[str]:
+    """The easement states no approval (it is executed before any); an approval dated
+    before the easement is a contradiction the clerk should see."""
+    approval = case.project.approval
+    if approval is None or approval.date >= case.agreement.date:
+        return []
+    return [
+        f"project.approval: the plans were approved on {long_date(approval.date)}, before "
+        f"this easement's date, {long_date(case.agreement.date)}; the article has the "
+        "easement executed before the issuance of any approval that has a stormwater "
+        f"management facility as one of its requirements ({pack.cite(REF)})"
+    ]
+
+
 def context(case: Any, pack: Pack, options: Options) -> RecordedContext:
     return recorded_context(
         case,
@@ -100,6 +115,7 @@ def context(case: Any, pack: Pack, options: Options) -> RecordedContext:
         "Stormwater Management Facility Maintenance Easement",
         CLAUSES,
         REQUIREMENTS,
+        warnings(case, pack, options),
     )
 
 
@@ -111,6 +127,7 @@ KIND = Kind(
     template="agreements/maintenance_easement.html.j2",
     context=context,
     check=check,
+    warnings=warnings,
     stylesheets=("base/print.css", "agreements/agreement.css"),
     review=True,
     summary="the owner's easement giving the municipality access to inspect the stormwater "

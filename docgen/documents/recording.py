@@ -21,6 +21,7 @@ from docgen.law.acknowledgment import (
     CERTIFICATE_TEXT,
     NOTARY_REF,
     OWNER_KINDS,
+    office_article,
 )
 from docgen.law.pack import AgreementTerms, Pack
 
@@ -34,7 +35,8 @@ PARTS = {
     "acknowledgments": "Acknowledgments",
     "approval": "Approved as to form",
     "schedule-a": "Schedule A",
-    "schedule-b": "Schedule B",
+    "facilities-schedule": "Facilities Schedule",
+    "authorization": "The board resolution named in the municipality's signature",
 }
 
 
@@ -243,6 +245,8 @@ class RecordedContext(Context):
     clauses: tuple[Clause, ...]
     numbers: dict[str, int]
     requirements: list[Met]
+    model_terms: list[Met]  # drafted from the model law: the review lists each for counsel
+    office_article: Any  # "a" Member, "the" Managing Member
     owner_kind: Any
     schedule: Schedule
     legal_paragraphs: list[str]
@@ -260,16 +264,21 @@ def recorded_context(
     title: str,
     clauses: tuple[Clause, ...],
     requirements: tuple[Requirement, ...],
+    warnings: list[str] | None = None,
 ) -> RecordedContext:
     """What an instrument's template needs besides the case (clause order and numbers,
     acknowledgment form, schedule), and its metadata: known by file or tax map number."""
     number = case.agreement.number or f"Tax Map {case.property.tax_map}"
     short = kind.replace("-", " ").title()
+    rows = where_met(requirements, clauses, pack)
+    model_term = pack.part("agreement").terms.ref
     return RecordedContext(
         case=case,
         clauses=clauses,
         numbers=clause_numbers(clauses),
-        requirements=where_met(requirements, clauses, pack),
+        requirements=rows,
+        model_terms=[row for row in rows if row.provision == model_term],
+        office_article=office_article,
         owner_kind=OWNER_KINDS[case.owner.kind],
         schedule=inspection_schedule(case.inspection, pack),
         legal_paragraphs=paragraphs(case.property.legal_description),
@@ -277,6 +286,7 @@ def recorded_context(
         ack_text=CERTIFICATE_TEXT,
         ack_ref=ACKNOWLEDGMENT_REF,
         notary_ref=NOTARY_REF,
+        warnings=tuple(warnings or ()),
         doc=DocMeta(
             kind=kind,
             title=f"{title}, {pack.name.value}, {number}",

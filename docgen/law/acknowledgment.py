@@ -45,6 +45,16 @@ OWNER_KINDS: dict[str, OwnerKind] = {
 }
 
 
+# Offices several people may hold at once: "a Member of ... LLC", not "the Member". Any
+# other office (President, Managing Member, Trustee of a named trust...) takes "the".
+SHARED_OFFICES = frozenset({"member", "manager", "partner", "general partner", "director"})
+
+
+def office_article(title: str) -> str:
+    """'a' for an office several may hold (a Member), else 'the' (the Managing Member)."""
+    return "a" if " ".join(str(title).lower().split()) in SHARED_OFFICES else "the"
+
+
 def acknowledgment_form(owner_kind: str) -> str:
     """'individual' or 'representative' for ``owner_kind``; KeyError for a kind without one."""
     return OWNER_KINDS[owner_kind].form

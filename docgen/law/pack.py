@@ -173,6 +173,7 @@ class Easement(Group):
 
 
 class Recording(Group):
+    tax_map_label: Cited[Text]  # as the county labels its parcel numbers
     signatory: Cited[Text]
     return_to: Cited[list[Text]]
 

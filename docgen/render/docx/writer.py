@@ -7,10 +7,10 @@ from typing import Any
 
 from docx.enum.section import WD_SECTION
 from docx.enum.style import WD_STYLE_TYPE
-from docx.enum.text import WD_BREAK
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Emu, Inches, Pt
+from docx.text import paragraph as docx_paragraph
 
 from docgen.render.docx.inline import INLINE, SPACE, Inline
 from docgen.render.docx.styles import (
@@ -26,6 +26,12 @@ from docgen.render.docx.styles import (
     STYLE_FOR_CLASS,
     TABLE_TEXT,
     TEXT_WIDTH_INCHES,
+)
+
+# Blocks the PDF keeps on one page (break-inside: avoid in the stylesheets): in Word each
+# of their paragraphs but the last keeps with the next, and none splits its lines.
+KEEP_TOGETHER = frozenset(
+    {"keep-together", "sign-block", "signature-block", "certificate", "acknowledgment", "approval"}
 )
 
 BLOCK_CONTAINERS = {
@@ -53,6 +59,7 @@ class Writer:
         self.numbering = document.part.numbering_part.element
         self._next_num = 1000
         self.sectioned = False  # a packet: each document counts its own pages
+        self._break_before = False  # the next paragraph starts a new page
 
     def add_paragraph(self, style: str | None = None) -> Any:
         """A body paragraph in ``style``, its id looked up once per process (one frame).
@@ -63,6 +70,12 @@ class Writer:
         para = self.doc.add_paragraph()
         if style is not None:
             para._p.style = self.style_id(style)
+        if self._break_before:
+            # A page break as a property of the page's first paragraph: a paragraph holding
+            # only a break would itself fall on a new page when the last one was full,
+            # leaving a blank page between the two.
+            para.paragraph_format.page_break_before = True
+            self._break_before = False
         return para
 
     def style_id(self, name: str) -> str | None:
@@ -95,7 +108,7 @@ class Writer:
         if tag in ("script", "style", "head", "title", "meta", "link"):
             return
         if "page-break" in classes:
-            self.add_paragraph().add_run().add_break(WD_BREAK.PAGE)
+            self._break_before = True
             return
         if tag == "section" and "document" in classes:
             self.section(el)
@@ -111,9 +124,25 @@ class Writer:
         elif tag == "hr":
             self.add_paragraph(RULE)
         elif tag in BLOCK_CONTAINERS or tag == "":
-            self.children(el, classes)
+            if classes & KEEP_TOGETHER:
+                self.kept_together(el, classes)
+            else:
+                self.children(el, classes)
         else:  # an inline element standing alone: its own paragraph
             self.paragraph(el, self.style_of(el, classes, "Normal"))
+
+    def kept_together(self, el: Any, classes: set[str]) -> None:
+        """A block on one page: its paragraphs keep with the next (the last excepted) and
+        keep their lines together, as the PDF's break-inside: avoid does."""
+        body = self.doc.element.body
+        before = len(body.findall(qn("w:p")))
+        self.children(el, classes)
+        added = body.findall(qn("w:p"))[before:]
+        for i, p in enumerate(added):
+            fmt = docx_paragraph.Paragraph(p, self.doc).paragraph_format
+            fmt.keep_together = True
+            if i < len(added) - 1:
+                fmt.keep_with_next = True
 
     def children(self, el: Any, classes: set[str]) -> None:
         """Block children in order; loose inline text between them becomes paragraphs."""
@@ -236,6 +265,8 @@ class Writer:
         table.style = self.style_of(el, set((el.get("class") or "").split()), "Table Grid")
         for row_el, is_head in rows:
             row = table.add_row()
+            # A row never splits across pages (a prior offense keeps its "Counted?" cell).
+            row._tr.get_or_add_trPr().append(OxmlElement("w:cantSplit"))
             if is_head:
                 tr_pr = row._tr.get_or_add_trPr()
                 header = OxmlElement("w:tblHeader")
