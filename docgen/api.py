@@ -276,7 +276,7 @@ def render_blank(
 def penalty(source: Source) -> dict[str, Any]:
     """The `docgen penalty --json` object for any case file with an offense history."""
     from docgen.cases.penalty import PenaltyInput
-    from docgen.cases.validate import validate
+    from docgen.cases.validate import cited_problems, validate
     from docgen.documents.base import jurisdiction_of
     from docgen.documents.packet import PacketCase
     from docgen.documents.penalty_statement import (
@@ -303,17 +303,37 @@ def penalty(source: Source) -> dict[str, Any]:
             raise CaseInvalid(problems)
         assessment = penalty_assessment(case, pack)
     except CaseInvalid as err:
-        raise CaseInvalid(err.problems, name) from None
+        raise CaseInvalid(cited_problems(err.problems, pack), name) from None
     return assessment.as_json(pack.id)
 
 
-def schema(kind: str) -> dict[str, Any]:
-    """The JSON Schema of a kind's case file (for editors and validators)."""
+def schema(kind: str, jurisdiction: str | None = None) -> dict[str, Any]:
+    """The JSON Schema of a kind's case file (for editors and validators). Each field's
+    ``provision`` names a pack value (``@penalties``); for a ``jurisdiction``, its ref."""
+    from docgen.cases.validate import cited_by
+    from docgen.law.packs import load_pack
+
     spec = get_kind(kind)
     out = spec.model.model_json_schema()
     out["title"] = f"docgen {kind} case"
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    if jurisdiction is not None:
+        pack = load_pack(jurisdiction)
+        for part in spec.parts if isinstance(spec, Bundle) else (kind,):
+            pack.require(part)  # a kind the law does not provide has no provisions to cite
+        _cite_schema(out, lambda provision: cited_by(provision, pack))
     return out
+
+
+def _cite_schema(node: Any, cite: Callable[[str], str]) -> None:
+    if isinstance(node, dict):
+        if isinstance(node.get("provision"), str):
+            node["provision"] = cite(node["provision"])
+        for value in node.values():
+            _cite_schema(value, cite)
+    elif isinstance(node, list):
+        for value in node:
+            _cite_schema(value, cite)
 
 
 def kinds() -> list[dict[str, Any]]:

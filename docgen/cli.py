@@ -242,11 +242,12 @@ def penalty(case: Path, as_json: bool) -> None:
 
 @main.command()
 @click.argument("kind")
-def schema(kind: str) -> None:
+@click.option("--jurisdiction", default=None, help="cite each field's provision in its law")
+def schema(kind: str, jurisdiction: str | None) -> None:
     """Print the JSON Schema of KIND's case file."""
     from docgen import api
 
-    click.echo(json.dumps(api.schema(kind), indent=2))
+    click.echo(json.dumps(api.schema(kind, jurisdiction), indent=2))
 
 
 @main.command()

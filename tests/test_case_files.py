@@ -89,4 +89,5 @@ def test_schema_lists_keys_and_provisions():
     schema = api.schema("penalty-statement")
     assert {"jurisdiction", "offense", "prior_offenses", "recipient"} <= set(schema["properties"])
     assert schema["additionalProperties"] is False
-    assert "§ 228-79C(4)" in str(schema)
+    assert "'provision': '@penalties'" in str(schema)  # a pack value: the law of each place
+    assert "'provision': '§ 228-79C(4)'" in str(api.schema("penalty-statement", "homer"))

@@ -14,7 +14,10 @@ def _citation(value: Any) -> Any:
     # The form only; whether the provision exists in the article is the kind's check,
     # against the jurisdiction's pack (docgen.law.provisions).
     if not isinstance(value, str) or not CITATION.fullmatch(value.strip()):
-        raise ValueError(f"{value!r} is not a citation of a section; write it as § 228-78D(1)")
+        raise ValueError(
+            f"{value!r} is not a citation of a section; write the article's section number "
+            "and subsection, e.g. § 12-34D(1)"
+        )
     return value.strip()
 
 
@@ -22,18 +25,19 @@ CITATION = re.compile(r"(?:§|Section|Sec\.)? *\d+-\d+ *[A-Z]?(?: *\(\w+\)| *\[\
 Citation = Annotated[str, BeforeValidator(_citation)]
 
 
+NATURE = "@enforcement.elements.nature"  # (c): a statement of the nature of the violation
+
+
 class Violation(Model):
-    provision: Citation = cited(
-        "§ 228-79C(1)(c)", "the provision of the article violated, e.g. § 228-78D(1)"
-    )
-    nature: Text = cited("§ 228-79C(1)(c)", "what the violation is")
-    observed: IsoDate = cited("§ 228-79C(1)(c)", "date the violation was first observed")
+    provision: Citation = cited(NATURE, "the section of the article violated, with subsection")
+    nature: Text = cited(NATURE, "what the violation is")
+    observed: IsoDate = cited(NATURE, "date the violation was first observed")
     continued_through: IsoDate | None = cited(
-        "§ 228-79C(4)",
+        "@penalties",
         "last day this violation continued; each full week is a separate additional violation",
         default=None,
     )
-    location: Text | None = cited("§ 228-79C(1)(c)", "where on the site", default=None)
+    location: Text | None = cited(NATURE, "where on the site", default=None)
 
 
 class Remedy(Model):
@@ -47,7 +51,9 @@ class ServedInfo(Model):
     # Optional here so that the kind's check names the element they serve (a missing
     # date or means is element (f): the notice cannot state the appeal deadline).
     date: IsoDate | None = cited(
-        "§ 228-79C(1)(f)", "date of delivery, of mailing, or of posting at the site", default=None
+        "@enforcement.elements.appeal",
+        "date of delivery, of mailing, or of posting at the site",
+        default=None,
     )
     means: Literal["personal", "mail", "posting"] | None = cited(
         "@enforcement.service",
@@ -64,12 +70,14 @@ class ServedInfo(Model):
         "@enforcement.service.posting", "by posting: date the copy was mailed", default=None
     )
     method: Line | None = cited(
-        "§ 228-79C(1)",
+        "@enforcement.elements",
         "how it was served, in words, e.g. certified mail, return receipt requested",
         default=None,
     )
     by: NameAndTitle | None = cited(
-        "§ 228-79C(1)", "who served it, when not the issuing officer {name, title}", default=None
+        "@enforcement.elements",
+        "who served it, when not the issuing officer {name, title}",
+        default=None,
     )
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, cited
 from docgen.cases.enforcement import Violation
 
-P = "§ 228-79C(4)"
+P = "@penalties"  # the penalty section, as the jurisdiction's pack cites it
 
 
 class Offense(Model):

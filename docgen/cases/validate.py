@@ -6,6 +6,7 @@ import copy
 import difflib
 import types
 import typing
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -50,9 +51,19 @@ def provision_for(model: type[BaseModel], loc: tuple[Any, ...], pack: Pack | Non
         if extra.get("provision"):
             found = str(extra["provision"])
         current = _model_in(info.annotation)
-    if found.startswith("@"):
-        found = pack.cite(found[1:]) if pack is not None else ""
-    return found
+    return cited_by(found, pack)
+
+
+def cited_by(provision: str, pack: Pack | None) -> str:
+    """``provision``, or for ``@path`` (a pack value) the ref the pack gives it."""
+    if not provision.startswith("@"):
+        return provision
+    return pack.cite(provision[1:]) if pack is not None else ""
+
+
+def cited_problems(problems: list[Problem], pack: Pack | None) -> list[Problem]:
+    """``problems`` with each ``@path`` provision replaced by the pack's ref for it."""
+    return [replace(p, provision=cited_by(p.provision, pack)) for p in problems]
 
 
 _MESSAGES = {
@@ -103,7 +114,7 @@ def problems_from(err: ValidationError, model: type[BaseModel], pack: Pack | Non
         if error["type"] == "extra_forbidden":
             refused = getattr(_model_at(model, loc), "REFUSED", {}).get(loc[-1])
             if refused:
-                message, provision = refused
+                message, provision = refused[0], cited_by(refused[1], pack)
             else:
                 message += _did_you_mean(model, loc)
         problems.append(Problem(field_path(loc), message, provision))
@@ -202,8 +213,8 @@ def validate_and_check(
         if rest is not None:
             built, pruned = rest
             problems += [p for p in check(built) if not _overlaps(p.field, pruned)]
-        raise CaseInvalid(problems, source) from None
+        raise CaseInvalid(cited_problems(problems, pack), source) from None
     problems = check(case)
     if problems:
-        raise CaseInvalid(problems, source)
+        raise CaseInvalid(cited_problems(problems, pack), source)
     return case

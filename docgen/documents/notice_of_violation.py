@@ -28,8 +28,11 @@ from docgen.law.deadlines import (
 from docgen.law.pack import Pack
 from docgen.law.provisions import unknown_provision
 
-N = "§ 228-79C(1)"
-A, B, C, D, E, F = (f"{N}({letter})" for letter in "abcdef")
+# The notice's elements (a) to (f), cited from the jurisdiction's pack.
+N = "@enforcement.elements"
+A, B, C, D, E, F = (
+    f"{N}.{element}" for element in ("addressee", "site", "nature", "remedies", "penalty", "appeal")
+)
 
 
 class NoticeCase(Model):
@@ -37,7 +40,7 @@ class NoticeCase(Model):
     number: Line = cited(N, "notice number")
     issued: IsoDate = cited(N, "date the notice is issued")
     served: ServedInfo | None = cited(F, "date and method of service", default=None)
-    officer: NameAndTitle = cited("§ 228-77D(2)", "the issuing officer")
+    officer: NameAndTitle = cited("@officer", "the issuing officer")
     recipient: Recipient | None = cited(
         A, "the landowner, to whom the notice is issued", default=None
     )
@@ -51,8 +54,8 @@ class NoticeCase(Model):
     # Keys a notice refuses with a reason, not just "not a key" (docgen.cases.validate).
     REFUSED: ClassVar[dict[str, tuple[str, str]]] = {
         "offense": (
-            "is not read in a notice: each violation counts on its own (§ 228-79C(4)), so "
-            "give each violation its observed date and, if it continued, continued_through",
+            "is not read in a notice: each violation counts on its own, so give each "
+            "violation its observed date and, if it continued, continued_through",
             E,
         )
     }

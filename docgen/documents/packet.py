@@ -30,7 +30,7 @@ from docgen.render.formats import Rendition
 from docgen.render.html import HtmlDocument
 
 NAME = "packet"
-S = "§ 228-79C(2)"
+S = "@provisions.stop-work-order"
 STOP_WORK_KEYS = ("effective", "notices", "allowed_work", "contact")
 _MAIN = re.compile(r"(<main>)(.*)(</main>)", re.DOTALL)
 
@@ -42,7 +42,9 @@ class PacketCase(NoticeCase):
     notices: list[Line] = cited(
         S, "notices the order rests on (default: this one)", default_factory=list
     )
-    allowed_work: list[Text] = cited("§ 228-79A(1)", "work that may continue", default_factory=list)
+    allowed_work: list[Text] = cited(
+        "@enforcement.stabilization", "work that may continue", default_factory=list
+    )
     contact: Contact | None = cited(S, "whom to call for the lifting inspection", default=None)
 
 

@@ -13,18 +13,18 @@ from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
 from docgen.law.penalties import Assessment, Charged, assess
 
-P = "§ 228-79C(4)"
+P = "@penalties"
 
 
 class PenaltyStatementCase(Model):
     jurisdiction: Jurisdiction
     number: Line = cited(P, "statement number")
     issued: IsoDate = cited(P, "date of the statement; the history is read as of this day")
-    officer: NameAndTitle = cited("§ 228-77D(2)", "the issuing officer")
-    recipient: Party = cited("§ 228-79C(1)(e)", "to whom the penalty may be assessed")
-    copies_to: list[Party] = cited("§ 228-79C(1)", default_factory=list)
-    site: Site | None = cited("§ 228-79C(1)(b)", default=None)
-    violations: list[Violation] = cited("§ 228-79C(1)(c)", default_factory=list)
+    officer: NameAndTitle = cited("@officer", "the issuing officer")
+    recipient: Party = cited("@enforcement.elements.penalty", "to whom it may be assessed")
+    copies_to: list[Party] = cited("@enforcement.elements", default_factory=list)
+    site: Site | None = cited("@enforcement.elements.site", default=None)
+    violations: list[Violation] = cited("@enforcement.elements.nature", default_factory=list)
     offense: Offense | None = cited(
         P, "one violation's dates; with several violations, date each one instead", default=None
     )

@@ -34,7 +34,7 @@ from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 
-S = "§ 228-79C(2)"
+S = "@provisions.stop-work-order"  # the stop-work section, as the pack cites it
 
 
 class StopWorkCase(Model):
@@ -42,7 +42,7 @@ class StopWorkCase(Model):
     number: Line = cited(S, "order number")
     issued: IsoDate = cited(S, "date the order is issued")
     served: ServedInfo | None = cited(S, "date and method of service", default=None)
-    officer: NameAndTitle = cited("§ 228-77D(2)", "the issuing officer")
+    officer: NameAndTitle = cited("@officer", "the issuing officer")
     recipient: Party = cited(S, "the landowner, on whom the order is served")
     copies_to: list[Party] = cited(
         S, "the developer or applicant, when known: also served and ordered", default_factory=list
@@ -53,7 +53,7 @@ class StopWorkCase(Model):
     notices: list[Line] = cited(S, "numbers of the notices of violation", default_factory=list)
     remedies: list[Remedy] = cited(S, default_factory=list)
     allowed_work: list[Text] = cited(
-        "§ 228-79A(1)",
+        "@enforcement.stabilization",
         "work that may continue; by default the corrective work and site stabilization",
         default_factory=list,
     )

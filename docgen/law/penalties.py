@@ -12,12 +12,14 @@ from datetime import date
 from decimal import Decimal
 
 from docgen.cases.penalty import Offense, PriorOffense
+from docgen.cases.validate import cited_problems
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.calendar import years_from
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack, PenaltyTier
 
 ZERO = Decimal("0.00")
+PENALTIES = "@penalties"  # the penalty section, as the pack cites it
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,7 @@ class Charged:
 
 
 def _problem(field: str, message: str) -> Problem:
-    return Problem(field, message, "§ 228-79C(4)")
+    return Problem(field, message, PENALTIES)
 
 
 def check_history(
@@ -269,10 +271,11 @@ def assess(
     """The penalty for the ``charged`` violations given ``priors``, as of ``statement_date``."""
     citation = pack.require("penalty-statement")
     if not charged:
-        raise CaseInvalid([_problem("violations", "no violation to assess a penalty for")])
-    problems = check_history(charged, priors, statement_date)
+        problems = [_problem("violations", "no violation to assess a penalty for")]
+    else:
+        problems = check_history(charged, priors, statement_date)
     if problems:
-        raise CaseInvalid(problems)
+        raise CaseInvalid(cited_problems(problems, pack))
 
     penalties = pack.part("penalties")
     days = penalties.continued_violation_days.value

@@ -28,10 +28,12 @@ from sqlalchemy import Engine, exists, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from docgen import __version__, api
+from docgen.cases.validate import cited_problems
 from docgen.documents import get_kind
-from docgen.documents.base import Kind, Options, prepare
+from docgen.documents.base import Kind, Options, jurisdiction_of, prepare
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
+from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
@@ -227,18 +229,18 @@ class Register:
         who, supersedes = request.who, request.supersedes
         spec = get_kind(kind)
         if "prior_offenses" in data:
-            raise CaseInvalid(
-                [
-                    Problem(
-                        "prior_offenses",
-                        "remove it: under `docgen issue` the offense history comes from the "
-                        "register (its recorded convictions), so a case cannot also type its "
-                        "own; import earlier convictions with `docgen register import-history`",
-                        "§ 228-79C(4)",
-                    )
-                ],
-                name,
+            problem = Problem(
+                "prior_offenses",
+                "remove it: under `docgen issue` the offense history comes from the "
+                "register (its recorded convictions), so a case cannot also type its "
+                "own; import earlier convictions with `docgen register import-history`",
+                "@penalties",
             )
+            try:
+                pack: Pack | None = jurisdiction_of(data)
+            except CaseInvalid:
+                pack = None  # the case's other problems are reported once this one is gone
+            raise CaseInvalid(cited_problems([problem], pack), name)
         facts = _facts(spec, data, name)
         old = self._document(session, supersedes) if supersedes else None
         if old is not None:
@@ -513,7 +515,8 @@ class Register:
                     "violation that charged the offense"
                 )
             if disposition == "convicted" and on is None:
-                raise RegisterError("--date: a conviction needs its date (§ 228-79C(4))")
+                section = load_pack(doc.jurisdiction).part("penalties").ref
+                raise RegisterError(f"--date: a conviction needs its date ({section})")
             if on is not None and on < offense.committed:
                 raise RegisterError(
                     f"--date {on}: before the offense was committed ({offense.committed})"
