@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,10 +49,25 @@ def charged(case: Any) -> list[Charged]:
     ]
 
 
+# Assessments made, by case object and pack: a document's check and its context share one
+# (an entry goes when its case does).
+_ASSESSED: dict[tuple[int, int], Assessment | CaseInvalid] = {}
+
+
 def penalty_assessment(case: Any, pack: Pack) -> Assessment:
     """The assessment for any case carrying violations (or one ``offense``), priors and
-    ``issued``."""
-    return assess(charged(case), case.prior_offenses, case.issued, pack)
+    ``issued``; made once per case (its problems, too, are found once)."""
+    key = (id(case), id(pack))
+    if key not in _ASSESSED:
+        try:
+            _ASSESSED[key] = assess(charged(case), case.prior_offenses, case.issued, pack)
+        except CaseInvalid as err:
+            _ASSESSED[key] = err
+        weakref.finalize(case, _ASSESSED.pop, key, None)
+    found = _ASSESSED[key]
+    if isinstance(found, CaseInvalid):
+        raise CaseInvalid(found.problems, found.source)
+    return found
 
 
 def offense_problems(case: PenaltyStatementCase) -> list[Problem]:
