@@ -100,7 +100,12 @@ def test_thanksgiving_deadline_is_stated_with_its_reason(renders):
     assert "The notice was served by personal delivery on November 11, 2026" in text
     assert "Fifteen days after November 11, 2026 is November 26, 2026" in text
     assert "November 26, 2026 is Thanksgiving Day" in text
-    assert "(GCL § 25-a)" in text
+    assert (  # the statute's own words, from the pack
+        "General Construction Law § 25-a(1): “When any period of time, computed from a "
+        "certain day, within which or after which or before which an act is authorized or "
+        "required to be done, ends on a Saturday, Sunday or a public holiday, such act may "
+        "be done on the next succeeding business day.”" in text
+    )
     assert "Last day to file a written notice of appeal: November 27, 2026" in text
 
 
