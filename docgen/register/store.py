@@ -272,8 +272,8 @@ class Register:
                 f"document is issued with `docgen supersede {number} CASE`"
             )
         checkpoint("numbered")
-        doc = api.build(kind, data)
-        files = {fmt: api.to_bytes(doc, fmt, request.pdf_variant) for fmt in formats}
+        rendered, files = api.render_bytes(kind, data, formats, pdf_variant=request.pdf_variant)
+        doc = rendered.document
         checkpoint("rendered")
         stem = safe_name(doc.filename or number, fallback=kind)
         targets = api.output_paths(out, stem, files) if out is not None else {}
