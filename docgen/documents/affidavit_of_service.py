@@ -20,7 +20,7 @@ from docgen.law.deadlines import Deadline, appeal_deadline
 from docgen.law.pack import Pack
 from docgen.law.service import MAIL, clock_start
 
-F = "§ 228-79C(1)(f)"
+F = "@enforcement.elements.appeal"  # (f): service starts the appeal period
 TITLES = {"notice-of-violation": "Notice of Violation", "stop-work-order": "Stop-Work Order"}
 METHODS = Literal["personal-delivery", "certified-mail", "first-class-mail", "posting"]
 
