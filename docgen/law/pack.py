@@ -38,6 +38,11 @@ class Cited(Strict, Generic[T]):
     note: str | None = None
 
 
+# One model per kind of value (a parametrized model is built once, not at each use).
+CitedText = Cited[Text]
+CitedCount = Cited[Annotated[int, Field(gt=0)]]
+
+
 class Group(Strict):
     """Values that share a provision (each still carries its own ``ref``)."""
 
@@ -46,10 +51,10 @@ class Group(Strict):
 
 
 class Code(Strict):
-    chapter: Cited[Text]
-    article: Cited[Text]
-    title: Cited[Text]
-    sections: Cited[Text]
+    chapter: CitedText
+    article: CitedText
+    title: CitedText
+    sections: CitedText
     # Each section of the article -> its subsections as the adopted text numbers them
     # ("228-78": ["A", "B", "B(1)", "B(1)(a)", ...]): what a violation may cite.
     provisions: Cited[dict[Text, list[Text]]]
@@ -58,48 +63,48 @@ class Code(Strict):
 class Offices(Group):
     """The municipality's offices: the letterhead's address and telephone."""
 
-    name: Cited[Text]
-    street: Cited[Text]
-    city: Cited[Text]
+    name: CitedText
+    street: CitedText
+    city: CitedText
     phone: Cited[Annotated[str, StringConstraints(pattern=r"^\d{10}$")]]
 
 
 class MailService(Group):
     days_added: Cited[Annotated[int, Field(ge=0)]]
-    received: Cited[Text]
-    not_received: Cited[Text]
+    received: CitedText
+    not_received: CitedText
 
 
 class Service(Group):
     """When service is complete for the appeal period, by each means (sentences with
     {date}, {received}, {mailed} and {start} filled in by docgen.law.deadlines)."""
 
-    personal: Cited[Text]
+    personal: CitedText
     mail: MailService
-    posting: Cited[Text]
+    posting: CitedText
 
 
 class Certification(Strict):
     """The contractor certification: the statement is the law's own words."""
 
-    statement: Cited[Text]
-    who_signs: Cited[Text]
-    required_fields: Cited[Text]
-    part_of_swppp: Cited[Text]
+    statement: CitedText
+    who_signs: CitedText
+    required_fields: CitedText
+    part_of_swppp: CitedText
     # The DEC construction general permit: where the trained contractor and the SWPPP
     # elements a firm is responsible for come from (not the local article).
-    permit: Cited[Text]
+    permit: CitedText
     # The municipality's own date for an unsigned form ("today" where the form is used).
-    time_zone: Cited[Text]
+    time_zone: CitedText
     # Only where the article defines a trained contractor (Homer § 228-78A); Macedon's
     # Article XIV has no such definition, so its forms print no period and flag nothing.
-    training_valid_years: Cited[Annotated[int, Field(gt=0)]] | None = None
+    training_valid_years: CitedCount | None = None
 
 
 class AppealDeadline(Group):
     """GCL § 25-a: a period set by law that ends on a weekend or public holiday."""
 
-    roll_forward: Cited[Text]
+    roll_forward: CitedText
     weekend_days: Cited[list[Text]]
     public_holidays: Cited[list[Text]]
     sunday_moves_to_monday: Cited[bool]
@@ -109,29 +114,29 @@ class AppealDeadline(Group):
 class NoticeElements(Group):
     """What a notice of violation shall contain, (a) to (f), in the law's words."""
 
-    addressee: Cited[Text]
-    site: Cited[Text]
-    nature: Cited[Text]
-    remedies: Cited[Text]
-    penalty: Cited[Text]
-    appeal: Cited[Text]
+    addressee: CitedText
+    site: CitedText
+    nature: CitedText
+    remedies: CitedText
+    penalty: CitedText
+    appeal: CitedText
 
 
 class Enforcement(Strict):
-    appeal_days: Cited[Annotated[int, Field(gt=0)]]
-    appeal_to: Cited[Text]
-    appeal_office: Cited[Text]
+    appeal_days: CitedCount
+    appeal_to: CitedText
+    appeal_office: CitedText
     service: Service
-    appeal_statement: Cited[Text]
+    appeal_statement: CitedText
     appeal_deadline: AppealDeadline
-    stop_work_duration: Cited[Text]
-    stop_work_failure: Cited[Text]
-    stop_work: Cited[Text]
-    stabilization: Cited[Text]
-    injunction: Cited[Text]
-    certificate_of_occupancy: Cited[Text]
-    restoration: Cited[Text]
-    fees: Cited[Text]
+    stop_work_duration: CitedText
+    stop_work_failure: CitedText
+    stop_work: CitedText
+    stabilization: CitedText
+    injunction: CitedText
+    certificate_of_occupancy: CitedText
+    restoration: CitedText
+    fees: CitedText
     elements: NoticeElements
 
 
@@ -152,10 +157,10 @@ class PenaltyTier(Strict):
 
 
 class Penalties(Group):
-    lookback_years: Cited[Annotated[int, Field(gt=0)]]
-    continued_violation_days: Cited[Annotated[int, Field(gt=0)]]
-    misdemeanor_clause: Cited[Text]
-    additional: Cited[Text]
+    lookback_years: CitedCount
+    continued_violation_days: CitedCount
+    misdemeanor_clause: CitedText
+    additional: CitedText
     tiers: list[PenaltyTier] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -167,33 +172,33 @@ class Penalties(Group):
 
 
 class Easement(Group):
-    access: Cited[Text]
-    approved_by: Cited[Text]
-    purpose: Cited[Text]
+    access: CitedText
+    approved_by: CitedText
+    purpose: CitedText
 
 
 class Recording(Group):
-    tax_map_label: Cited[Text]  # as the county labels its parcel numbers
-    signatory: Cited[Text]
+    tax_map_label: CitedText  # as the county labels its parcel numbers
+    signatory: CitedText
     return_to: Cited[list[Text]]
 
 
 class AgreementTerms(Group):
-    inspection_years: Cited[Annotated[int, Field(gt=0)]]
-    report_days: Cited[Annotated[int, Field(gt=0)]]
-    security_days: Cited[Annotated[int, Field(gt=0)]]
+    inspection_years: CitedCount
+    report_days: CitedCount
+    security_days: CitedCount
 
 
 class AfterConstruction(Group):
-    duty: Cited[Text]
-    program: Cited[Text]
-    procedures: Cited[Text]
-    discharges: Cited[Text]
+    duty: CitedText
+    program: CitedText
+    procedures: CitedText
+    discharges: CitedText
 
 
 class Agreement(Group):
-    model: Cited[Text]
-    dedication: Cited[Text]
+    model: CitedText
+    dedication: CitedText
     terms: AgreementTerms
     after_construction: AfterConstruction
 
@@ -201,7 +206,7 @@ class Agreement(Group):
 class Numbering(Group):
     """The register's number format per kind (``{year}``, ``{seq:04d}``): local practice."""
 
-    formats: dict[str, Cited[Text]]
+    formats: dict[str, CitedText]
 
     def format_for(self, kind: str) -> str | None:
         entry = self.formats.get(kind)
@@ -211,10 +216,10 @@ class Numbering(Group):
 class ServiceProof(Group):
     """Who may serve and how service is sworn to (the affidavit of service)."""
 
-    server_age: Cited[Text]
-    methods: Cited[Text]
-    notary: Cited[Text]
-    affirmation: Cited[Text]
+    server_age: CitedText
+    methods: CitedText
+    notary: CitedText
+    affirmation: CitedText
 
 
 # The groups each kind prints: a pack that provides the kind must give them all.
@@ -233,13 +238,13 @@ class Pack(Strict):
     """One municipality's law. ``id`` is the pack file's stem."""
 
     id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]*$")]
-    name: Cited[Text]
-    short_name: Cited[Text]
-    county: Cited[Text]
+    name: CitedText
+    short_name: CitedText
+    county: CitedText
     code: Code
     offices: Offices | None = None
-    counsel: Cited[Text]
-    officer: Cited[Text] | None = None  # the officer the article designates (enforcement)
+    counsel: CitedText
+    officer: CitedText | None = None  # the officer the article designates (enforcement)
     provisions: dict[str, Cited[bool]]
     certification: Certification | None = None
     enforcement: Enforcement | None = None

@@ -139,7 +139,7 @@ def _read(path: Path, mtime: int, size: int) -> Source:
     return source
 
 
-class _PackLoader(yaml.SafeLoader):
+class _PackLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """Safe YAML that refuses a key given twice in one mapping (no silent overwrite)."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
