@@ -176,7 +176,6 @@ def main() -> None:
         server = subprocess.Popen(
             [sys.executable, "-m", "docgen.cli", "serve", "--port", str(port)],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
         )
         try:
             run(f"http://127.0.0.1:{port}", args.requests)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -62,6 +63,30 @@ def test_sign_in_without_the_csrf_token_is_refused(desk):
     client.get("/login")
     reply = client.post("/login", data={"username": "ann", "password": PASSWORD})
     assert reply.status_code == 400 and "docgen_session" not in reply.headers.get("set-cookie", "")
+
+
+def test_a_forged_csrf_token_of_any_text_is_refused(desk):
+    client = desk.client()
+    client.get("/login")
+    for forged in ("é", "\u202e" * 40, "x" * 5000):
+        reply = client.post(
+            "/login", data={"username": "ann", "password": PASSWORD, "csrf_token": forged}
+        )
+        assert reply.status_code == 400
+    signed = desk.signed_in("ann")
+    assert signed.post("/logout", data={"csrf_token": "é"}).status_code == 403
+
+
+def test_what_was_typed_comes_back_exactly(desk):
+    """A long word, markup and a right-to-left mark are shown as typed, not as a document
+    would print them (no break points, no bidi closers added to an input's value)."""
+    client = desk.signed_in("ann")
+    where, token = start_notice(client)
+    typed = "https://example.org/" + "x" * 60 + " <b>&amp;</b> \u202eevil"
+    client.post(where, data={"csrf_token": token, "site.description": typed})
+    page = client.get(where).text
+    assert html.escape(typed, quote=True) in page
+    assert "\u200b" not in page
 
 
 def test_passwords_are_stored_as_argon2id_hashes(desk):

@@ -13,6 +13,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -189,5 +190,9 @@ def new_csrf() -> str:
     return secrets.token_urlsafe(32)
 
 
-def same_token(expected: str | None, given: str | None) -> bool:
-    return bool(expected) and bool(given) and hmac.compare_digest(str(expected), str(given))
+def same_token(expected: Any, given: Any) -> bool:
+    """Constant-time comparison of a CSRF token with what a form or cookie carried (any
+    text, even non-ASCII, compares as UTF-8 bytes: a forged value is refused, not a 500)."""
+    if not expected or not given:
+        return False
+    return hmac.compare_digest(str(expected).encode("utf-8"), str(given).encode("utf-8"))

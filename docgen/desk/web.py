@@ -9,7 +9,7 @@ permission it needs (:func:`guarded`); a request without a live session is sent 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from functools import wraps
+from functools import cache, wraps
 from typing import Any
 
 from starlette.datastructures import FormData
@@ -36,10 +36,30 @@ PREVIEW_CSP = (
 )
 
 
-def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    from docgen.render.environment import environment
+@cache
+def pages() -> Any:
+    """The desk's Jinja environment: docgen's conventions (autoescape, StrictUndefined, its
+    filters, templates from templates/desk/) without the documents' printing rules: a value
+    is shown exactly as typed (an input's value, a CSRF token, a SHA-256), never with the
+    line-break points or bidi closers a printed document adds."""
+    import jinja2
 
-    page = environment().get_template(f"desk/{template}")
+    from docgen.render.environment import templates_dir
+    from docgen.render.filters import FILTERS
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    page = pages().get_template(f"desk/{template}")
     visitor = request.scope.get("visitor")
     html = page.render(
         {
