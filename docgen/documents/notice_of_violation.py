@@ -15,7 +15,11 @@ from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle
 from docgen.cases.enforcement import Recipient, Remedy, ServedInfo, Violation
 from docgen.cases.penalty import PriorOffense
 from docgen.documents.base import Context, DocMeta, Kind, Options
-from docgen.documents.penalty_statement import penalty_assessment, penalty_context
+from docgen.documents.penalty_statement import (
+    PenaltyTerms,
+    penalty_assessment,
+    penalty_context,
+)
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.deadlines import (
     Deadline,
@@ -302,7 +306,7 @@ def warnings(case: NoticeCase, pack: Pack, options: Options) -> list[str]:
 @dataclass(frozen=True, kw_only=True)
 class NoticeContext(Context):
     case: NoticeCase
-    penalty: dict[str, Any]  # element (e), the penalty statement's own (penalty_context)
+    penalty: PenaltyTerms  # element (e): the penalty statement's own terms
     service: Service  # the day the appeal period runs from, and the rule that gave it
     deadline: Deadline
 

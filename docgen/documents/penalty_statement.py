@@ -117,23 +117,36 @@ def check(case: PenaltyStatementCase, pack: Pack, options: Options) -> list[Prob
     return problems
 
 
-def penalty_context(case: Any, pack: Pack) -> dict[str, Any]:
-    """What any template needs to state the penalty (the notice's element (e) reuses it)."""
+@dataclass(frozen=True)
+class PenaltyTerms:
+    """What any template needs to state the penalty (the notice's element (e) reuses it):
+    the assessment, its offense and tier in words, and the pack's periods."""
+
+    assessment: Assessment
+    offense_word: str
+    tier_word: str
+    tier_is_last: bool  # "third or subsequent": the last tier covers every later offense
+    lookback_years: int
+    week_days: int
+
+
+def penalty_context(case: Any, pack: Pack) -> PenaltyTerms:
     a = penalty_assessment(case, pack)
-    return {
-        "assessment": a,
-        "offense_word": offense_words(a.offense_number),
-        "tier_word": offense_words(a.tier.offense),
-        "tier_is_last": a.tier.offense == len(pack.penalties.tiers),
-        "lookback_years": int(pack.penalties.lookback_years.value),
-        "week_days": int(pack.penalties.continued_violation_days.value),
-    }
+    penalties = pack.part("penalties")
+    return PenaltyTerms(
+        assessment=a,
+        offense_word=offense_words(a.offense_number),
+        tier_word=offense_words(a.tier.offense),
+        tier_is_last=a.tier.offense == len(penalties.tiers),
+        lookback_years=penalties.lookback_years.value,
+        week_days=penalties.continued_violation_days.value,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
 class PenaltyStatementContext(Context):
     case: PenaltyStatementCase
-    penalty: dict[str, Any]  # penalty_context
+    penalty: PenaltyTerms
     assessment: Assessment
 
 
@@ -143,7 +156,7 @@ def context(case: PenaltyStatementCase, pack: Pack, options: Options) -> Penalty
     return PenaltyStatementContext(
         case=case,
         penalty=penalty,
-        assessment=penalty["assessment"],
+        assessment=penalty.assessment,
         doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
     )
 
