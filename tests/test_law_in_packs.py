@@ -6,9 +6,17 @@ from __future__ import annotations
 
 import ast
 import re
+import typing
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
+from pydantic import BaseModel
+
+from docgen.cases.validate import cited_by
+from docgen.documents import DOCUMENTS
+from docgen.documents.base import provided_by
+from docgen.law.packs import load_pack, pack_names
 
 SECTION = re.compile(r"\b(?:228|301)-\d")
 JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
@@ -62,3 +70,35 @@ def test_the_scan_finds_a_section_number_in_code_but_not_in_a_docstring_or_comme
         '"""§ 228-79C(4): quoted beside the rule."""\n# § 301-71D, a comment\nP = "§ 228-79C(4)"\n'
     )
     assert python_strings(code) == [(3, "§ 228-79C(4)")]
+
+
+def provisions_of(model: type[BaseModel], seen: set[type] | None = None) -> set[str]:
+    """Every provision a case model's fields name, through nested models."""
+    seen = set() if seen is None else seen
+    if model in seen:
+        return set()
+    seen.add(model)
+    found = set()
+    for info in model.model_fields.values():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if extra.get("provision"):
+            found.add(str(extra["provision"]))
+        for inner in nested_models(info.annotation):
+            found |= provisions_of(inner, seen)
+    return found
+
+
+def nested_models(annotation: object) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in nested_models(arg)]
+
+
+@pytest.mark.parametrize("kind", list(DOCUMENTS))
+def test_every_pack_value_a_case_field_cites_exists_in_each_pack_providing_it(kind):
+    spec = DOCUMENTS[kind]
+    paths = sorted(p for p in provisions_of(spec.model) if p.startswith("@"))
+    for name in pack_names():
+        pack = load_pack(name)
+        if provided_by(spec, pack):
+            assert [p for p in paths if not cited_by(p, pack)] == [], name
