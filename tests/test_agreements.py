@@ -284,7 +284,7 @@ def test_docx_numbering_is_word_numbering_and_the_archive_is_sound(renders, kind
 def test_review_mode_marks_case_values_and_maps_requirements_to_clauses(reviewed):
     for r in reviewed.values():
         html = r["doc"].html
-        assert '<mark class="case">Tioughnioga Ridge Development LLC</mark>' in html
+        assert '<mark class="case">Cayuga Street Holdings LLC</mark>' in html
         assert '<mark class="case">87.17-01-12.000</mark>' in html
         assert (
             '<mark class="case">forty-eight thousand five hundred dollars ($48,500.00)</mark>'
@@ -298,7 +298,7 @@ def test_review_mode_marks_case_values_and_maps_requirements_to_clauses(reviewed
             for run in p.runs
             if run.font.highlight_color is not None
         }
-        assert {"Tioughnioga Ridge Development LLC", "87.17-01-12.000", "Alan P. Mercer"} <= lit
+        assert {"Cayuga Street Holdings LLC", "87.17-01-12.000", "Alan P. Mercer"} <= lit
         assert "Village of Homer" not in lit and "Mayor" not in lit
         text = flat(pdf_text(r["pdf"]))
         assert "Review: Requirements and the Clauses That Meet Them" in text
@@ -397,8 +397,8 @@ def test_an_entity_signer_without_a_title_is_an_error():
     del data["owner"]["signers"][1]["title"]
     found = problems("maintenance-agreement", data)
     assert found == [
-        "owner.signers[1].title: is required: Rosa L. Vantine signs for Tioughnioga Ridge "
-        "Development LLC (a limited liability company) in a representative capacity, which the "
+        "owner.signers[1].title: is required: Rosa L. Vantine signs for Cayuga Street "
+        "Holdings LLC (a limited liability company) in a representative capacity, which the "
         "acknowledgment states (Real Property Law § 309-a(1))"
     ]
 
