@@ -301,7 +301,9 @@ class Pack(Strict):
         """The ``ref`` of the value at ``path`` (a case model's ``@certification.who_signs``)."""
         node: Any = self
         for part in path.split("."):
-            node = node[part] if isinstance(node, dict) else getattr(node, part)
+            node = node.get(part) if isinstance(node, dict) else getattr(node, part)
+            if node is None:  # a group this pack does not give: nothing to cite
+                return ""
         return node.ref
 
     def kinds(self) -> list[str]:
