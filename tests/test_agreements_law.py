@@ -123,3 +123,21 @@ def test_tax_map_numbers_are_labelled_as_the_county_labels_them(renders, kind, p
             assert "Tax Map No.: 62111-" in text and "Section-Block-Lot" not in text
         else:
             assert "Tax Map No. (Section-Block-Lot):" in text
+
+
+@pytest.mark.parametrize("kind", ["maintenance-agreement", "maintenance-easement"])
+def test_a_signer_acknowledging_outside_new_york_gets_the_309_b_form(renders, kind):
+    path = FIX / kind / "macedon-llc-two-signers.yaml"
+    for text in texts(renders, kind, path):
+        assert "State of Pennsylvania ) County of Erie ) ss.:" in text
+        assert (
+            "personally appeared Anita K. Oosterhout, the Chief Financial Officer of Canal "
+            "Landing Partners LLC, personally known to me"
+        ) in text
+        assert (
+            "and that such individual made such appearance before the undersigned in the "
+            "County of Erie, State of Pennsylvania."
+        ) in text
+        assert "Notary Public, State of Pennsylvania" in text
+        # the signer in New York keeps the RPL § 309-a(1) form
+        assert text.count("State of New York ) County of") == 2  # Brink and the Town

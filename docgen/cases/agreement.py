@@ -66,10 +66,22 @@ class AgreementInfo(Model):
     number: Line | None = Field(default=None, description="the municipality's file number")
 
 
+class AcknowledgedIn(Model):
+    """Where a signer acknowledges, when not in New York (RPL § 309-b)."""
+
+    state: Line = Field(description="the state (or country) where taken, e.g. Pennsylvania")
+    county: Line = Field(description="the county (or other subdivision) where taken")
+
+
 class OwnerSigner(Model):
     name: Line = cited(ACKNOWLEDGMENT_REF, "who signs and acknowledges")
     title: Line | None = cited(
         ACKNOWLEDGMENT_REF, "capacity in which an entity's signer signs", default=None
+    )
+    acknowledged_in: AcknowledgedIn | None = cited(
+        "Real Property Law § 309-b(1)",
+        "where the signer acknowledges when outside New York: {state, county}",
+        default=None,
     )
 
 

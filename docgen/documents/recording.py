@@ -20,8 +20,11 @@ from docgen.law.acknowledgment import (
     ACKNOWLEDGMENT_REF,
     CERTIFICATE_TEXT,
     NOTARY_REF,
+    OUTSIDE_CERTIFICATE_TEXT,
+    OUTSIDE_REF,
     OWNER_KINDS,
     office_article,
+    taken_outside_new_york,
 )
 from docgen.law.pack import AgreementTerms, Pack
 
@@ -252,6 +255,9 @@ class RecordedContext(Context):
     legal_paragraphs: list[str]
     width_feet: str | None
     ack_text: Any
+    outside_text: str  # RPL § 309-b(1), for a signer acknowledging outside New York
+    outside_ref: str
+    outside: Any  # taken_outside_new_york
     ack_ref: str
     notary_ref: str
 
@@ -284,6 +290,9 @@ def recorded_context(
         legal_paragraphs=paragraphs(case.property.legal_description),
         width_feet=feet(case.easement.width_feet),
         ack_text=CERTIFICATE_TEXT,
+        outside_text=OUTSIDE_CERTIFICATE_TEXT,
+        outside_ref=OUTSIDE_REF,
+        outside=taken_outside_new_york,
         ack_ref=ACKNOWLEDGMENT_REF,
         notary_ref=NOTARY_REF,
         warnings=tuple(warnings or ()),

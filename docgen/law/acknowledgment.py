@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 ACKNOWLEDGMENT_REF = "Real Property Law § 309-a(1)"
+OUTSIDE_REF = "Real Property Law § 309-b(1)"
 NOTARY_REF = "Executive Law § 137"
 
 # RPL § 309-a(1), after the blank for the name, character for character.
@@ -43,6 +44,23 @@ OWNER_KINDS: dict[str, OwnerKind] = {
     "partnership": OwnerKind("a partnership", "representative"),
     "trust": OwnerKind("a trust, acting by its trustee(s)", "representative"),
 }
+
+
+# RPL § 309-b(1), for an acknowledgment taken outside New York: the same words up to the
+# capacity, then the place where the signer appeared, character for character.
+OUTSIDE_CERTIFICATE_TEXT = (
+    "personally known to me or proved to me on the basis of satisfactory evidence to be the "
+    "individual(s) whose name(s) is (are) subscribed to the within instrument and "
+    "acknowledged to me that he/she/they executed the same in his/her/their capacity(ies), "
+    "that by his/her/their signature(s) on the instrument, the individual(s), or the person "
+    "upon behalf of which the individual(s) acted, executed the instrument, and that such "
+    "individual made such appearance before the undersigned in the"
+)
+
+
+def taken_outside_new_york(state: str | None) -> bool:
+    """Whether an acknowledgment taken in ``state`` needs the RPL § 309-b form."""
+    return state is not None and " ".join(state.lower().split()) not in {"new york", "ny"}
 
 
 # Offices several people may hold at once: "a Member of ... LLC", not "the Member". Any
