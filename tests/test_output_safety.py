@@ -304,3 +304,16 @@ def test_contradictory_output_options_are_usage_errors(tmp_path, args):
     run = docgen("render", *args, cwd=tmp_path, text=True)
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_dash_to_a_closed_pipe_is_a_one_line_error(tmp_path):
+    read, write = os.pipe()
+    os.close(read)  # nothing will read the document
+    run = subprocess.run(
+        [sys.executable, "-m", "docgen.cli", "render", "penalty-statement", CASE,
+         "-f", "html", "-o", "-"],
+        stdout=write, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    os.close(write)
+    assert run.returncode == 1
+    assert run.stderr == "error: standard output: closed before the whole document was written\n"

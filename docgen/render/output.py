@@ -205,4 +205,6 @@ def write_stdout(data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     except BrokenPipeError:
+        # nothing more can reach the reader: point stdout at nothing so the exit is quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise OutputError("standard output: closed before the whole document was written") from None
