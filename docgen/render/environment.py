@@ -28,7 +28,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from docgen.render.filters import FILTERS, breakable
+from docgen.render.filters import FILTERS
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -88,13 +88,6 @@ def close_bidi(value: object) -> object:
     closers = "".join(reversed(open_scopes))
     # Markup (a filter's or macro's output) stays Markup: the closers are not markup
     return Markup(value + closers) if isinstance(value, Markup) else value + closers
-
-
-def printed(value: object) -> object:
-    """Every printed value: long words made breakable (``breakable``), bidi scopes closed."""
-    if isinstance(value, str) and not isinstance(value, Markup):
-        value = breakable(value)
-    return close_bidi(value)
 
 
 def _configure(env: jinja2.Environment) -> jinja2.Environment:
@@ -210,7 +203,7 @@ def environment(custom: str | None = None) -> jinja2.Environment:
         "trim_blocks": True,
         "lstrip_blocks": True,
         "keep_trailing_newline": False,
-        "finalize": printed,
+        "finalize": close_bidi,
     }
     if custom is None:
         return _configure(jinja2.Environment(loader=loaders[0], **options))

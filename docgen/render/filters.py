@@ -18,18 +18,24 @@ from docgen.law.deadlines import long_date
 NBSP = "\u00a0"
 
 _LONG_WORD = re.compile(r"\S{31,}")
+_UNIT = re.compile(r"&#?\w+;|.", re.S)  # an entity (&amp;) is one character, never split
 
 
 def breakable(text: str) -> str:
     """A word of more than 30 characters (a URL, a long reference) with a zero-width space
     after every 20: an invisible place to break the line, so it wraps inside the page and
-    its table column in every format instead of running off it. Shorter words are as typed."""
+    its table column in every format instead of running off it. Shorter words are as typed.
+    Works on text and on escaped HTML text alike."""
     if len(text) <= 30 or not _LONG_WORD.search(text):
         return text
-    return _LONG_WORD.sub(
-        lambda m: "\u200b".join(m.group()[i : i + 20] for i in range(0, len(m.group()), 20)),
-        text,
-    )
+
+    def split(match: re.Match[str]) -> str:
+        units = _UNIT.findall(match.group())
+        if len(units) <= 30:  # long only for its entities (&quot;): as it is
+            return match.group()
+        return "\u200b".join("".join(units[i : i + 20]) for i in range(0, len(units), 20))
+
+    return _LONG_WORD.sub(split, text)
 
 
 def money(amount: Decimal | int | str) -> str:
@@ -114,9 +120,7 @@ def from_case(context: Context, value: Any, given: bool = True) -> Markup:
     ``given=False`` marks nothing (a default the case did not supply). Escaping happens
     here, once: ``escape`` leaves Markup alone and escapes plain text.
     """
-    if not isinstance(value, Markup):
-        value = breakable(str(value))
-    text = escape(value)
+    text = escape(value if isinstance(value, str | Markup) else str(value))
     if given and context.get("review"):
         return Markup('<mark class="case">{}</mark>').format(text)
     return text

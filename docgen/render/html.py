@@ -7,6 +7,7 @@ once per process) and inlined for the standalone .html file.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -53,7 +54,7 @@ def render_html(template: str, context: dict[str, Any], custom_templates: str | 
 
     env = environment(custom_templates)
     try:
-        return env.get_template(template).render(context)
+        return breakable_text(env.get_template(template).render(context))
     except jinja2.exceptions.SecurityError as err:
         where = _template_line(err) or template
         raise RenderError(f"{where}: refused by the template sandbox: {err}") from None
@@ -66,6 +67,20 @@ def render_html(template: str, context: dict[str, Any], custom_templates: str | 
         raise RenderError(f"{err.filename or template}:{err.lineno}: {err.message}") from None
     except jinja2.TemplateNotFound as err:
         raise RenderError(f"template not found: {err.name}") from None
+
+
+_TEXT = re.compile(r"(<(style|script)\b.*?</\2>)|>([^<]+)<", re.S | re.I)
+
+
+def breakable_text(html: str) -> str:
+    """The document's text (never its tags, attributes, styles or scripts) with a break
+    point in every word too long for a line (``filters.breakable``)."""
+    from docgen.render.filters import breakable
+
+    def text(match: re.Match[str]) -> str:
+        return match.group(0) if match.group(1) else f">{breakable(match.group(3))}<"
+
+    return _TEXT.sub(text, html)
 
 
 def _template_line(err: BaseException) -> str:
