@@ -21,6 +21,7 @@ bench: setup-test
 	.venv/bin/python benchmarks/batch.py
 	.venv/bin/python benchmarks/desk.py
 	.venv/bin/python benchmarks/batch_faults.py
+	.venv/bin/python -m benchmarks.register
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py

@@ -59,4 +59,6 @@ def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int
         f"{len(jobs) - failures} documents rendered into {out}/"
         + (f", {failures} failed" if failures else "")
     )
-    return failures
+    from docgen.register.demo import issue_samples
+
+    return failures + issue_samples(out, sample_cases(), formats, echo)

@@ -88,6 +88,8 @@ def _facts(spec: Kind, data: dict[str, Any], source: str) -> _Facts:
     issued = getattr(case, "issued", None)
     if issued is None and getattr(case, "agreement", None) is not None:
         issued = case.agreement.date
+    if issued is None and getattr(case, "service", None) is not None:
+        issued = case.service.date  # an affidavit of service: the day of service
     if issued is None:
         from zoneinfo import ZoneInfo
 

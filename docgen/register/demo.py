@@ -1,0 +1,135 @@
+"""``docgen demo``'s register: the samples issued into ``out/docgen.sqlite``.
+
+Shows the whole flow on the sample cases: the convictions the samples list as priors are
+imported as history from before the register (``import-history``), every sample is then
+issued in date order (numbered, respondent matched, priors read from the register),
+and each notice and stop-work order is recorded as served, which issues its affidavit.
+The samples' own numbers are left out: the register numbers each kind and year.
+The demo register is samples, not served documents: each run builds a new one and
+replaces the last run's whole.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from docgen import api
+from docgen.register.maintenance import REQUIRED
+
+METHODS = (("certified", "certified-mail"), ("first-class", "first-class-mail"))
+
+
+def _method(text: str) -> str:
+    lowered = text.lower()
+    return next((slug for word, slug in METHODS if word in lowered), "personal-delivery")
+
+
+def _prior_rows(samples: list[tuple[str, dict[str, Any]]]) -> list[dict[str, str]]:
+    """The samples' convicted priors, once each, as import-history rows."""
+    rows: dict[tuple[str, str], dict[str, str]] = {}
+    for _, data in samples:
+        who = data.get("recipient") or {}
+        for prior in data.get("prior_offenses", []):
+            if prior.get("disposition") != "convicted":
+                continue
+            court, _, docket = (prior.get("reference") or "").partition(" docket ")
+            rows[(who["name"], str(prior["committed"]))] = {
+                "name": who["name"],
+                **{k: str(who["address"][k]) for k in ("street", "city", "state", "zip")},
+                "committed": str(prior["committed"]),
+                "convicted": str(prior["convicted"]),
+                "court": court or "Homer Village Court",
+                "docket": docket or f"sample {prior['committed']}",
+                "jurisdiction": data["jurisdiction"],
+            }
+    return list(rows.values())
+
+
+def issue_samples(
+    out: Path, samples: Iterable[tuple[str, Path]], formats: Iterable[str], echo: Callable
+) -> int:
+    """Issue ``samples`` into a new register at ``out/docgen.sqlite``; the failures count."""
+    from docgen.register import AmbiguousRespondent, Register
+    from docgen.register.maintenance import import_history
+
+    formats = tuple(formats)
+    loaded = [(kind, api.load(path)[0]) for kind, path in samples]
+    loaded.sort(key=lambda item: str(item[1].get("issued") or ""))
+    building = out / ".docgen.sqlite.building"
+    for leftover in out.glob(".docgen.sqlite.building*"):
+        leftover.unlink()
+    failures = 0
+    with Register.open(f"sqlite:///{building.resolve()}") as reg:
+        rows = _prior_rows(loaded)
+        if rows:
+            history = out / "register" / "history.csv"
+            history.parent.mkdir(parents=True, exist_ok=True)
+            with history.open("w", newline="", encoding="utf-8") as handle:
+                writer = csv.DictWriter(handle, [*REQUIRED, "jurisdiction"])
+                writer.writeheader()
+                writer.writerows(rows)
+            for line in import_history(reg, history, by="docgen demo"):
+                echo(f"register: history {line}")
+        for kind, data in loaded:
+            if kind == "affidavit-of-service":
+                continue  # made by record-service below, about the notice it proves
+            # The register numbers them and holds the history the penalty reads.
+            data = {k: v for k, v in data.items() if k not in ("number", "prior_offenses")}
+            try:
+                issued = _issue(reg, kind, data, formats, out / "register")
+            except AmbiguousRespondent as err:
+                failures += 1
+                echo(f"FAILED register {kind}: {err}")
+                continue
+            priors = "; ".join(p.reason for p in issued.priors) or "none"
+            echo(f"register: {issued.number:<14} {issued.kind:<26} priors: {priors}")
+            served = data.get("served") or {}
+            if kind in ("notice-of-violation", "stop-work-order") and served.get("date"):
+                proof = reg.record_service(
+                    issued.number,
+                    _method(served.get("method") or ""),
+                    _date(served["date"]),
+                    by="docgen demo",
+                    formats=formats,
+                    out=f"{out / 'register'}/",
+                    force=True,
+                ).affidavit
+                echo(f"register: {proof.number:<14} affidavit of service of {issued.number}")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{out / 'docgen.sqlite'}{suffix}").unlink(missing_ok=True)
+    os.replace(building, out / "docgen.sqlite")
+    echo(f"register: {out / 'docgen.sqlite'} (try: DOCGEN_HOME={out} docgen history 1)")
+    return failures
+
+
+def _issue(reg: Any, kind: str, data: dict[str, Any], formats: tuple[str, ...], folder: Path):
+    """Issue one sample; a sample naming a respondent already issued to takes that record."""
+    from docgen.register import AmbiguousRespondent
+
+    try:
+        return reg.issue(
+            kind, data, formats=formats, out=f"{folder}/", by="docgen demo", force=True
+        )
+    except AmbiguousRespondent as err:
+        same = [c.id for c in err.candidates if c.why.startswith("same name")]
+        if len(same) != 1:
+            raise
+        return reg.issue(
+            kind,
+            data,
+            formats=formats,
+            out=f"{folder}/",
+            by="docgen demo",
+            respondent=same[0],
+            force=True,
+        )
+
+
+def _date(value: Any):
+    from datetime import date
+
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
