@@ -3,7 +3,8 @@
 Who served, how, when and where, the certified-mail article number, sworn before a
 notary (the jurat left for the notary, with the block of Executive Law § 137) or
 affirmed under CPLR 2106. For a notice, it states the last day to appeal that the
-service started (§ 228-79C(1)(f); docgen.law.service and docgen.law.deadlines).
+service started (§ 228-79C(1)(f): the pack's service rule and GCL § 25-a, both through
+docgen.law.deadlines).
 ``docgen record-service`` issues one from the register; it can also be rendered from a
 case file like any kind.
 """
@@ -11,18 +12,27 @@ case file like any kind.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+from types import SimpleNamespace
 from typing import Literal
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
 from docgen.documents.base import Context, DocMeta, Kind, Options
 from docgen.errors import Problem
-from docgen.law.deadlines import Deadline, appeal_deadline
+from docgen.law.deadlines import Deadline, Service, appeal_deadline, service_start
 from docgen.law.pack import Pack
-from docgen.law.service import MAIL, clock_start
 
 F = "@enforcement.elements.appeal"  # (f): service starts the appeal period
 TITLES = {"notice-of-violation": "Notice of Violation", "stop-work-order": "Stop-Work Order"}
 METHODS = Literal["personal-delivery", "certified-mail", "first-class-mail", "posting"]
+# Each method of service as the pack's service rule names its means (LAW.md § 2).
+MEANS = {
+    "personal-delivery": "personal",
+    "certified-mail": "mail",
+    "first-class-mail": "mail",
+    "posting": "posting",
+}
+MAIL = tuple(method for method, means in MEANS.items() if means == "mail")
 
 
 class ServedDocument(Model):
@@ -86,22 +96,30 @@ class AffidavitContext(Context):
     title: str  # "Affidavit of Service", or "Affirmation of Service" (CPLR 2106)
     served_title: str  # "Notice of Violation" or "Stop-Work Order"
     deadline: Deadline | None  # for a notice: the last day to appeal this service gives
-    clock_rule: str  # from which day the appeal period ran, and why
+    service: Service | None  # from which day the appeal period ran, and the rule that says so
+
+
+def appeal_from(
+    method: str, on: date, received: date | None, mailed: date | None, pack: Pack
+) -> tuple[Service, Deadline]:
+    """The day the appeal period runs from (the pack's rule for the means) and its end."""
+    served = SimpleNamespace(date=on, means=MEANS[method], received=received, mailed=mailed)
+    start = service_start(served, pack)
+    return start, appeal_deadline(start.start, pack)
 
 
 def context(case: AffidavitCase, pack: Pack, options: Options) -> AffidavitContext:
     s = case.service
-    deadline, rule = None, ""
+    service, deadline = None, None
     if case.document.kind == "notice-of-violation":
-        start, rule = clock_start(s.method, s.date, s.received, s.mailed)
-        deadline = appeal_deadline(start, pack)
+        service, deadline = appeal_from(s.method, s.date, s.received, s.mailed, pack)
     title = "Affirmation of Service" if case.oath == "affirmation" else "Affidavit of Service"
     return AffidavitContext(
         case=case,
         title=title,
         served_title=TITLES[case.document.kind],
         deadline=deadline,
-        clock_rule=rule,
+        service=service,
         doc=DocMeta.numbered(KIND.name, title, case.number, pack, s.date),
     )
 

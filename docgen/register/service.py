@@ -1,10 +1,9 @@
 """Recording service of an issued document, and the appeal deadline it starts.
 
-The day the 15 days of § 228-79C(1)(f) run from depends on how the notice was served
-(LAW.md § 2, a reading for counsel to confirm): personal delivery, on delivery; mail,
-the day of receipt when known (return receipt), else the mailing day plus the days of
-CPLR 2103(b)(2); posting at the site, the later of posting and mailing. From that day
-docgen.law.deadlines gives the last day (GCL §§ 24, 25-a).
+The day the 15 days of § 228-79C(1)(f) run from depends on how the notice was served:
+the pack's service rule (LAW.md § 2) read by docgen.law.deadlines.service_start, which
+also gives the last day (GCL §§ 24, 25-a). Posting counts with the copy mailed, so a
+posting is recorded after the mailing it goes with.
 """
 
 from __future__ import annotations
@@ -17,9 +16,8 @@ from typing import Any
 from sqlalchemy import select
 
 from docgen.api import FORMATS
-from docgen.law.deadlines import appeal_deadline
+from docgen.documents.affidavit_of_service import MAIL, appeal_from
 from docgen.law.packs import load_pack
-from docgen.law.service import MAIL, clock_start
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
@@ -100,9 +98,9 @@ def record_service(
         server_name, server_title = _server(doc, served_by)
         deadline, rule, reasons = None, "", ()
         if doc.kind in APPEALABLE:
-            start, rule = clock_start(method, on, received, mailed)
-            computed = appeal_deadline(start, load_pack(doc.jurisdiction))
-            deadline, reasons = computed.last_day, computed.reasons
+            pack = load_pack(doc.jurisdiction, doc.issued)
+            start, computed = appeal_from(method, on, received, mailed, pack)
+            deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
         event = ServiceEvent(
             document_id=doc.id,
             method=method,
