@@ -9,9 +9,9 @@ from them row by row with new numbers, respondents and hashes (rendering 10,000 
 would only time WeasyPrint). `docgen serve` then runs on a free loopback port and each
 page is requested ``--requests`` times by a signed-in clerk; the median and the 95th
 percentile are printed beside the target (p95 under 100 ms; no page renders a PDF).
-Last, a three-page notice is filled in on the desk and issued: the time from the Issue
-post to the PDF being downloadable. Figures taken while other work runs on the machine
-are noisy: the load is printed.
+Last, the first-offense sample notice is filled in on the desk and issued: the time from
+the Issue post to the PDF being downloadable (its page count is printed). Figures taken
+while other work runs on the machine are noisy: the load is printed.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ PASSWORD = "benchmark password 1"
 TARGET_P95_MS = 100.0
 
 
-def three_page_notice() -> dict:
-    """The first-offense sample notice: three pages of PDF."""
+def sample_notice() -> dict:
+    """The first-offense sample notice (three or four pages of PDF; the count is printed)."""
     from docgen.cases.loader import read_case_file
 
     return read_case_file(ROOT / "fixtures" / "notice-of-violation" / "homer-first-offense.yaml")
@@ -203,7 +203,7 @@ def run(base: str, count: int) -> None:
             data={"kind": "notice-of-violation", "jurisdiction": "homer", "csrf_token": token},
         )
         draft = made.headers["location"]
-        case = three_page_notice()
+        case = sample_notice()
         typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
         client.post(draft, data={**typed, "csrf_token": token})
         listed = client.get("/documents").text
