@@ -17,23 +17,23 @@ from docgen.law.deadlines import long_date
 
 NBSP = "\u00a0"
 
-_LONG_WORD = re.compile(r"\S{31,}")
+_LONG_WORD = re.compile(r"\S{61,}")
 _UNIT = re.compile(r"&#?\w+;|.", re.S)  # an entity (&amp;) is one character, never split
 
 
 def breakable(text: str) -> str:
-    """A word of more than 30 characters (a URL, a long reference) with a zero-width space
-    after every 20: an invisible place to break the line, so it wraps inside the page and
+    """A word of more than 60 characters (a long URL) with a zero-width space after every
+    30: an invisible place to break the line, so it wraps inside the page and
     its table column in every format instead of running off it. Shorter words are as typed.
     Works on text and on escaped HTML text alike."""
-    if len(text) <= 30 or not _LONG_WORD.search(text):
+    if len(text) <= 60 or not _LONG_WORD.search(text):
         return text
 
     def split(match: re.Match[str]) -> str:
         units = _UNIT.findall(match.group())
-        if len(units) <= 30:  # long only for its entities (&quot;): as it is
+        if len(units) <= 60:  # long only for its entities (&quot;): as it is
             return match.group()
-        return "\u200b".join("".join(units[i : i + 20]) for i in range(0, len(units), 20))
+        return "\u200b".join("".join(units[i : i + 30]) for i in range(0, len(units), 30))
 
     return _LONG_WORD.sub(split, text)
 
