@@ -66,8 +66,10 @@ class NoticeCase(Model):
     prior_offenses: list[PriorOffense] = cited(E, default_factory=list)
 
 
-def element_problems(case: Any, pack: Pack) -> list[Problem]:
-    """Elements (a) to (d) and (f): present, and dated consistently with the issue date."""
+def element_problems(case: Any, pack: Pack, before_service: bool = False) -> list[Problem]:
+    """Elements (a) to (d) and (f): present, and dated consistently with the issue date.
+    ``before_service``: a notice without ``served`` is issued before service (the
+    register), so (f) states the period from service instead of its last day."""
     problems = addressee_problems(case)
     if case.site is None or (case.site.address is None and case.site.description is None):
         problems.append(
@@ -81,7 +83,8 @@ def element_problems(case: Any, pack: Pack) -> list[Problem]:
         )
     problems += violation_problems(case, pack, C, "(c) ")
     problems += remedy_problems(case, required=True)
-    problems += service_problems(case, F, "(f)")
+    if not (before_service and case.served is None):
+        problems += service_problems(case, F, "(f)")
     return problems
 
 
@@ -296,7 +299,8 @@ def remedy_warnings(case: Any, pack: Pack) -> list[str]:
 
 
 def check(case: NoticeCase, pack: Pack, options: Options) -> list[Problem]:
-    return element_problems(case, pack) + penalty_problems(case, pack)
+    problems = element_problems(case, pack, options.before_service)
+    return problems + penalty_problems(case, pack)
 
 
 def warnings(case: NoticeCase, pack: Pack, options: Options) -> list[str]:
@@ -307,18 +311,23 @@ def warnings(case: NoticeCase, pack: Pack, options: Options) -> list[str]:
 class NoticeContext(Context):
     case: NoticeCase
     penalty: PenaltyTerms  # element (e): the penalty statement's own terms
-    service: Service  # the day the appeal period runs from, and the rule that gave it
-    deadline: Deadline
+    # The day the appeal period runs from (and the rule that gave it) and its last day;
+    # both None for a notice issued before service (Options.before_service).
+    service: Service | None
+    deadline: Deadline | None
 
 
 def context(case: NoticeCase, pack: Pack, options: Options) -> NoticeContext:
     title = "Notice of Violation"
-    service = service_start(case.served, pack)
+    service, deadline = None, None
+    if case.served is not None:  # checked: absent only when issued before service
+        service = service_start(case.served, pack)
+        deadline = appeal_deadline(service.start, pack)
     return NoticeContext(
         case=case,
         penalty=penalty_context(case, pack),
         service=service,
-        deadline=appeal_deadline(service.start, pack),
+        deadline=deadline,
         doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued),
         warnings=tuple(warnings(case, pack, options)),
     )

@@ -58,6 +58,9 @@ from docgen.register.respondents import candidates, ref, resolve
 from docgen.render.output import pending_writes, safe_name, write_files
 
 PLACEHOLDER = "NUMBER-TO-BE-ASSIGNED"
+# The register may issue a notice before it is served: `record-service` then records the
+# service and issues the affidavit of service that states the last day to appeal.
+ISSUING = Options(before_service=True)
 
 
 @cache
@@ -84,7 +87,7 @@ def _facts(spec: Kind, data: dict[str, Any], source: str) -> _Facts:
     probe = dict(data)
     if "number" in spec.model.model_fields and not probe.get("number"):
         probe["number"] = PLACEHOLDER
-    case, pack = prepare(spec, probe, Options(), source)
+    case, pack = prepare(spec, probe, ISSUING, source)
     issued = getattr(case, "issued", None)
     if issued is None and getattr(case, "agreement", None) is not None:
         issued = case.agreement.date
@@ -274,7 +277,9 @@ class Register:
                 f"document is issued with `docgen supersede {number} CASE`"
             )
         checkpoint("numbered")
-        rendered, files = api.render_bytes(kind, data, formats, pdf_variant=request.pdf_variant)
+        rendered, files = api.render_bytes(
+            kind, data, formats, ISSUING, pdf_variant=request.pdf_variant
+        )
         doc = rendered.document
         checkpoint("rendered")
         stem = safe_name(doc.filename or number, fallback=kind)
