@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 from conftest import ROOT
 
 from docgen import api
@@ -63,6 +64,37 @@ def test_an_instrument_without_the_boards_resolution_is_an_error(tmp_path):
     with pytest.raises(CaseInvalid) as err:
         api.check("maintenance-agreement", data)
     assert "authorization" in [p.field for p in err.value.problems]
+
+
+def test_a_standing_resolution_in_the_pack_serves_a_case_that_names_none(tmp_path, monkeypatch):
+    """LAW.md § 8: `authorization` in the case or the pack. A case without one signs under
+    the pack's standing resolution (read back from the PDF and the DOCX); the case's own
+    resolution, when given, takes precedence; review mode does not mark the pack's."""
+    pack = yaml.safe_load((ROOT / "docgen/law/homer.yaml").read_text(encoding="utf-8"))
+    pack["recording"]["authorization"] = {
+        "value": {
+            "body": "Village Board of Trustees of the Village of Homer",
+            "date": "2026-01-12",
+            "resolution": "2026-3",
+        },
+        "ref": "Village Board Resolution 2026-3 (signing of stormwater instruments)",
+    }
+    (tmp_path / "homer_standing.yaml").write_text(yaml.safe_dump(pack), encoding="utf-8")
+    monkeypatch.setenv("DOCGEN_PACKS", str(tmp_path))
+    data, _ = api.load(AGREEMENTS[0])
+    own = data.pop("authorization")
+    data["jurisdiction"] = "homer_standing"
+    doc = api.build("maintenance-agreement", data)
+    standing = (
+        "under Resolution No. 2026-3 of the Village Board of Trustees of the Village of "
+        "Homer, adopted January 12, 2026"
+    )
+    assert standing in flat(pdf_text(api.to_bytes(doc, "pdf")))
+    assert standing in flat(docx_text(api.to_bytes(doc, "docx")))
+    review = api.build("maintenance-agreement", data, Options(review=True)).html
+    assert '<mark class="case">2026-3</mark>' not in review
+    mine = api.build("maintenance-agreement", data | {"authorization": own}).html
+    assert f"Resolution No. {own['resolution']}" in mine and "No. 2026-3 " not in mine
 
 
 def test_review_lists_every_model_term_for_counsel():

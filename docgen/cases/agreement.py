@@ -177,8 +177,11 @@ def case_model(name: str, ref: str, doc: str) -> type[Model]:
         security: Security = cited(TERMS, "bond, letter of credit or escrow")
         inspection: Inspection | None = cited(TERMS, "engineer's inspection schedule", default=None)
         counsel: Counsel = cited("@counsel", "the municipality's counsel, who approves as to form")
-        authorization: Authorization = cited(
-            ref, "the board resolution under which the municipality's officer signs"
+        authorization: Authorization | None = cited(
+            ref,
+            "the board resolution under which the municipality's officer signs (when the "
+            "pack names no standing resolution, recording.authorization)",
+            default=None,
         )
 
     RecordingCase.__name__ = RecordingCase.__qualname__ = name

@@ -129,6 +129,17 @@ def check_recording(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
     """Signers, facilities and the Schedule B figures; each problem cites its provision."""
     problems: list[Problem] = []
     executes = f"{pack.cite(kind_ref)}; {ACKNOWLEDGMENT_REF}"
+    if authorization(case, pack) is None:
+        problems.append(
+            Problem(
+                "authorization",
+                f"is missing: the {pack.recording.signatory.value} signs for the "
+                f"{pack.short_name.value} under a board resolution the instrument names "
+                "(give its body, date and resolution number here, or a standing resolution "
+                "as recording.authorization in the pack)",
+                pack.cite(kind_ref),
+            )
+        )
     if not case.owner.signers:
         problems.append(
             Problem(
@@ -260,6 +271,17 @@ class RecordedContext(Context):
     outside: Any  # taken_outside_new_york
     ack_ref: str
     notary_ref: str
+    authorization: Any  # the case's resolution, else the pack's standing one
+    authorization_from_case: bool
+
+
+def authorization(case: Any, pack: Pack) -> Any:
+    """The board resolution the municipality's signatory signs under: the case's own, else
+    the standing resolution in the pack (``recording.authorization``), else None."""
+    if case.authorization is not None:
+        return case.authorization
+    standing = pack.part("recording").authorization
+    return standing.value if standing is not None else None
 
 
 def recorded_context(
@@ -295,6 +317,8 @@ def recorded_context(
         outside=taken_outside_new_york,
         ack_ref=ACKNOWLEDGMENT_REF,
         notary_ref=NOTARY_REF,
+        authorization=authorization(case, pack),
+        authorization_from_case=case.authorization is not None,
         warnings=tuple(warnings or ()),
         doc=DocMeta(
             kind=kind,

@@ -14,6 +14,7 @@ is refused with the pack's own reason (``note``).
 
 from __future__ import annotations
 
+from datetime import date as Day
 from decimal import Decimal
 from typing import Annotated, Any, Generic, TypeVar
 
@@ -177,10 +178,21 @@ class Easement(Group):
     purpose: CitedText
 
 
+class Resolution(Strict):
+    """A board resolution: the body that adopted it, when, and its number."""
+
+    body: Text
+    date: Day
+    resolution: Text
+
+
 class Recording(Group):
     tax_map_label: CitedText  # as the county labels its parcel numbers
     signatory: CitedText
     return_to: Cited[list[Text]]
+    # A standing resolution authorizing the signatory to sign every such instrument; a
+    # case's own `authorization` (one resolution for one instrument) takes precedence.
+    authorization: Cited[Resolution] | None = None
 
 
 class AgreementTerms(Group):
