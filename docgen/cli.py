@@ -110,8 +110,21 @@ def pack() -> None:
 
 @pack.command("check")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-def pack_check(file: Path) -> None:
-    """Validate the pack FILE and render every kind it provides (exit 1 on any failure)."""
+@click.option(
+    "--settings",
+    "is_settings",
+    is_flag=True,
+    help="FILE is a municipality's settings (JURISDICTION.yaml): validate it against its pack.",
+)
+def pack_check(file: Path, is_settings: bool) -> None:
+    """Validate the pack FILE and render every kind it provides (exit 1 on any failure).
+
+    The municipality's installed settings (docgen.settings) apply to the pack as loaded."""
+    if is_settings:
+        from docgen.settings import check_settings_file
+
+        check_settings_file(file, echo=click.echo)
+        return
     from docgen.law.pack_check import check_pack_file
 
     if check_pack_file(file, echo=click.echo):

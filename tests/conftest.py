@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from html import unescape
 from pathlib import Path
 
@@ -10,6 +12,10 @@ import pytest
 
 from docgen import api
 from docgen.demo import sample_cases
+
+# A municipality's settings on this machine (docgen.settings) would change what the samples
+# print: the tests read an empty settings folder unless a test gives its own.
+os.environ.setdefault("DOCGEN_SETTINGS", tempfile.mkdtemp(prefix="docgen-settings-"))
 
 ROOT = Path(__file__).resolve().parent.parent
 LAW_TEXT = Path(__file__).parent / "law_text"

@@ -68,6 +68,7 @@ class Offices(Group):
     street: CitedText
     city: CitedText
     phone: Cited[Annotated[str, StringConstraints(pattern=r"^\d{10}$")]]
+    hours: CitedText | None = None  # when the offices are open (a municipality's setting)
 
 
 class MailService(Group):

@@ -23,13 +23,16 @@ from datetime import date
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import ValidationError
 
 from docgen.errors import DocgenError
 from docgen.law.pack import Pack
+
+if TYPE_CHECKING:
+    from docgen.settings import LocalSettings
 
 ENV = "DOCGEN_PACKS"
 EFFECTIVE = "effective_from"
@@ -78,8 +81,20 @@ def pack_file(name: str) -> Path:
 
 
 def load_pack(name: str, on: date | None = None) -> Pack:
-    """The pack ``name`` as in force on ``on`` (None: its latest versions)."""
-    return read_pack(pack_file(name)).on(on)
+    """The pack ``name`` as in force on ``on`` (None: its latest versions), with the
+    municipality's own settings (docgen.settings) in place of the values they replace."""
+    from docgen.settings import load_settings
+
+    source = read_pack(pack_file(name))
+    return source.on(on, load_settings(source.name))
+
+
+def load_pack_with(local: LocalSettings, on: date | None = None) -> Pack:
+    """The pack that settings ``local`` belong to, with them applied (every version)."""
+    source = read_pack(pack_file(local.jurisdiction))
+    for start in (None, *source.dates):
+        source.on(start, local)
+    return source.on(on, local)
 
 
 @dataclass(frozen=True, eq=False)  # one per file read: hashed by identity
@@ -91,15 +106,24 @@ class Source:
     data: dict[str, Any]
     dates: tuple[date, ...]
 
-    def on(self, day: date | None) -> Pack:
+    def on(self, day: date | None, local: LocalSettings | None = None) -> Pack:
         # The versions in force on ``day`` are those of the latest start on or before it.
         start = max((d for d in self.dates if day is None or d <= day), default=None)
-        return _version(self, start)
+        return _version(self, start, local)
 
 
 @cache
-def _version(source: Source, start: date | None) -> Pack:
-    return Pack.model_validate({"id": source.name, **_resolve(source.data, start)})
+def _version(source: Source, start: date | None, local: LocalSettings | None = None) -> Pack:
+    data = _resolve(source.data, start)
+    if local is None:
+        return Pack.model_validate({"id": source.name, **data})
+    from docgen.settings import SettingsInvalid, overlay
+
+    try:
+        return Pack.model_validate({"id": source.name, **overlay(data, local)})
+    except ValidationError as err:
+        what = "pack with these settings"
+        raise SettingsInvalid(_describe(local.path, err, start, what)) from None
 
 
 def read_pack(path: Path) -> Source:
@@ -119,7 +143,7 @@ def _read(path: Path, mtime: int, size: int) -> Source:
     except (OSError, UnicodeDecodeError) as err:
         raise PackInvalid(f"{path}: cannot read the pack: {err}") from None
     try:
-        data = yaml.load(text, Loader=_PackLoader)
+        data = yaml.load(text, Loader=StrictLoader)
     except yaml.YAMLError as err:
         raise PackInvalid(f"{path}: not valid YAML: {err}") from None
     if not isinstance(data, dict):
@@ -139,7 +163,7 @@ def _read(path: Path, mtime: int, size: int) -> Source:
     return source
 
 
-class _PackLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """Safe YAML that refuses a key given twice in one mapping (no silent overwrite)."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
@@ -155,20 +179,24 @@ class _PackLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignor
         return super().construct_mapping(node, deep=deep)
 
 
-def _describe(path: Path, err: ValidationError, start: date | None) -> str:
+def _describe(path: Path, err: ValidationError, start: date | None, what: str = "pack") -> str:
     when = f" (versions in force from {start.isoformat()})" if start else ""
+    return describe_errors(f"{path}: invalid {what}{when}", err, "pack")
+
+
+def describe_errors(head: str, err: ValidationError, noun: str) -> str:
+    """``head`` and one line per problem: the key path and what is wrong with it."""
     lines = []
     for error in err.errors():
         loc = ".".join(str(p) for p in error["loc"] if not str(p).startswith("function-"))
         message = str(error["msg"]).removeprefix("Value error, ")
         if error["type"] == "extra_forbidden":
-            message = "is not a pack key (a typo?)"
+            message = f"is not a {noun} key (a typo?)"
         elif error["type"] == "missing":
             message = "is required"
         lines.append(f"{loc}: {message}" if loc else message)
     count = len(lines)
-    head = f"{path}: invalid pack{when}, {count} problem{'s' if count != 1 else ''}:"
-    return head + "\n  " + "\n  ".join(lines)
+    return f"{head}, {count} problem{'s' if count != 1 else ''}:\n  " + "\n  ".join(lines)
 
 
 def _is_versions(node: Any) -> bool:

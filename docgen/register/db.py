@@ -41,12 +41,9 @@ def default_url() -> str:
     url = os.environ.get("DOCGEN_DATABASE_URL", "").strip()
     if url:
         return url
-    home = os.environ.get("DOCGEN_HOME", "").strip()
-    if not home:
-        from platformdirs import user_data_dir
+    from docgen.settings import home
 
-        home = user_data_dir("docgen", appauthor=False)
-    return f"sqlite:///{Path(home).expanduser().resolve() / 'docgen.sqlite'}"
+    return f"sqlite:///{home().resolve() / 'docgen.sqlite'}"
 
 
 def driver_url(url: str) -> str:

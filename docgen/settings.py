@@ -1,0 +1,247 @@
+"""A municipality's own settings, kept outside the package: what a village edits.
+
+The law lives in the packs (docgen/law/*.yaml); the values a village changes without a
+local law (its telephone and office hours, who holds which office, the standing
+resolutions its officers sign under, the key it signs documents with) live in one YAML
+file per municipality in the register's home::
+
+    $DOCGEN_HOME/settings/<jurisdiction>.yaml   (or DOCGEN_SETTINGS=DIR/<jurisdiction>.yaml)
+
+An upgrade of docgen never writes there. The file is validated like a pack (every key
+known, every value typed; an error names the file and the key path), and its values
+replace the pack's when the pack is loaded (:func:`overlay`), keeping the pack's citation:
+a telephone number is still the office "§ 228-79C(1)(f)" names. Everything is optional;
+a key left out keeps the pack's value. Paths (the signing key, the certificate) are read
+relative to the settings file::
+
+    offices:
+      phone: (607) 749-3322
+      hours: Monday to Friday, 8:30 a.m. to 4:30 p.m.
+    officers:
+      enforcement: {name: Dana R. Whitcomb, title: Code Enforcement Officer}
+      signatory: {name: Hal Brennan, title: Mayor}
+    resolutions:
+      instruments: {body: Board of Trustees, date: 2026-01-05, resolution: "2026-04"}
+    signing:
+      key: keys/homer.p12            # PKCS#12; passphrase from DOCGEN_SIGNING_PASSPHRASE
+      certificate: keys/homer.pem    # the trust root `docgen verify` checks against
+      timestamp_url: https://tsa.example.org/   # optional: PAdES B-T instead of B-B
+    verification:
+      address: https://homer.example.gov          # the public check: ADDRESS/v/NUMBER
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, field_validator
+
+from docgen.cases.common import Phone
+from docgen.errors import DocgenError
+
+SETTINGS_ENV = "DOCGEN_SETTINGS"
+HOME_ENV = "DOCGEN_HOME"
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+class SettingsInvalid(DocgenError):
+    """A settings file that cannot be used: names the file, the key path and what is wrong."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Offices(_Strict):
+    """The municipal offices: the letterhead, where appeals are filed, when it is open."""
+
+    name: Text | None = None
+    street: Text | None = None
+    city: Text | None = None
+    phone: Phone | None = None
+    hours: Text | None = None
+    appeal_office: Text | None = None  # the office that receives a notice of appeal
+
+
+class Officer(_Strict):
+    name: Text
+    title: Text
+
+
+class Officers(_Strict):
+    """Who holds the offices documents name: the officer who enforces the article, and
+    the officer who signs recorded instruments for the municipality."""
+
+    enforcement: Officer | None = None
+    signatory: Officer | None = None
+
+
+class Resolution(_Strict):
+    body: Text
+    date: date
+    resolution: Text
+
+
+class Resolutions(_Strict):
+    # The standing resolution under which the signatory signs every easement and agreement.
+    instruments: Resolution | None = None
+
+
+class Signing(_Strict):
+    """The municipality's signing key (PKCS#12) and the certificate that verifies it."""
+
+    key: Path
+    certificate: Path
+    timestamp_url: Text | None = None
+
+    @field_validator("timestamp_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("https://", "http://")):
+            raise ValueError(f"{value!r} is not a web address (https://...)")
+        return value
+
+
+class Verification(_Strict):
+    address: Text  # the public check's web address: ADDRESS/v/NUMBER?code=CODE
+
+    @field_validator("address")
+    @classmethod
+    def _web_address(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError(f"{value!r} is not a web address (https://...)")
+        return value.rstrip("/")
+
+
+class Settings(_Strict):
+    offices: Offices = Offices()
+    officers: Officers = Officers()
+    resolutions: Resolutions = Resolutions()
+    signing: Signing | None = None
+    verification: Verification | None = None
+
+
+@dataclass(frozen=True, eq=False)  # one per file read: hashed by identity (pack caches)
+class LocalSettings:
+    """A settings file read and checked, with its paths made absolute."""
+
+    path: Path
+    jurisdiction: str
+    settings: Settings
+
+
+def home() -> Path:
+    """The register's home: ``DOCGEN_HOME``, or the platform's user data folder."""
+    given = os.environ.get(HOME_ENV, "").strip()
+    if given:
+        return Path(given).expanduser().resolve()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("docgen", appauthor=False))
+
+
+def settings_folder() -> Path:
+    given = os.environ.get(SETTINGS_ENV, "").strip()
+    return Path(given).expanduser().resolve() if given else home() / "settings"
+
+
+def settings_path(jurisdiction: str) -> Path:
+    return settings_folder() / f"{jurisdiction.strip().lower()}.yaml"
+
+
+def load_settings(jurisdiction: str) -> LocalSettings | None:
+    """The settings of ``jurisdiction``, or None where the municipality has none."""
+    path = settings_path(jurisdiction)
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise SettingsInvalid(f"{path}: cannot read the settings: {err.strerror}") from None
+    return read_settings(path, stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def read_settings(path: Path, mtime: int = 0, size: int = 0) -> LocalSettings:
+    """The settings file at ``path`` validated (cached until the file changes)."""
+    from docgen.law.packs import StrictLoader, describe_errors
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = yaml.load(text, Loader=StrictLoader) if text.strip() else {}
+    except (OSError, UnicodeDecodeError) as err:
+        raise SettingsInvalid(f"{path}: cannot read the settings: {err}") from None
+    except (yaml.YAMLError, ValueError) as err:  # ValueError: an impossible date
+        raise SettingsInvalid(f"{path}: not valid YAML: {err}") from None
+    if not isinstance(data, dict):
+        raise SettingsInvalid(f"{path}: settings are a mapping of keys to values")
+    try:
+        settings = Settings.model_validate(data)
+    except ValidationError as err:
+        problems = describe_errors(f"{path}: invalid settings", err, "settings")
+        raise SettingsInvalid(problems) from None
+    if settings.signing is not None:
+        folder = path.parent
+        signing = settings.signing.model_copy(
+            update={
+                "key": folder / settings.signing.key.expanduser(),
+                "certificate": folder / settings.signing.certificate.expanduser(),
+            }
+        )
+        settings = settings.model_copy(update={"signing": signing})
+    return LocalSettings(path, path.stem.lower(), settings)
+
+
+def overlay(data: dict[str, Any], local: LocalSettings) -> dict[str, Any]:
+    """The pack ``data`` (one version, resolved) with ``local``'s values in place of the
+    pack's, each keeping the citation of the value it replaces (or of its group, for a
+    value the pack leaves out). A setting for a group the pack does not give is an error
+    naming the settings file and key: there is nothing it could replace."""
+    data = {k: (dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
+    s = local.settings
+
+    def put(group: str, key: str, value: Any, setting: str) -> None:
+        if value is None:
+            return
+        if not isinstance(data.get(group), dict):
+            raise SettingsInvalid(
+                f"{local.path}: {setting}: the {local.jurisdiction} pack gives no {group} "
+                "for this setting to replace"
+            )
+        old = data[group].get(key)
+        ref = old["ref"] if isinstance(old, dict) else data[group]["ref"]
+        data[group] = {**data[group], key: {"value": value, "ref": ref}}
+
+    for key in ("name", "street", "city", "phone", "hours"):
+        put("offices", key, getattr(s.offices, key), f"offices.{key}")
+    put("enforcement", "appeal_office", s.offices.appeal_office, "offices.appeal_office")
+    if s.officers.signatory is not None:
+        put("recording", "signatory", s.officers.signatory.title, "officers.signatory")
+    if s.resolutions.instruments is not None:
+        put(
+            "recording",
+            "authorization",
+            s.resolutions.instruments.model_dump(),
+            "resolutions.instruments",
+        )
+    return data
+
+
+def check_settings_file(path: Path, echo: Any = print) -> LocalSettings:
+    """Validate the settings at ``path`` against its jurisdiction's pack (``docgen pack
+    check``): its keys and values, and each value against the pack value it replaces."""
+    from docgen.law.packs import load_pack_with
+
+    if not path.is_file():
+        raise SettingsInvalid(f"{path}: no such settings file")
+    local = read_settings(path.resolve(), path.stat().st_mtime_ns, path.stat().st_size)
+    pack = load_pack_with(local)
+    echo(f"{path}: valid settings for {pack.id!r} ({pack.name.value})")
+    return local
