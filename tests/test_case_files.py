@@ -18,7 +18,7 @@ recipient:
   name: A. Landowner
   role: landowner
   address: {street: 1 Main St, city: Homer, state: NY, zip: 13077}
-offense: {committed: 2026-11-01}
+offense: {committed: 2026-11-01, nature: silt fence down, provision: "§ 228-78D(1)"}
 """
 
 

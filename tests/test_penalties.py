@@ -53,6 +53,8 @@ def test_assessment(case):
         assert a.lookback_start == expect["lookback_start"]
     if "excluded" in expect:
         assert len(a.excluded) == expect["excluded"]
+    if "counted" in expect:
+        assert len(a.counted) == expect["counted"] == a.offense_number - 1
     if "counts" in expect:
         assert [c["count"] for c in got["counts"]] == expect["counts"]
     if "counted_reason" in expect:

@@ -25,7 +25,7 @@ recipient:
   name: '{HOSTILE.replace("'", "''")}'
   role: landowner
   address: {{street: '<img src="file:///etc/passwd">', city: Homer, state: NY, zip: "13077"}}
-offense: {{committed: 2026-11-01}}
+offense: {{committed: 2026-11-01, nature: silt fence down, provision: "§ 228-78D(1)"}}
 """
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, cited
-from docgen.cases.enforcement import Violation
+from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Text, cited
+from docgen.cases.enforcement import Citation, Violation
 
 P = "@penalties"  # the penalty section, as the jurisdiction's pack cites it
+NATURE = "@enforcement.elements.nature"
 
 
 class Offense(Model):
@@ -15,11 +16,17 @@ class Offense(Model):
     continued_through: IsoDate | None = cited(
         P, "last day the violation continued; each week is a separate violation", default=None
     )
+    # A penalty statement names the violation it is about (its check requires both when no
+    # violation is listed); `docgen penalty` reads the dates only.
+    nature: Text | None = cited(NATURE, "what the violation is", default=None)
+    provision: Citation | None = cited(
+        NATURE, "the section of the article violated, with subsection", default=None
+    )
 
 
 class PriorOffense(Model):
     committed: IsoDate = cited(P, "date the prior offense was committed")
-    disposition: Literal["convicted", "pending", "dismissed", "acquitted"] = cited(P)
+    disposition: Literal["convicted", "pending", "dismissed", "acquitted", "withdrawn"] = cited(P)
     convicted: IsoDate | None = cited(P, "conviction date; required when convicted", default=None)
     reference: Line | None = cited(P, "court, docket or notice number", default=None)
 

@@ -30,7 +30,7 @@ from docgen.law.deadlines import (
     service_start,
 )
 from docgen.law.pack import Pack
-from docgen.law.provisions import unknown_provision
+from docgen.law.provisions import citation_problem
 
 # The notice's elements (a) to (f), cited from the jurisdiction's pack.
 N = "@enforcement.elements"
@@ -134,7 +134,7 @@ def violation_problems(case: Any, pack: Pack, provision: str, lead: str = "") ->
             )
         )
     for i, v in enumerate(case.violations):
-        unknown = unknown_provision(v.provision, pack)
+        unknown = citation_problem(v.provision, pack)
         if unknown:
             problems.append(Problem(f"violations[{i}].provision", lead + unknown, provision))
         if v.observed > case.issued:

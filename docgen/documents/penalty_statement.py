@@ -13,8 +13,10 @@ from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
 from docgen.law.penalties import Assessment, Charged, assess
+from docgen.law.provisions import citation_problem
 
 P = "@penalties"
+NATURE = "@enforcement.elements.nature"
 
 
 class PenaltyStatementCase(Model):
@@ -27,7 +29,16 @@ class PenaltyStatementCase(Model):
     site: Site | None = cited("@enforcement.elements.site", default=None)
     violations: list[Violation] = cited("@enforcement.elements.nature", default_factory=list)
     offense: Offense | None = cited(
-        P, "one violation's dates; with several violations, date each one instead", default=None
+        P,
+        "one violation: its nature, provision and dates; with several violations, date each "
+        "one instead",
+        default=None,
+    )
+    notice: Line | None = cited(
+        P,
+        "number of the notice of violation this statement follows: its offense is the current "
+        "offense, never a prior",
+        default=None,
     )
     prior_offenses: list[PriorOffense] = cited(P, default_factory=list)
 
@@ -105,9 +116,43 @@ def offense_problems(case: PenaltyStatementCase) -> list[Problem]:
     return []
 
 
+def named_problems(case: PenaltyStatementCase) -> list[Problem]:
+    """A statement in the ``offense`` form names the violation and the provision (the
+    dates alone, as ``docgen penalty`` reads them, say nothing of what was violated)."""
+    if case.offense is None or case.violations:
+        return []
+    return [
+        Problem(
+            f"offense.{key}",
+            f"missing: {what}; a penalty statement names the violation it is about",
+            NATURE,
+        )
+        for key, what in (
+            ("nature", "what the violation is"),
+            ("provision", "the section of the article violated, with subsection"),
+        )
+        if getattr(case.offense, key) is None
+    ]
+
+
+def provision_problems(case: PenaltyStatementCase, pack: Pack) -> list[Problem]:
+    """Each provision cited as violated is one of the article's, and one a person can
+    violate (the pack's ``code.violable``)."""
+    cited_here = [
+        (f"violations[{i}].provision", v.provision) for i, v in enumerate(case.violations)
+    ]
+    if case.offense is not None and case.offense.provision is not None:
+        cited_here.append(("offense.provision", case.offense.provision))
+    return [
+        Problem(field, wrong, NATURE)
+        for field, provision in cited_here
+        if (wrong := citation_problem(provision, pack))
+    ]
+
+
 def check(case: PenaltyStatementCase, pack: Pack, options: Options) -> list[Problem]:
     problems = site_problems(case, pack, "needs an address or a description of the land (or both)")
-    problems += offense_problems(case)
+    problems += offense_problems(case) + named_problems(case) + provision_problems(case, pack)
     if problems:
         return problems
     try:

@@ -14,6 +14,7 @@ is refused with the pack's own reason (``note``).
 
 from __future__ import annotations
 
+import re
 from datetime import date as Day
 from decimal import Decimal
 from typing import Annotated, Any, Generic, TypeVar
@@ -59,6 +60,22 @@ class Code(Strict):
     # Each section of the article -> its subsections as the adopted text numbers them
     # ("228-78": ["A", "B", "B(1)", "B(1)(a)", ...]): what a violation may cite.
     provisions: Cited[dict[Text, list[Text]]]
+    # The provisions a violation may cite as the provision violated (each a section or a
+    # subsection of ``provisions``, with everything under it), and the parts of the article
+    # that find, declare, define or empower rather than bind, each named for the refusal
+    # ("228-78A": definitions). docgen.law.provisions reads both.
+    violable: Cited[list[Text]]
+    not_violable: dict[Text, CitedText] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _listed(self) -> Code:
+        listed = self.provisions.value
+        for where, keys in (("violable", self.violable.value), ("not_violable", self.not_violable)):
+            for key in keys:
+                found = re.fullmatch(r"(\d+-\d+)(.*)", key)
+                if not found or found[1] not in listed or found[2] not in ("", *listed[found[1]]):
+                    raise ValueError(f"{where}: {key!r} is not one of code.provisions")
+        return self
 
 
 class Offices(Group):
@@ -163,6 +180,8 @@ class Penalties(Group):
     continued_violation_days: CitedCount
     misdemeanor_clause: CitedText
     additional: CitedText
+    # What a served document says of the matters it does not print (LAW.md § 4, reading 10).
+    sealed: CitedText
     tiers: list[PenaltyTier] = Field(min_length=1)
 
     @model_validator(mode="after")

@@ -164,6 +164,23 @@ def _problem(field: str, message: str) -> Problem:
     return Problem(field, message, PENALTIES)
 
 
+def disposition_problem(on: date, committed: date, latest: date, latest_words: str) -> str | None:
+    """Reading 13: a disposition (a conviction above all) is entered after the offense, and
+    on or before the day it is recorded (``latest``: today, or a statement's date). What
+    is wrong with ``on``, or None. The register calls this before recording one."""
+    if on < committed:
+        return (
+            f"{long_date(on)} is before the offense was committed ({long_date(committed)}); "
+            "a disposition comes after its offense"
+        )
+    if on > latest:
+        return (
+            f"{long_date(on)} is after {latest_words}; a disposition is recorded on or after "
+            "the day it is entered, never ahead of it"
+        )
+    return None
+
+
 def check_history(
     charged: Sequence[Charged], priors: Sequence[PriorOffense], statement_date: date
 ) -> list[Problem]:
@@ -205,20 +222,12 @@ def check_history(
                         "is required when the disposition is convicted (the conviction date)",
                     )
                 )
-            elif prior.convicted < prior.committed:
-                problems.append(
-                    _problem(
-                        f"{where}.convicted",
-                        f"conviction {long_date(prior.convicted)} is before its offense was "
-                        f"committed ({long_date(prior.committed)})",
-                    )
+            else:
+                wrong = disposition_problem(
+                    prior.convicted, prior.committed, statement_date, f"the date {on}"
                 )
-            elif prior.convicted > statement_date:
-                problems.append(
-                    _problem(
-                        f"{where}.convicted", f"{long_date(prior.convicted)} is after the date {on}"
-                    )
-                )
+                if wrong:
+                    problems.append(_problem(f"{where}.convicted", wrong))
         elif prior.convicted is not None:
             problems.append(
                 _problem(
@@ -251,18 +260,72 @@ def _finding(i: int, prior: PriorOffense, committed: date, window_start: date, y
             f"not counted: committed {long_date(prior.committed)}, more than {years} years "
             f"before the current offense (the period opens {long_date(window_start)})",
         )
-    reason = (
-        f"counted: committed {long_date(prior.committed)}, within {years} years before the "
-        f"current offense; convicted {long_date(prior.convicted)}"
-    )
-    # Reading 9: the text counts offenses "committed within a period of five years"; a
-    # conviction entered after the current offense still counts.
-    if prior.convicted is not None and prior.convicted > committed:
-        reason += (
-            f", after the current offense was committed ({long_date(committed)}); it counts "
-            "because the law counts offenses committed within the period"
+    # Reading 9 (revised, lenity): an escalated penalty presumes a conviction the offender
+    # had before offending again; a conviction entered on or after the day the current
+    # offense was committed does not raise it.
+    if prior.convicted is not None and prior.convicted >= committed:
+        return PriorFinding(
+            i,
+            prior,
+            False,
+            f"not counted: convicted {long_date(prior.convicted)}, not before the current "
+            f"offense was committed ({long_date(committed)}); a prior counts only if its "
+            "conviction was entered before the current offense",
         )
-    return PriorFinding(i, prior, True, reason)
+    return PriorFinding(
+        i,
+        prior,
+        True,
+        f"counted: committed {long_date(prior.committed)}, within {years} years before the "
+        f"current offense; convicted {long_date(prior.convicted)}, before it was committed",
+    )
+
+
+def one_per_conviction_date(findings: Sequence[PriorFinding]) -> list[PriorFinding]:
+    """Reading 8 (lenity): a prior offense is one conviction event; convictions entered on
+    the same date count as one prior. The first listed counts and says with which others;
+    the others are listed as counted with it, not again."""
+    first: dict[date, PriorFinding] = {}
+    joined: dict[date, list[PriorFinding]] = {}
+    for f in findings:
+        if f.counted and f.prior.convicted is not None:
+            if f.prior.convicted in first:
+                joined[f.prior.convicted].append(f)
+            else:
+                first[f.prior.convicted] = f
+                joined[f.prior.convicted] = []
+    out = []
+    for f in findings:
+        day = f.prior.convicted
+        if not f.counted or day is None:
+            out.append(f)
+        elif first[day] is f:
+            others = joined[day]
+            if others:
+                f = PriorFinding(
+                    f.index,
+                    f.prior,
+                    True,
+                    f"{f.reason}; one prior with the {_count_words(len(others))} entered the "
+                    "same day (convictions entered on one date are one prior offense)",
+                )
+            out.append(f)
+        else:
+            out.append(
+                PriorFinding(
+                    f.index,
+                    f.prior,
+                    False,
+                    f"counted once with prior No. {first[day].index + 1}: convicted the same "
+                    f"day, {long_date(day)} (convictions entered on one date are one prior "
+                    "offense)",
+                )
+            )
+    return out
+
+
+def _count_words(n: int) -> str:
+    return "other conviction" if n == 1 else f"{n} other convictions"
 
 
 def assess(
@@ -295,7 +358,9 @@ def assess(
     # "for conviction of a second offense both of which were committed within a period of
     # five years": reading 2, inclusive, counted back from the current offense.
     window_start = years_before(committed, lookback)
-    findings = [_finding(i, p, committed, window_start, lookback) for i, p in enumerate(priors)]
+    findings = one_per_conviction_date(
+        [_finding(i, p, committed, window_start, lookback) for i, p in enumerate(priors)]
+    )
 
     # Reading 3: offense number = 1 + counted priors; "third or subsequent" caps the tier.
     offense_number = 1 + sum(f.counted for f in findings)
