@@ -296,6 +296,13 @@ def demo(out: Path, fmt: str) -> None:
 )
 @click.option("--layout", default=None, help="an alternative layout the kind offers")
 @click.option("--review", is_flag=True, help="mark every value that came from the case")
+@click.option(
+    "--queue",
+    "queued",
+    is_flag=True,
+    help="render through the job queue on the register's PostgreSQL (see `docgen worker`)",
+)
+@click.option("--queue-name", default="docgen", show_default=True, help="the queue to use")
 def batch(
     kind: str,
     cases: tuple[str, ...],
@@ -307,8 +314,11 @@ def batch(
     resume: bool,
     layout: str | None,
     review: bool,
+    queued: bool,
+    queue_name: str,
 ) -> None:
-    """Render KIND for many CASES (files, folders, CSV files) into OUT, in parallel."""
+    """Render KIND for many CASES (files, folders, CSV files) into OUT, in parallel: here,
+    or with --queue by `docgen worker` processes on any machine."""
     from docgen import api
     from docgen import batch as engine
     from docgen.documents import get_kind
@@ -332,6 +342,7 @@ def batch(
             resume,
             layout=layout,
             review=review,
+            queue=queue_name if queued else None,
         )
     for source, message in report.warnings:
         click.echo(f"warning: {source}: {message}", err=True)
@@ -364,6 +375,15 @@ def _attach_register() -> None:
 
 
 _attach_register()
+
+
+def _attach_queue() -> None:
+    from docgen.queue.cli import worker
+
+    main.add_command(worker)
+
+
+_attach_queue()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -63,6 +63,7 @@ def run(
     resume: bool = False,
     layout: str | None = None,
     review: bool = False,
+    queue: str | None = None,
 ) -> Report:
     """Render ``cases`` into ``out`` with ``jobs`` worker processes; see the module docstring.
 
@@ -70,7 +71,8 @@ def run(
     A different file already in ``out`` under a case's name fails that case unless ``force``.
     ``resume``: cases whose files the last manifest lists, unchanged, for the same case
     file, are kept as they are; only the others are rendered. ``layout`` and ``review``
-    are the render options, for every case.
+    are the render options, for every case. ``queue``: the cases are rendered by workers
+    through that queue on the register's PostgreSQL (docgen.queue), not by local processes.
     On KeyboardInterrupt (Ctrl-C, SIGTERM, SIGHUP) the workers are stopped, the manifest
     lists what was written, and the interrupt is raised again.
     """
@@ -84,6 +86,10 @@ def run(
     # worker starts.
     check_options(get_kind(kind), job.options())
     check_variant(pdf_variant)
+    if queue is not None:
+        from docgen.queue.app import queue_url
+
+        queue_url()  # a SQLite register has no queue: a usage error before anything is done
     out = Path(out)
     make_folder(out)
     report = Report(total=len(cases))
@@ -100,13 +106,19 @@ def run(
                 todo.append((index, case))
                 writer.digests[index] = digest
                 writer.own[case.source] = own_files(out, kept)
-        workers, notice = capped_jobs(jobs, len(todo))
-        if notice:
-            report.warnings.append(("-j", notice))
+        if queue is None:
+            workers, notice = capped_jobs(jobs, len(todo))
+            if notice:
+                report.warnings.append(("-j", notice))
+            stream = outcomes(todo, workers, job)
+        else:
+            from docgen.queue.client import outcomes as queued
+
+            stream = queued(todo, job, queue)
         write_manifest(out, kind, report, finished=False)  # last run's no longer stands
         start = time.perf_counter()
         try:
-            with closing(outcomes(todo, workers, job)) as stream:
+            with closing(stream):
                 for outcome in stream:
                     if on_outcome is not None:
                         on_outcome(outcome)

@@ -60,15 +60,18 @@ _JOB: Job | None = None
 _LOG = _Collect()
 
 
-def warm_up(job: Job) -> None:
-    """Load what every case needs once: the kind's templates, then one page per format."""
-    from docgen.documents import get_kind
+def warm_up(job: Job, every_kind: bool = False) -> None:
+    """Load what every case needs once: the kind's templates (``every_kind``: every kind's,
+    for a queue worker, which renders whatever it is given), then one page per format."""
+    from docgen.documents import DOCUMENTS, get_kind
     from docgen.documents.base import Bundle
     from docgen.render.environment import environment
     from docgen.render.formats import to_bytes
 
-    spec = get_kind(job.kind)
-    kinds = [get_kind(part) for part in spec.parts] if isinstance(spec, Bundle) else [spec]
+    kinds = []
+    for name in DOCUMENTS if every_kind else [job.kind]:
+        spec = get_kind(name)
+        kinds += [get_kind(part) for part in spec.parts] if isinstance(spec, Bundle) else [spec]
     env = environment()
     for kind in kinds:
         for template in (kind.template, *kind.layouts.values()):
@@ -113,18 +116,23 @@ def warm_up_page(stylesheets: tuple[str, ...]) -> Any:
 def init_worker(job: Job) -> None:
     """Worker start: signals are the parent's to handle, and the worker ends with it; warm
     up; freeze what is loaded."""
-    import gc
-
     from docgen.batch.guard import die_with_parent
 
     global _JOB
     die_with_parent(job.batch_pid)
     _JOB = job
+    prepare_process(job)
+
+
+def prepare_process(job: Job, every_kind: bool = False) -> None:
+    """Collect docgen's log warnings per case, warm up, and freeze what is loaded."""
+    import gc
+
     logger = logging.getLogger("docgen")
     logger.addHandler(_LOG)
     logger.propagate = False
     try:
-        warm_up(job)
+        warm_up(job, every_kind)
     except Exception as err:  # only a head start: the cases themselves will show any fault
         print(f"warning: worker warm-up failed ({type(err).__name__}: {err})", file=sys.stderr)
     for message in _LOG.messages:  # e.g. the engine's own (libharfbuzz-subset0 missing)
@@ -163,7 +171,7 @@ def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
         outcome.stem = safe_name(doc.filename, fallback=safe_name(case.name, fallback=job.kind))
         outcome.warnings = [*doc.warnings, *_LOG.messages]
     except DocgenError as err:
-        outcome.error = _with_source(str(err), case.source)
+        outcome.error = with_source(str(err), case.source)
         outcome.blobs = {}
     except Exception as err:  # a defect, not bad data: still only this case fails
         outcome.error = f"{case.source}: internal error ({type(err).__name__}: {err})"
@@ -184,5 +192,5 @@ class _Stopwatch:
         self.wall, self.cpu = wall, cpu
 
 
-def _with_source(message: str, source: str) -> str:
+def with_source(message: str, source: str) -> str:
     return message if message.startswith(f"{source}:") else f"{source}: {message}"

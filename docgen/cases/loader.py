@@ -132,6 +132,11 @@ def parse_case_text(text: str, name: str = "<case>") -> dict[str, Any]:
 
 def read_case_file(path: str | Path) -> dict[str, Any]:
     """Read and parse ``path``; every failure is a CaseFileError naming the file."""
+    return parse_case_text(read_case_text(path), str(path))
+
+
+def read_case_text(path: str | Path) -> str:
+    """The text of the case file ``path`` (size-capped, UTF-8), not yet parsed."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -148,7 +153,6 @@ def read_case_file(path: str | Path) -> dict[str, Any]:
     except OSError as err:
         raise CaseFileError(f"{path}: cannot read: {err.strerror}") from None
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise CaseFileError(f"{path}: not UTF-8 text; a case file is YAML or JSON") from None
-    return parse_case_text(text, str(path))

@@ -17,6 +17,9 @@ from pathlib import Path
 PG_BIN = Path(os.environ.get("DOCGEN_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
 
+_DATA: dict[str, Path] = {}  # server URL -> its data folder, for restart()
+
+
 def available() -> bool:
     return (PG_BIN / "initdb").exists()
 
@@ -47,12 +50,25 @@ def postgres() -> Iterator[str]:
     options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off"
     start = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w"]
     subprocess.run(_as_postgres([*start, "-o", options, "start"]), check=True, capture_output=True)
+    url = f"postgresql://postgres@127.0.0.1:{port}"
+    _DATA[url] = data
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}"
+        yield url
     finally:
+        _DATA.pop(url, None)
         stop = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
         subprocess.run(_as_postgres(stop), check=False, capture_output=True)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def restart(server: str) -> None:
+    """Stop the server at once (its clients' connections are cut) and start it again,
+    with the options it was started with."""
+    data = _DATA[server]
+    restart = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(data.parent / "log"), "-w"]
+    subprocess.run(
+        _as_postgres([*restart, "-m", "immediate", "restart"]), check=True, capture_output=True
+    )
 
 
 def create_database(server: str, name: str, template: str | None = None) -> str:

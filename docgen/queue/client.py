@@ -1,0 +1,210 @@
+"""`docgen batch --queue`: every case validated here, one job per good case deferred in
+one transaction, then each result read back from the database as workers store it.
+
+A bad case fails at once, as in the local batch, and is never sent. A job carries the
+case's text (or a CSV row's cells), so what is rendered is what was read here, whatever
+happens to the file afterwards. Results come back as the local pool's Outcomes, so the
+batch writes them the same way: same names, same bytes, same manifest. If the database
+goes away, the client waits for it (up to ``patience`` seconds). When the batch ends, or
+is interrupted, its jobs still waiting are cancelled and its results removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from sqlalchemy import Engine, bindparam, text
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+from docgen.batch.inputs import CaseInput
+from docgen.batch.worker import Job, Outcome, with_source
+from docgen.errors import DocgenError
+from docgen.queue.app import DEFAULT_QUEUE, SCHEMA, QueueError, Settings, make_app, queue_url
+from docgen.queue.results import Result, Store
+from docgen.queue.tasks import RENDER
+from docgen.queue.worker import check_installed, engine_for
+
+FINAL_FAILURES = ("failed", "cancelled", "aborted")
+
+
+def job_payload(batch: str, case: CaseInput, job: Job) -> dict[str, Any]:
+    """The job for one case, validated here: its key, options and the case itself.
+    Raises DocgenError for a case that cannot be read or is invalid."""
+    from docgen.api import load
+    from docgen.cases.loader import parse_case_text, read_case_text
+    from docgen.documents import get_kind
+    from docgen.documents.base import Bundle, prepare, rendition
+
+    if case.error is not None:
+        raise DocgenError(case.error)
+    if case.path is not None:
+        stored = {"text": read_case_text(case.path)}
+        data = parse_case_text(stored["text"], case.source)
+    else:
+        stored = {"json": json.dumps(case.data, ensure_ascii=False)}
+        data, _ = load(case.data or {}, case.source)
+    spec = get_kind(job.kind)
+    if isinstance(spec, Bundle):
+        rendition(spec, data, job.options(), case.source)
+    else:
+        prepare(spec, data, job.options(), case.source)
+    options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review]
+    digest = hashlib.sha256(json.dumps(stored, sort_keys=True).encode()).hexdigest()
+    key = hashlib.sha256(json.dumps([*options, case.source, digest]).encode()).hexdigest()
+    return {
+        "batch": batch,
+        "key": key,
+        "kind": job.kind,
+        "formats": list(job.formats),
+        "pdf_variant": job.pdf_variant,
+        "layout": job.layout,
+        "review": job.review,
+        "source": case.source,
+        "name": case.name,
+        "case": stored,
+    }
+
+
+def defer(url: str, payloads: list[dict[str, Any]], queue: str) -> dict[int, str]:
+    """One job per payload, all in one transaction: {job id: key}."""
+    if not payloads:
+        return {}
+    app = make_app(url, pool_size=1)
+    with app.open():
+        ids = app.tasks[RENDER].configure(queue=queue).batch_defer(*payloads)
+    return dict(zip(ids, (p["key"] for p in payloads), strict=True))
+
+
+def outcomes(
+    todo: Iterable[tuple[int, CaseInput]],
+    job: Job,
+    queue: str = DEFAULT_QUEUE,
+    url: str | None = None,
+    poll: float = 0.2,
+    patience: float = 300.0,
+) -> Iterator[Outcome]:
+    """Every case's Outcome (in completion order), rendered by workers through the queue."""
+    url = queue_url(url)
+    engine = engine_for(url)
+    try:
+        check_installed(engine)
+        store = Store(engine, Settings.from_env().store_bytes)
+        batch = uuid.uuid4().hex
+        waiting: dict[str, list[tuple[int, CaseInput]]] = {}
+        payloads = []
+        for index, case in todo:
+            try:
+                payload = job_payload(batch, case, job)
+            except DocgenError as err:
+                yield Outcome(index, case.source, error=with_source(str(err), case.source))
+                continue
+            if payload["key"] not in waiting:
+                payloads.append(payload)
+            waiting.setdefault(payload["key"], []).append((index, case))
+        jobs = defer(url, payloads, queue)
+        try:
+            yield from _collect(engine, store, batch, jobs, waiting, poll, patience)
+        finally:
+            _abandon(engine, store, batch, jobs)
+    finally:
+        engine.dispose()
+
+
+def _collect(
+    engine: Engine,
+    store: Store,
+    batch: str,
+    jobs: dict[int, str],
+    waiting: dict[str, list[tuple[int, CaseInput]]],
+    poll: float,
+    patience: float,
+) -> Iterator[Outcome]:
+    unreachable_since: float | None = None
+    while waiting:
+        try:
+            results = store.finished(batch)
+            failed = [] if results else _failed(engine, store, batch, jobs, waiting)
+            unreachable_since = None
+        except (OperationalError, DBAPIError) as err:
+            now = time.monotonic()
+            unreachable_since = unreachable_since or now
+            if now - unreachable_since > patience:
+                raise QueueError(
+                    f"the queue's database has not answered for {patience:g} s "
+                    f"({str(getattr(err, 'orig', err)).strip().splitlines()[0]}); the jobs "
+                    "stay queued: run the batch again with --resume"
+                ) from None
+            time.sleep(1.0)
+            continue
+        for result in results:
+            for index, case in waiting.pop(result.key, []):
+                yield _outcome(index, case, result)
+            store.forget(batch, [result.key])
+        for key, cause in failed:
+            for index, case in waiting.pop(key, []):
+                yield Outcome(index, case.source, error=f"{case.source}: not rendered: {cause}")
+        if not results and not failed:
+            time.sleep(poll)
+
+
+def _outcome(index: int, case: CaseInput, result: Result) -> Outcome:
+    return Outcome(
+        index,
+        case.source,
+        stem=result.stem,
+        blobs=dict(result.blobs),
+        seconds=result.seconds,
+        cpu_seconds=result.cpu_seconds,
+        warnings=list(result.warnings),
+        error=result.error,
+    )
+
+
+def _failed(
+    engine: Engine,
+    store: Store,
+    batch: str,
+    jobs: dict[int, str],
+    waiting: dict[str, list[tuple[int, CaseInput]]],
+) -> list[tuple[str, str]]:
+    """Jobs the queue gave up on, with no result stored: (key, cause)."""
+    open_ids = [job_id for job_id, key in jobs.items() if key in waiting]
+    if not open_ids:
+        return []
+    query = text(
+        f"SELECT id, status::text, attempts FROM {SCHEMA}.procrastinate_jobs "
+        "WHERE id IN :ids AND status::text IN :final"
+    ).bindparams(bindparam("ids", expanding=True), bindparam("final", expanding=True))
+    with engine.connect() as conn:
+        rows = conn.execute(query, {"ids": open_ids, "final": list(FINAL_FAILURES)}).all()
+    keys = [jobs[job_id] for job_id, _, _ in rows if not store.done(batch, jobs[job_id])]
+    causes = store.causes(batch, keys)
+    failed = []
+    for job_id, state, attempts in rows:
+        key = jobs[job_id]
+        if key not in keys:
+            continue  # its result is stored after all: read on the next round
+        cause = causes.get(key, "the worker gave no cause (see its log)")
+        tries = f"after {attempts} tries" if state == "failed" else f"job {state}"
+        failed.append((key, f"{cause} ({tries}; job {job_id})"))
+    return failed
+
+
+def _abandon(engine: Engine, store: Store, batch: str, jobs: dict[int, str]) -> None:
+    """The batch is over: its jobs still waiting are cancelled, its results removed."""
+    try:
+        if jobs:
+            query = text(
+                f"SELECT {SCHEMA}.procrastinate_cancel_job_v1(id, false, false) "
+                f"FROM {SCHEMA}.procrastinate_jobs WHERE id IN :ids AND status = 'todo'"
+            ).bindparams(bindparam("ids", expanding=True))
+            with engine.begin() as conn:
+                conn.execute(query, {"ids": list(jobs)})
+        store.forget(batch)
+    except (OperationalError, DBAPIError):
+        pass  # the database is gone: the workers' pruning removes the results later
