@@ -360,7 +360,8 @@ def test_engine_warnings_at_worker_start_reach_the_user() -> None:
     """A warning logged while a worker warms up (e.g. libharfbuzz-subset0 missing) is shown."""
     code = (
         "import logging\nfrom docgen.batch import worker\n"
-        "worker.warm_up = lambda job, every_kind=False: logging.getLogger('docgen.pdf').warning('no subsetter')\n"
+        "warn = lambda *args: logging.getLogger('docgen.pdf').warning('no subsetter')\n"
+        "worker.warm_up = warn\n"
         "worker.init_worker(worker.Job('penalty-statement', ('html',)))\n"
     )
     done = subprocess.run(
