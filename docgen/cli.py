@@ -368,6 +368,15 @@ def _attach_desk() -> None:
 _attach_desk()
 
 
+def _attach_keys() -> None:
+    from docgen.signing.cli import keys
+
+    main.add_command(keys)
+
+
+_attach_keys()
+
+
 def _attach_register() -> None:
     from docgen.register.cli import attach
 

@@ -236,7 +236,8 @@ def overlay(data: dict[str, Any], local: LocalSettings) -> dict[str, Any]:
 
 def check_settings_file(path: Path, echo: Any = print) -> LocalSettings:
     """Validate the settings at ``path`` against its jurisdiction's pack (``docgen pack
-    check``): its keys and values, and each value against the pack value it replaces."""
+    check``): its keys and values, each value against the pack value it replaces, and the
+    signing key's files (the key itself is opened, with its passphrase, when issuing)."""
     from docgen.law.packs import load_pack_with
 
     if not path.is_file():
@@ -244,4 +245,15 @@ def check_settings_file(path: Path, echo: Any = print) -> LocalSettings:
     local = read_settings(path.resolve(), path.stat().st_mtime_ns, path.stat().st_size)
     pack = load_pack_with(local)
     echo(f"{path}: valid settings for {pack.id!r} ({pack.name.value})")
+    if local.settings.signing is not None:
+        from docgen.signing.keys import describe, read_certificate, usable
+
+        trust_root = read_certificate(local.settings.signing.certificate)
+        for line in describe(trust_root):
+            echo(f"trust root {line}")
+        usable_key = local.settings.signing.key
+        if not usable_key.is_file():
+            raise SettingsInvalid(f"{path}: signing.key: no such file {usable_key}")
+        if trust_root.subject == trust_root.issuer:
+            usable(trust_root, where=f"{path}: signing.certificate")
     return local

@@ -21,6 +21,7 @@ from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
 from docgen.render.formats import Rendition
 from docgen.render.html import HtmlDocument, render_html
+from docgen.signing.codes import IssueMark
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,9 @@ class Options:
     # period "within N days of service" and leaves its certificate of service blank, to
     # be completed by hand; without it, a notice must state its last day to appeal.
     before_service: bool = False
+    # Issued (the register): the verification line, and who signs (docgen.signing.codes).
+    # Drafts and `docgen render` have none.
+    mark: IssueMark | None = None
 
 
 @dataclass(frozen=True)
@@ -225,7 +229,9 @@ def render_document(kind: Kind, pack: Pack, context: Context, options: Options) 
     check_options(kind, options)
     template = kind.layouts.get(options.layout or "", kind.template)
     html = render_html(
-        template, {"pack": pack, "review": options.review, **context.names()}, options.templates
+        template,
+        {"pack": pack, "review": options.review, "issue": options.mark, **context.names()},
+        options.templates,
     )
     return HtmlDocument(
         kind=kind.name,

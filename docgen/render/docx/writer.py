@@ -105,7 +105,7 @@ class Writer:
     def block(self, el: Any, list_ctx: tuple[int, int] | None = None) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
         classes = set((el.get("class") or "").split())
-        if tag in ("script", "style", "head", "title", "meta", "link"):
+        if tag in ("script", "style", "head", "title", "meta", "link", "svg"):
             return
         if "page-break" in classes:
             self._break_before = True

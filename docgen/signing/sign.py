@@ -1,0 +1,250 @@
+"""Stage 3 (issued documents only): the PDF signed with the municipality's key.
+
+PAdES baseline B-B (a CAdES detached signature, ETSI.CAdES.detached), or B-T when the
+settings name a time-stamp authority. The signature is an incremental update: the
+document's bytes, its tags (PDF/UA) and its PDF/A identification stay as WeasyPrint wrote
+them, and the update adds only the signature field, its widget and the widget's place in
+the structure tree.
+
+The visible field sits over the signature box the template prints (the element whose id
+is :data:`BOX_ID`, a named destination in the PDF): the words in the box ("Signed
+electronically for the Village of Homer by ...") are the document's own tagged text, so
+the widget's appearance is empty and needs no font, and a screen reader reads the field
+by its /TU. Its size is the box's (:data:`BOX_WIDTH` by :data:`BOX_HEIGHT` points, set in
+the stylesheet as well).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from docgen.errors import DocgenError
+from docgen.signing.keys import SigningKey, passphrase, read_certificate, read_key, usable
+
+FIELD = "Signature"
+BOX_ID = "docgen-signature"
+BOX_WIDTH = 234.0  # points: 3.25 in, as print.css sets .signature-box
+BOX_HEIGHT = 40.5  # points: 0.5625 in
+
+
+class SigningError(DocgenError):
+    """The PDF could not be signed (exit 1; nothing is issued)."""
+
+
+@dataclass(frozen=True)
+class Signer:
+    """A municipality ready to sign: its key, its name, its time-stamp authority."""
+
+    key: SigningKey
+    municipality: str
+    trust_root: Path
+    timestamp_url: str | None = None
+
+
+def municipal_signer(jurisdiction: str, municipality: str, prompt: bool = True) -> Signer | None:
+    """The signer named in ``jurisdiction``'s settings, its certificate checked; None when
+    the municipality has no signing key (documents are then issued unsigned)."""
+    from docgen.settings import load_settings
+
+    local = load_settings(jurisdiction)
+    if local is None or local.settings.signing is None:
+        return None
+    signing = local.settings.signing
+    key = read_key(signing.key, passphrase(prompt))
+    usable(key.certificate, where=str(signing.key))
+    read_certificate(signing.certificate)  # the trust root must be there to verify with
+    return Signer(key, municipality, signing.certificate, signing.timestamp_url)
+
+
+def sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str) -> bytes:
+    """``pdf`` with a PAdES signature in the field over its signature box."""
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import fields, signers
+    from pyhanko.stamp import NoOpStampStyle
+
+    writer = IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False)
+    page, box = _signature_box(writer)
+    described = f"Signed electronically for {signer.municipality} by {officer}"
+    fields.append_signature_field(
+        writer,
+        fields.SigFieldSpec(FIELD, on_page=page, box=box, readable_field_name=described),
+    )
+    _tag_widget(writer, page, described)
+    metadata = signers.PdfSignatureMetadata(
+        field_name=FIELD,
+        md_algorithm="sha256",
+        subfilter=fields.SigSeedSubFilter.PADES,
+        name=officer,
+        location=signer.municipality,
+        reason=reason,
+    )
+    timestamper = None
+    if signer.timestamp_url:
+        from pyhanko.sign.timestamps import HTTPTimeStamper
+
+        timestamper = HTTPTimeStamper(signer.timestamp_url)
+    pdf_signer = signers.PdfSigner(
+        metadata,
+        _pyhanko_signer(signer.key),
+        timestamper=timestamper,
+        stamp_style=NoOpStampStyle(),
+    )
+    out = io.BytesIO()
+    try:
+        pdf_signer.sign_pdf(writer, output=out)
+    except Exception as err:  # pyHanko's and the time-stamp server's faults alike
+        raise SigningError(f"the PDF could not be signed: {err}") from None
+    return out.getvalue()
+
+
+def _pyhanko_signer(key: SigningKey):  # type: ignore[no-untyped-def]
+    """pyHanko's signer over the key already opened (pyHanko's own reloads the key from
+    DER at every signature, a check of the RSA key that costs about 0.4 s each time)."""
+    from asn1crypto import keys as asn1_keys
+    from asn1crypto import x509 as asn1_x509
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ec import ECDSA
+    from cryptography.hazmat.primitives.asymmetric.padding import PKCS1v15
+    from pyhanko.sign import signers
+    from pyhanko.sign.general import get_pyca_cryptography_hash
+    from pyhanko_certvalidator.registry import SimpleCertificateStore
+
+    class OpenedKeySigner(signers.SimpleSigner):
+        def sign_raw(self, data: bytes, digest_algorithm: str) -> bytes:
+            mechanism = self.get_signature_mechanism_for_digest(digest_algorithm).signature_algo
+            digest = get_pyca_cryptography_hash(digest_algorithm)
+            if mechanism == "rsassa_pkcs1v15":
+                return key.key.sign(data, PKCS1v15(), digest)  # type: ignore[attr-defined]
+            if mechanism == "ecdsa":
+                return key.key.sign(data, ECDSA(digest))  # type: ignore[attr-defined]
+            return super().sign_raw(data, digest_algorithm)
+
+    def der(certificate):  # type: ignore[no-untyped-def]
+        return asn1_x509.Certificate.load(certificate.public_bytes(serialization.Encoding.DER))
+
+    der_key = key.key.private_bytes(  # type: ignore[attr-defined]
+        serialization.Encoding.DER,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    certificate = der(key.certificate)
+    return OpenedKeySigner(
+        signing_cert=certificate,
+        signing_key=asn1_keys.PrivateKeyInfo.load(der_key),
+        cert_registry=SimpleCertificateStore.from_certs(
+            [certificate, *(der(c) for c in key.chain)]
+        ),
+    )
+
+
+def _signature_box(writer) -> tuple[int, tuple[int, int, int, int]]:  # type: ignore[no-untyped-def]
+    """The page index and rectangle of the template's signature box (a named destination)."""
+    names = writer.root.get("/Names")
+    dests = names.get("/Dests") if names is not None else None
+    found = _find_name(dests, BOX_ID) if dests is not None else None
+    if found is None:
+        raise SigningError(
+            f"the PDF has no signature box (#{BOX_ID}): an issued document's template "
+            "prints one (base/layout.html.j2)"
+        )
+    target = found.get_object()
+    page_ref, left, top = target.raw_get(0), float(target[2]), float(target[3])
+    pages = [ref.idnum for ref in _page_refs(writer)]
+    page = pages.index(page_ref.idnum)
+    box = (round(left), round(top - BOX_HEIGHT), round(left + BOX_WIDTH), round(top))
+    return page, box
+
+
+def _find_name(node, name: str):  # type: ignore[no-untyped-def]
+    node = node.get_object()
+    if "/Names" in node:
+        entries = node["/Names"]
+        for i in range(0, len(entries), 2):
+            if str(entries[i]) == name:
+                return entries[i + 1]
+    for kid in node.get("/Kids", []):
+        found = _find_name(kid, name)
+        if found is not None:
+            return found
+    return None
+
+
+def _page_refs(writer) -> list:  # type: ignore[no-untyped-def]
+    refs = []
+
+    def walk(ref):  # type: ignore[no-untyped-def]
+        node = ref.get_object()
+        if node["/Type"] == "/Pages":
+            for kid in node["/Kids"]:
+                walk(kid)
+        else:
+            refs.append(ref)
+
+    walk(writer.root.raw_get("/Pages"))
+    return refs
+
+
+def _tag_widget(writer, page: int, described: str) -> None:  # type: ignore[no-untyped-def]
+    """Put the signature's widget in the structure tree (PDF/UA: an annotation is tagged,
+    a widget inside a Form element) and make it printable (PDF/A)."""
+    from pyhanko.pdf_utils import generic
+
+    # (pyHanko's .get would give the reference; [] gives the object)
+    tree = writer.root["/StructTreeRoot"] if "/StructTreeRoot" in writer.root else None  # noqa: SIM401
+    page_ref = _page_refs(writer)[page]
+    page_obj = page_ref.get_object()
+    annots = page_obj["/Annots"]
+    widget_ref = next(annots.raw_get(i) for i in range(len(annots)) if annots[i].get("/T") == FIELD)
+    widget = widget_ref.get_object()
+    widget["/F"] = generic.NumberObject(4)  # Print
+    if tree is None:  # an untagged PDF (a PDF/A variant without tags): nothing to join
+        writer.update_container(widget)
+        return
+    parent_tree = tree["/ParentTree"]
+    nums = parent_tree["/Nums"]
+    keys = [int(nums[i]) for i in range(0, len(nums), 2)]
+    key = max([*keys, int(tree.get("/ParentTreeNextKey", 0)) - 1]) + 1
+    top = tree["/K"]
+    document_ref = top.raw_get(0) if isinstance(top, generic.ArrayObject) else tree.raw_get("/K")
+    document = document_ref.get_object()
+    form = generic.DictionaryObject(
+        {
+            generic.NameObject("/Type"): generic.NameObject("/StructElem"),
+            generic.NameObject("/S"): generic.NameObject("/Form"),
+            generic.NameObject("/P"): document_ref,
+            generic.NameObject("/Alt"): generic.TextStringObject(described),
+            generic.NameObject("/Pg"): page_ref,
+            generic.NameObject("/K"): generic.DictionaryObject(
+                {
+                    generic.NameObject("/Type"): generic.NameObject("/OBJR"),
+                    generic.NameObject("/Obj"): widget_ref,
+                    generic.NameObject("/Pg"): page_ref,
+                }
+            ),
+        }
+    )
+    form_ref = writer.add_object(form)
+    kids = document.get("/K")
+    if isinstance(kids, generic.ArrayObject):
+        kids.append(form_ref)
+    else:
+        document["/K"] = generic.ArrayObject([kids, form_ref] if kids is not None else [form_ref])
+    nums.append(generic.NumberObject(key))
+    nums.append(form_ref)
+    tree["/ParentTreeNextKey"] = generic.NumberObject(key + 1)
+    widget["/StructParent"] = generic.NumberObject(key)
+    page_obj["/Tabs"] = generic.NameObject("/S")  # PDF/UA: tab order follows the structure
+    for changed in (widget, document, parent_tree, tree, page_obj):
+        writer.update_container(changed)
+
+
+def signing_time(signed: bytes) -> datetime | None:
+    """When ``signed`` says it was signed (the signature's signing time)."""
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    reader = PdfFileReader(io.BytesIO(signed), strict=False)
+    sigs = reader.embedded_signatures
+    return sigs[0].self_reported_timestamp if sigs else None
