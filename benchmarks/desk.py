@@ -1,7 +1,9 @@
 """Desk benchmark (not a test): page response times over a large register, and the time
 from Issue to the PDF being ready.
 
-    .venv/bin/python benchmarks/desk.py [--documents 10000] [--requests 200]
+    .venv/bin/python -m benchmarks.desk [--documents 10000] [--requests 200]
+    .venv/bin/python -m benchmarks.desk --clerks 10 --issuers 2 [--workers N]
+
 
 A fresh register (SQLite in a temporary DOCGEN_HOME) is filled with ``--documents``
 notices of violation: a few issued for real through Register.issue, the rest copied
@@ -12,6 +14,13 @@ percentile are printed beside the target (p95 under 100 ms; no page renders a PD
 Last, the first-offense sample notice is filled in on the desk and issued: the time from
 the Issue post to the PDF being downloadable (its page count is printed). Figures taken
 while other work runs on the machine are noisy: the load is printed.
+
+With ``--clerks``, concurrent clerks instead, on SQLite and on PostgreSQL: each clerk
+loads the register, opens a draft, leaves a field (autosave and live check) and opens a
+document, over and over, first with nobody issuing ("idle"), then while ``--issuers``
+other clerks each issue notices (PDF, DOCX and HTML rendered); p50/p95 per page are
+printed side by side, with every failed request counted (targets: page p95 under
+100 ms, live check p95 under 250 ms while issues render).
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -159,8 +169,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--documents", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--clerks", type=int, default=0, help="concurrent clerks (0: pages)")
+    parser.add_argument("--issuers", type=int, default=2)
+    parser.add_argument("--issues", type=int, default=3, help="notices each issuer issues")
+    parser.add_argument("--workers", type=int, default=1, help="`docgen serve --workers`")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if args.clerks:
+        concurrent_clerks(args)
+        return
     with tempfile.TemporaryDirectory() as home:
         os.environ["DOCGEN_HOME"] = home
         os.environ.pop("DOCGEN_DATABASE_URL", None)
@@ -256,6 +274,176 @@ def run(base: str, count: int) -> None:
             f"Issue to PDF ready ({pages_count}-page notice; PDF, DOCX and HTML rendered, "
             f"recorded, downloaded): {elapsed * 1000:.0f} ms"
         )
+
+
+# -- concurrent clerks ---------------------------------------------------------------------
+
+LIVE_TARGET_MS = 250.0
+
+
+def serve_desk(home: str, url: str, workers: int) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {**os.environ, "DOCGEN_HOME": home, "DOCGEN_DATABASE_URL": url}
+    command = [sys.executable, "-m", "docgen.cli", "serve", "--port", str(port)]
+    if workers > 1:
+        command += ["--workers", str(workers)]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            httpx.get(base + "/login", timeout=2)
+            return server, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the desk did not start")
+
+
+def signed_in(base: str, name: str) -> tuple[httpx.Client, str]:
+    client = httpx.Client(base_url=base, timeout=300)
+    token = csrf_of(client.get("/login").text)
+    client.post("/login", data={"username": name, "password": PASSWORD, "csrf_token": token})
+    return client, csrf_of(client.get("/drafts").text)
+
+
+def new_draft(client: httpx.Client, token: str, typed: dict[str, str]) -> str:
+    made = client.post(
+        "/drafts",
+        data={"kind": "notice-of-violation", "jurisdiction": "homer", "csrf_token": token},
+    )
+    draft = made.headers["location"]
+    client.post(draft, data={**typed, "csrf_token": token})
+    return draft
+
+
+class Timings:
+    """Response times per page, and the requests that failed, from many threads."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, list[float]] = {}
+        self.failed: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def request(
+        self, name: str, client: httpx.Client, method: str, path: str, ok=(200, 303), **kw
+    ) -> None:
+        started = time.perf_counter()
+        try:
+            status = client.request(method, path, **kw).status_code
+        except httpx.HTTPError:
+            status = 0
+        elapsed = time.perf_counter() - started
+        with self.lock:
+            self.times.setdefault(name, []).append(elapsed)
+            if status not in ok:
+                self.failed[name] = self.failed.get(name, 0) + 1
+
+
+def clerk_round(t: Timings, client: httpx.Client, token: str, draft: str, typed, number) -> None:
+    t.request("GET /documents", client, "GET", "/documents")
+    t.request("GET /drafts/ID", client, "GET", draft)
+    data = {**typed, "csrf_token": token, "_visited": "issued"}
+    t.request("POST /drafts/ID/live", client, "POST", f"{draft}/live", data=data)
+    t.request("GET /documents/NUMBER", client, "GET", f"/documents/{number}")
+
+
+def percentile(times: list[float], share: float) -> float:
+    ordered = sorted(times)
+    return ordered[max(0, int(len(ordered) * share + 0.5) - 1)] * 1000
+
+
+def clerks_at_work(base: str, args: argparse.Namespace, number: str, issuing: bool) -> Timings:
+    """``args.clerks`` clerks working while (with ``issuing``) the issuers issue."""
+    from docgen.desk import forms
+
+    case = sample_notice()
+    typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
+    t = Timings()
+    issued = threading.Event()
+    rounds = 6
+
+    def clerk(n: int) -> None:
+        client, token = signed_in(base, f"clerk{n}")
+        draft = new_draft(client, token, typed)
+        done = 0
+        while done < rounds or (issuing and not issued.is_set()):
+            clerk_round(t, client, token, draft, typed, number)
+            done += 1
+        client.close()
+
+    def issuer(n: int) -> None:
+        client, token = signed_in(base, f"issuer{n}")
+        for _ in range(args.issues):
+            draft = new_draft(client, token, typed)
+            data = {"csrf_token": token, "respondent": "new"}  # issued, never a question
+            t.request("POST /drafts/ID/issue", client, "POST", f"{draft}/issue", (303,), data=data)
+        client.close()
+
+    clerks = [threading.Thread(target=clerk, args=(n,)) for n in range(args.clerks)]
+    issuers = [threading.Thread(target=issuer, args=(n,)) for n in range(args.issuers)]
+    for thread in clerks + (issuers if issuing else []):
+        thread.start()
+    if issuing:
+        for thread in issuers:
+            thread.join()
+        issued.set()
+    for thread in clerks:
+        thread.join()
+    return t
+
+
+def concurrent_clerks(args: argparse.Namespace) -> None:
+    backends = ("sqlite", "postgresql") if args.backend == "both" else (args.backend,)
+    for backend in backends:
+        with tempfile.TemporaryDirectory() as home:
+            if backend == "sqlite":
+                url = f"sqlite:///{Path(home) / 'docgen.sqlite'}"
+                concurrent_on(home, url, "SQLite", args)
+                continue
+            from tests.helpers import pgserver
+
+            if not pgserver.available():
+                print(f"PostgreSQL: skipped, no server binaries in {pgserver.PG_BIN}")
+                continue
+            with pgserver.postgres() as server:
+                url = pgserver.create_database(server, "desk_bench")
+                concurrent_on(home, url, "PostgreSQL", args)
+
+
+def concurrent_on(home: str, url: str, label: str, args: argparse.Namespace) -> None:
+    from docgen.desk import auth
+    from docgen.desk.database import sessions
+
+    os.environ["DOCGEN_HOME"] = home
+    fill_register(url, min(args.documents, 2000))
+    db = sessions(url)
+    for n in range(args.clerks):
+        auth.add_user(db, f"clerk{n}", "clerk", PASSWORD)
+    for n in range(args.issuers):
+        auth.add_user(db, f"issuer{n}", "clerk", PASSWORD)
+    server, base = serve_desk(home, url, args.workers)
+    try:
+        listed = httpx.get(base + "/login")
+        client, _ = signed_in(base, "clerk0")
+        listed = client.get("/documents").text
+        client.close()
+        number = re.search(r'href="/documents/(NOV-[^"]+)"', listed).group(1)
+        idle = clerks_at_work(base, args, number, issuing=False)
+        busy = clerks_at_work(base, args, number, issuing=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(
+        f"{label}: {args.clerks} clerks, {args.issuers} issuing {args.issues} notices each, "
+        f"{args.workers} server process(es); milliseconds"
+    )
+    print(f"  {'page':<24} {'idle p50':>9} {'idle p95':>9} {'busy p50':>9} {'busy p95':>9}  failed")
+    for name in sorted(busy.times):
+        quiet = idle.times.get(name)
+        cells = [percentile(quiet, 0.5), percentile(quiet, 0.95)] if quiet else [0.0, 0.0]
+        cells += [percentile(busy.times[name], 0.5), percentile(busy.times[name], 0.95)]
+        failed = idle.failed.get(name, 0) + busy.failed.get(name, 0)
+        print(f"  {name:<24} " + " ".join(f"{c:9.0f}" for c in cells) + f"  {failed}")
 
 
 if __name__ == "__main__":

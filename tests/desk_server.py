@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -91,6 +92,11 @@ def docgen(
         env=env,
         timeout=120,
     )
+
+
+def database(desk: Desk) -> sqlite3.Connection:
+    """The desk's SQLite register, opened beside the server (as another process would)."""
+    return sqlite3.connect(desk.home / "docgen.sqlite")
 
 
 def sqlite_of(home: Path) -> str:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import re
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from desk_server import (
     PASSWORD,
     csrf_of,
+    database,
     docgen,
     start_desk,
     start_draft,
@@ -24,10 +24,6 @@ def desk(tmp_path_factory):
     server = start_desk(tmp_path_factory.mktemp("desk"))
     yield server
     stop_desk(server)
-
-
-def database(desk) -> sqlite3.Connection:
-    return sqlite3.connect(desk.home / "docgen.sqlite")
 
 
 def test_without_a_session_the_register_sends_you_to_sign_in(desk):

@@ -8,26 +8,32 @@ session it redirects to /login) and ``POST /logout``.
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
 
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from docgen.desk import auth, drafts, register_pages, users
+from docgen.desk import auth, drafts, register_pages, renderers, users
 from docgen.desk.database import sessions
 from docgen.desk.web import (
     CSP,
     CSRF_FIELD,
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
+    BadInput,
     client_of,
     form_of,
-    guarded,
     render,
 )
 from docgen.errors import DocgenError
@@ -70,8 +76,12 @@ async def login(request: Request) -> Response:
     if not auth.same_token(cookie, form.get(CSRF_FIELD)):
         return _login(request, auth.new_csrf(), "This form is out of date; try again.", 400, name)
     try:
-        found = auth.sign_in(
-            request.app.state.db, name, str(form.get("password") or ""), client_of(request)
+        found = await run_in_threadpool(
+            auth.sign_in,
+            request.app.state.db,
+            name,
+            str(form.get("password") or ""),
+            client_of(request),
         )
     except auth.TooManyAttempts as err:
         log.warning("sign-in refused after repeated failures from %s", client_of(request))
@@ -86,9 +96,20 @@ async def login(request: Request) -> Response:
     return response
 
 
-@guarded(None)
 async def logout(request: Request) -> Response:
-    auth.sign_out(request.app.state.db, request.cookies.get(SESSION_COOKIE))
+    """Sign out: the session is deleted, live or expired (a live one needs its CSRF token,
+    so no other site can sign a clerk out)."""
+    form = await form_of(request)
+    token = request.cookies.get(SESSION_COOKIE)
+    db = request.app.state.db
+    visitor = await run_in_threadpool(auth.visitor, db, token)
+    if (
+        visitor is not None
+        and visitor.live
+        and not auth.same_token(visitor.csrf, form.get(CSRF_FIELD))
+    ):
+        return render(request, "denied.html.j2", status=403, why="this form is out of date")
+    await run_in_threadpool(auth.sign_out, db, token)
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE)
     return response
@@ -143,6 +164,9 @@ class Guard:
             await self.app(scope, counted, headed)
         except TooLarge:
             await _too_large(send)
+        except Exception as err:  # answered 500 already; logged without its message,
+            # which may quote case data (a statement's values, a field's text)
+            log.error("%s %s failed: %s", scope.get("method"), scope["path"], type(err).__name__)
 
 
 class TooLarge(Exception):
@@ -171,8 +195,35 @@ async def refused(request: Request, err: Exception) -> Response:
     return render(request, "error.html.j2", status=503, message=str(err))
 
 
-def create_app(database_url: str | None = None, secure_cookies: bool = False) -> ASGIApp:
-    """The desk over the database at ``database_url`` (default: the register's)."""
+BUSY = (
+    "The register is busy or out of reach just now; try again in a moment. Nothing was "
+    "recorded: go back, and what you typed is still in the form."
+)
+
+
+async def unavailable(request: Request, err: Exception) -> Response:
+    """The database failed (locked past the busy timeout, unreachable): 503, try again;
+    the log names the error's type only, never the statement's values."""
+    log.warning("%s: database %s", request.url.path, type(err).__name__)
+    response = render(request, "error.html.j2", status=503, message=BUSY)
+    response.headers["retry-after"] = "5"
+    return response
+
+
+async def bad_input(request: Request, err: Exception) -> Response:
+    """A field no form of the desk sends (a control character, a path too deep): 400."""
+    assert isinstance(err, BadInput)
+    message = f"The field {err.field} was refused: {err.why}."
+    return render(request, "error.html.j2", status=400, message=message)
+
+
+def create_app(
+    database_url: str | None = None,
+    secure_cookies: bool = False,
+    host_names: tuple[str, ...] = (),
+) -> ASGIApp:
+    """The desk over the database at ``database_url`` (default: the register's), answering
+    only requests for ``host_names`` (default: loopback names only)."""
     routes = [
         Route("/", home),
         Route("/login", login_page, methods=["GET"]),
@@ -183,8 +234,39 @@ def create_app(database_url: str | None = None, secure_cookies: bool = False) ->
         *users.routes,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={DocgenError: refused})
+    handlers = {DocgenError: refused, DBAPIError: unavailable, BadInput: bad_input}
+    app = Starlette(
+        routes=routes,
+        exception_handlers=handlers,  # type: ignore[arg-type]
+        lifespan=_lifespan,
+    )
     app.state.db = sessions(database_url)
-    app.state.register = cache(lambda: Register.open(database_url))
+    app.state.database_url = database_url
+    app.state.register = cache(lambda: _register(database_url))
     app.state.secure_cookies = secure_cookies
-    return Guard(app)
+    allowed = list(host_names or LOOPBACK)
+    return Guard(TrustedHostMiddleware(app, allowed_hosts=allowed, www_redirect=False))
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    renderers.warm()  # the rendering processes start with the server, not at a first Issue
+    yield
+    renderers.stop()
+
+
+def _register(database_url: str | None) -> Register:
+    opened = Register.open(database_url)
+    opened.engine.hide_parameters = True  # no case data in a logged error
+    return opened
+
+
+def from_environment() -> ASGIApp:
+    """The app of `docgen serve --workers N` (each server process builds its own; what
+    they share lives in the database): options from DOCGEN_SERVE_* variables."""
+    names = tuple(filter(None, os.environ.get("DOCGEN_SERVE_HOSTS", "").split(",")))
+    secure = os.environ.get("DOCGEN_SERVE_SECURE") == "1"
+    return create_app(secure_cookies=secure, host_names=names)

@@ -17,7 +17,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import sessionmaker
 
 from docgen.desk.database import LoginAttempt, Session, User, now
@@ -162,22 +162,33 @@ class Visitor:
         return may(self.role, permission)
 
 
+TOUCH = timedelta(seconds=60)  # a session's last use is written at most this often
+
+
 def visitor(db: sessionmaker, token: str | None) -> Visitor | None:
-    """The session's user (a use keeps it alive), or None when there is no such session."""
+    """The session's user (a use keeps it alive), or None when there is no such session.
+
+    Checked on every request: past its idle or absolute expiry a session is not live
+    (its drafts may still be saved for ``KEEP_EXPIRED``); past that it is deleted."""
     if not token:
         return None
-    with db.begin() as s:
+    moment = now()
+    with db() as s:
         row = s.get(Session, _token_hash(token))
-        if row is None:
-            return None
-        user = s.get(User, row.user_id)
-        if user is None:
-            return None
-        moment = now()
-        live = moment - row.last_seen < IDLE and moment - row.created < LIFETIME
-        if live:
-            row.last_seen = moment
-        return Visitor(user.id, user.name, user.role, row.csrf, live)
+        user = s.get(User, row.user_id) if row is not None else None
+    if row is None or user is None:
+        return None
+    idle, age = moment - row.last_seen, moment - row.created
+    if idle >= IDLE + KEEP_EXPIRED or age >= LIFETIME + KEEP_EXPIRED:
+        sign_out(db, token)
+        return None
+    live = idle < IDLE and age < LIFETIME
+    if live and idle >= TOUCH:
+        with db.begin() as s:
+            s.execute(
+                update(Session).where(Session.token_hash == row.token_hash).values(last_seen=moment)
+            )
+    return Visitor(user.id, user.name, user.role, row.csrf, live)
 
 
 def sign_out(db: sessionmaker, token: str | None) -> None:

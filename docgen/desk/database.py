@@ -95,15 +95,34 @@ class Draft(Base):
 
 @cache
 def engine(url: str | None = None) -> Engine:
-    """The register's database (``url``, by default the register's own), desk tables made."""
+    """The register's database (``url``, by default the register's own), desk tables made.
+    Its errors never carry the statement's values (case data stays out of logs)."""
     from docgen.register.db import default_url, guarded, make_engine
 
     url = url or default_url()
     made = make_engine(url)
+    made.hide_parameters = True
     with guarded(url):
         Base.metadata.create_all(made)
     return made
 
 
-def sessions(url: str | None = None) -> sessionmaker:
-    return sessionmaker(engine(url), expire_on_commit=False)
+class Sessions(sessionmaker):
+    """``db()`` a session for reading; ``db.begin()`` a write transaction that takes
+    SQLite's write lock at once (BEGIN IMMEDIATE, waited for up to the busy timeout), so
+    a read never has to become a write while another process writes."""
+
+    def __init__(self, bind: Engine):
+        from docgen.register.db import WRITE
+
+        super().__init__(bind, expire_on_commit=False)
+        writing = bind.execution_options(**{WRITE: True})
+        writing.hide_parameters = True
+        self.writer = sessionmaker(writing, expire_on_commit=False)
+
+    def begin(self):  # type: ignore[override]
+        return self.writer.begin()
+
+
+def sessions(url: str | None = None) -> Sessions:
+    return Sessions(engine(url))

@@ -19,9 +19,17 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen import api
-from docgen.desk import auth, forms
+from docgen.desk import auth, forms, renderers
 from docgen.desk.database import Draft, now
-from docgen.desk.web import CSRF_FIELD, PREVIEW_CSP, guarded, posted, render
+from docgen.desk.web import (
+    CSRF_FIELD,
+    PREVIEW_CSP,
+    attachment,
+    guarded,
+    id_of,
+    posted,
+    render,
+)
 from docgen.documents import get_kind
 from docgen.documents.base import Options, prepare
 from docgen.errors import CaseInvalid, DocgenError, Problem
@@ -128,9 +136,8 @@ def _pairs(request: Request) -> list[list[str]]:
 
 def own_draft(request: Request) -> Draft | None:
     """The visitor's own draft named in the path, of a kind their role drafts."""
-    try:
-        draft_id = int(request.path_params["draft"])
-    except ValueError:
+    draft_id = id_of(request.path_params["draft"])
+    if draft_id is None:
         return None
     visitor = request.scope["visitor"]
     with request.app.state.db() as s:
@@ -140,22 +147,22 @@ def own_draft(request: Request) -> Draft | None:
     return draft
 
 
-DraftHandler = Callable[[Request, Draft], Awaitable[Response]]
+DraftPage = Callable[[Request, Draft], Response]
 
 
 def on_draft(
     permission: str | None = None, saves_when_expired: bool = False
-) -> Callable[[DraftHandler], Callable[[Request], Awaitable[Response]]]:
+) -> Callable[[DraftPage], Callable[[Request], Awaitable[Response]]]:
     """A guarded route about one of the visitor's drafts (anyone else's is not found)."""
 
-    def wrap(handler: DraftHandler) -> Callable[[Request], Awaitable[Response]]:
+    def wrap(page: DraftPage) -> Callable[[Request], Awaitable[Response]]:
         @guarded(permission, saves_when_expired)
-        @wraps(handler)
-        async def route(request: Request) -> Response:
+        @wraps(page)
+        def route(request: Request) -> Response:
             draft = own_draft(request)
             if draft is None:
                 return render(request, "missing.html.j2", status=404, what="draft")
-            return await handler(request, draft)
+            return page(request, draft)
 
         return route
 
@@ -176,7 +183,7 @@ def _may_draft(request: Request, kind: str) -> bool:
 
 
 @guarded(None)
-async def list_drafts(request: Request) -> Response:
+def list_drafts(request: Request) -> Response:
     visitor = request.scope["visitor"]
     with request.app.state.db() as s:
         rows = list(
@@ -194,7 +201,7 @@ async def list_drafts(request: Request) -> Response:
 
 
 @guarded(None)
-async def start(request: Request) -> Response:
+def start(request: Request) -> Response:
     form = posted(request)
     kind, jurisdiction = str(form.get("kind") or ""), str(form.get("jurisdiction") or "")
     if not _may_draft(request, kind):
@@ -245,13 +252,13 @@ def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
 
 
 @on_draft()
-async def show(request: Request, draft: Draft) -> Response:
+def show(request: Request, draft: Draft) -> Response:
     submitted = forms.values(draft.fields).get("_submitted") == "1"
     return _page(request, draft, check(draft, request.app.state.register()), submitted)
 
 
 @on_draft(saves_when_expired=True)
-async def submit(request: Request, draft: Draft) -> Response:
+def submit(request: Request, draft: Draft) -> Response:
     """Save first; then add or remove a row, or check everything and show every problem."""
     pairs = _pairs(request)
     action = str(posted(request).get("_action") or "check")
@@ -263,7 +270,8 @@ async def submit(request: Request, draft: Draft) -> Response:
         return RedirectResponse(f"/drafts/{draft.id}#{anchor}", status_code=303)
     if action.startswith("remove:"):
         path, _, index = action.removeprefix("remove:").rpartition(":")
-        pairs = forms.without_row(pairs, path, int(index) if index.isdigit() else -1)
+        row = id_of(index)
+        pairs = forms.without_row(pairs, path, -1 if row is None else row)
         _save(request, draft, pairs)
         return RedirectResponse(f"/drafts/{draft.id}#{forms.input_id(path)}", status_code=303)
     # Checked on the page it redirects to (a reload never posts stale values again);
@@ -275,7 +283,7 @@ async def submit(request: Request, draft: Draft) -> Response:
 
 
 @on_draft(saves_when_expired=True)
-async def live(request: Request, draft: Draft) -> Response:
+def live(request: Request, draft: Draft) -> Response:
     """A field was left: save, check, and send back the errors, summary and figures."""
     pairs = _pairs(request)
     if forms.values(draft.fields).get("_submitted") == "1":
@@ -311,32 +319,28 @@ async def live(request: Request, draft: Draft) -> Response:
 
 
 @on_draft()
-async def preview(request: Request, draft: Draft) -> Response:
+def preview(request: Request, draft: Draft) -> Response:
     """The document's HTML as it stands, for the page's preview frame (nothing runs in it)."""
     data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
-    try:
-        html = api.build(draft.kind, data, _options(draft)).standalone()
-    except CaseInvalid as err:
-        response = render(request, "preview_blocked.html.j2", problems=err.problems)
+    tag, result = renderers.run(renderers.preview, draft.kind, data, _options(draft).review)
+    if tag == "problems":
+        response = render(request, "preview_blocked.html.j2", problems=result)
         response.headers["content-security-policy"] = PREVIEW_CSP
         return response
-    return HTMLResponse(html, headers={"content-security-policy": PREVIEW_CSP})
+    return HTMLResponse(result, headers={"content-security-policy": PREVIEW_CSP})
 
 
 @on_draft("instruments")
-async def word_copy(request: Request, draft: Draft) -> Response:
+def word_copy(request: Request, draft: Draft) -> Response:
     """An attorney's working copy in Word (review mode as the draft says); not issued."""
     data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
-    try:
-        doc = api.build(draft.kind, data, _options(draft))
-    except CaseInvalid as err:
-        return _page(request, draft, Checked(problems=err.problems), submitted=True)
-    body = api.to_bytes(doc, "docx")
-    name = f"draft-{draft.id}-{draft.kind}.docx"
+    tag, result = renderers.run(renderers.word, draft.kind, data, _options(draft).review)
+    if tag == "problems":
+        return _page(request, draft, Checked(problems=result), submitted=True)
     return Response(
-        body,
+        result,
         media_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        headers={"content-disposition": f'attachment; filename="{name}"'},
+        headers={"content-disposition": attachment(f"draft-{draft.id}-{draft.kind}.docx")},
     )
 
 
@@ -347,9 +351,8 @@ def issuable(draft: Draft) -> dict[str, Any]:
     return data
 
 
-def refused(request: Request, draft: Draft, err: DocgenError) -> Response:
+def refused(request: Request, draft: Draft, problems: list[Problem]) -> Response:
     """The draft's page with the register's or the law's refusal beside the fields."""
-    problems = err.problems if isinstance(err, CaseInvalid) else [Problem("", str(err))]
     return _page(request, draft, Checked(problems=problems), submitted=True)
 
 
@@ -359,7 +362,7 @@ def mark_issued(request: Request, draft: Draft, number: str) -> None:
 
 
 @on_draft()
-async def discard(request: Request, draft: Draft) -> Response:
+def discard(request: Request, draft: Draft) -> Response:
     with request.app.state.db.begin() as s:
         s.delete(s.get(Draft, draft.id))
     return RedirectResponse("/drafts", status_code=303)

@@ -38,6 +38,8 @@ from docgen.law.packs import load_pack
 SET_BY_DESK = ("jurisdiction", "number", "prior_offenses")
 DRAFT_NUMBER = "DRAFT"
 LINE_MAX = 500  # longer text gets a text area
+MAX_DEPTH = 12  # steps in a field's path: recipient.address.street is 3, a row index one more
+MAX_ROW = 99  # the last row index of a repeating group (100 rows)
 
 
 @dataclass(frozen=True)
@@ -162,18 +164,19 @@ def form_for(kind: str, jurisdiction: str) -> Node:
 
 # -- typed values -> case data -------------------------------------------------------------
 
-_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[\d{1,4}\])*)$")
+_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[[0-9]{1,2}\])*)$")
 
 
 def _steps(name: str) -> list[str | int] | None:
+    """The path of a field's name (None: not a path a form of the desk names)."""
     steps: list[str | int] = []
     for segment in name.split("."):
         match = _SEGMENT.fullmatch(segment)
         if not match:
             return None
         steps.append(match.group(1))
-        steps += [int(i) for i in re.findall(r"\[(\d+)\]", match.group(2))]
-    return steps
+        steps += [int(i) for i in re.findall(r"\[([0-9]+)\]", match.group(2))]
+    return steps if len(steps) <= MAX_DEPTH else None
 
 
 def _put(tree: dict, steps: list[str | int], value: str) -> None:
@@ -204,7 +207,7 @@ def case_data(kind: str, jurisdiction: str, pairs: list[list[str]]) -> dict[str,
     for name, value in pairs:
         steps = _steps(name)
         if steps and isinstance(steps[0], str) and steps[0] not in SET_BY_DESK and name[0] != "_":
-            _put(tree, steps, value)
+            _put(tree, steps, value.replace("\r\n", "\n").replace("\r", "\n"))
     data = _pruned(tree) or {}
     data["jurisdiction"] = jurisdiction
     if "number" in get_kind(kind).model.model_fields:
@@ -232,19 +235,21 @@ def values(pairs: list[list[str]]) -> dict[str, str]:
 
 def rows(pairs: list[list[str]], path: str) -> int:
     """How many rows of the repeating group ``path`` the draft holds (at least one)."""
-    pattern = re.compile(re.escape(path) + r"\[(\d+)\]")
+    pattern = re.compile(re.escape(path) + r"\[([0-9]{1,2})\]")
     found = [int(m.group(1)) for name, _ in pairs if (m := pattern.match(name))]
     return max(found, default=0) + 1
 
 
 def with_row(pairs: list[list[str]], path: str) -> list[list[str]]:
-    """The pairs with one more (empty) row in the repeating group ``path``."""
-    return [*pairs, [f"{path}[{rows(pairs, path)}]", ""]]
+    """The pairs with one more (empty) row in the repeating group ``path`` (none past the
+    last row a group holds)."""
+    count = rows(pairs, path)
+    return [*pairs, [f"{path}[{count}]", ""]] if count <= MAX_ROW else pairs
 
 
 def without_row(pairs: list[list[str]], path: str, index: int) -> list[list[str]]:
     """The pairs with row ``index`` of ``path`` removed and the later rows moved up."""
-    pattern = re.compile(re.escape(path) + r"\[(\d+)\](.*)$", re.S)
+    pattern = re.compile(re.escape(path) + r"\[([0-9]+)\](.*)$", re.S)
     out = []
     for name, value in pairs:
         match = pattern.match(name)

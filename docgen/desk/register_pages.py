@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk.web import form_of, guarded, posted, render
+from docgen.desk.web import attachment, guarded, id_of, posted, render
 from docgen.errors import DocgenError
 
 FORMAT_TYPES = {
@@ -105,7 +105,7 @@ def affidavits(reg: Any, document_id: int) -> list[str]:
 
 
 @guarded("register")
-async def documents(request: Request) -> Response:
+def documents(request: Request) -> Response:
     from docgen.register.filters import FILTERS
 
     chosen = request.query_params.get("filter") or None
@@ -150,13 +150,13 @@ DONE = {"service": "Service recorded.", "disposition": "Disposition recorded."}
 
 
 @guarded("register")
-async def document(request: Request) -> Response:
+def document(request: Request) -> Response:
     done = DONE.get(request.query_params.get("done", ""), "")
     return _document_page(request, request.path_params["number"], done=done)
 
 
 @guarded("register")
-async def download(request: Request) -> Response:
+def download(request: Request) -> Response:
     """The stored bytes of one format, exactly as issued (never rendered again)."""
     number, fmt = request.path_params["number"], request.path_params["fmt"]
     try:
@@ -168,9 +168,7 @@ async def download(request: Request) -> Response:
         return render(request, "missing.html.j2", status=404, what="file")
     name = f"{record.number}-{record.kind}.{fmt}"
     return Response(
-        blob,
-        media_type=FORMAT_TYPES[fmt],
-        headers={"content-disposition": f'attachment; filename="{name}"'},
+        blob, media_type=FORMAT_TYPES[fmt], headers={"content-disposition": attachment(name)}
     )
 
 
@@ -217,7 +215,7 @@ CHANGES = {"service": _service, "disposition": _disposition}
 
 
 @guarded("enforce")
-async def change(request: Request) -> Response:
+def change(request: Request) -> Response:
     """Record service or a disposition of a document; the register's refusal is shown on
     the document's page, a success is redirected to it (a reload never records twice)."""
     number, what = request.path_params["number"], request.path_params["what"]
@@ -231,12 +229,20 @@ async def change(request: Request) -> Response:
 
 
 @guarded("register")
-async def respondent(request: Request) -> Response:
+def respondent(request: Request) -> Response:
     try:
-        history = register(request).history(int(request.path_params["id"]))
-    except (DocgenError, ValueError):
+        history = register(request).history(respondent_id(request))
+    except DocgenError:
         return render(request, "missing.html.j2", status=404, what="respondent")
     return render(request, "respondent.html.j2", history=history)
+
+
+def respondent_id(request: Request) -> int:
+    """The respondent's id in the path (not a sane id: not found)."""
+    found = id_of(request.path_params["id"])
+    if found is None:
+        raise DocgenError("no such respondent")
+    return found
 
 
 KNOWN = ("recipient", "site")  # what a new notice takes from an earlier document
@@ -252,13 +258,13 @@ def _notice_from(request: Request, record: Any) -> Response:
 
 
 @guarded("enforce")
-async def notice_for(request: Request) -> Response:
+def notice_for(request: Request) -> Response:
     """A new notice for a respondent in the register, filled from their latest document."""
     from docgen.desk import drafts
 
     try:
-        history = register(request).history(int(request.path_params["id"]))
-    except (DocgenError, ValueError):
+        history = register(request).history(respondent_id(request))
+    except DocgenError:
         return render(request, "missing.html.j2", status=404, what="respondent")
     latest = next((d for d in history.documents if d.case.get("recipient")), None)
     if latest is None:
@@ -268,7 +274,7 @@ async def notice_for(request: Request) -> Response:
 
 
 @guarded("enforce")
-async def notice_at(request: Request) -> Response:
+def notice_at(request: Request) -> Response:
     """A new notice at the site of an issued document (and to the same recipient)."""
     try:
         record = register(request).document(request.path_params["number"])
@@ -278,17 +284,17 @@ async def notice_at(request: Request) -> Response:
 
 
 @guarded("register")
-async def verify_page(request: Request) -> Response:
+def verify_page(request: Request) -> Response:
     return _verified(request)
 
 
 @guarded("register")
-async def verify(request: Request) -> Response:
+def verify(request: Request) -> Response:
     """Upload a PDF (or DOCX): issued by this register, byte for byte, or not."""
-    upload = (await form_of(request)).get("file")
+    upload = posted(request).get("file")
     if upload is None or isinstance(upload, str) or not upload.filename:
         return _verified(request, error="Choose the file to verify.", status=400)
-    blob = await upload.read(MAX_UPLOAD + 1)
+    blob = upload.file.read(MAX_UPLOAD + 1)
     if len(blob) > MAX_UPLOAD:
         error = "The file is larger than 20 MB; no document issued here is that large."
         return _verified(request, error=error, status=413)
@@ -304,10 +310,10 @@ def _verified(
 
 
 @guarded("enforce")
-async def issue(request: Request) -> Response:
+def issue(request: Request) -> Response:
     """Number, record and render a draft through the register (as `docgen issue` does)."""
-    from docgen.desk import drafts
-    from docgen.register import AmbiguousRespondent
+    from docgen.desk import drafts, renderers
+    from docgen.errors import Problem
 
     draft = drafts.own_draft(request)
     if draft is None:
@@ -316,16 +322,17 @@ async def issue(request: Request) -> Response:
         return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
     chosen = _text(posted(request).get("respondent"))
     data = drafts.issuable(draft)
-    try:
-        issued = register(request).issue(
-            draft.kind, data, respondent=chosen, by=request.scope["visitor"].name
-        )
-    except AmbiguousRespondent as err:
-        return render(request, "choose_respondent.html.j2", draft=draft, candidates=err.candidates)
-    except DocgenError as err:
-        return drafts.refused(request, draft, err)
-    drafts.mark_issued(request, draft, issued.number)
-    return RedirectResponse(f"/documents/{issued.number}", status_code=303)
+    by = request.scope["visitor"].name
+    url = request.app.state.database_url
+    tag, result = renderers.run(renderers.issue, url, draft.kind, data, chosen, by)
+    if tag == "ambiguous":
+        return render(request, "choose_respondent.html.j2", draft=draft, candidates=result)
+    if tag == "problems":
+        return drafts.refused(request, draft, result)
+    if tag == "refused":
+        return drafts.refused(request, draft, [Problem("", result)])
+    drafts.mark_issued(request, draft, result)
+    return RedirectResponse(f"/documents/{result}", status_code=303)
 
 
 routes = [

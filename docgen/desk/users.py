@@ -24,12 +24,12 @@ def _page(request: Request, error: str = "", status: int = 200) -> Response:
 
 
 @guarded("users")
-async def users_page(request: Request) -> Response:
+def users_page(request: Request) -> Response:
     return _page(request)
 
 
 @guarded("users")
-async def add(request: Request) -> Response:
+def add(request: Request) -> Response:
     form = posted(request)
     try:
         auth.add_user(
@@ -44,7 +44,7 @@ async def add(request: Request) -> Response:
 
 
 @guarded("users")
-async def remove(request: Request) -> Response:
+def remove(request: Request) -> Response:
     name = str(posted(request).get("name") or "")
     if name == request.scope["visitor"].name:
         return _page(request, "you cannot remove yourself", 400)

@@ -8,20 +8,26 @@ permission it needs (:func:`guarded`); a request without a live session is sent 
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Awaitable, Callable
 from functools import cache, wraps
 from typing import Any
 
-from starlette.datastructures import FormData
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from docgen.desk import auth
+from docgen.desk.forms import MAX_DEPTH, MAX_ROW
 
 SESSION_COOKIE = "docgen_session"
 LOGIN_CSRF_COOKIE = "docgen_login_csrf"
 CSRF_FIELD = "csrf_token"
-MAX_FORM_FIELDS = 5000
+MAX_FORM_FIELDS = 2000  # the largest form (every kind's, rows and all) has a few hundred
+MAX_NAME = 200  # characters of a field's name
+MAX_ID = 9  # digits of a draft's or respondent's id
 
 # No inline script or style anywhere: scripts and styles come from /static only.
 CSP = (
@@ -78,35 +84,104 @@ def denied(request: Request, why: str) -> HTMLResponse:
     return render(request, "denied.html.j2", status=403, why=why)
 
 
+class BadInput(Exception):
+    """A request no form of the desk sends: a control character, a path too deep, a row
+    index out of range. Answered 400 with a page naming the field."""
+
+    def __init__(self, field: str, why: str):
+        super().__init__(f"{field[:MAX_NAME]!r}: {why}")
+        self.field = field[:MAX_NAME]
+        self.why = why
+
+
+_INDEX = re.compile(r"\[([^\]]*)\]")
+
+
+def line_breaks(text: str) -> str:
+    """A text area's CRLF and CR (what browsers send for Enter) as plain line breaks."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def checked_field(name: str, value: str) -> str:
+    """``value`` with its line breaks normalized, or BadInput naming the field: a control
+    character other than a line break or tab, a name too long or too deep, a row index
+    that is not 1 to 2 ASCII digits."""
+    if name.count(".") + name.count("[") >= MAX_DEPTH:
+        raise BadInput(name, f"nested more than {MAX_DEPTH} levels deep; no form goes that deep")
+    if len(name) > MAX_NAME or any(unicodedata.category(c) == "Cc" for c in name):
+        raise BadInput(name, f"not a field of this form (names are at most {MAX_NAME} characters)")
+    for index in _INDEX.findall(name):
+        if not (index.isascii() and index.isdigit() and int(index) <= MAX_ROW):
+            raise BadInput(name, f"row index {index!r}: a group holds rows 0 to {MAX_ROW}")
+    value = line_breaks(value)
+    for ch in value:
+        if ch not in "\n\t" and unicodedata.category(ch) == "Cc":
+            raise BadInput(
+                name,
+                f"contains the control character U+{ord(ch):04X}; remove it (what is typed "
+                "here is printed as text)",
+            )
+    return value
+
+
 async def form_of(request: Request) -> FormData:
-    return await request.form(max_fields=MAX_FORM_FIELDS, max_files=1)
+    """The posted form, every text value checked (:func:`checked_field`)."""
+    form = await request.form(max_fields=MAX_FORM_FIELDS, max_files=1)
+    items: list[tuple[str, str | UploadFile]] = []
+    for name, value in form.multi_items():
+        if isinstance(value, UploadFile):
+            checked_field(name, "")
+            items.append((name, value))
+        else:
+            items.append((name, checked_field(name, value)))
+    return FormData(items)
+
+
+def attachment(name: str) -> str:
+    """A Content-Disposition for a download named ``name`` (RFC 6266): an ASCII fallback
+    of letters, digits and ``-._`` in ``filename``, the name itself in ``filename*``."""
+    from urllib.parse import quote
+
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "download"
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def id_of(text: str) -> int | None:
+    """A draft's or respondent's id from a path: ASCII digits of sane length, else None."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_ID:
+        return int(text)
+    return None
 
 
 Handler = Callable[[Request], Awaitable[Response]]
+Page = Callable[[Request], Response]  # a route's own work: blocking, run in a thread
 
 
-def guarded(
-    permission: str | None, saves_when_expired: bool = False
-) -> Callable[[Handler], Handler]:
+def guarded(permission: str | None, saves_when_expired: bool = False) -> Callable[[Page], Handler]:
     """A route that needs a live session (and ``permission``; None: any signed-in user).
 
     POSTs must carry the session's CSRF token. A POST arriving after the session expired
     is refused; but a route that ``saves_when_expired`` still gets a post carrying the
     expired session's cookie and CSRF token (``scope["expired"]`` is then True), so a
     draft is saved before the visitor is sent to sign in again.
+
+    The route's work (database, hashing, files) runs in a worker thread, never on the
+    event loop: one clerk's request does not hold up another's.
     """
 
-    def wrap(handler: Handler) -> Handler:
-        @wraps(handler)
+    def wrap(page: Page) -> Handler:
+        @wraps(page)
         async def route(request: Request) -> Response:
-            db = request.app.state.db
-            visitor = auth.visitor(db, request.cookies.get(SESSION_COOKIE))
+            if request.method == "POST":
+                request.scope["form"] = await form_of(request)
+            return await run_in_threadpool(admitted, request, page)
+
+        def admitted(request: Request, page: Page) -> Response:
+            visitor = auth.visitor(request.app.state.db, request.cookies.get(SESSION_COOKIE))
             posting = request.method == "POST"
-            if posting:
-                form = await form_of(request)
-                request.scope["form"] = form
-                if visitor is not None and not auth.same_token(visitor.csrf, form.get(CSRF_FIELD)):
-                    return denied(request, "this form is out of date; reload the page")
+            form = request.scope.get("form")
+            if posting and visitor and not auth.same_token(visitor.csrf, form.get(CSRF_FIELD)):
+                return denied(request, "this form is out of date; reload the page")
             keep = posting and saves_when_expired
             if visitor is None or not (visitor.live or keep):
                 return RedirectResponse("/login", status_code=303)
@@ -114,7 +189,7 @@ def guarded(
             request.scope["expired"] = not visitor.live
             if permission is not None and not visitor.may(permission):
                 return denied(request, f"the {visitor.role} role may not do this")
-            return await handler(request)
+            return page(request)
 
         return route
 

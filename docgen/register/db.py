@@ -62,7 +62,11 @@ def make_engine(url: str, timeout: float = 30.0) -> Engine:
         if path and path != ":memory:":
             folder = Path(path).parent
             try:
-                folder.mkdir(parents=True, exist_ok=True)
+                # Password hashes and case data: the folder and the file are the owner's.
+                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                if not path.startswith("file:") and not os.path.exists(path):
+                    with suppress(FileExistsError):  # made by another process meanwhile
+                        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             except OSError as err:
                 raise RegisterError(
                     f"cannot create the register's folder {folder}: {err}"

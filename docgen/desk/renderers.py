@@ -1,0 +1,99 @@
+"""Rendering in worker processes: a preview, a Word copy, an issue (number, render, record).
+
+WeasyPrint and python-docx hold the interpreter for seconds; in the server's own process
+they would slow every other clerk's page through the GIL, so each server process keeps a
+small pool of rendering processes and its threads wait on them. What crosses between
+processes is plain data: the case, and back a tagged result (HTML or bytes, the problems,
+the register's refusal); never an open database session.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from typing import Any
+
+RENDERERS = 2  # processes per server process: rendering is bounded by the machine's cores
+
+Result = tuple[str, Any]
+
+
+@cache
+def _pool() -> ProcessPoolExecutor:
+    # spawn: a fresh interpreter (a fork would copy the server's threads and connections)
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=RENDERERS, mp_context=context, initializer=_ready)
+
+
+def run(work: Callable[..., Result], *args: Any) -> Result:
+    """``work(*args)`` in a rendering process (the calling thread waits for it)."""
+    return _pool().submit(work, *args).result()
+
+
+def warm() -> None:
+    """Start the rendering processes now, so the first preview does not wait for them."""
+    for _ in range(RENDERERS):
+        _pool().submit(_ready)
+
+
+def stop() -> None:
+    """Let the rendering processes finish what they hold, and end them."""
+    if _pool.cache_info().currsize:
+        _pool().shutdown(wait=True, cancel_futures=True)
+        _pool.cache_clear()
+
+
+def _ready() -> None:
+    import docgen.api  # noqa: F401  (WeasyPrint, python-docx and the packs, loaded once)
+
+
+def preview(kind: str, data: dict[str, Any], review: bool) -> Result:
+    """("html", the standalone page) or ("problems", what the law says is missing)."""
+    from docgen import api
+    from docgen.documents.base import Options
+    from docgen.errors import CaseInvalid
+
+    try:
+        return "html", api.build(kind, data, Options(review=review)).standalone()
+    except CaseInvalid as err:
+        return "problems", err.problems
+
+
+def word(kind: str, data: dict[str, Any], review: bool) -> Result:
+    """("docx", the bytes) or ("problems", ...)."""
+    from docgen import api
+    from docgen.documents.base import Options
+    from docgen.errors import CaseInvalid
+
+    try:
+        return "docx", api.to_bytes(api.build(kind, data, Options(review=review)), "docx")
+    except CaseInvalid as err:
+        return "problems", err.problems
+
+
+@cache
+def _register(url: str | None) -> Any:
+    from docgen.register import Register
+
+    opened = Register.open(url)
+    opened.engine.hide_parameters = True  # no case data in a logged error
+    return opened
+
+
+def issue(url: str | None, kind: str, data: dict[str, Any], respondent: Any, by: str) -> Result:
+    """Issue through the register: ("issued", number), ("ambiguous", candidates),
+    ("problems", problems) or ("refused", the register's message)."""
+    from docgen.errors import CaseInvalid, DocgenError
+    from docgen.register import AmbiguousRespondent
+
+    try:
+        issued = _register(url).issue(kind, data, respondent=respondent, by=by)
+    except AmbiguousRespondent as err:
+        return "ambiguous", err.candidates
+    except CaseInvalid as err:
+        return "problems", err.problems
+    except DocgenError as err:
+        return "refused", str(err)
+    return "issued", issued.number
