@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
@@ -58,6 +59,16 @@ def charged(case: Any) -> list[Charged]:
     return [
         Charged.listed(i, v.observed, v.continued_through) for i, v in enumerate(case.violations)
     ]
+
+
+def current_offense(case: Any) -> tuple[str | None, list[tuple[str, date]]]:
+    """What identifies the offense a case is about (reading 11): the notice it follows, if
+    it names one, and each violation it charges as (provision, first day)."""
+    cited_here = [(v.provision, v.observed) for v in getattr(case, "violations", [])]
+    offense = getattr(case, "offense", None)
+    if offense is not None and getattr(offense, "provision", None):
+        cited_here.append((offense.provision, offense.committed))
+    return getattr(case, "notice", None), cited_here
 
 
 # Assessments made, by case object and pack: a document's check and its context share one

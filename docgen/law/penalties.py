@@ -6,7 +6,7 @@ come from the pack's ``penalties.tiers`` brackets; nothing here holds a dollar a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -17,6 +17,7 @@ from docgen.errors import CaseInvalid, Problem
 from docgen.law.calendar import years_from
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack, PenaltyTier
+from docgen.law.provisions import normalized
 
 ZERO = Decimal("0.00")
 PENALTIES = "@penalties"  # the penalty section, as the pack cites it
@@ -179,6 +180,24 @@ def disposition_problem(on: date, committed: date, latest: date, latest_words: s
             "the day it is entered, never ahead of it"
         )
     return None
+
+
+def is_current_offense(
+    number: str | None,
+    violations: Sequence[Mapping[str, object]],
+    notice: str | None,
+    charged: Sequence[tuple[str, date]],
+) -> bool:
+    """Reading 11: an offense is never its own prior. A recorded offense (charged by the
+    notice ``number``, with its ``violations`` as recorded) is the current offense when the
+    document names that notice as the one it follows, or charges any of its violations:
+    the same provision, first observed on the same day."""
+    if notice is not None and number is not None and normalized(notice) == normalized(number):
+        return True
+    recorded = {
+        (normalized(str(v.get("provision", ""))), str(v.get("observed", ""))) for v in violations
+    }
+    return any((normalized(provision), day.isoformat()) in recorded for provision, day in charged)
 
 
 def check_history(

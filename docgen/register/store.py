@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cache
@@ -34,6 +34,7 @@ from docgen.documents.base import Kind, Options, jurisdiction_of, prepare
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
+from docgen.law.penalties import disposition_problem, is_current_offense
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
@@ -260,7 +261,8 @@ class Register:
         priors: list[dict[str, Any]] = []
         if "prior_offenses" in spec.model.model_fields and person is not None:
             skip = old.id if old is not None else None
-            priors = self._priors(session, person.id, facts.pack.id, facts.issued, skip)
+            current = self._current_offense(session, facts)
+            priors = self._priors(session, person.id, facts.pack.id, facts.issued, skip, current)
             data["prior_offenses"] = [p for p, _ in priors]
         number = data.get("number") if "number" in spec.model.model_fields else None
         if not number or (old is not None and number == old.number):
@@ -403,6 +405,28 @@ class Register:
         )
 
     # -- the history the penalty reads ---------------------------------------------------
+    def _current_offense(
+        self, session: Session, facts: _Facts
+    ) -> Callable[[Any, str | None], bool]:
+        """Reading 11: which recorded offense is the one the case is about (never a prior);
+        a notice the case names as the one it follows must have charged an offense here."""
+        from docgen.documents.penalty_statement import current_offense
+
+        notice, charged = current_offense(facts.case)
+        if notice is not None and not session.scalar(
+            select(Offense.id)
+            .join(Document, Offense.document_id == Document.id)
+            .where(Document.jurisdiction == facts.pack.id, Document.number == notice)
+        ):
+            raise RegisterError(
+                f"notice: {notice} is not a notice of violation issued in this register; "
+                "name the notice whose offense the statement is about "
+                f"({facts.pack.part('penalties').ref}; LAW.md § 4, reading 11)"
+            )
+        return lambda offense, number: is_current_offense(
+            number, offense.violations or (), notice, charged
+        )
+
     def _priors(
         self,
         session: Session,
@@ -410,13 +434,15 @@ class Register:
         jurisdiction: str,
         as_of: date,
         skip_document: int | None,
+        current: Callable[[Any, str | None], bool] = lambda offense, number: False,
     ) -> list[tuple[dict[str, Any], str]]:
         """Prior offenses as ``prior_offenses`` entries, as they stood on ``as_of``.
 
         Offenses of a superseded document live on in its successor (counted once); an
         offense committed after ``as_of`` is not a prior; a conviction or other
         disposition after ``as_of`` had not happened yet, so it reads as pending;
-        withdrawn notices are no offense at all.
+        withdrawn notices are no offense at all; the ``current`` offense, the one the
+        document is about, is never its own prior.
         """
         successor = aliased(Document)
         rows = session.execute(
@@ -434,6 +460,8 @@ class Register:
         ).all()
         out = []
         for offense, number in rows:
+            if current(offense, number):
+                continue
             decided = offense.convicted or offense.disposition_date
             disposition = offense.disposition
             if decided is not None and decided > as_of:
@@ -524,10 +552,11 @@ class Register:
             if disposition == "convicted" and on is None:
                 section = load_pack(doc.jurisdiction).part("penalties").ref
                 raise RegisterError(f"--date: a conviction needs its date ({section})")
-            if on is not None and on < offense.committed:
-                raise RegisterError(
-                    f"--date {on}: before the offense was committed ({offense.committed})"
-                )
+            today = _today()
+            wrong = on and disposition_problem(on, offense.committed, today, f"today ({today})")
+            if wrong:
+                section = load_pack(doc.jurisdiction).part("penalties").ref
+                raise RegisterError(f"--date {on}: {wrong} ({section}; LAW.md § 4, reading 13)")
             before = {
                 "disposition": offense.disposition,
                 "date": _iso(offense.disposition_date),
