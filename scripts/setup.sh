@@ -14,9 +14,10 @@ SYSTEM_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig
 # `setup.sh --test` adds what the tests drive for real: a PostgreSQL 15 server (the
 # register's shared backend; tests start their own with initdb/pg_ctl), Debian's Chromium
 # and its driver (browser tests through Playwright) and LibreOffice Writer (DOCX pages as
-# Word users see them).
+# Word users see them), and what docs/deploy.md runs: Caddy (the HTTPS proxy in front of the
+# desk, tested on loopback) and systemd's systemd-analyze (checks the unit files).
 if [ "${1:-}" = "--test" ]; then
-  SYSTEM_PACKAGES+=(postgresql-15 chromium chromium-driver libreoffice-writer-nogui)
+  SYSTEM_PACKAGES+=(postgresql-15 chromium chromium-driver libreoffice-writer-nogui caddy systemd)
 fi
 
 missing=()

@@ -1,0 +1,208 @@
+"""The deployment in docs/deploy.md, run for real: the systemd units pass `systemd-analyze
+verify`; Caddy with the documented Caddyfile and its internal certificate authority serves
+the desk, started with the unit's own ExecStart line, on loopback; a clerk signs in
+through it over HTTPS; every docgen command the guide names exists with its options.
+
+(Restoring a backup as the guide says: tests/register/test_register_restore.py.)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import ssl
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.desk_server import PASSWORD, csrf_of, docgen, free_port, sqlite_of
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "docs" / "deploy"
+GUIDE = ROOT / "docs" / "deploy.md"
+UNITS = ("docgen.service", "docgen-backup.service", "docgen-backup.timer")
+INSTALLED = "/opt/docgen/venv"  # where the guide installs docgen
+
+
+def need(program: str) -> str:
+    found = shutil.which(program)
+    if found is None:
+        message = f"{program} not found (scripts/setup.sh --test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+def unit_text(name: str) -> str:
+    """A unit as installed here: the guide's /opt/docgen/venv is this checkout's venv."""
+    return (DEPLOY / name).read_text(encoding="utf-8").replace(INSTALLED, sys.prefix)
+
+
+def test_the_units_pass_systemd_analyze(tmp_path):
+    analyze = need("systemd-analyze")
+    for name in UNITS:
+        (tmp_path / name).write_text(unit_text(name), encoding="utf-8")
+    done = subprocess.run(
+        [analyze, "verify", *(str(tmp_path / name) for name in UNITS)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    ours = [line for line in done.stderr.splitlines() if str(tmp_path) in line]
+    assert ours == []
+
+
+def test_the_service_runs_as_its_own_user_with_private_files():
+    service = unit_text("docgen.service")
+    settings = dict(
+        line.split("=", 1) for line in service.splitlines() if re.match(r"^[A-Z]\w*=", line)
+    )
+    assert settings["User"] == "docgen" and settings["UMask"] == "0077"
+    assert settings["StateDirectoryMode"] == "0700"
+    assert "--behind-proxy" in settings["ExecStart"]
+    assert "--host 127.0.0.1" in settings["ExecStart"]  # never on a public address
+
+
+def exec_start() -> list[str]:
+    """The service's ExecStart as arguments, with this venv's docgen."""
+    line = next(
+        line for line in unit_text("docgen.service").splitlines() if line.startswith("ExecStart=")
+    )
+    return shlex.split(line.removeprefix("ExecStart="))
+
+
+def wait_for(url: str, process: subprocess.Popen, log: Path, **client) -> None:
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(log.read_text())
+        try:
+            with httpx.Client(**client) as probe:
+                probe.get(url, timeout=2)
+            return
+        except (httpx.TransportError, OSError):
+            time.sleep(0.2)
+    raise AssertionError(f"{url} did not answer within 90 s:\n{log.read_text()}")
+
+
+def test_a_clerk_signs_in_through_caddy_over_https(tmp_path):
+    caddy = need("caddy")
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    added = docgen(
+        home, "users", "add", "ann", "--role", "clerk", "--password-stdin", stdin=PASSWORD
+    )
+    assert added.returncode == 0, added.stderr
+
+    desk_port, https_port, http_port = free_port(), free_port(), free_port()
+    command = exec_start()
+    command[command.index("--port") + 1] = str(desk_port)
+    environment = {**os.environ, "DOCGEN_HOME": str(home), "DOCGEN_DATABASE_URL": sqlite_of(home)}
+    caddy_environment = {
+        **os.environ,
+        "DOCGEN_SITE": "localhost",
+        "DOCGEN_UPSTREAM": f"127.0.0.1:{desk_port}",
+        "DOCGEN_HTTPS_PORT": str(https_port),
+        "DOCGEN_HTTP_PORT": str(http_port),
+        "DOCGEN_CADDY_ADMIN": "off",
+        "XDG_DATA_HOME": str(tmp_path / "caddy-data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "caddy-config"),
+        "HOME": str(tmp_path),
+    }
+    desk_log, caddy_log = tmp_path / "desk.log", tmp_path / "caddy.log"
+    processes = []
+    try:
+        with open(desk_log, "w") as log:
+            processes.append(
+                subprocess.Popen(command, env=environment, stdout=log, stderr=subprocess.STDOUT)
+            )
+        wait_for(f"http://127.0.0.1:{desk_port}/login", processes[0], desk_log)
+        with open(caddy_log, "w") as log:
+            processes.append(
+                subprocess.Popen(
+                    [caddy, "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+                    env=caddy_environment,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        root = tmp_path / "caddy-data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+        deadline = time.monotonic() + 60
+        while not root.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert root.exists(), caddy_log.read_text()
+        site = f"https://localhost:{https_port}"
+        trusted = ssl.create_default_context(cafile=str(root))
+        wait_for(f"{site}/login", processes[1], caddy_log, verify=trusted)
+
+        with httpx.Client(base_url=site, verify=trusted, timeout=30) as browser:
+            page = browser.get("/login")
+            assert page.status_code == 200
+            assert page.headers["strict-transport-security"] == "max-age=31536000"
+            assert "server" not in page.headers
+            signed = browser.post(
+                "/login",
+                data={"username": "ann", "password": PASSWORD, "csrf_token": csrf_of(page.text)},
+            )
+            assert signed.status_code == 303, signed.text
+            # Redirects stay on the proxy's https address, and the session cookie is Secure.
+            assert signed.headers["location"].startswith(("/", site))
+            session = [c for c in signed.headers.get_list("set-cookie") if "Max-Age=0" not in c]
+            assert session and all("; secure" in c.lower() for c in session)
+            drafts = browser.get(signed.headers["location"], follow_redirects=True)
+            assert drafts.status_code == 200 and "ann" in drafts.text
+
+        # Plain HTTP to Caddy is sent to HTTPS.
+        with httpx.Client(timeout=10) as plain:
+            moved = plain.get(f"http://localhost:{http_port}/login")
+        assert moved.status_code in (301, 308)
+        assert moved.headers["location"].startswith("https://localhost")
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def guide_commands() -> list[list[str]]:
+    """Every docgen command line in the guide's shell blocks (joined at backslashes)."""
+    blocks = re.findall(r"```sh\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+    lines = "\n".join(blocks).replace("\\\n", " ").splitlines()
+    found = []
+    for line in lines:
+        for part in re.split(r"\|\||&&|\|", line.split("#", 1)[0]):
+            words = shlex.split(part)
+            for lead in ("docgen-admin", "/opt/docgen/venv/bin/docgen"):
+                if lead in words:
+                    found.append(words[words.index(lead) + 1 :])
+    return found
+
+
+def test_every_command_the_guide_names_exists_with_its_options():
+    import click
+
+    from docgen.cli import main
+
+    commands = guide_commands()
+    assert len(commands) >= 8
+    for words in commands:
+        command, context = main, click.Context(main)
+        rest = list(words)
+        while isinstance(command, click.Group) and rest and not rest[0].startswith("-"):
+            found = command.get_command(context, rest[0])
+            assert found is not None, f"docs/deploy.md: no command {' '.join(words)!r}"
+            command, context, rest = found, click.Context(found), rest[1:]
+        options = {opt for param in command.params for opt in param.opts}
+        for word in rest:
+            if word.startswith("--"):
+                assert word in options, f"docs/deploy.md: {' '.join(words)}: no option {word}"
