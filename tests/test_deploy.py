@@ -69,14 +69,18 @@ def test_the_service_runs_as_its_own_user_with_private_files():
     assert settings["StateDirectoryMode"] == "0700"
     assert "--behind-proxy" in settings["ExecStart"]
     assert "--host 127.0.0.1" in settings["ExecStart"]  # never on a public address
+    assert "--host-name ${DOCGEN_SITE}" in settings["ExecStart"]  # the name Caddy serves
+    assert settings["EnvironmentFile"] == "/etc/docgen/docgen.env"
 
 
-def exec_start() -> list[str]:
-    """The service's ExecStart as arguments, with this venv's docgen."""
+def exec_start(environment: dict[str, str]) -> list[str]:
+    """The service's ExecStart as arguments, with this venv's docgen, its ${VARIABLES}
+    replaced from ``environment`` as systemd replaces them from the environment file."""
     line = next(
         line for line in unit_text("docgen.service").splitlines() if line.startswith("ExecStart=")
     )
-    return shlex.split(line.removeprefix("ExecStart="))
+    words = shlex.split(line.removeprefix("ExecStart="))
+    return [re.sub(r"\$\{(\w+)\}", lambda m: environment[m.group(1)], w) for w in words]
 
 
 def wait_for(url: str, process: subprocess.Popen, log: Path, **client) -> None:
@@ -103,9 +107,14 @@ def test_a_clerk_signs_in_through_caddy_over_https(tmp_path):
     assert added.returncode == 0, added.stderr
 
     desk_port, https_port, http_port = free_port(), free_port(), free_port()
-    command = exec_start()
+    environment = {
+        **os.environ,
+        "DOCGEN_HOME": str(home),
+        "DOCGEN_DATABASE_URL": sqlite_of(home),
+        "DOCGEN_SITE": "localhost",  # docs/deploy.md, step 4
+    }
+    command = exec_start(environment)
     command[command.index("--port") + 1] = str(desk_port)
-    environment = {**os.environ, "DOCGEN_HOME": str(home), "DOCGEN_DATABASE_URL": sqlite_of(home)}
     caddy_environment = {
         **os.environ,
         "DOCGEN_SITE": "localhost",
