@@ -132,7 +132,7 @@ class Store:
             "AND cause IS NOT NULL"
         ).bindparams(bindparam("keys", expanding=True))
         with self.engine.connect() as conn:
-            return dict(conn.execute(query, {"b": batch, "keys": keys}).tuples().all())
+            return {key: cause for key, cause in conn.execute(query, {"b": batch, "keys": keys})}
 
     def finished(self, batch: str, limit: int = 20) -> list[Result]:
         """Some of the batch's stored results, each with its files, checked against their

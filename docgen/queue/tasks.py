@@ -21,7 +21,12 @@ RENDER = "docgen.render"
 def register_tasks(app: Any, settings: Settings) -> None:
     from procrastinate import RetryStrategy
 
-    retry = RetryStrategy(max_attempts=settings.attempts, exponential_wait=settings.backoff)
+    # procrastinate counts retries, docgen counts tries (the first one too)
+    retry = (
+        RetryStrategy(max_attempts=settings.attempts - 1, exponential_wait=settings.backoff)
+        if settings.attempts > 1
+        else False
+    )
     app.task(name=RENDER, pass_context=True, retry=retry)(render_job)
 
 

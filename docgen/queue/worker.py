@@ -32,9 +32,17 @@ RECOVERY_LOCK = 4242078  # one recoverer at a time, across machines
 
 
 def engine_for(url: str) -> Engine:
-    from docgen.register.db import make_engine
+    """An engine whose connections find procrastinate's tables (and functions' tables)."""
+    from sqlalchemy import create_engine
 
-    return make_engine(url)
+    from docgen.queue.app import connection_options
+    from docgen.register.db import driver_url
+
+    return create_engine(
+        driver_url(url),
+        connect_args={"connect_timeout": 10, **connection_options()},
+        pool_pre_ping=True,
+    )
 
 
 def check_installed(engine: Engine) -> None:
@@ -93,8 +101,10 @@ def run(
                 for line in recover_stalled(engine, settings, store):
                     say(line)
                 store.prune()
-            except (OperationalError, DBAPIError) as err:
+            except OperationalError as err:
                 say(f"database unavailable ({_first_line(err)}); trying again")
+            except DBAPIError as err:
+                say(f"could not look for stalled jobs: {_first_line(err)}")
             for number, process in enumerate(processes):
                 if not process.is_alive() and not stopping.is_set():
                     say(f"worker {number} ended (exit code {process.exitcode}); starting another")
