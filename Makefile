@@ -22,6 +22,7 @@ bench: setup-test
 	.venv/bin/python benchmarks/desk.py
 	.venv/bin/python benchmarks/batch_faults.py
 	.venv/bin/python -m benchmarks.register
+	.venv/bin/python -m benchmarks.queue
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py
