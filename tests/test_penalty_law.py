@@ -13,7 +13,7 @@ from docgen import api
 from docgen.errors import CaseInvalid
 from docgen.law.packs import ENV, load_pack
 from docgen.law.provisions import citation_problem
-from tests.helpers.enforcement_cases import case_data, squash
+from tests.helpers.enforcement_cases import case_data, squash, write_yaml
 from tests.helpers.readback import docx_text, pdf_text
 
 STATEMENT = ROOT / "fixtures" / "penalty-statement" / "homer-second-offense-continued.yaml"
@@ -224,3 +224,19 @@ def test_a_pack_listing_a_provision_the_article_lacks_is_refused():
     bad = copy.deepcopy(code) | {"violable": {"value": ["228-78Q"], "ref": "§ 228-79C(4)"}}
     with pytest.raises(ValueError, match=r"violable: '228-78Q' is not one of code\.provisions"):
         Code.model_validate(bad)
+
+
+def test_a_stop_work_order_citing_a_finding_of_fact_is_refused():
+    data = case_data(ROOT / "fixtures" / "stop-work-order" / "homer-silt-fence.yaml")
+    data["violations"][0]["provision"] = "§ 228-77A(3)"
+    with pytest.raises(CaseInvalid) as err:
+        api.build("stop-work-order", data)
+    (problem,) = [p for p in err.value.problems if p.field == "violations[0].provision"]
+    assert "'§ 228-77A(3)' is part of the findings of fact (§ 228-77A)" in problem.message
+
+
+def test_penalty_json_reads_a_statement_in_the_offense_form_with_its_notice(tmp_path):
+    data = case_data(ROOT / "fixtures" / "penalty-statement" / "homer-third-offense.yaml")
+    data["notice"] = "NOV-2026-0031"
+    out = api.penalty(write_yaml(tmp_path, data))
+    assert (out["offense_number"], out["tier"], out["violations"]) == (3, 3, 2)
