@@ -59,6 +59,8 @@ def test_assessment(case):
         assert [c["count"] for c in got["counts"]] == expect["counts"]
     if "counted_reason" in expect:
         assert a.counted and all(expect["counted_reason"] in f.reason for f in a.counted)
+    if "first_reason" in case:
+        assert case["first_reason"] in a.counted[0].reason
     if "counted_reason_not" in expect:
         assert all(expect["counted_reason_not"] not in f.reason for f in a.counted)
     if "excluded_reason" in expect:

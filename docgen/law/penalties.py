@@ -7,7 +7,7 @@ come from the pack's ``penalties.tiers`` brackets; nothing here holds a dollar a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
@@ -302,49 +302,30 @@ def _finding(i: int, prior: PriorOffense, committed: date, window_start: date, y
 
 def one_per_conviction_date(findings: Sequence[PriorFinding]) -> list[PriorFinding]:
     """Reading 8 (lenity): a prior offense is one conviction event; convictions entered on
-    the same date count as one prior. The first listed counts and says with which others;
-    the others are listed as counted with it, not again."""
-    first: dict[date, PriorFinding] = {}
-    joined: dict[date, list[PriorFinding]] = {}
+    the same date count as one prior. The first listed counts and says with how many
+    others; the others are listed as counted with it, not again."""
+    events: dict[date, list[PriorFinding]] = {}
     for f in findings:
         if f.counted and f.prior.convicted is not None:
-            if f.prior.convicted in first:
-                joined[f.prior.convicted].append(f)
-            else:
-                first[f.prior.convicted] = f
-                joined[f.prior.convicted] = []
+            events.setdefault(f.prior.convicted, []).append(f)
+    why = "convictions entered on one date are one prior offense"
     out = []
     for f in findings:
-        day = f.prior.convicted
-        if not f.counted or day is None:
+        event = events.get(f.prior.convicted, []) if f.counted else []
+        if len(event) < 2:
             out.append(f)
-        elif first[day] is f:
-            others = joined[day]
-            if others:
-                f = PriorFinding(
-                    f.index,
-                    f.prior,
-                    True,
-                    f"{f.reason}; one prior with the {_count_words(len(others))} entered the "
-                    "same day (convictions entered on one date are one prior offense)",
-                )
-            out.append(f)
+        elif event[0] is f:
+            others = len(event) - 1
+            with_them = "the other conviction" if others == 1 else f"the {others} other convictions"
+            reason = f"{f.reason}; one prior with {with_them} entered the same day ({why})"
+            out.append(replace(f, reason=reason))
         else:
-            out.append(
-                PriorFinding(
-                    f.index,
-                    f.prior,
-                    False,
-                    f"counted once with prior No. {first[day].index + 1}: convicted the same "
-                    f"day, {long_date(day)} (convictions entered on one date are one prior "
-                    "offense)",
-                )
+            reason = (
+                f"counted once with prior No. {event[0].index + 1}: convicted the same day, "
+                f"{long_date(f.prior.convicted)} ({why})"
             )
+            out.append(replace(f, counted=False, reason=reason))
     return out
-
-
-def _count_words(n: int) -> str:
-    return "other conviction" if n == 1 else f"{n} other convictions"
 
 
 def assess(
