@@ -5,54 +5,23 @@ certificate of service and the appeal section each on one page."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 
 import pytest
 from conftest import SAMPLE_IDS, SAMPLES
 
+from tests.helpers.office import office_pdfs
 from tests.helpers.readback import pdf_pages
 
-SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 PAGE = re.compile(r"Page \d+ of \d+")
 
 
 @pytest.fixture(scope="module")
 def word_pages(renders, tmp_path_factory) -> dict[str, list[str]]:
     """Each sample's DOCX as LibreOffice lays it out: sample id -> the text of each page."""
-    if SOFFICE is None:
-        if os.environ.get("CI"):
-            pytest.fail("LibreOffice (soffice) is required in CI: scripts/setup.sh --test")
-        pytest.skip("LibreOffice is not installed")
-    folder = tmp_path_factory.mktemp("word")
-    names = {}
-    for (kind, path), sample_id in zip(SAMPLES, SAMPLE_IDS, strict=True):
-        name = f"{kind}--{path.stem}"
-        (folder / f"{name}.docx").write_bytes(renders.get(kind, path)["docx"])
-        names[name] = sample_id
-    profile = folder / "profile"
-    run = subprocess.run(
-        [
-            SOFFICE,
-            f"-env:UserInstallation={profile.as_uri()}",
-            "--headless",
-            "--convert-to",
-            "pdf",
-            "--outdir",
-            str(folder / "pdf"),
-            *sorted(str(p) for p in folder.glob("*.docx")),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr
-    return {
-        sample_id: pdf_pages((folder / "pdf" / f"{name}.pdf").read_bytes())
-        for name, sample_id in names.items()
-    }
+    docx = {f"{kind}--{path.stem}": renders.get(kind, path)["docx"] for kind, path in SAMPLES}
+    pdfs = office_pdfs(docx, tmp_path_factory.mktemp("word"))
+    return {sid: pdf_pages(pdf) for sid, pdf in zip(SAMPLE_IDS, pdfs.values(), strict=True)}
 
 
 def body(page: str, head: str) -> str:

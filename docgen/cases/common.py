@@ -25,6 +25,7 @@ from pydantic import (
     field_validator,
 )
 
+from docgen.cases.mail import ARTICLE_HELP, CertifiedArticle
 from docgen.law.packs import pack_names
 
 MIN_YEAR, MAX_YEAR = 1900, 2099
@@ -245,6 +246,10 @@ class Party(Model):
     name: Line = cited("@enforcement.elements.addressee")
     role: Literal["landowner", "developer", "applicant"] = cited("@enforcement.elements.addressee")
     address: Address = cited("@enforcement.elements.addressee")
+    certified_article: CertifiedArticle | None = Field(
+        default=None,
+        description=ARTICLE_HELP,
+    )
 
 
 class Site(Model):

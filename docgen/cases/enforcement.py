@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, Field
 
 from docgen.cases.common import Address, IsoDate, Line, Model, NameAndTitle, Phone, Text, cited
+from docgen.cases.mail import ARTICLE_HELP, CertifiedArticle
 
 
 def _citation(value: Any) -> Any:
@@ -91,6 +92,10 @@ class Recipient(Model):
     name: Line | None = cited("@enforcement.elements.addressee", default=None)
     role: Literal["landowner", "developer", "applicant"] = cited("@enforcement.elements.addressee")
     address: Address | None = cited("@enforcement.elements.addressee", default=None)
+    certified_article: CertifiedArticle | None = Field(
+        default=None,
+        description=ARTICLE_HELP,
+    )
 
 
 class Contact(Model):

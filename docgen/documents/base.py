@@ -74,6 +74,9 @@ class Context:
 
     doc: DocMeta
     warnings: tuple[str, ...] = ()
+    # A served document's copy for a person other than its addressee (a Party): the
+    # window shows that person and the page says "Copy for ..." (None: the original).
+    copy_for: Any = None
 
     def names(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

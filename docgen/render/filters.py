@@ -13,6 +13,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 from num2words import num2words
 
+from docgen.cases.mail import grouped
 from docgen.law.deadlines import long_date
 
 NBSP = "\u00a0"
@@ -127,6 +128,7 @@ def from_case(context: Context, value: Any, given: bool = True) -> Markup:
 
 
 FILTERS = {
+    "article_number": grouped,
     "from_case": from_case,
     "money": money,
     "money_words": money_words,

@@ -17,6 +17,7 @@ STYLE_FOR_CLASS = {
     "small": "Small",
     "note": "Small",
     "address": "Address",
+    "window-line": "Address",
     "statement": "Quote",
     "placard": "Placard",
     "placard-heading": "Placard Heading",

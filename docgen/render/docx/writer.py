@@ -27,6 +27,7 @@ from docgen.render.docx.styles import (
     TABLE_TEXT,
     TEXT_WIDTH_INCHES,
 )
+from docgen.render.docx.window import drop_first_empty, window_table
 
 # Blocks the PDF keeps on one page (break-inside: avoid in the stylesheets): in Word each
 # of their paragraphs but the last keeps with the next, and none splits its lines.
@@ -59,6 +60,7 @@ class Writer:
         self.numbering = document.part.numbering_part.element
         self._next_num = 1000
         self.sectioned = False  # a packet: each document counts its own pages
+        self.container = document  # where paragraphs go: the body, or a table cell
         self._break_before = False  # the next paragraph starts a new page
 
     def add_paragraph(self, style: str | None = None) -> Any:
@@ -67,7 +69,7 @@ class Writer:
         (python-docx resolves a style name by scanning every style of the frame, for
         each paragraph: two thirds of the DOCX time before this cache.)
         """
-        para = self.doc.add_paragraph()
+        para = self.container.add_paragraph()
         if style is not None:
             para._p.style = self.style_id(style)
         if self._break_before:
@@ -113,6 +115,9 @@ class Writer:
         if tag == "section" and "document" in classes:
             self.section(el)
             return
+        if "window-page" in classes:
+            self.window_page(el)
+            return
         if tag in HEADING_STYLE:
             self.paragraph(el, self.style_of(el, classes, HEADING_STYLE[tag]))
         elif tag == "p" or tag == "address":
@@ -130,6 +135,21 @@ class Writer:
                 self.children(el, classes)
         else:  # an inline element standing alone: its own paragraph
             self.paragraph(el, self.style_of(el, classes, "Normal"))
+
+    def window_page(self, el: Any) -> None:
+        """Page 1's letterhead and window band (docgen.render.docx.window)."""
+        cells = dict(
+            zip(("window-top", "window", "window-side"), window_table(self.doc), strict=True)
+        )
+        for part in el.iter():
+            classes = set((part.get("class") or "").split()) if isinstance(part.tag, str) else set()
+            cell = next((cells[c] for c in classes if c in cells), None)
+            if cell is None:
+                continue
+            self.container = cell
+            self.children(part, classes)
+            drop_first_empty(cell)
+        self.container = self.doc
 
     def kept_together(self, el: Any, classes: set[str]) -> None:
         """A block on one page: its paragraphs keep with the next (the last excepted) and
