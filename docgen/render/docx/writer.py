@@ -241,6 +241,9 @@ class Writer:
             tag = child.tag if isinstance(child.tag, str) else ""
             if tag in INLINE:
                 state.element(child, {})
+                if child.tail:  # even a lone space: it parts two citations
+                    state.text(child.tail, {})
+                continue
             elif tag in ("ol", "ul"):
                 state.finish()
                 numbered_done = True
