@@ -17,11 +17,13 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from docgen.law.penalties import disposition_problem
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
@@ -107,6 +109,7 @@ def import_history(reg: Any, path: Path, by: str | None = None) -> list[str]:
         )
     problems: list[str] = []
     done: list[str] = []
+    today = datetime.now(ZoneInfo("America/New_York")).date()
     with guarded(reg.url), db.write_session(reg.engine) as session:
         for n, row in enumerate(rows, start=2):
             where = f"{path.name}:{n}"
@@ -117,8 +120,9 @@ def import_history(reg: Any, path: Path, by: str | None = None) -> list[str]:
                         f"{', '.join(empty)} empty (each conviction needs its court reference)"
                     )
                 committed, convicted = _day(row, "committed"), _day(row, "convicted")
-                if convicted < committed:
-                    raise ValueError(f"convicted {convicted} is before committed {committed}")
+                wrong = disposition_problem(convicted, committed, today, f"today ({today})")
+                if wrong:  # LAW.md § 4, reading 13
+                    raise ValueError(f"convicted {convicted}: {wrong}")
                 jurisdiction = load_pack((row.get("jurisdiction") or "homer").strip()).id
                 address = SimpleNamespace(
                     street=row["street"].strip(),

@@ -177,3 +177,30 @@ def test_the_cli_refuses_a_future_disposition_in_one_line(register_url, tmp_path
     )
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert f"--date {ahead}:" in run.stderr and "reading 13" in run.stderr
+
+
+def test_import_history_refuses_a_conviction_ahead_of_today_or_before_its_offense(reg, tmp_path):
+    """Reading 13 for convictions from before the register: the whole file or nothing."""
+    from docgen.register.maintenance import import_history
+
+    ahead = (new_york_today() + timedelta(days=3)).isoformat()
+    today = new_york_today().isoformat()
+    header = "name,street,city,state,zip,committed,convicted,court,docket\n"
+    who = "Tioughnioga Ridge Development LLC,41 Route 281,Homer,NY,13077"
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        header
+        + f"{who},2024-02-01,{ahead},{COURT},24-3\n"
+        + f"{who},2024-02-01,2024-01-31,{COURT},24-4\n"
+        + f"{who},2024-02-01,2024-02-01,{COURT},24-5\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RegisterError) as err:
+        import_history(reg, bad)
+    message = str(err.value)
+    assert "nothing imported; 2 row(s) to fix" in message
+    assert f"bad.csv:2: convicted {ahead}:" in message and "is after today" in message
+    assert "bad.csv:3: convicted 2024-01-31:" in message and "before the offense" in message
+    good = tmp_path / "good.csv"
+    good.write_text(header + f"{who},2024-02-01,{today},{COURT},24-6\n", encoding="utf-8")
+    assert len(import_history(reg, good)) == 1
