@@ -240,18 +240,28 @@ def history(respondent: str, as_json: bool) -> None:
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 def verify(file: Path) -> None:
-    """Is FILE exactly a document this register issued? Exit 0 if so, 1 if not."""
+    """Is FILE exactly a document this register issued, with a valid signature if it is
+    signed? Exit 0 if both agree, 1 if not."""
+    from docgen.register.checks import signature_of
+
+    blob = file.read_bytes()
     with _open() as reg:
-        found = reg.verify(file.read_bytes())
+        found = reg.verify(blob)
+    report = signature_of(blob, found.jurisdiction if found else None)
     if found is None:
         click.echo(f"{file}: not issued by this register, or altered", err=True)
+    else:
+        click.echo(
+            f"{file}: {found.number}, {found.kind} ({found.format}), issued "
+            f"{found.issued.isoformat()}, respondent {found.respondent or 'none'}"
+        )
+        if found.superseded_by:
+            click.echo(f"note: superseded by {found.superseded_by}")
+    if report.signed or file.suffix.lower() == ".pdf" or blob.startswith(b"%PDF"):
+        for line in report.lines():
+            click.echo(line)
+    if found is None or (report.signed and not report.valid):
         sys.exit(1)
-    click.echo(
-        f"{file}: {found.number}, {found.kind} ({found.format}), issued "
-        f"{found.issued.isoformat()}, respondent {found.respondent or 'none'}"
-    )
-    if found.superseded_by:
-        click.echo(f"note: superseded by {found.superseded_by}")
 
 
 @click.group()

@@ -60,6 +60,8 @@ class Issued:
     paths: tuple[Path, ...] = ()  # files written (after the record was committed)
     warnings: tuple[str, ...] = ()
     supersedes: str | None = None
+    access_code: str = ""  # printed on the document; the register keeps only its hash
+    signed: bool = False  # the PDF carries the municipality's signature
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
 from docgen.law.penalties import disposition_problem, is_current_offense
-from docgen.register import db
+from docgen.register import checks, db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
 from docgen.register.faults import checkpoint
@@ -142,6 +142,17 @@ class _Request:
     supersedes: str | None
     force: bool
     about: int | None = None  # the document an affidavit of service proves service of
+    sealing: checks.Sealing | None = None  # the signing key, opened before the transaction
+
+
+def _sealing(data: dict[str, Any]) -> checks.Sealing | None:
+    """The municipality's key opened and checked before anything is numbered (None: the
+    case names no valid jurisdiction; its problems are reported with the others)."""
+    try:
+        pack = jurisdiction_of(data)
+    except CaseInvalid:
+        return None
+    return checks.prepare(pack)
 
 
 def _write_out(issued: Issued, targets: dict[str, Path], force: bool) -> Issued:
@@ -222,6 +233,7 @@ class Register:
             pdf_variant,
             supersedes,
             force,
+            sealing=_sealing(data),
         )
         with guarded(self.url), db.write_session(self.engine) as session:
             issued, targets = self._issue_in(session, request)
@@ -279,10 +291,14 @@ class Register:
                 f"document is issued with `docgen supersede {number} CASE`"
             )
         checkpoint("numbered")
+        sealing = request.sealing or checks.prepare(facts.pack)
+        officer = checks.signing_officer(sealing, kind, data)
+        options, code = checks.mark_for(sealing, ISSUING, number, officer)
         rendered, files = api.render_bytes(
-            kind, data, formats, ISSUING, pdf_variant=request.pdf_variant
+            kind, data, formats, options, pdf_variant=request.pdf_variant
         )
         doc = rendered.document
+        files = checks.seal(files, sealing, officer, doc.title)  # signed before it is hashed
         checkpoint("rendered")
         stem = safe_name(doc.filename or number, fallback=kind)
         targets = api.output_paths(out, stem, files) if out is not None else {}
@@ -317,6 +333,8 @@ class Register:
                     content=blob,
                 )
             )
+        signed = sealing.signer is not None and "pdf" in files
+        checks.record_code(session, row.id, code, signed)
         if kind == "notice-of-violation" and person is not None:
             self._add_offense(session, row, person.id, facts, old)
         detail = {"number": number, "kind": kind, "sha256": hashes}
@@ -338,8 +356,10 @@ class Register:
             hashes=hashes,
             files=files,
             stem=stem,
-            warnings=tuple(doc.warnings),
+            warnings=(*doc.warnings, *sealing.warnings),
             supersedes=old.number if old is not None else None,
+            access_code=code,
+            signed=signed,
         )
         return issued, targets
 

@@ -6,7 +6,7 @@ argument. A certificate is refused before anything is issued when it is not yet 
 has expired, or may not sign documents: its key usage must allow digital signatures or
 non-repudiation (RFC 5280, 4.2.1.3).
 
-``docgen keys create`` makes a self-signed certificate (RSA 3072, SHA-256) and names it in
+``docgen keys create`` makes a self-signed certificate (ECDSA P-256, SHA-256) and names it in
 the settings: enough for a pilot. A certificate from the municipality's certificate
 authority is used the same way (README: "Signing").
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import NameOID
 
@@ -104,11 +104,14 @@ def usable(certificate: x509.Certificate, now: datetime | None = None, where: st
 
 
 def passphrase(prompt: bool = True) -> bytes:
-    """``DOCGEN_SIGNING_PASSPHRASE``, or asked for at the terminal (never an argument)."""
+    """``DOCGEN_SIGNING_PASSPHRASE``, or asked for at the terminal (never an argument):
+    only a command run at a terminal asks, never a server's request (not the main thread)."""
+    import threading
+
     given = os.environ.get(PASSPHRASE_ENV)
     if given is not None:
         return given.encode("utf-8")
-    if prompt and os.isatty(0):
+    if prompt and os.isatty(0) and threading.current_thread() is threading.main_thread():
         import getpass
 
         return getpass.getpass("Passphrase of the signing key: ").encode("utf-8")
@@ -138,7 +141,7 @@ def self_signed(
 ) -> tuple[bytes, bytes]:
     """A new key and self-signed certificate for ``municipality``: (PKCS#12, PEM)."""
     now = now or datetime.now(UTC)
-    key = rsa.generate_private_key(public_exponent=65537, key_size=3072)
+    key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name(
         [
             x509.NameAttribute(NameOID.COMMON_NAME, municipality),

@@ -53,10 +53,28 @@ def municipal_signer(jurisdiction: str, municipality: str, prompt: bool = True) 
     if local is None or local.settings.signing is None:
         return None
     signing = local.settings.signing
-    key = read_key(signing.key, passphrase(prompt))
+    key = _opened(signing.key, passphrase(prompt))
     usable(key.certificate, where=str(signing.key))
     read_certificate(signing.certificate)  # the trust root must be there to verify with
     return Signer(key, municipality, signing.certificate, signing.timestamp_url)
+
+
+_OPENED: dict[tuple[Path, int, str], SigningKey] = {}
+
+
+def _opened(path: Path, secret: bytes) -> SigningKey:
+    """The key at ``path``, opened once per process (an RSA key's check on opening takes
+    about 0.4 s) and again when the file changes."""
+    import hashlib
+
+    try:
+        changed = path.stat().st_mtime_ns
+    except OSError:
+        changed = 0  # read_key names the problem
+    slot = (path, changed, hashlib.sha256(secret).hexdigest())
+    if slot not in _OPENED:
+        _OPENED[slot] = read_key(path, secret)
+    return _OPENED[slot]
 
 
 def sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str) -> bytes:

@@ -87,7 +87,8 @@ def html_text(html: str) -> str:
     """Body text with a line break wherever a block ends (as the PDF and DOCX have one)."""
     tree = lxml_html.document_fromstring(html)
     body = tree.find("body")
-    for bad in list(body.iter("style", "script")):
+    # an image's description (an SVG's title) is not the page's text, as in the PDF
+    for bad in list(body.iter("style", "script", "svg")):
         bad.getparent().remove(bad)
     for el in body.iter():
         if el.tag in BLOCKS or el.tag == "br":

@@ -1,0 +1,203 @@
+"""What issuing adds for anyone holding the document: a signature and a public check.
+
+At issue, before the register's transaction, the municipality's signing key is opened
+and its certificate checked (:func:`prepare`): a key that cannot sign stops the issue
+before anything is numbered. Inside the transaction the document is rendered with its
+verification line (:func:`mark_for`: the check's address, the number and a new access
+code), its PDF is signed (:func:`seal`), and only then are the files hashed and
+recorded, so the register's SHA-256 is the signed file's. The access code is kept as
+an Argon2id hash beside the document (:class:`AccessCode`, frozen like the document).
+
+The public check (:func:`public_record`) answers only to a number with its right access
+code, and says only what the document itself prints: kind, number, issue date, whether
+it is current or superseded (by which number), and whether it was signed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Boolean, ForeignKey, String, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from docgen.documents.base import Options
+from docgen.law.pack import Pack
+from docgen.register import db
+from docgen.register.models import Base, Document, DocumentFile
+from docgen.signing.check import SignatureReport, check_signature
+from docgen.signing.codes import LOCAL_ADDRESS, IssueMark, code_matches, hash_code, new_code
+from docgen.signing.sign import Signer, municipal_signer, sign_pdf
+
+INSTRUMENTS = ("maintenance-easement", "maintenance-agreement")
+
+
+class AccessCode(Base):
+    """An issued document's access code (hashed) and whether its PDF was signed."""
+
+    __tablename__ = "access_codes"
+
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(200))
+    signed: Mapped[bool] = mapped_column(Boolean)
+
+
+@dataclass(frozen=True)
+class Sealing:
+    """What issuing in one municipality needs to sign and mark its documents."""
+
+    municipality: str  # "the Village of Homer"
+    base: str  # the public check's address
+    signer: Signer | None  # None: no key configured, documents are issued unsigned
+    officers: dict[str, str]  # role -> "Name, Title" from the settings
+    warnings: tuple[str, ...] = ()
+
+
+def prepare(pack: Pack, prompt: bool = True) -> Sealing:
+    """Open the municipality's signing key and check its certificate (before issuing)."""
+    from docgen.settings import load_settings
+
+    local = load_settings(pack.id)
+    settings = local.settings if local is not None else None
+    warnings = []
+    base = settings.verification.address if settings and settings.verification else None
+    if base is None:
+        base = LOCAL_ADDRESS
+        warnings.append(
+            f"no public check address in {pack.id}'s settings (verification.address): the "
+            f"verification line points to {LOCAL_ADDRESS}"
+        )
+    officers = {}
+    if settings is not None:
+        for role in ("enforcement", "signatory"):
+            officer = getattr(settings.officers, role)
+            if officer is not None:
+                officers[role] = f"{officer.name}, {officer.title}"
+    signer = municipal_signer(pack.id, pack.name.value, prompt)
+    return Sealing(f"the {pack.name.value}", base, signer, officers, tuple(warnings))
+
+
+def signing_officer(sealing: Sealing, kind: str, data: dict[str, Any]) -> str | None:
+    """Who the signature names: the case's officer; for a recorded instrument the
+    municipality's signatory; else the settings' enforcement officer (None: nobody named)."""
+    officer = data.get("officer")
+    if isinstance(officer, dict) and officer.get("name"):
+        title = officer.get("title")
+        return f"{officer['name']}, {title}" if title else str(officer["name"])
+    if kind in INSTRUMENTS and "signatory" in sealing.officers:
+        return sealing.officers["signatory"]
+    return sealing.officers.get("enforcement") or sealing.officers.get("signatory")
+
+
+def mark_for(
+    sealing: Sealing, options: Options, number: str, officer: str | None
+) -> tuple[Options, str]:
+    """``options`` with the verification line of document ``number``, and its new code."""
+    code = new_code()
+    mark = IssueMark(
+        sealing.base, number, code, sealing.municipality, officer, sealing.signer is not None
+    )
+    return replace(options, mark=mark), code
+
+
+def seal(
+    files: dict[str, bytes], sealing: Sealing, officer: str | None, title: str
+) -> dict[str, bytes]:
+    """``files`` with the PDF signed (unchanged when the municipality has no key)."""
+    if sealing.signer is None or "pdf" not in files:
+        return files
+    reason = f"{title}, issued by {sealing.municipality}"
+    signed = sign_pdf(files["pdf"], sealing.signer, officer or sealing.municipality, reason)
+    return {**files, "pdf": signed}
+
+
+def record_code(session: Session, document_id: int, code: str, signed: bool) -> None:
+    session.add(AccessCode(document_id=document_id, code_hash=hash_code(code), signed=signed))
+
+
+# -- the public check ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PublicRecord:
+    """What the public check may say about a document (nothing else of the case)."""
+
+    number: str
+    kind: str
+    jurisdiction: str
+    issued: date
+    superseded_by: str | None
+    signed: bool
+    document_id: int  # to compare an upload; never shown
+
+
+@cache
+def _decoy() -> str:
+    return hash_code(new_code())
+
+
+def public_record(engine: Any, number: str, code: str | None) -> PublicRecord | None:
+    """The document ``number`` when ``code`` is its access code; None otherwise, whether
+    or not the number exists (and in about the same time: a decoy hash is checked)."""
+    with db.read_session(engine) as session:
+        rows = session.execute(
+            select(Document, AccessCode)
+            .join(AccessCode, AccessCode.document_id == Document.id)
+            .where(Document.number == number.strip())
+        ).all()
+        if not rows:
+            code_matches(_decoy(), code)
+            return None
+        for doc, access in rows:
+            if code_matches(access.code_hash, code):
+                successor = session.scalar(
+                    select(Document.number).where(Document.supersedes_id == doc.id)
+                )
+                return PublicRecord(
+                    doc.number,
+                    doc.kind,
+                    doc.jurisdiction,
+                    doc.issued,
+                    successor,
+                    access.signed,
+                    doc.id,
+                )
+        return None
+
+
+def same_file(engine: Any, record: PublicRecord, blob: bytes) -> str | None:
+    """The format of ``record``'s issued file that ``blob`` is byte for byte, or None."""
+    digest = hashlib.sha256(blob).hexdigest()
+    with db.read_session(engine) as session:
+        return session.scalar(
+            select(DocumentFile.format).where(
+                DocumentFile.document_id == record.document_id, DocumentFile.sha256 == digest
+            )
+        )
+
+
+def signature_of(blob: bytes, jurisdiction: str | None) -> SignatureReport:
+    """``blob``'s signature checked against ``jurisdiction``'s trust root (its settings'
+    certificate); without a jurisdiction (a file the register does not know), against the
+    first municipality whose root trusts it."""
+    from docgen.law.packs import pack_names
+    from docgen.settings import load_settings
+
+    def root(name: str) -> Path | None:
+        local = load_settings(name)
+        return local.settings.signing.certificate if local and local.settings.signing else None
+
+    if jurisdiction is not None:
+        return check_signature(blob, root(jurisdiction))
+    report = check_signature(blob, None)
+    for name in pack_names():
+        trusted = root(name)
+        if trusted is not None and report.signed:
+            candidate = check_signature(blob, trusted)
+            if candidate.valid:
+                return candidate
+    return report
