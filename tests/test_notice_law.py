@@ -198,7 +198,8 @@ def test_where_to_appeal_and_the_letterhead(renders):
     for text in texts(renders, SECOND):
         where = (
             "File the written notice of appeal with the Village Clerk, Village of Homer, "
-            "Village Hall, 31 North Main Street, Homer, New York 13077; telephone (607) 749-3322."
+            "Village Hall, 31 North Main Street, Homer, New York 13077; telephone (607) 749-3322; "
+            "open Monday to Friday, 8:30 a.m. to 4:30 p.m., except public holidays."
         )
         assert squash(where) in text
         assert (

@@ -141,10 +141,24 @@ class NoticeElements(Group):
     appeal: CitedText
 
 
+class AppealProcedure(Group):
+    """The appeal as a landowner needs it, printed beside element (f): who hears it, how
+    it is filed in person and by mail, when a mailed appeal counts, whether filing stays
+    the remedies. The article says only "appealed to the municipality by filing a written
+    notice of appeal": each value beyond that is a reading for counsel (its ``note``)."""
+
+    heard_by: CitedText
+    in_person: CitedText
+    by_mail: CitedText
+    mailed_filing: CitedText  # filed when received, or when mailed: a reading
+    stay: CitedText  # whether filing an appeal stays the remedies: a reading
+
+
 class Enforcement(Strict):
     appeal_days: CitedCount
     appeal_to: CitedText
     appeal_office: CitedText
+    appeal_procedure: AppealProcedure
     service: Service
     appeal_statement: CitedText
     appeal_deadline: AppealDeadline
