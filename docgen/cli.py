@@ -303,6 +303,12 @@ def demo(out: Path, fmt: str) -> None:
     help="render through the job queue on the register's PostgreSQL (see `docgen worker`)",
 )
 @click.option("--queue-name", default="docgen", show_default=True, help="the queue to use")
+@click.option(
+    "--issue",
+    is_flag=True,
+    help="with --queue: issue each case into the register (numbered, recorded)",
+)
+@click.option("--by", default=None, help="who issues (--issue; default: your user name)")
 def batch(
     kind: str,
     cases: tuple[str, ...],
@@ -316,6 +322,8 @@ def batch(
     review: bool,
     queued: bool,
     queue_name: str,
+    issue: bool,
+    by: str | None,
 ) -> None:
     """Render KIND for many CASES (files, folders, CSV files) into OUT, in parallel: here,
     or with --queue by `docgen worker` processes on any machine."""
@@ -343,6 +351,8 @@ def batch(
             layout=layout,
             review=review,
             queue=queue_name if queued else None,
+            issue=issue,
+            by=by,
         )
     for source, message in report.warnings:
         click.echo(f"warning: {source}: {message}", err=True)

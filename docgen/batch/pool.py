@@ -35,7 +35,7 @@ from docgen.batch.manifest import (
     write_manifest,
 )
 from docgen.batch.worker import Job, Outcome, init_worker, render_case
-from docgen.errors import OutputError, OutputExists
+from docgen.errors import OutputError, OutputExists, OutputUsage
 
 Listener = Callable[[Outcome], None]
 Render = Callable[[int, CaseInput], Outcome]
@@ -64,6 +64,8 @@ def run(
     layout: str | None = None,
     review: bool = False,
     queue: str | None = None,
+    issue: bool = False,
+    by: str | None = None,
 ) -> Report:
     """Render ``cases`` into ``out`` with ``jobs`` worker processes; see the module docstring.
 
@@ -73,6 +75,8 @@ def run(
     file, are kept as they are; only the others are rendered. ``layout`` and ``review``
     are the render options, for every case. ``queue``: the cases are rendered by workers
     through that queue on the register's PostgreSQL (docgen.queue), not by local processes.
+    ``issue`` (with ``queue`` only): each case is issued into the register, numbered and
+    recorded (by ``by``, or the user), and its files are the register's.
     On KeyboardInterrupt (Ctrl-C, SIGTERM, SIGHUP) the workers are stopped, the manifest
     lists what was written, and the interrupt is raised again.
     """
@@ -81,7 +85,12 @@ def run(
     from docgen.render.formats import check_variant
     from docgen.render.output import make_folder
 
-    job = Job(kind, tuple(formats), pdf_variant, layout=layout, review=review)
+    job = Job(kind, tuple(formats), pdf_variant, layout=layout, review=review, issue=issue)
+    if issue and (queue is None or layout is not None or review):
+        raise OutputUsage(
+            "--issue issues through the queue (--queue), with the register's own layout: "
+            "--layout and --review are for drafts"
+        )
     # An unknown kind or variant, or an option the kind cannot honour, fails before any
     # worker starts.
     check_options(get_kind(kind), job.options())
@@ -114,7 +123,7 @@ def run(
         else:
             from docgen.queue.client import outcomes as queued
 
-            stream = queued(todo, job, queue)
+            stream = queued(todo, job, queue, by=by)
         write_manifest(out, kind, report, finished=False)  # last run's no longer stands
         start = time.perf_counter()
         try:
@@ -259,16 +268,17 @@ class _OrderedWriter:
         except OutputError as err:
             raise _Stop(str(err)) from None
         for path, data in blobs.items():
-            report.files.append(
-                {
-                    "file": path.name,
-                    "sha256": hashlib.sha256(data).hexdigest(),
-                    "kind": self.job.kind,
-                    "format": path.suffix[1:],
-                    "source": outcome.source,
-                    "case_sha256": self.digests.get(outcome.index, ""),
-                }
-            )
+            entry = {
+                "file": path.name,
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "kind": self.job.kind,
+                "format": path.suffix[1:],
+                "source": outcome.source,
+                "case_sha256": self.digests.get(outcome.index, ""),
+            }
+            if outcome.number is not None:
+                entry["number"] = outcome.number  # issued: the register's record of it
+            report.files.append(entry)
         self.done.add(outcome.source)
         report.documents += 1
         for fmt, seconds in outcome.seconds.items():

@@ -23,6 +23,7 @@ class Job:
     pdf_variant: str | None = None
     layout: str | None = None
     review: bool = False
+    issue: bool = False  # issued into the register (numbered, recorded), not only rendered
     batch_pid: int = field(default_factory=os.getpid)  # the workers end when it ends
 
     def options(self) -> Any:
@@ -43,6 +44,7 @@ class Outcome:
     cpu_seconds: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
+    number: str | None = None  # the register's number, for a case issued (--issue)
 
 
 class _Collect(logging.Handler):

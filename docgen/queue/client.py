@@ -26,15 +26,16 @@ from docgen.batch.worker import Job, Outcome, with_source
 from docgen.errors import DocgenError
 from docgen.queue.app import DEFAULT_QUEUE, SCHEMA, QueueError, Settings, make_app, queue_url
 from docgen.queue.results import Result, Store
-from docgen.queue.tasks import RENDER
+from docgen.queue.tasks import ISSUE, RENDER
 from docgen.queue.worker import check_installed, engine_for
 
 FINAL_FAILURES = ("failed", "cancelled", "aborted")
 
 
-def job_payload(batch: str, case: CaseInput, job: Job) -> dict[str, Any]:
-    """The job for one case, validated here: its key, options and the case itself.
-    Raises DocgenError for a case that cannot be read or is invalid."""
+def job_payload(batch: str, case: CaseInput, job: Job, by: str | None = None) -> dict[str, Any]:
+    """The job for one case, validated here: its key, options and the case itself (and,
+    to issue it, who issues). Raises DocgenError for a case that cannot be read or is
+    invalid."""
     from docgen.api import load
     from docgen.cases.loader import parse_case_text, read_case_text
     from docgen.documents import get_kind
@@ -49,34 +50,41 @@ def job_payload(batch: str, case: CaseInput, job: Job) -> dict[str, Any]:
         stored = {"json": json.dumps(case.data, ensure_ascii=False)}
         data, _ = load(case.data or {}, case.source)
     spec = get_kind(job.kind)
-    if isinstance(spec, Bundle):
+    if job.issue:
+        pass  # the register validates as it issues (a number to come, its own options)
+    elif isinstance(spec, Bundle):
         rendition(spec, data, job.options(), case.source)
     else:
         prepare(spec, data, job.options(), case.source)
-    options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review]
+    options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review, job.issue]
     digest = hashlib.sha256(json.dumps(stored, sort_keys=True).encode()).hexdigest()
     key = hashlib.sha256(json.dumps([*options, case.source, digest]).encode()).hexdigest()
-    return {
+    payload = {
         "batch": batch,
         "key": key,
         "kind": job.kind,
         "formats": list(job.formats),
         "pdf_variant": job.pdf_variant,
-        "layout": job.layout,
-        "review": job.review,
         "source": case.source,
         "name": case.name,
         "case": stored,
     }
+    if job.issue:
+        from docgen.register.audit import actor
+
+        return {**payload, "by": actor(by)}
+    return {**payload, "layout": job.layout, "review": job.review}
 
 
 def defer(url: str, payloads: list[dict[str, Any]], queue: str) -> dict[int, str]:
-    """One job per payload, all in one transaction: {job id: key}."""
+    """One job per payload (to issue, those carrying ``by``), all in one transaction:
+    {job id: key}."""
     if not payloads:
         return {}
+    task = ISSUE if "by" in payloads[0] else RENDER
     app = make_app(url, pool_size=1)
     with app.open():
-        ids = app.tasks[RENDER].configure(queue=queue).batch_defer(*payloads)
+        ids = app.tasks[task].configure(queue=queue).batch_defer(*payloads)
     return dict(zip(ids, (p["key"] for p in payloads), strict=True))
 
 
@@ -87,6 +95,7 @@ def outcomes(
     url: str | None = None,
     poll: float = 0.2,
     patience: float = 300.0,
+    by: str | None = None,
 ) -> Iterator[Outcome]:
     """Every case's Outcome (in completion order), rendered by workers through the queue."""
     url = queue_url(url)
@@ -99,7 +108,7 @@ def outcomes(
         payloads = []
         for index, case in todo:
             try:
-                payload = job_payload(batch, case, job)
+                payload = job_payload(batch, case, job, by)
             except DocgenError as err:
                 yield Outcome(index, case.source, error=with_source(str(err), case.source))
                 continue
@@ -162,6 +171,7 @@ def _outcome(index: int, case: CaseInput, result: Result) -> Outcome:
         cpu_seconds=result.cpu_seconds,
         warnings=list(result.warnings),
         error=result.error,
+        number=result.number,
     )
 
 

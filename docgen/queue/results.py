@@ -37,6 +37,7 @@ class Result:
     stem: str
     warnings: list[str]
     error: str | None
+    number: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
     cpu_seconds: dict[str, float] = field(default_factory=dict)
     blobs: dict[str, bytes] = field(default_factory=dict)
@@ -78,10 +79,11 @@ class Store:
                 )
             stored = conn.execute(
                 text(
-                    f"INSERT INTO {SCHEMA}.results AS r (batch, key, stem, warnings, error, "
-                    "seconds, cpu_seconds, done) VALUES (:b, :k, :stem, :warnings, :error, "
-                    ":seconds, :cpu, true) ON CONFLICT (batch, key) DO UPDATE SET "
-                    "stem = excluded.stem, warnings = excluded.warnings, error = excluded.error, "
+                    f"INSERT INTO {SCHEMA}.results AS r (batch, key, stem, number, warnings, "
+                    "error, seconds, cpu_seconds, done) VALUES (:b, :k, :stem, :number, "
+                    ":warnings, :error, :seconds, :cpu, true) ON CONFLICT (batch, key) DO "
+                    "UPDATE SET stem = excluded.stem, number = excluded.number, "
+                    "warnings = excluded.warnings, error = excluded.error, "
                     "seconds = excluded.seconds, cpu_seconds = excluded.cpu_seconds, done = true "
                     "WHERE NOT r.done RETURNING key"
                 ),
@@ -89,6 +91,7 @@ class Store:
                     "b": batch,
                     "k": key,
                     "stem": outcome.stem,
+                    "number": outcome.number,
                     "warnings": json.dumps(outcome.warnings),
                     "error": outcome.error,
                     "seconds": json.dumps(outcome.seconds),
@@ -140,14 +143,14 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 text(
-                    f"SELECT key, stem, warnings, error, seconds, cpu_seconds FROM "
+                    f"SELECT key, stem, warnings, error, number, seconds, cpu_seconds FROM "
                     f"{SCHEMA}.results WHERE batch = :b AND done ORDER BY created_at LIMIT :n"
                 ),
                 {"b": batch, "n": limit},
             ).all()
             results = []
-            for key, stem, warnings, error, seconds, cpu in rows:
-                result = Result(key, stem, list(warnings), error, dict(seconds), dict(cpu))
+            for key, stem, warnings, error, number, seconds, cpu in rows:
+                result = Result(key, stem, list(warnings), error, number, dict(seconds), dict(cpu))
                 for fmt, sha, data in conn.execute(
                     text(
                         f"SELECT format, sha256, data FROM {SCHEMA}.result_files "

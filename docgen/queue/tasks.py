@@ -16,6 +16,7 @@ from typing import Any
 from docgen.queue.app import Settings
 
 RENDER = "docgen.render"
+ISSUE = "docgen.issue"
 
 
 def register_tasks(app: Any, settings: Settings) -> None:
@@ -28,32 +29,49 @@ def register_tasks(app: Any, settings: Settings) -> None:
         else False
     )
     app.task(name=RENDER, pass_context=True, retry=retry)(render_job)
+    app.task(name=ISSUE, pass_context=True, retry=retry)(issue_job)
 
 
 def render_job(context: Any, **job: Any) -> str:
+    return _run(context, job, render_stored)
+
+
+def issue_job(context: Any, **job: Any) -> str:
+    return _run(context, job, issue_stored)
+
+
+def _run(context: Any, job: dict[str, Any], make: Any) -> str:
     store = context.additional_context["store"]
     batch, key = job["batch"], job["key"]
     if store.done(batch, key):
         return "stored before"
-    outcome = render_stored(job)
     try:
+        outcome = make(job, context.additional_context)
         store.store(batch, key, outcome)
     except Exception as err:
-        cause = machine_cause(err)
         with suppress(Exception):  # the database is gone: the job's retries will say so
-            store.note_cause(batch, key, cause)
+            store.note_cause(batch, key, machine_cause(err))
         raise
     return "failed: the case" if outcome.error else "stored"
 
 
-def render_stored(job: dict[str, Any]) -> Any:
+def stored_case(job: dict[str, Any]) -> dict[str, Any]:
+    """The case the job carries, parsed as the local batch parses a file or a CSV row."""
+    from docgen.cases.loader import parse_case_text
+
+    case = job["case"]
+    return (
+        parse_case_text(case["text"], job["source"]) if "text" in case else json.loads(case["json"])
+    )
+
+
+def render_stored(job: dict[str, Any], context: dict[str, Any] | None = None) -> Any:
     """The job's case rendered as the local batch renders it: same parse, same name."""
     from docgen.batch.inputs import CaseInput
     from docgen.batch.worker import Job, Outcome, render_case, with_source
-    from docgen.cases.loader import parse_case_text
     from docgen.errors import DocgenError
 
-    source, case = job["source"], job["case"]
+    source = job["source"]
     options = Job(
         job["kind"],
         tuple(job["formats"]),
@@ -62,10 +80,40 @@ def render_stored(job: dict[str, Any]) -> Any:
         review=job["review"],
     )
     try:
-        data = parse_case_text(case["text"], source) if "text" in case else json.loads(case["json"])
+        data = stored_case(job)
     except DocgenError as err:
         return Outcome(0, source, error=with_source(str(err), source))
     return render_case(0, CaseInput(source, job["name"], data=data), options)
+
+
+def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
+    """The job's case issued into the register, as `docgen issue` issues it (respondent
+    matched; a near match is the case's error, for a clerk to decide, never a guess).
+    A register that cannot be reached raises: the machine's fault, retried."""
+    from sqlalchemy.exc import DBAPIError
+
+    from docgen.batch.worker import Outcome, with_source
+    from docgen.errors import DocgenError
+
+    source = job["source"]
+    outcome = Outcome(0, source)
+    try:
+        issued = context["register"]().issue(
+            job["kind"],
+            stored_case(job),
+            formats=job["formats"],
+            by=job["by"],
+            pdf_variant=job["pdf_variant"],
+        )
+    except DocgenError as err:
+        if isinstance(err.__context__, DBAPIError):
+            raise  # the database failed, not the case
+        outcome.error = with_source(str(err), source)
+        return outcome
+    outcome.blobs = dict(issued.files)
+    outcome.stem, outcome.number = issued.stem, issued.number
+    outcome.warnings = list(issued.warnings)
+    return outcome
 
 
 def machine_cause(err: BaseException) -> str:
@@ -76,4 +124,4 @@ def machine_cause(err: BaseException) -> str:
         return str(err)
     message = str(getattr(err, "orig", err)).strip().splitlines()
     detail = message[0] if message else type(err).__name__
-    return f"the database failed while storing the result ({detail})"
+    return f"the database failed ({detail})"

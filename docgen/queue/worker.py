@@ -150,6 +150,15 @@ async def _serve(url: str, queue: str, settings: Settings, name: str) -> None:
     loop.add_signal_handler(signal.SIGTERM, stop)
     engine = engine_for(url)
     store = Store(engine, settings.store_bytes)
+    register: list[Any] = []
+
+    def opened() -> Any:  # the register, opened on the first issue job
+        if not register:
+            from docgen.register import Register
+
+            register.append(Register.open(url, migrate=False))
+        return register[0]
+
     pause = 1.0
     while not stopping.is_set():
         app = make_app(url, settings)
@@ -163,7 +172,7 @@ async def _serve(url: str, queue: str, settings: Settings, name: str) -> None:
                         install_signal_handlers=False,
                         update_heartbeat_interval=settings.heartbeat,
                         stalled_worker_timeout=settings.stalled_after,
-                        additional_context={"store": store},
+                        additional_context={"store": store, "register": opened},
                     )
                 )
                 running[:] = [task]

@@ -27,6 +27,7 @@ CREATE TABLE {SCHEMA}.results (
     batch text NOT NULL,
     key text NOT NULL,
     stem text NOT NULL DEFAULT '',
+    number text,
     warnings jsonb NOT NULL DEFAULT '[]',
     error text,
     cause text,
