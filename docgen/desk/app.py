@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from docgen.desk import auth, drafts, register_pages, renderers, users
+from docgen.desk import auth, drafts, public_check, register_pages, renderers, users
 from docgen.desk.database import sessions
 from docgen.desk.web import (
     CSP,
@@ -232,6 +232,7 @@ def create_app(
         *drafts.routes,
         *register_pages.routes,
         *users.routes,
+        *public_check.routes,  # the public check: no sign-in
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {DocgenError: refused, DBAPIError: unavailable, BadInput: bad_input}
