@@ -13,6 +13,7 @@ import zipfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 import pytest
 from lxml import html as lxml_html
@@ -101,6 +102,8 @@ CASES = [
         head_from=2,
     ),
     Long(
+        # 200 convictions that count (a served statement prints only those: LAW.md § 4,
+        # reading 10), each entered on its own day (reading 8) before the current offense.
         "200 prior offenses",
         "penalty-statement",
         lambda d: set_in(
@@ -108,15 +111,16 @@ CASES = [
             ("prior_offenses",),
             [
                 {
-                    "committed": f"20{10 + n // 12:02d}-{n % 12 + 1:02d}-0{n % 9 + 1}",
-                    "disposition": "pending",
+                    "committed": (date(2021, 12, 1) + timedelta(days=8 * n)).isoformat(),
+                    "disposition": "convicted",
+                    "convicted": (date(2021, 12, 4) + timedelta(days=8 * n)).isoformat(),
                     "reference": f"Docket {n}",
                 }
                 for n in range(200)
             ],
         ),
         5,
-        ("(Docket 0)", "(Docket 199)"),
+        ("Docket 0", "Docket 199"),
     ),
 ]
 
