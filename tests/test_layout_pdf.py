@@ -1,5 +1,6 @@
 """PDF layout a reader relies on: the letterhead's text layer reads as printed, and no row
-of the penalty's tables splits across pages (a prior offense keeps its "Counted?" cell)."""
+of the penalty's tables splits across pages (a prior offense keeps its "Why it counts"
+cell)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def test_the_letterheads_text_layer_reads_as_printed(renders, kind, path, sid):
 
 
 def test_no_prior_offense_row_splits_across_pages():
-    old = [date(2015, 1, 5) + timedelta(days=37 * i) for i in range(45)]
+    # Convictions that count (a served statement prints only those: LAW.md § 4, reading 10).
+    old = [date(2021, 10, 5) + timedelta(days=37 * i) for i in range(45)]
     data = {
         "jurisdiction": "homer",
         "number": "PS-ROWS",
@@ -43,7 +45,11 @@ def test_no_prior_offense_row_splits_across_pages():
                 "zip": "13077",
             },
         },
-        "offense": {"committed": "2026-10-01"},
+        "offense": {
+            "committed": "2026-10-01",
+            "nature": "Silt fence down and not repaired",
+            "provision": "§ 228-78D(1)",
+        },
         "prior_offenses": [
             {
                 "committed": d.isoformat(),
@@ -60,7 +66,7 @@ def test_no_prior_offense_row_splits_across_pages():
     ]
     assert len(pages) > 2
     for d in old:
-        # The first cell and the "Counted?" cell of a row both name the date committed.
+        # The date cell and the "Why it counts" cell of a row both name the date committed.
         holding = [i for i, page in enumerate(pages) if long_date(d) in page]
         assert len(holding) == 1, (long_date(d), holding)
         assert pages[holding[0]].count(long_date(d)) >= 2

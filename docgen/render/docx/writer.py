@@ -288,7 +288,7 @@ class Writer:
         table.style = self.style_of(el, set((el.get("class") or "").split()), "Table Grid")
         for row_el, is_head in rows:
             row = table.add_row()
-            # A row never splits across pages (a prior offense keeps its "Counted?" cell).
+            # A row never splits across pages (a prior offense keeps its "Why it counts" cell).
             row._tr.get_or_add_trPr().append(OxmlElement("w:cantSplit"))
             if is_head:
                 tr_pr = row._tr.get_or_add_trPr()
