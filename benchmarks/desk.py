@@ -186,10 +186,10 @@ def main() -> None:
         started = time.perf_counter()
         fill_register(url, args.documents)
         print(f"filled in {time.perf_counter() - started:.1f} s")
-        from docgen.desk import auth
+        from docgen.desk import accounts
         from docgen.desk.database import sessions
 
-        auth.add_user(sessions(url), "clerk", "clerk", PASSWORD)
+        accounts.add_user(sessions(url), "clerk", "clerk", PASSWORD)
         port = free_port()
         server = subprocess.Popen(
             [sys.executable, "-m", "docgen.cli", "serve", "--port", str(port)],
@@ -411,16 +411,16 @@ def concurrent_clerks(args: argparse.Namespace) -> None:
 
 
 def concurrent_on(home: str, url: str, label: str, args: argparse.Namespace) -> None:
-    from docgen.desk import auth
+    from docgen.desk import accounts
     from docgen.desk.database import sessions
 
     os.environ["DOCGEN_HOME"] = home
     fill_register(url, min(args.documents, 2000))
     db = sessions(url)
     for n in range(args.clerks):
-        auth.add_user(db, f"clerk{n}", "clerk", PASSWORD)
+        accounts.add_user(db, f"clerk{n}", "clerk", PASSWORD)
     for n in range(args.issuers):
-        auth.add_user(db, f"issuer{n}", "clerk", PASSWORD)
+        accounts.add_user(db, f"issuer{n}", "clerk", PASSWORD)
     server, base = serve_desk(home, url, args.workers)
     try:
         listed = httpx.get(base + "/login")

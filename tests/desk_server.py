@@ -103,8 +103,9 @@ def sqlite_of(home: Path) -> str:
     return f"sqlite:///{home / 'docgen.sqlite'}"
 
 
-def start_desk(home: Path, database: str = "") -> Desk:
-    """The desk over ``database`` (default: the SQLite register in ``home``)."""
+def start_desk(home: Path, database: str = "", options: tuple[str, ...] = ()) -> Desk:
+    """The desk over ``database`` (default: the SQLite register in ``home``), started
+    with ``options`` (say ``--workers 2``) after its port."""
     database = database or sqlite_of(home)
     for name, role in USERS.items():
         done = docgen(
@@ -118,7 +119,7 @@ def start_desk(home: Path, database: str = "") -> Desk:
     env = environment(home, database)
     with open(home / "desk.log", "w") as log:  # the server keeps its own descriptor
         process = subprocess.Popen(
-            [sys.executable, "-m", "docgen.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "docgen.cli", "serve", "--port", str(port), *options],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,

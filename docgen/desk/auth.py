@@ -3,21 +3,26 @@
 Passwords are hashed with Argon2id (argon2-cffi). A session is a random token in an
 HttpOnly cookie; the database keeps its SHA-256, the user, the CSRF token of its forms
 and when it was last used. Sessions expire after ``IDLE`` without use and ``LIFETIME``
-in all. Failed sign-ins are counted per user name and per client address.
+in all. Failed sign-ins are counted per user name and per client address, and slow
+each down with growing waits (never a lock a stranger can hold).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
+import string
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import sessionmaker
 
 from docgen.desk.database import LoginAttempt, Session, User, now
@@ -52,10 +57,17 @@ KINDS_FOR = {
 IDLE = timedelta(minutes=30)
 LIFETIME = timedelta(hours=12)
 KEEP_EXPIRED = timedelta(days=2)  # an expired session still lets its drafts be saved
-FAILURE_WINDOW = timedelta(minutes=15)
-MAX_FAILURES_PER_NAME = 5
-MAX_FAILURES_PER_CLIENT = 20
+FAILURE_WINDOW = timedelta(minutes=15)  # failures older than this are forgotten
+# Failed sign-ins slow a name, and an address, down: after the free ones, each further
+# failure doubles the wait before the next try, up to the cap. A name is never held for
+# longer than a minute (a stranger cannot lock a clerk out); an address guessing at
+# many names waits up to 15 minutes.
+FREE_FAILURES_PER_NAME = 3
+FREE_FAILURES_PER_CLIENT = 10
+MAX_WAIT_PER_NAME = timedelta(minutes=1)
+MAX_WAIT_PER_CLIENT = timedelta(minutes=15)
 MIN_PASSWORD = 12
+MAX_PASSWORD = 256
 
 _hasher = PasswordHasher()
 
@@ -72,72 +84,111 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("ascii", "replace")).hexdigest()
 
 
-def add_user(db: sessionmaker, name: str, role: str, password: str) -> User:
-    name = name.strip()
-    if not name or len(name) > 100 or any(c.isspace() or not c.isprintable() for c in name):
-        raise DocgenError("user name: one word of up to 100 printable characters, no spaces")
-    if role not in ROLES:
-        raise DocgenError(f"role {role!r}: choose {', '.join(ROLES)}")
+def hashed(password: str) -> str:
+    return _hasher.hash(password)
+
+
+@cache
+def _common() -> frozenset[str]:
+    path = Path(__file__).parent / "common_passwords.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def password_problem(password: str, name: str = "") -> str | None:
+    """What is wrong with ``password`` as NIST SP 800-63B (5.1.1.2) has it, or None: at
+    least 12 characters and at most 256, not only white space or characters that print
+    nothing, not a common password (the shipped list, also with digits or symbols
+    around it), nor one that repeats a few characters or holds the user name."""
+    from docgen.cases.common import _prints_nothing
+
     if len(password) < MIN_PASSWORD:
-        raise DocgenError(f"password: at least {MIN_PASSWORD} characters")
-    with db.begin() as s:
-        if s.scalar(select(User).where(User.name == name)) is not None:
-            raise DocgenError(f"user {name!r} already exists")
-        user = User(name=name, role=role, password_hash=_hasher.hash(password))
-        s.add(user)
-    return user
-
-
-def list_users(db: sessionmaker) -> list[User]:
-    with db() as s:
-        return list(s.scalars(select(User).order_by(User.name)))
-
-
-def remove_user(db: sessionmaker, name: str) -> None:
-    with db.begin() as s:
-        user = s.scalar(select(User).where(User.name == name))
-        if user is None:
-            raise DocgenError(f"no user {name!r}")
-        s.execute(delete(Session).where(Session.user_id == user.id))
-        s.delete(user)
+        return f"password: at least {MIN_PASSWORD} characters"
+    if len(password) > MAX_PASSWORD:
+        return f"password: at most {MAX_PASSWORD} characters"
+    visible = [c for c in password if not _prints_nothing(c)]
+    if not visible:
+        return "password: only spaces or characters that print nothing"
+    if len(set(visible)) < 5:
+        return "password: repeats a few characters; choose a longer phrase"
+    folded = "".join(visible).casefold()
+    core = folded.strip(string.digits + string.punctuation)
+    if folded in _common() or core in _common():
+        return "password: one of the most common passwords; choose another"
+    if name and len(name) >= 3 and name.casefold() in folded:
+        return "password: contains the user name; choose another"
+    return None
 
 
 class TooManyAttempts(DocgenError):
-    """Sign-in refused for a while after repeated failures."""
+    """Sign-in held back for a while after repeated failures."""
+
+
+def _wait(failures: list[datetime], free: int, cap: timedelta, moment: datetime) -> float:
+    """Seconds still to wait after these failures (newest last)."""
+    if len(failures) < free:
+        return 0.0
+    delay = min(timedelta(seconds=2 ** (len(failures) - free)), cap)
+    return max(0.0, (failures[-1] + delay - moment).total_seconds())
+
+
+@cache
+def _dummy() -> str:
+    """A hash of nothing anyone types: an unknown name costs the same as a wrong password."""
+    return _hasher.hash(secrets.token_urlsafe(32))
 
 
 def sign_in(db: sessionmaker, name: str, password: str, client: str) -> tuple[User, str] | None:
-    """(user, session token) for a right password; None for a wrong one (counted)."""
-    since = now() - FAILURE_WINDOW
+    """(user, session token) for a right password; None for a wrong one (counted).
+    TooManyAttempts while the name or the address must wait. Every outcome is audited."""
+    from docgen.desk.accounts import audit
+
+    moment = now()
+    since = moment - FAILURE_WINDOW
+    name, client = name[:100], client[:64]
+    with db() as s:
+        by_name = list(
+            s.scalars(
+                select(LoginAttempt.at)
+                .where(LoginAttempt.name == name, LoginAttempt.at >= since)
+                .order_by(LoginAttempt.at)
+            )
+        )
+        by_client = list(
+            s.scalars(
+                select(LoginAttempt.at)
+                .where(LoginAttempt.client == client, LoginAttempt.at >= since)
+                .order_by(LoginAttempt.at)
+            )
+        )
+        user = s.scalar(select(User).where(User.name == name, User.removed.is_(None)))
+    wait = max(
+        _wait(by_name, FREE_FAILURES_PER_NAME, MAX_WAIT_PER_NAME, moment),
+        _wait(by_client, FREE_FAILURES_PER_CLIENT, MAX_WAIT_PER_CLIENT, moment),
+    )
+    if wait > 0:
+        with db.begin() as s:
+            audit(s, name, "sign-in held back", name, client)
+        seconds = math.ceil(wait)
+        raise TooManyAttempts(
+            f"too many failed sign-ins; try again in {seconds} second{'s' * (seconds != 1)}"
+        )
+    right = _verify(user.password_hash if user else _dummy(), password) and user is not None
     with db.begin() as s:
-        by_name = s.scalar(
-            select(func.count())
-            .select_from(LoginAttempt)
-            .where(LoginAttempt.name == name[:100], LoginAttempt.at >= since)
-        )
-        by_client = s.scalar(
-            select(func.count())
-            .select_from(LoginAttempt)
-            .where(LoginAttempt.client == client[:64], LoginAttempt.at >= since)
-        )
-        if by_name >= MAX_FAILURES_PER_NAME or by_client >= MAX_FAILURES_PER_CLIENT:
-            raise TooManyAttempts(
-                "too many failed sign-ins; wait 15 minutes and try again, or ask an administrator"
-            )
-        user = s.scalar(select(User).where(User.name == name))
-        if user is None or not _verify(user.password_hash, password):
-            s.add(LoginAttempt(name=name[:100], client=client[:64]))
+        if not right:
+            s.add(LoginAttempt(name=name, client=client))
+            audit(s, name, "sign-in failed", name, client)
             return None
+        assert user is not None
         if _hasher.check_needs_rehash(user.password_hash):
-            user.password_hash = _hasher.hash(password)
+            s.execute(update(User).where(User.id == user.id).values(password_hash=hashed(password)))
         s.execute(
-            delete(LoginAttempt).where(
-                (LoginAttempt.name == name[:100]) | (LoginAttempt.at < since)
-            )
+            delete(LoginAttempt).where((LoginAttempt.name == name) | (LoginAttempt.at < since))
         )
         token = secrets.token_urlsafe(32)
         s.add(Session(token_hash=_token_hash(token), user_id=user.id, csrf=new_csrf()))
-        s.execute(delete(Session).where(Session.created < now() - LIFETIME - KEEP_EXPIRED))
+        s.execute(delete(Session).where(Session.created < moment - LIFETIME - KEEP_EXPIRED))
+        audit(s, name, "sign-in", name, client)
         return user, token
 
 
@@ -157,6 +208,8 @@ class Visitor:
     role: str
     csrf: str
     live: bool
+    full_name: str = ""
+    title: str = ""
 
     def may(self, permission: str) -> bool:
         return may(self.role, permission)
@@ -176,7 +229,7 @@ def visitor(db: sessionmaker, token: str | None) -> Visitor | None:
     with db() as s:
         row = s.get(Session, _token_hash(token))
         user = s.get(User, row.user_id) if row is not None else None
-    if row is None or user is None:
+    if row is None or user is None or user.removed is not None:
         return None
     idle, age = moment - row.last_seen, moment - row.created
     if idle >= IDLE + KEEP_EXPIRED or age >= LIFETIME + KEEP_EXPIRED:
@@ -188,7 +241,7 @@ def visitor(db: sessionmaker, token: str | None) -> Visitor | None:
             s.execute(
                 update(Session).where(Session.token_hash == row.token_hash).values(last_seen=moment)
             )
-    return Visitor(user.id, user.name, user.role, row.csrf, live)
+    return Visitor(user.id, user.name, user.role, row.csrf, live, user.full_name, user.title)
 
 
 def sign_out(db: sessionmaker, token: str | None) -> None:

@@ -85,44 +85,124 @@ def users() -> None:
     """Who may sign in to the desk, and their roles."""
 
 
+ROLE = click.Choice(["clerk", "officer", "attorney", "admin"])
+
+
+def _password(from_stdin: bool) -> str:
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    return click.prompt("password", hide_input=True, confirmation_prompt=True)
+
+
+def _db():
+    from docgen.desk.database import sessions
+
+    return sessions()
+
+
 @users.command("add")
 @click.argument("name")
 @click.option(
     "--role",
-    type=click.Choice(["clerk", "officer", "attorney", "admin"]),
+    type=ROLE,
     required=True,
     help="clerk/officer: enforcement documents; attorney: recorded instruments; admin: users",
 )
+@click.option("--full-name", default="", help="as documents print it (a form's officer)")
+@click.option("--title", default="", help="e.g. Code Enforcement Officer")
 @click.option("--password-stdin", is_flag=True, help="read the password from standard input")
-def add(name: str, role: str, password_stdin: bool) -> None:
+def add(name: str, role: str, full_name: str, title: str, password_stdin: bool) -> None:
     """Add user NAME with a ROLE (the password read from standard input, or prompted)."""
-    from docgen.desk import auth
-    from docgen.desk.database import sessions
+    from docgen.desk import accounts
 
-    if password_stdin:
-        password = sys.stdin.readline().rstrip("\r\n")
-    else:
-        password = click.prompt("password", hide_input=True, confirmation_prompt=True)
-    auth.add_user(sessions(), name, role, password)
+    password = _password(password_stdin)
+    accounts.add_user(_db(), name, role, password, full_name=full_name, title=title)
     click.echo(f"added {name} ({role})")
 
 
 @users.command("list")
 def list_() -> None:
-    """List the users and their roles."""
-    from docgen.desk import auth
-    from docgen.desk.database import sessions
+    """List the users, their roles, full names and titles."""
+    from docgen.desk import accounts
 
-    for user in auth.list_users(sessions()):
-        click.echo(f"{user.name:<24} {user.role}")
+    for user in accounts.list_users(_db()):
+        named = ", ".join(filter(None, (user.full_name, user.title)))
+        click.echo(f"{user.name:<24} {user.role:<9} {named}".rstrip())
 
 
 @users.command("remove")
 @click.argument("name")
 def remove(name: str) -> None:
-    """Remove user NAME (and sign them out)."""
-    from docgen.desk import auth
-    from docgen.desk.database import sessions
+    """Remove user NAME (and sign them out); their unissued drafts are kept."""
+    from docgen.desk import accounts
 
-    auth.remove_user(sessions(), name)
-    click.echo(f"removed {name}")
+    kept = accounts.remove_user(_db(), name)
+    note = f"; {kept} unissued draft(s) kept (docgen users transfer {name} OTHER)" if kept else ""
+    click.echo(f"removed {name}{note}")
+
+
+@users.command("passwd")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="read the password from standard input")
+def passwd(name: str, password_stdin: bool) -> None:
+    """Set a new password for NAME (their sessions end)."""
+    from docgen.desk import accounts
+
+    accounts.set_password(_db(), name, _password(password_stdin))
+    click.echo(f"password of {name} changed")
+
+
+@users.command("role")
+@click.argument("name")
+@click.argument("role", type=ROLE)
+def role(name: str, role: str) -> None:
+    """Give NAME another ROLE (their sessions end)."""
+    from docgen.desk import accounts
+
+    accounts.set_role(_db(), name, role)
+    click.echo(f"{name} is now {role}")
+
+
+@users.command("set")
+@click.argument("name")
+@click.option("--full-name", required=True, help="as documents print it")
+@click.option("--title", default="", help="e.g. Code Enforcement Officer")
+def set_(name: str, full_name: str, title: str) -> None:
+    """Set the full name and title of NAME (the officer their forms are filled with)."""
+    from docgen.desk import accounts
+
+    accounts.set_details(_db(), name, full_name, title)
+    click.echo(f"{name}: {', '.join(filter(None, (full_name, title)))}")
+
+
+@users.command("unlock")
+@click.argument("name")
+def unlock(name: str) -> None:
+    """Forget the failed sign-ins of NAME, so they can sign in at once."""
+    from docgen.desk import accounts
+
+    forgotten = accounts.unlock(_db(), name)
+    click.echo(f"{name} unlocked ({forgotten} failed sign-in(s) forgotten)")
+
+
+@users.command("transfer")
+@click.argument("source")
+@click.argument("target")
+def transfer(source: str, target: str) -> None:
+    """Hand the unissued drafts of SOURCE (a removed user, say) to TARGET."""
+    from docgen.desk import accounts
+
+    moved = accounts.transfer_drafts(_db(), source, target)
+    click.echo(f"{moved} draft(s) of {source} handed to {target}")
+
+
+@users.command("audit")
+@click.option("--limit", type=click.IntRange(1, 100_000), default=50, show_default=True)
+def audit(limit: int) -> None:
+    """The newest sign-ins and changes to users, newest first."""
+    from docgen.desk import accounts
+
+    for row in accounts.audit_rows(_db(), limit):
+        when = row.at.strftime("%Y-%m-%d %H:%M:%S")
+        who = f"{row.actor:<16} {row.action:<18} {row.subject:<16}"
+        click.echo(f"{when}  {who} {row.client} {row.detail}".rstrip())

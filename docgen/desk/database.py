@@ -1,4 +1,4 @@
-"""The desk's own tables: users, their sessions, login attempts and saved drafts.
+"""The desk's own tables: users, their sessions, login attempts, saved drafts, the audit.
 
 They live in the register's database (docgen.register.db: SQLite at
 ``$DOCGEN_HOME/docgen.sqlite`` by default, ``DOCGEN_DATABASE_URL`` for a shared
@@ -53,6 +53,9 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(20))
     password_hash: Mapped[str] = mapped_column(String(200))
     created: Mapped[datetime] = mapped_column(UtcDateTime, default=now)
+    full_name: Mapped[str] = mapped_column(String(200), default="")  # as documents print it
+    title: Mapped[str] = mapped_column(String(200), default="")
+    removed: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)  # drafts kept
 
 
 class Session(Base):
@@ -76,6 +79,32 @@ class LoginAttempt(Base):
     name: Mapped[str] = mapped_column(String(100), index=True)
     client: Mapped[str] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(UtcDateTime, default=now, index=True)
+
+
+class AuditEntry(Base):
+    """One change to who may sign in, or one sign-in (succeeded, failed or held back)."""
+
+    __tablename__ = "desk_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime, default=now, index=True)
+    actor: Mapped[str] = mapped_column(String(100))  # who did it ("cli": the command line)
+    action: Mapped[str] = mapped_column(String(40))
+    subject: Mapped[str] = mapped_column(String(100))  # the user name it is about
+    client: Mapped[str] = mapped_column(String(64), default="")
+    detail: Mapped[str] = mapped_column(String(200), default="")
+
+
+class Submission(Base):
+    """A state-changing form's one-time token, and where its first post led (a repeated
+    post, a double click, is sent there instead of acting twice)."""
+
+    __tablename__ = "desk_submissions"
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UtcDateTime, default=now, index=True)
+    result: Mapped[str | None] = mapped_column(String(300), default=None)
 
 
 class Draft(Base):
@@ -104,7 +133,24 @@ def engine(url: str | None = None) -> Engine:
     made.hide_parameters = True
     with guarded(url):
         Base.metadata.create_all(made)
+        _add_columns(made)
     return made
+
+
+def _add_columns(made: Engine) -> None:
+    """Columns added to the desk's tables since a register was made (no data moves)."""
+    from sqlalchemy import inspect, text
+
+    have = {c["name"] for c in inspect(made).get_columns(User.__tablename__)}
+    added = {
+        "full_name": "VARCHAR(200) NOT NULL DEFAULT ''",
+        "title": "VARCHAR(200) NOT NULL DEFAULT ''",
+        "removed": "TIMESTAMP" if made.dialect.name == "sqlite" else "TIMESTAMP WITH TIME ZONE",
+    }
+    with made.begin() as conn:
+        for name, kind in added.items():
+            if name not in have:
+                conn.execute(text(f"ALTER TABLE {User.__tablename__} ADD COLUMN {name} {kind}"))
 
 
 class Sessions(sessionmaker):

@@ -23,10 +23,12 @@ from docgen.desk import auth, forms, renderers
 from docgen.desk.database import Draft, now
 from docgen.desk.web import (
     CSRF_FIELD,
+    ONCE_FIELD,
     PREVIEW_CSP,
     attachment,
     guarded,
     id_of,
+    once,
     posted,
     render,
 )
@@ -130,7 +132,7 @@ def _pairs(request: Request) -> list[list[str]]:
     return [
         [name, value]
         for name, value in posted(request).multi_items()
-        if isinstance(value, str) and name != CSRF_FIELD and name != "_action"
+        if isinstance(value, str) and name not in (CSRF_FIELD, ONCE_FIELD, "_action")
     ]
 
 
@@ -202,6 +204,10 @@ def list_drafts(request: Request) -> Response:
 
 @guarded(None)
 def start(request: Request) -> Response:
+    return once(request, _start)
+
+
+def _start(request: Request) -> Response:
     form = posted(request)
     kind, jurisdiction = str(form.get("kind") or ""), str(form.get("jurisdiction") or "")
     if not _may_draft(request, kind):
@@ -214,8 +220,16 @@ def start(request: Request) -> Response:
 
 
 def new_draft(request: Request, kind: str, jurisdiction: str, pairs: list[list[str]]) -> Response:
-    """A draft of the visitor's, filled with ``pairs``; the browser is sent to it."""
+    """A draft of the visitor's, filled with ``pairs`` (and the visitor as the issuing
+    officer, when the kind names one and their full name is known); the browser is sent
+    to it."""
     visitor = request.scope["visitor"]
+    named = {name for name, _ in pairs}
+    if "officer" in get_kind(kind).model.model_fields and visitor.full_name:
+        if "officer.name" not in named:
+            pairs = [*pairs, ["officer.name", visitor.full_name]]
+        if "officer.title" not in named and visitor.title:
+            pairs = [*pairs, ["officer.title", visitor.title]]
     with request.app.state.db.begin() as s:
         draft = Draft(user_id=visitor.user_id, kind=kind, jurisdiction=jurisdiction, fields=pairs)
         s.add(draft)
@@ -362,10 +376,21 @@ def mark_issued(request: Request, draft: Draft, number: str) -> None:
 
 
 @on_draft()
+def discard_page(request: Request, draft: Draft) -> Response:
+    """Asks before a draft is deleted."""
+    return render(request, "discard.html.j2", draft=draft, title=get_kind(draft.kind).title)
+
+
+@on_draft()
 def discard(request: Request, draft: Draft) -> Response:
-    with request.app.state.db.begin() as s:
-        s.delete(s.get(Draft, draft.id))
-    return RedirectResponse("/drafts", status_code=303)
+    def act(request: Request) -> Response:
+        with request.app.state.db.begin() as s:
+            row = s.get(Draft, draft.id)
+            if row is not None:
+                s.delete(row)
+        return RedirectResponse("/drafts", status_code=303)
+
+    return once(request, act)
 
 
 routes = [
@@ -376,5 +401,6 @@ routes = [
     Route("/drafts/{draft}/live", live, methods=["POST"]),
     Route("/drafts/{draft}/preview", preview, methods=["GET"]),
     Route("/drafts/{draft}/word", word_copy, methods=["GET"]),
+    Route("/drafts/{draft}/discard", discard_page, methods=["GET"]),
     Route("/drafts/{draft}/discard", discard, methods=["POST"]),
 ]

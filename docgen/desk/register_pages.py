@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk.web import attachment, guarded, id_of, posted, render
+from docgen.desk.web import attachment, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
 
 FORMAT_TYPES = {
@@ -123,8 +123,15 @@ def documents(request: Request) -> Response:
 
 
 def _document_page(
-    request: Request, number: str, error: str = "", status: int = 200, done: str = ""
+    request: Request,
+    number: str,
+    error: str = "",
+    status: int = 200,
+    done: str = "",
+    typed_for: str = "",
 ) -> Response:
+    """A document's page; with ``typed_for`` ("service", "disposition") that form keeps
+    what was typed in it (a refusal never wipes a form)."""
     from docgen.register.models import DISPOSITIONS, SERVICE_METHODS
 
     try:
@@ -142,6 +149,8 @@ def _document_page(
         error=error,
         done=done,
         may_serve=request.scope["visitor"].may("enforce"),
+        typed=dict(posted(request)) if typed_for else {},
+        typed_for=typed_for,
     )
 
 
@@ -221,10 +230,14 @@ def change(request: Request) -> Response:
     number, what = request.path_params["number"], request.path_params["what"]
     if what not in CHANGES:
         return render(request, "missing.html.j2", status=404, what="page")
+    return once(request, lambda request: _change(request, number, what))
+
+
+def _change(request: Request, number: str, what: str) -> Response:
     try:
         CHANGES[what](register(request), number, posted(request), request.scope["visitor"].name)
     except DocgenError as err:
-        return _document_page(request, number, error=str(err), status=400)
+        return _document_page(request, number, error=str(err), status=400, typed_for=what)
     return RedirectResponse(f"/documents/{number}?done={what}", status_code=303)
 
 
@@ -259,6 +272,10 @@ def _notice_from(request: Request, record: Any) -> Response:
 
 @guarded("enforce")
 def notice_for(request: Request) -> Response:
+    return once(request, _notice_for)
+
+
+def _notice_for(request: Request) -> Response:
     """A new notice for a respondent in the register, filled from their latest document."""
     from docgen.desk import drafts
 
@@ -275,6 +292,10 @@ def notice_for(request: Request) -> Response:
 
 @guarded("enforce")
 def notice_at(request: Request) -> Response:
+    return once(request, _notice_at)
+
+
+def _notice_at(request: Request) -> Response:
     """A new notice at the site of an issued document (and to the same recipient)."""
     try:
         record = register(request).document(request.path_params["number"])
@@ -311,7 +332,12 @@ def _verified(
 
 @guarded("enforce")
 def issue(request: Request) -> Response:
-    """Number, record and render a draft through the register (as `docgen issue` does)."""
+    """Number, record and render a draft through the register (as `docgen issue` does),
+    once however often the form is sent."""
+    return once(request, _issue)
+
+
+def _issue(request: Request) -> Response:
     from docgen.desk import drafts, renderers
     from docgen.errors import Problem
 

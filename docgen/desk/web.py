@@ -9,8 +9,11 @@ permission it needs (:func:`guarded`); a request without a live session is sent 
 from __future__ import annotations
 
 import re
+import secrets
+import time
 import unicodedata
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from functools import cache, wraps
 from typing import Any
 
@@ -20,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from docgen.desk import auth
+from docgen.desk.database import Submission, now
 from docgen.desk.forms import MAX_DEPTH, MAX_ROW
 
 SESSION_COOKIE = "docgen_session"
@@ -74,6 +78,8 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
             "csrf_field": CSRF_FIELD,
             "path": request.url.path,
             "notice": request.scope.get("notice", ""),
+            "once": new_once,
+            "once_field": ONCE_FIELD,
             **context,
         }
     )
@@ -194,6 +200,73 @@ def guarded(permission: str | None, saves_when_expired: bool = False) -> Callabl
         return route
 
     return wrap
+
+
+ONCE_FIELD = "_once"  # a state-changing form's one-time submission token
+KEEP_SUBMISSIONS = timedelta(days=1)
+WAIT_FOR_FIRST = 180.0  # seconds a repeated post waits for the first one's result
+
+
+def new_once() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def once(request: Request, act: Page) -> Response:
+    """``act`` once per submission token: a repeated post of the same form (a double
+    click, a resend) is sent where the first one led, after waiting for it to finish. A
+    first post that was refused leaves the token free, so the corrected form goes through."""
+    from sqlalchemy import delete
+    from sqlalchemy.exc import IntegrityError
+
+    token = str(posted(request).get(ONCE_FIELD) or "")
+    if not token:
+        return act(request)
+    if len(token) > 64:
+        raise BadInput(ONCE_FIELD, "not a submission token of this desk")
+    db, user = request.app.state.db, request.scope["visitor"].user_id
+    try:
+        with db.begin() as s:
+            s.execute(delete(Submission).where(Submission.at < now() - KEEP_SUBMISSIONS))
+            s.add(Submission(token=token, user_id=user))
+    except IntegrityError:
+        return _first_result(request, token, act)
+    try:
+        response = act(request)
+    except BaseException:
+        _forget(db, token)
+        raise
+    if response.status_code == 303:
+        with db.begin() as s:
+            s.get(Submission, token).result = response.headers["location"]
+    else:
+        _forget(db, token)
+    return response
+
+
+def _forget(db: Any, token: str) -> None:
+    with db.begin() as s:
+        row = s.get(Submission, token)
+        if row is not None:
+            s.delete(row)
+
+
+def _first_result(request: Request, token: str, act: Page) -> Response:
+    db, user = request.app.state.db, request.scope["visitor"].user_id
+    deadline = time.monotonic() + WAIT_FOR_FIRST
+    while time.monotonic() < deadline:
+        with db() as s:
+            row = s.get(Submission, token)
+        if row is None:  # the first was refused: this one is a new try
+            return once(request, act)
+        if row.user_id != user:
+            return denied(request, "this form was sent by someone else")
+        if row.result is not None:
+            return RedirectResponse(row.result, status_code=303)
+        time.sleep(0.2)
+    return render(request, "error.html.j2", status=503, message=STILL_WORKING)
+
+
+STILL_WORKING = "The first time this form was sent is still being worked on; reload in a minute."
 
 
 def posted(request: Request) -> FormData:
