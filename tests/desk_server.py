@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,6 +93,14 @@ def docgen(
         env=env,
         timeout=120,
     )
+
+
+def serving(tmp_path_factory) -> Iterator[Desk]:
+    """A desk over a fresh SQLite register, stopped after the test module (a fixture's
+    body: ``yield from serving(tmp_path_factory)``)."""
+    server = start_desk(tmp_path_factory.mktemp("desk"))
+    yield server
+    stop_desk(server)
 
 
 def database(desk: Desk) -> sqlite3.Connection:

@@ -11,14 +11,12 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from desk_server import csrf_of, database, docgen, start_desk, start_draft, stop_desk, typed_sample
+from desk_server import csrf_of, database, docgen, serving, start_draft, typed_sample
 
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
-    server = start_desk(tmp_path_factory.mktemp("desk"))
-    yield server
-    stop_desk(server)
+    yield from serving(tmp_path_factory)
 
 
 @pytest.mark.parametrize(
