@@ -23,6 +23,7 @@ bench: setup-test
 	.venv/bin/python benchmarks/batch_faults.py
 	.venv/bin/python -m benchmarks.register
 	.venv/bin/python -m benchmarks.queue
+	.venv/bin/python -m benchmarks.signing
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -137,11 +138,16 @@ def describe(certificate: x509.Certificate) -> list[str]:
 
 
 def self_signed(
-    municipality: str, secret: bytes, now: datetime | None = None, years: int = PILOT_YEARS
+    municipality: str,
+    secret: bytes,
+    now: datetime | None = None,
+    years: int = PILOT_YEARS,
+    key: Any = None,
 ) -> tuple[bytes, bytes]:
-    """A new key and self-signed certificate for ``municipality``: (PKCS#12, PEM)."""
+    """A self-signed certificate for ``municipality`` over ``key`` (default: a new ECDSA
+    P-256 key): (PKCS#12 of both, the certificate as PEM)."""
     now = now or datetime.now(UTC)
-    key = ec.generate_private_key(ec.SECP256R1())
+    key = key or ec.generate_private_key(ec.SECP256R1())
     name = x509.Name(
         [
             x509.NameAttribute(NameOID.COMMON_NAME, municipality),

@@ -28,6 +28,9 @@ FIELD = "Signature"
 BOX_ID = "docgen-signature"
 BOX_WIDTH = 234.0  # points: 3.25 in, as print.css sets .signature-box
 BOX_HEIGHT = 40.5  # points: 0.5625 in
+# Room for the CMS signature (certificates and, for B-T, a time-stamp token): fixed, so
+# pyHanko need not sign twice to measure it (a dry run costs as much as the signature).
+RESERVED = 12 * 1024
 
 
 class SigningError(DocgenError):
@@ -79,6 +82,21 @@ def _opened(path: Path, secret: bytes) -> SigningKey:
 
 def sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str) -> bytes:
     """``pdf`` with a PAdES signature in the field over its signature box."""
+    try:
+        return _signed(pdf, signer, officer, reason, RESERVED)
+    except SigningError:
+        raise
+    except Exception:  # the signature outgrew the room (a long chain): measure it
+        pass
+    try:
+        return _signed(pdf, signer, officer, reason, None)
+    except SigningError:
+        raise
+    except Exception as err:  # pyHanko's and the time-stamp server's faults alike
+        raise SigningError(f"the PDF could not be signed: {err}") from None
+
+
+def _signed(pdf: bytes, signer: Signer, officer: str, reason: str, room: int | None) -> bytes:
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.sign import fields, signers
     from pyhanko.stamp import NoOpStampStyle
@@ -111,10 +129,7 @@ def sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str) -> bytes:
         stamp_style=NoOpStampStyle(),
     )
     out = io.BytesIO()
-    try:
-        pdf_signer.sign_pdf(writer, output=out)
-    except Exception as err:  # pyHanko's and the time-stamp server's faults alike
-        raise SigningError(f"the PDF could not be signed: {err}") from None
+    pdf_signer.sign_pdf(writer, output=out, bytes_reserved=room)
     return out.getvalue()
 
 
