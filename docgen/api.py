@@ -20,12 +20,10 @@ from typing import Any
 from docgen.cases.loader import read_case_file
 from docgen.documents import DOCUMENTS, get_kind
 from docgen.documents.base import (
-    Bundle,
     Kind,
     Options,
     build_blank,
     check_options,
-    prepare,
     provided_by,
     rendition,
 )
@@ -87,13 +85,8 @@ def render_bytes(
 def check(kind: str, source: Source, options: Options | None = None) -> list[str]:
     """Validate only. Returns warnings; raises CaseInvalid listing every problem."""
     spec = get_kind(kind)
-    options = options or Options()
-    if isinstance(spec, Bundle):  # a bundle is checked as a whole by building it
-        return list(render_case(kind, source, options).document.warnings)
     data, name = load(source)
-    check_options(spec, options)
-    case, pack = prepare(spec, data, options, name)
-    return list(spec.warnings(case, pack, options))
+    return spec.check_case(data, options or Options(), name)
 
 
 def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:
@@ -319,7 +312,7 @@ def schema(kind: str, jurisdiction: str | None = None) -> dict[str, Any]:
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     if jurisdiction is not None:
         pack = load_pack(jurisdiction)
-        for part in spec.parts if isinstance(spec, Bundle) else (kind,):
+        for part in spec.parts:
             pack.require(part)  # a kind the law does not provide has no provisions to cite
         _cite_schema(out, lambda provision: cited_by(provision, pack))
     return out
@@ -342,8 +335,7 @@ def kinds() -> list[dict[str, Any]]:
     rows = []
     for name, spec in DOCUMENTS.items():
         where = [p for p in pack_names() if provided_by(spec, load_pack(p))]
-        parts = spec.parts if isinstance(spec, Bundle) else (name,)
-        cites = {p: "; ".join(load_pack(p).require(k) for k in parts) for p in where}
+        cites = {p: "; ".join(load_pack(p).require(k) for k in spec.parts) for p in where}
         rows.append(
             {
                 "kind": name,

@@ -19,8 +19,8 @@ from docgen import api
 from docgen.cli import main
 from docgen.documents import MODULES
 from docgen.errors import UnsupportedKind
-from docgen.law.pack import KIND_NEEDS, Cited
-from docgen.law.packs import ENV, PackInvalid, load_pack, pack_names, read_pack
+from docgen.law.pack import Cited
+from docgen.law.packs import ENV, load_pack, pack_names
 from tests.helpers.readback import html_text
 
 LAW = {
@@ -65,8 +65,13 @@ def test_every_pack_value_carries_a_citation(name):
     assert [path for path, value in values if not value.ref.strip()] == []
 
 
-def test_every_kind_has_its_pack_groups_declared():
-    assert set(KIND_NEEDS) == set(MODULES)
+def test_every_kind_declares_the_pack_groups_it_prints():
+    from docgen.documents import KINDS
+    from docgen.law.pack import Pack
+
+    for name in MODULES:
+        needs = KINDS[name].needs
+        assert needs and all(group in Pack.model_fields for group in needs), name
 
 
 @pytest.mark.parametrize("name", ["homer", "macedon"])
@@ -124,8 +129,15 @@ def test_a_pack_that_claims_a_kind_must_give_what_it_prints(tmp_path):
     text = (BUILT_IN / "macedon.yaml").read_text(encoding="utf-8")
     text = re.sub(r"  stop-work-order: \{value: false,", "  stop-work-order: {value: true,", text)
     folder = pack_dir(tmp_path, "walworth", text)
-    with pytest.raises(PackInvalid, match=r"stop-work-order is provided .* has no enforcement"):
-        read_pack(folder / "walworth.yaml")
+    code, out = cli("pack", "check", folder / "walworth.yaml")
+    assert code == 1 and "Traceback" not in out
+    assert re.search(r"FAILED stop-work-order is provided .* has no enforcement", out), out
+    # Used as a jurisdiction, the kind is refused naming what the pack lacks.
+    case = tmp_path / "order.yaml"
+    sample = (ROOT / "fixtures" / "stop-work-order" / "homer-silt-fence.yaml").read_text()
+    case.write_text(re.sub(r"jurisdiction: \w+", "jurisdiction: walworth", sample), "utf-8")
+    code, out = cli("check", "stop-work-order", case, env={ENV: str(folder)})
+    assert code != 0 and "has no enforcement" in out and "Traceback" not in out
 
 
 def test_docgen_packs_adds_every_yaml_as_a_jurisdiction(tmp_path, monkeypatch):

@@ -66,14 +66,12 @@ def warm_up(job: Job, every_kind: bool = False) -> None:
     """Load what every case needs once: the kind's templates (``every_kind``: every kind's,
     for a queue worker, which renders whatever it is given), then one page per format."""
     from docgen.documents import DOCUMENTS, get_kind
-    from docgen.documents.base import Bundle
     from docgen.render.environment import environment
     from docgen.render.formats import to_bytes
 
     kinds = []
     for name in DOCUMENTS if every_kind else [job.kind]:
-        spec = get_kind(name)
-        kinds += [get_kind(part) for part in spec.parts] if isinstance(spec, Bundle) else [spec]
+        kinds += get_kind(name).members()
     env = environment()
     for kind in kinds:
         for template in (kind.template, *kind.layouts.values()):

@@ -43,16 +43,6 @@ PERMISSIONS = {
     "admin": {"users", "register"},
 }
 
-# The kinds each drafting permission covers (an attorney cannot issue a notice).
-KINDS_FOR = {
-    "enforce": (
-        "notice-of-violation",
-        "stop-work-order",
-        "penalty-statement",
-        "contractor-certification",
-    ),
-    "instruments": ("maintenance-easement", "maintenance-agreement"),
-}
 
 IDLE = timedelta(minutes=30)
 LIFETIME = timedelta(hours=12)
@@ -73,7 +63,13 @@ _hasher = PasswordHasher()
 
 
 def kinds_for(role: str) -> tuple[str, ...]:
-    return tuple(k for perm in sorted(PERMISSIONS.get(role, ())) for k in KINDS_FOR.get(perm, ()))
+    """The kinds ``role`` may draft and issue: each kind names the permission that issues
+    it (an attorney cannot issue a notice)."""
+    from docgen.documents import kinds_with
+
+    return tuple(
+        k for perm in sorted(PERMISSIONS.get(role, ())) for k in kinds_with(permission=perm)
+    )
 
 
 def may(role: str, permission: str) -> bool:

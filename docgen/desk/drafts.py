@@ -64,8 +64,7 @@ def check(draft: Draft, register: Any) -> Checked:
         result.problems = err.problems
     except DocgenError as err:
         result.problems = [Problem("", str(err))]
-    fields = get_kind(draft.kind).model.model_fields
-    if "prior_offenses" in fields:  # the penalty reads the history (§ 228-79C(4))
+    if get_kind(draft.kind).reads_history:  # the penalty reads the history (§ 228-79C(4))
         result.history = True
         priors = _history(register, draft.jurisdiction, data, result)
         try:
@@ -81,7 +80,7 @@ def _deadline(draft: Draft, data: dict[str, Any], valid: bool) -> Any:
     the case is valid; before that, the deadline rule on the service date typed so far."""
     from docgen.law.deadlines import appeal_deadline
 
-    if draft.kind != "notice-of-violation":
+    if not get_kind(draft.kind).appealable:
         return None
     try:
         if valid:

@@ -210,7 +210,7 @@ def case_data(kind: str, jurisdiction: str, pairs: list[list[str]]) -> dict[str,
             _put(tree, steps, value.replace("\r\n", "\n").replace("\r", "\n"))
     data = _pruned(tree) or {}
     data["jurisdiction"] = jurisdiction
-    if "number" in get_kind(kind).model.model_fields:
+    if get_kind(kind).numbered:
         data["number"] = DRAFT_NUMBER
     return data
 

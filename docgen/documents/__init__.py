@@ -49,6 +49,17 @@ KINDS: Mapping[str, Kind] = _Lazy(MODULES)
 DOCUMENTS: Mapping[str, Spec] = _Lazy({**MODULES, **BUNDLES})
 
 
+def kinds_with(**description: object) -> tuple[str, ...]:
+    """The kinds whose description has these values (``served=True``,
+    ``permission="enforce"``...), in MODULES order: what the register's filters and the
+    desk's roles ask instead of listing kinds by name."""
+    return tuple(
+        name
+        for name, kind in KINDS.items()
+        if all(getattr(kind, key) == value for key, value in description.items())
+    )
+
+
 def get_kind(name: str) -> Spec:
     """The kind or bundle called ``name``; an unknown name is a DocgenError listing them."""
     try:

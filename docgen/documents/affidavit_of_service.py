@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from typing import Literal
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
-from docgen.documents.base import Context, DocMeta, Kind, Options
+from docgen.documents.base import Context, DocMeta, Kind, Options, recipient_of
 from docgen.errors import Problem
 from docgen.law.deadlines import Deadline, Service, appeal_deadline, service_start
 from docgen.law.pack import Pack
@@ -133,4 +133,7 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="proof of service of a notice or order, sworn or affirmed (CPLR 2106)",
+    needs=("enforcement", "service_proof"),
+    issued=lambda case: case.service.date,  # an affidavit is made on the day of service
+    party=recipient_of,
 )

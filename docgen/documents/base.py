@@ -1,9 +1,17 @@
-"""What a document kind is: its case model, its checks, its context, its template.
+"""What a document kind is: its case model, its checks, its context, its template, and
+what the rest of docgen needs to know about it.
 
 A kind module defines one :class:`Kind`. Its ``check`` returns every rule the case
 breaks (each a Problem naming field and provision); its ``context`` builds what the
 template needs (pure: no I/O, no clock). :func:`build_document` runs them in order and
 renders the HTML, the single source of the document's words.
+
+A kind is also one description (:class:`Spec`): its issue date, the party it is
+addressed to, its site, the pack groups it prints, whether it is served, appealable,
+charges an offense, reads the offense history or is lifted, and which desk permission
+issues it. The register, its filters, service, the desk's roles and ``pack check`` read
+that description; nothing outside this package tests a kind by its name or probes a
+case's fields. A :class:`Bundle` (the violation packet) answers the same questions.
 """
 
 from __future__ import annotations
@@ -11,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
 from docgen.cases.validate import provision_for, validate_and_check
-from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem
+from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
 from docgen.render.formats import Rendition
@@ -83,7 +91,156 @@ class Context:
 
 
 @dataclass(frozen=True)
-class Kind:
+class Addressee:
+    """The party a document is addressed to, as the register matches respondents."""
+
+    name: str
+    address: Any  # the case's Address (``one_line()``), or None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a document's matter is: the register keeps one site per place."""
+
+    address: str | None
+    description: str | None
+    tax_map: str | None
+
+
+@dataclass(frozen=True)
+class Charge:
+    """The offense a document charges, as the penalty reads it (§ 228-79C(4) through the
+    pack): the earliest day observed, the last day it continued, and its violations."""
+
+    committed: date
+    continued_through: date | None
+    violations: tuple[dict[str, Any], ...]
+
+
+def _none(case: Any) -> None:
+    return None
+
+
+def _address_of(party: Any) -> Addressee | None:
+    """The case's party (recipient or owner) as an Addressee; None without a name."""
+    if party is None or not getattr(party, "name", None):
+        return None
+    return Addressee(party.name, party.address)
+
+
+def place_of(place: Any, tax_map: Any = None) -> Place | None:
+    """A case's site (address and/or description) or property (address, tax map)."""
+    if place is None:
+        return None
+    address = place.address.one_line() if place.address is not None else None
+    description = getattr(place, "description", None)
+    return Place(address, description, str(tax_map) if tax_map is not None else None)
+
+
+def recipient_of(case: Any) -> Addressee | None:
+    return _address_of(case.recipient)
+
+
+def site_of(case: Any) -> Place | None:
+    return place_of(case.site)
+
+
+def owner_of(case: Any) -> Addressee | None:
+    return _address_of(case.owner)
+
+
+def property_of(case: Any) -> Place | None:
+    return place_of(case.property, case.property.tax_map)
+
+
+def issued_on(case: Any) -> date:
+    return case.issued
+
+
+def charged(case: Any) -> Charge | None:
+    """A notice's offense: the earliest day any violation was observed and the last day
+    any continued (each violation counts on its own, its dates in the case)."""
+    violations = case.violations
+    if not violations:
+        return None
+    through = [v.continued_through for v in violations if v.continued_through]
+    return Charge(
+        committed=min(v.observed for v in violations),
+        continued_through=max(through, default=None),
+        violations=tuple(v.model_dump(mode="json") for v in violations),
+    )
+
+
+def earliest_remedy(case: Any) -> date | None:
+    return min((r.due for r in case.remedies), default=None)
+
+
+class Spec(Protocol):
+    """What docgen knows of a kind or a bundle, apart from how it renders."""
+
+    name: str
+    title: str
+    summary: str
+    model: type[BaseModel]
+    review: bool
+    layouts: dict[str, str]
+    needs: tuple[str, ...]
+    served: bool
+    appealable: bool
+    reads_history: bool
+    liftable: bool
+    permission: str | None
+    issued: Callable[[Any], date | None]
+    party: Callable[[Any], Addressee | None]
+    site: Callable[[Any], Place | None]
+    charge: Callable[[Any], Charge | None] | None
+    remedies_due: Callable[[Any], date | None]
+
+    @property
+    def parts(self) -> tuple[str, ...]: ...
+    @property
+    def charges_offense(self) -> bool: ...
+    @property
+    def numbered(self) -> bool: ...
+    @property
+    def split(self) -> Any: ...
+    @property
+    def blank(self) -> Any: ...
+    def members(self) -> tuple[Kind, ...]: ...
+    def provided_by(self, pack: Pack) -> bool: ...
+    def prepare(self, data: dict[str, Any], options: Options, source: str = "") -> Any: ...
+    def render(self, data: dict[str, Any], options: Options, source: str = "") -> Rendition: ...
+    def check_case(self, data: dict[str, Any], options: Options, source: str = "") -> list[str]: ...
+
+
+class _Described:
+    """What a kind and a bundle answer alike, from their declared fields."""
+
+    name: str
+    model: type[BaseModel]
+    charge: Callable[[Any], Charge | None] | None
+
+    @property
+    def charges_offense(self) -> bool:
+        """It charges an offense: the register records one, dispositions are recorded on it."""
+        return self.charge is not None
+
+    @property
+    def numbered(self) -> bool:
+        """The register gives it a number (its case carries ``number``)."""
+        return "number" in self.model.model_fields
+
+    def provided_by(self, pack: Pack) -> bool:
+        """Whether ``pack`` provides it (a bundle: every part it requires)."""
+        return all(pack.provides(part) for part in self.parts)
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return (self.name,)
+
+
+@dataclass(frozen=True)
+class Kind(_Described):
     name: str
     title: str
     model: type[BaseModel]
@@ -101,12 +258,37 @@ class Kind:
     blank: Callable[[Pack, Options], Context] | None = None
     # One document per part (`render --split`): (name, case data) from valid case data.
     split: Callable[[dict[str, Any]], list[tuple[str, dict[str, Any]]]] | None = None
+    # -- the description the register, the desk and `pack check` read -------------------
+    needs: tuple[str, ...] = ()  # the pack groups it prints (a pack providing it gives them)
+    served: bool = False  # served on persons: service is recorded and sworn to
+    appealable: bool = False  # its service starts an appeal period (LAW.md § 2)
+    reads_history: bool = False  # its penalty reads the offense history (the register's)
+    liftable: bool = False  # in effect from service until lifted in writing
+    permission: str | None = None  # the desk permission that drafts and issues it
     # The document's issue date: it prints the law in force that day (None: the latest).
-    issued: Callable[[Any], date | None] = lambda case: getattr(case, "issued", None)
+    issued: Callable[[Any], date | None] = _none
+    party: Callable[[Any], Addressee | None] = _none  # to whom it is addressed
+    site: Callable[[Any], Place | None] = _none
+    charge: Callable[[Any], Charge | None] | None = None  # the offense it charges, if any
+    remedies_due: Callable[[Any], date | None] = _none  # the earliest remedy's due date
+
+    def members(self) -> tuple[Kind, ...]:
+        return (self,)
+
+    def prepare(self, data: dict[str, Any], options: Options, source: str = "") -> Any:
+        return prepare(self, data, options, source)
+
+    def render(self, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
+        return Rendition.single(build_document(self, data, options, source))
+
+    def check_case(self, data: dict[str, Any], options: Options, source: str = "") -> list[str]:
+        check_options(self, options)
+        case, pack = prepare(self, data, options, source)
+        return list(self.warnings(case, pack, options))
 
 
 @dataclass(frozen=True)
-class Bundle:
+class Bundle(_Described):
     """Documents of several kinds served together in one file (the violation packet).
 
     It is used like a kind (`kinds`, `schema`, `check`, `render`, `batch`): ``build``
@@ -116,23 +298,68 @@ class Bundle:
     name: str
     title: str
     model: type[BaseModel]
-    parts: tuple[str, ...]  # the kinds a jurisdiction must provide for the bundle
+    required: tuple[str, ...]  # the kinds a jurisdiction must provide for the bundle
     build: Callable[[dict[str, Any], Options, str], Rendition]
+    validate: Callable[[dict[str, Any], Options, str], Any]  # the bundle's case, checked
     summary: str = ""
     review: bool = False
     layouts: dict[str, str] = field(default_factory=dict)
     split: None = None
     blank: None = None
+    needs: tuple[str, ...] = ()
+    served: bool = False
+    appealable: bool = False
+    reads_history: bool = False
+    liftable: bool = False
+    permission: str | None = None
+    issued: Callable[[Any], date | None] = _none
+    party: Callable[[Any], Addressee | None] = _none
+    site: Callable[[Any], Place | None] = _none
+    charge: Callable[[Any], Charge | None] | None = None
+    remedies_due: Callable[[Any], date | None] = _none
 
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return self.required
 
-Spec = Kind | Bundle
+    def members(self) -> tuple[Kind, ...]:
+        from docgen.documents import KINDS
+
+        return tuple(KINDS[part] for part in self.required)
+
+    def prepare(self, data: dict[str, Any], options: Options, source: str = "") -> Any:
+        case = self.validate(data, options, source)
+        return case, in_force(jurisdiction_of(data), self.issued(case))
+
+    def render(self, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
+        return self.build(data, options, source)
+
+    def check_case(self, data: dict[str, Any], options: Options, source: str = "") -> list[str]:
+        check_options(self, options)
+        return list(self.render(data, options, source).document.warnings)
 
 
 def provided_by(spec: Spec, pack: Pack) -> bool:
     """Whether ``pack`` provides ``spec`` (a bundle: every part it requires)."""
-    if isinstance(spec, Bundle):
-        return all(pack.provides(part) for part in spec.parts)
-    return pack.provides(spec.name)
+    return spec.provided_by(pack)
+
+
+def missing_groups(spec: Spec, pack: Pack) -> list[str]:
+    """The groups ``spec`` prints that ``pack`` does not give."""
+    return [group for group in spec.needs if getattr(pack, group) is None]
+
+
+def require(spec: Spec, pack: Pack) -> str:
+    """The citation behind ``spec`` in ``pack``, or UnsupportedKind naming what the pack
+    lacks: the provision, or a group of the texts the kind prints."""
+    cites = "; ".join(pack.require(part) for part in spec.parts)
+    missing = missing_groups(spec, pack)
+    if missing:
+        raise UnsupportedKind(
+            f"{pack.name.value}: {spec.name} is provided ({cites}) but the pack has no "
+            f"{', '.join(missing)} (what a {spec.name} prints)"
+        )
+    return cites
 
 
 def check_options(spec: Spec, options: Options, split: bool = False) -> None:
@@ -157,9 +384,7 @@ def check_options(spec: Spec, options: Options, split: bool = False) -> None:
 def rendition(spec: Spec, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
     """The validated case rendered to HTML, by its kind or bundle."""
     check_options(spec, options)
-    if isinstance(spec, Bundle):
-        return spec.build(data, options, source)
-    return Rendition.single(build_document(spec, data, options, source))
+    return spec.render(data, options, source)
 
 
 def site_problems(case: Any, pack: Pack, message: str) -> list[Problem]:
@@ -198,7 +423,7 @@ def prepare(
         pack = jurisdiction_of(data)
     except CaseInvalid as err:
         raise CaseInvalid(err.problems, source) from None
-    pack.require(kind.name)
+    require(kind, pack)
     case = validate_and_check(
         kind.model,
         data,
@@ -222,7 +447,7 @@ def build_blank(kind: Kind, jurisdiction: str, options: Options) -> HtmlDocument
     if kind.blank is None:
         raise DocgenError(f"{kind.name} has no blank form; render it from a case file")
     pack = load_pack(jurisdiction)
-    pack.require(kind.name)
+    require(kind, pack)
     return render_document(kind, pack, kind.blank(pack, options), options)
 
 

@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import Any
 
 from docgen.cases.certification import Contractor, ContractorCertificationCase
-from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
+from docgen.documents.base import Context, DocMeta, Kind, Options, site_of, site_problems
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
@@ -189,4 +189,7 @@ KIND = Kind(
     blank=blank_context,
     split=split,
     summary="the statement each contractor signs before soil is disturbed",
+    needs=("certification",),
+    permission="enforce",
+    site=site_of,
 )

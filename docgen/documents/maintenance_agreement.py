@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from docgen.cases.agreement import case_model
-from docgen.documents.base import Kind, Options
+from docgen.documents.base import Kind, Options, owner_of, property_of
 from docgen.documents.recording import (
     Clause,
     RecordedContext,
@@ -139,6 +139,10 @@ def context(case: Any, pack: Pack, options: Options) -> RecordedContext:
 KIND = Kind(
     name="maintenance-agreement",
     issued=lambda case: case.agreement.date,
+    needs=("easement", "recording", "agreement"),  # Schedule B's figures
+    permission="instruments",
+    party=owner_of,
+    site=property_of,
     title="Maintenance agreement",
     model=AgreementCase,
     template="agreements/maintenance_agreement.html.j2",

@@ -14,7 +14,17 @@ from typing import Any, ClassVar
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.cases.enforcement import Recipient, Remedy, ServedInfo, Violation
 from docgen.cases.penalty import PriorOffense
-from docgen.documents.base import Context, DocMeta, Kind, Options
+from docgen.documents.base import (
+    Context,
+    DocMeta,
+    Kind,
+    Options,
+    charged,
+    earliest_remedy,
+    issued_on,
+    recipient_of,
+    site_of,
+)
 from docgen.documents.penalty_statement import (
     PenaltyTerms,
     penalty_assessment,
@@ -343,4 +353,14 @@ KIND = Kind(
     warnings=warnings,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the six elements the article requires, the penalty and the appeal deadline",
+    needs=("enforcement", "penalties", "offices"),
+    served=True,
+    appealable=True,
+    reads_history=True,
+    permission="enforce",
+    issued=issued_on,
+    party=recipient_of,
+    site=site_of,
+    charge=charged,
+    remedies_due=earliest_remedy,
 )

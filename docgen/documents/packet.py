@@ -22,7 +22,17 @@ from docgen.cases.common import IsoDate, Line, Text, cited
 from docgen.cases.enforcement import Contact
 from docgen.cases.validate import validate_and_check
 from docgen.documents import notice_of_violation, penalty_statement, stop_work_order
-from docgen.documents.base import Bundle, Options, build_document, jurisdiction_of
+from docgen.documents.base import (
+    Bundle,
+    Options,
+    build_document,
+    charged,
+    earliest_remedy,
+    issued_on,
+    jurisdiction_of,
+    recipient_of,
+    site_of,
+)
 from docgen.documents.notice_of_violation import NoticeCase
 from docgen.documents.stop_work_order import effective_problems
 from docgen.errors import CaseInvalid, DocgenError, Problem
@@ -142,7 +152,17 @@ KIND = Bundle(
     name=NAME,
     title="Violation packet",
     model=PacketCase,
-    parts=(notice_of_violation.KIND.name, penalty_statement.KIND.name),
+    required=(notice_of_violation.KIND.name, penalty_statement.KIND.name),
     build=build_packet,
+    validate=validated,
     summary="notice of violation, penalty statement (and stop-work order) in one file",
+    needs=notice_of_violation.KIND.needs,
+    served=True,
+    appealable=True,
+    reads_history=True,
+    issued=issued_on,
+    party=recipient_of,
+    site=site_of,
+    charge=charged,
+    remedies_due=earliest_remedy,
 )

@@ -10,7 +10,16 @@ from typing import Any
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.cases.enforcement import Violation
 from docgen.cases.penalty import Offense, PriorOffense
-from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
+from docgen.documents.base import (
+    Context,
+    DocMeta,
+    Kind,
+    Options,
+    issued_on,
+    recipient_of,
+    site_of,
+    site_problems,
+)
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
 from docgen.law.penalties import Assessment, Charged, assess
@@ -225,4 +234,10 @@ KIND = Kind(
     context=context,
     check=check,
     summary="the fines and imprisonment a recipient faces, from the offense history",
+    needs=("penalties",),
+    reads_history=True,
+    permission="enforce",
+    issued=issued_on,
+    party=recipient_of,
+    site=site_of,
 )

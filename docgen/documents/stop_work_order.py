@@ -23,7 +23,17 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.cases.enforcement import Contact, Remedy, ServedInfo, Violation
-from docgen.documents.base import Context, DocMeta, Kind, Options, site_problems
+from docgen.documents.base import (
+    Context,
+    DocMeta,
+    Kind,
+    Options,
+    earliest_remedy,
+    issued_on,
+    recipient_of,
+    site_of,
+    site_problems,
+)
 from docgen.documents.notice_of_violation import (
     addressee_problems,
     remedy_problems,
@@ -119,4 +129,12 @@ KIND = Kind(
     stylesheets=("base/print.css", "notices/enforcement.css"),
     layouts={"placard": "notices/stop_work_placard.html.j2"},
     summary="halt land development activities until compliance; a site placard",
+    needs=("enforcement",),
+    served=True,
+    liftable=True,
+    permission="enforce",
+    issued=issued_on,
+    party=recipient_of,
+    site=site_of,
+    remedies_due=earliest_remedy,
 )

@@ -8,7 +8,8 @@ key is an error naming the file and the key path, not a surprise when some docum
 renders. Loading, versions and the registry of packs are in docgen.law.packs.
 
 A pack provides a kind of document by listing it under ``provisions`` (``value: true``)
-and giving the groups that kind prints (:data:`KIND_NEEDS`); a kind it does not provide
+and giving the groups that kind prints (the kind's ``needs``, in docgen.documents: `pack
+check` and every use refuse a kind provided without them); a kind it does not provide
 is refused with the pack's own reason (``note``).
 """
 
@@ -268,18 +269,6 @@ class ServiceProof(Group):
     affirmation: CitedText
 
 
-# The groups each kind prints: a pack that provides the kind must give them all.
-KIND_NEEDS: dict[str, tuple[str, ...]] = {
-    "notice-of-violation": ("enforcement", "penalties", "offices"),
-    "stop-work-order": ("enforcement",),
-    "penalty-statement": ("penalties",),
-    "contractor-certification": ("certification",),
-    "maintenance-easement": ("easement", "recording", "agreement"),  # Schedule B's figures
-    "maintenance-agreement": ("easement", "recording", "agreement"),
-    "affidavit-of-service": ("enforcement", "service_proof"),
-}
-
-
 class Pack(Strict):
     """One municipality's law. ``id`` is the pack file's stem."""
 
@@ -302,17 +291,15 @@ class Pack(Strict):
     service_proof: ServiceProof | None = None
 
     @model_validator(mode="after")
-    def _provides_what_it_claims(self) -> Pack:
-        for kind, provision in self.provisions.items():
-            if kind not in KIND_NEEDS:
+    def _provisions_are_kinds(self) -> Pack:
+        # What each kind prints is the kind's own description (docgen.documents): a kind
+        # provided without its groups is refused by `pack check` and wherever it is used.
+        from docgen.documents import MODULES
+
+        for kind in self.provisions:
+            if kind not in MODULES:
                 raise ValueError(
-                    f"provisions: {kind!r} is not a document kind ({', '.join(KIND_NEEDS)})"
-                )
-            missing = [g for g in KIND_NEEDS[kind] if getattr(self, g) is None]
-            if provision.value and missing:
-                raise ValueError(
-                    f"provisions: {kind} is provided ({provision.ref}) but the pack has no "
-                    f"{', '.join(missing)} (what a {kind} prints)"
+                    f"provisions: {kind!r} is not a document kind ({', '.join(MODULES)})"
                 )
         return self
 
@@ -353,4 +340,6 @@ class Pack(Strict):
         return node.ref
 
     def kinds(self) -> list[str]:
-        return [kind for kind in KIND_NEEDS if self.provides(kind)]
+        from docgen.documents import MODULES
+
+        return [kind for kind in MODULES if self.provides(kind)]

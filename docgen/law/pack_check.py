@@ -19,6 +19,8 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
     """Check the pack at ``path``; echo one line per finding. The number of failures."""
     from docgen import api
     from docgen.demo import sample_cases
+    from docgen.documents import get_kind
+    from docgen.documents.base import missing_groups
 
     if not path.is_file():
         raise DocgenError(f"{path}: no such pack file")
@@ -33,6 +35,14 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
         failures = 0
         claimed = pack.kinds()
         for kind in claimed:
+            missing = missing_groups(get_kind(kind), pack)
+            if missing:
+                failures += 1
+                echo(
+                    f"FAILED {kind} is provided ({pack.provisions[kind].ref}) but the pack "
+                    f"has no {', '.join(missing)} (what a {kind} prints)"
+                )
+                continue
             for sample in [p for k, p in sample_cases() if k == kind][:1]:
                 data, _ = api.load(sample)
                 data["jurisdiction"] = name

@@ -33,8 +33,6 @@ from docgen.signing.check import SignatureReport, check_signature
 from docgen.signing.codes import LOCAL_ADDRESS, IssueMark, code_matches, hash_code, new_code
 from docgen.signing.sign import Signer, municipal_signer, sign_pdf
 
-INSTRUMENTS = ("maintenance-easement", "maintenance-agreement")
-
 
 class AccessCode(Base):
     """An issued document's access code (hashed) and whether its PDF was signed."""
@@ -88,7 +86,10 @@ def signing_officer(sealing: Sealing, kind: str, data: dict[str, Any]) -> str | 
     if isinstance(officer, dict) and officer.get("name"):
         title = officer.get("title")
         return f"{officer['name']}, {title}" if title else str(officer["name"])
-    if kind in INSTRUMENTS and "signatory" in sealing.officers:
+    from docgen.documents import get_kind
+
+    instrument = get_kind(kind).permission == "instruments"  # an attorney's instrument
+    if instrument and "signatory" in sealing.officers:
         return sealing.officers["signatory"]
     return sealing.officers.get("enforcement") or sealing.officers.get("signatory")
 

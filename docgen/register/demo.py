@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from docgen import api
+from docgen.documents import get_kind
 from docgen.register.maintenance import REQUIRED
 
 METHODS = (("certified", "certified-mail"), ("first-class", "first-class-mail"))
@@ -75,8 +76,8 @@ def issue_samples(
             for line in import_history(reg, history, by="docgen demo"):
                 echo(f"register: history {line}")
         for kind, data in loaded:
-            if kind == "affidavit-of-service":
-                continue  # made by record-service below, about the notice it proves
+            if get_kind(kind).permission is None:
+                continue  # made from another record (record-service below), not from a case
             # The register numbers them and holds the history the penalty reads.
             data = {k: v for k, v in data.items() if k not in ("number", "prior_offenses")}
             try:
@@ -88,7 +89,7 @@ def issue_samples(
             priors = "; ".join(p.reason for p in issued.priors) or "none"
             echo(f"register: {issued.number:<14} {issued.kind:<26} priors: {priors}")
             served = data.get("served") or {}
-            if kind in ("notice-of-violation", "stop-work-order") and served.get("date"):
+            if get_kind(kind).served and served.get("date"):
                 proof = reg.record_service(
                     issued.number,
                     _method(served.get("method") or ""),

@@ -19,10 +19,10 @@ from datetime import date
 from sqlalchemy import Select, exists, func, select
 from sqlalchemy.orm import aliased
 
+from docgen.documents import kinds_with
 from docgen.register.db import RegisterError
 from docgen.register.models import Document, Offense, ServiceEvent
 
-SERVED_KINDS = ("notice-of-violation", "stop-work-order")
 FILTERS = (
     "awaiting-service",
     "appeal-running",
@@ -43,9 +43,9 @@ def apply(query: Select, name: str | None, today: date) -> Select:
         .where(ServiceEvent.document_id == Document.id)
         .scalar_subquery()
     )
-    notice = Document.kind == "notice-of-violation"
+    notice = Document.kind.in_(kinds_with(appealable=True))
     if name == "awaiting-service":
-        return query.where(current, Document.kind.in_(SERVED_KINDS), ~served)
+        return query.where(current, Document.kind.in_(kinds_with(served=True)), ~served)
     if name == "appeal-running":
         return query.where(current, notice, deadline >= today)
     if name == "appeal-passed":
@@ -56,5 +56,5 @@ def apply(query: Select, name: str | None, today: date) -> Select:
         )
         return query.where(current, notice, Document.remedies_due < today, pending)
     if name == "stop-work-in-effect":
-        return query.where(current, Document.kind == "stop-work-order", served)
+        return query.where(current, Document.kind.in_(kinds_with(liftable=True)), served)
     raise RegisterError(f"unknown filter {name!r}; filters: {', '.join(FILTERS)}")

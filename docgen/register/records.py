@@ -145,3 +145,35 @@ class Verified:
     respondent: str | None
     format: str
     superseded_by: str | None
+
+
+def service_record(event: Any, reasons: tuple[str, ...] = (), rule: str = "") -> ServiceRecord:
+    """A recorded service event (docgen.register.models.ServiceEvent) as read back."""
+    return ServiceRecord(
+        method=event.method,
+        date=event.date,
+        received=event.received,
+        served_by=event.served_by,
+        article=event.article,
+        appeal_deadline=event.appeal_deadline,
+        deadline_reasons=reasons,
+        clock_rule=rule,
+    )
+
+
+def offense_record(offense: Any, number: str | None) -> OffenseRecord:
+    """A recorded offense (docgen.register.models.Offense) as read back."""
+    return OffenseRecord(
+        id=offense.id,
+        number=number,
+        jurisdiction=offense.jurisdiction,
+        committed=offense.committed,
+        continued_through=offense.continued_through,
+        violations=tuple(offense.violations or ()),
+        disposition=offense.disposition,
+        disposition_date=offense.disposition_date,
+        convicted=offense.convicted,
+        court=offense.court,
+        docket=offense.docket,
+        reference=offense.reference,
+    )

@@ -16,30 +16,17 @@ from typing import Any
 from sqlalchemy import select
 
 from docgen.api import FORMATS
+from docgen.documents import get_kind
+from docgen.documents.affidavit_of_service import KIND as AFFIDAVIT
 from docgen.documents.affidavit_of_service import MAIL, appeal_from
 from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
+from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
-from docgen.register.records import Served, ServiceRecord
-
-APPEALABLE = ("notice-of-violation",)
-
-
-def service_record(
-    event: ServiceEvent, reasons: tuple[str, ...] = (), rule: str = ""
-) -> ServiceRecord:
-    return ServiceRecord(
-        method=event.method,
-        date=event.date,
-        received=event.received,
-        served_by=event.served_by,
-        article=event.article,
-        appeal_deadline=event.appeal_deadline,
-        deadline_reasons=reasons,
-        clock_rule=rule,
-    )
+from docgen.register.queries import document_row
+from docgen.register.records import Served, service_record
 
 
 def record_service(
@@ -65,8 +52,6 @@ def record_service(
     "affirmation"``, the CPLR 2106 affirmation) is issued into the register in the same
     transaction, numbered, and written to ``out`` after the commit.
     """
-    from docgen.register.store import _Request, _write_out
-
     if method not in SERVICE_METHODS:
         raise RegisterError(f"--method {method!r}: choose one of {', '.join(SERVICE_METHODS)}")
     if received is not None and method not in MAIL:
@@ -77,7 +62,8 @@ def record_service(
         raise RegisterError("--article is a certified-mail article number; the method is " + method)
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        doc: Document = reg._document(session, number)
+        doc: Document = document_row(session, number)
+        spec = get_kind(doc.kind)
         if on < doc.issued:
             raise RegisterError(
                 f"--date {on}: before {number} was issued ({doc.issued}); a document is "
@@ -97,7 +83,7 @@ def record_service(
                 )
         server_name, server_title = _server(doc, served_by)
         deadline, rule, reasons = None, "", ()
-        if doc.kind in APPEALABLE:
+        if spec.appealable:
             pack = load_pack(doc.jurisdiction, doc.issued)
             start, computed = appeal_from(method, on, received, mailed, pack)
             deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
@@ -131,7 +117,7 @@ def record_service(
         )
         result = service_record(event, reasons, rule)
         proof, targets = None, {}
-        if affidavit and doc.kind in AFFIDAVIT_FOR:
+        if affidavit and spec.served:
             case = {
                 "jurisdiction": doc.jurisdiction,
                 "document": {"kind": doc.kind, "number": number, "issued": doc.issued.isoformat()},
@@ -147,8 +133,8 @@ def record_service(
                 },
                 "oath": oath,
             }
-            request = _Request(
-                "affidavit-of-service",
+            request = Request(
+                AFFIDAVIT.name,
                 case,
                 f"{number} service",
                 doc.respondent_id,
@@ -160,13 +146,10 @@ def record_service(
                 force,
                 about=doc.id,
             )
-            proof, targets = reg._issue_in(session, request)
+            proof, targets = issue_in(session, request)
     if proof is not None:
-        proof = _write_out(proof, targets, force)
+        proof = write_out(proof, targets, force)
     return Served(number=number, service=result, affidavit=proof)
-
-
-AFFIDAVIT_FOR = ("notice-of-violation", "stop-work-order")
 
 
 def _server(doc: Document, served_by: str | None) -> tuple[str, str | None]:

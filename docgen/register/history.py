@@ -1,0 +1,220 @@
+"""The offense history the penalty reads (§ 228-79C(4) through the pack): offenses as
+notices charge them, their dispositions, and the priors an issue reads as of its date."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from sqlalchemy import exists, or_, select
+from sqlalchemy.orm import Session, aliased
+
+from docgen.documents.base import Charge
+from docgen.law.pack import Pack
+from docgen.law.packs import load_pack
+from docgen.law.penalties import disposition_problem, is_current_offense
+from docgen.register.audit import record
+from docgen.register.db import RegisterError
+from docgen.register.models import DISPOSITIONS, Document, Offense
+from docgen.register.queries import document_row, successor
+from docgen.register.records import OffenseRecord, PriorUsed, offense_record
+
+CARRIED = ("disposition", "disposition_date", "convicted", "court", "docket")
+
+
+def add_offense(
+    session: Session,
+    row: Document,
+    respondent_id: int,
+    jurisdiction: str,
+    charge: Charge,
+    old: Document | None,
+) -> None:
+    """The offense ``row`` charges; a correction carries what a court decided on the
+    offense it restates."""
+    previous = session.scalar(select(Offense).where(Offense.document_id == old.id)) if old else None
+    carried = {k: getattr(previous, k) for k in CARRIED} if previous is not None else {}
+    session.add(
+        Offense(
+            respondent_id=respondent_id,
+            document_id=row.id,
+            jurisdiction=jurisdiction,
+            committed=charge.committed,
+            continued_through=charge.continued_through,
+            violations=list(charge.violations),
+            **({"disposition": "pending"} | carried),
+        )
+    )
+
+
+def current_offense(session: Session, case: Any, pack: Pack) -> Callable[[Any, str | None], bool]:
+    """Reading 11: which recorded offense is the one the case is about (never a prior);
+    a notice the case names as the one it follows must have charged an offense here."""
+    from docgen.documents.penalty_statement import current_offense as about
+
+    notice, charged = about(case)
+    if notice is not None and not session.scalar(
+        select(Offense.id)
+        .join(Document, Offense.document_id == Document.id)
+        .where(Document.jurisdiction == pack.id, Document.number == notice)
+    ):
+        raise RegisterError(
+            f"notice: {notice} is not a notice of violation issued in this register; "
+            "name the notice whose offense the statement is about "
+            f"({pack.part('penalties').ref}; LAW.md § 4, reading 11)"
+        )
+    return lambda offense, number: is_current_offense(
+        number, offense.violations or (), notice, charged
+    )
+
+
+def priors(
+    session: Session,
+    respondent_id: int,
+    jurisdiction: str,
+    as_of: date,
+    skip_document: int | None,
+    current: Callable[[Any, str | None], bool] = lambda offense, number: False,
+) -> list[tuple[dict[str, Any], str]]:
+    """Prior offenses as ``prior_offenses`` entries, as they stood on ``as_of``.
+
+    Offenses of a superseded document live on in its successor (counted once); an
+    offense committed after ``as_of`` is not a prior; a conviction or other
+    disposition after ``as_of`` had not happened yet, so it reads as pending;
+    withdrawn notices are no offense at all; the ``current`` offense, the one the
+    document is about, is never its own prior.
+    """
+    later = aliased(Document)
+    rows = session.execute(
+        select(Offense, Document.number)
+        .outerjoin(Document, Offense.document_id == Document.id)
+        .where(
+            Offense.respondent_id == respondent_id,
+            Offense.jurisdiction == jurisdiction,
+            Offense.committed <= as_of,
+            Offense.disposition != "withdrawn",
+            or_(Offense.document_id.is_(None), Offense.document_id != (skip_document or -1)),
+            ~exists().where(later.supersedes_id == Offense.document_id),
+        )
+        .order_by(Offense.committed, Offense.id)
+    ).all()
+    out = []
+    for offense, number in rows:
+        if current(offense, number):
+            continue
+        decided = offense.convicted or offense.disposition_date
+        disposition = offense.disposition
+        if decided is not None and decided > as_of:
+            disposition = "pending"
+        label = reference(offense, number)
+        entry: dict[str, Any] = {
+            "committed": offense.committed.isoformat(),
+            "disposition": disposition,
+            "reference": label[:500],
+        }
+        if disposition == "convicted":
+            entry["convicted"] = offense.convicted.isoformat()
+        out.append((entry, label))
+    return out
+
+
+def priors_used(
+    case: Any, pack: Pack, read: list[tuple[dict[str, Any], str]]
+) -> tuple[PriorUsed, ...]:
+    """The priors read, each with the penalty engine's finding (counted, or why not)."""
+    if not read:
+        return ()
+    from docgen.cases.penalty import PriorOffense
+    from docgen.documents.penalty_statement import penalty_assessment
+
+    typed = [PriorOffense(**p) for p, _ in read]
+    case = case.model_copy(update={"prior_offenses": typed})
+    reasons = {f.index: f.reason for f in penalty_assessment(case, pack).findings}
+    return tuple(
+        PriorUsed(
+            reference=label,
+            committed=date.fromisoformat(p["committed"]),
+            disposition=p["disposition"],
+            convicted=date.fromisoformat(p["convicted"]) if p.get("convicted") else None,
+            reason=reasons.get(i, ""),
+        )
+        for i, (p, label) in enumerate(read)
+    )
+
+
+def record_disposition(
+    session: Session,
+    number: str,
+    disposition: str,
+    on: date | None,
+    court: str | None,
+    docket: str | None,
+    who: str,
+    today: date,
+) -> OffenseRecord:
+    """The outcome of the offense a notice charged (convicted needs its date; never a
+    date ahead of ``today``, the municipality's, or before the offense)."""
+    if disposition not in DISPOSITIONS:
+        raise RegisterError(
+            f"--disposition {disposition!r}: choose one of {', '.join(DISPOSITIONS)}"
+        )
+    doc = document_row(session, number)
+    later = successor(session, doc.id)
+    if later:
+        raise RegisterError(
+            f"{number} was superseded by {later}; record the disposition on {later}"
+        )
+    offense = session.scalar(select(Offense).where(Offense.document_id == doc.id))
+    if offense is None:
+        raise RegisterError(
+            f"{number} is a {doc.kind}; dispositions are recorded on the notice of "
+            "violation that charged the offense"
+        )
+    if disposition == "convicted" and on is None:
+        section = load_pack(doc.jurisdiction).part("penalties").ref
+        raise RegisterError(f"--date: a conviction needs its date ({section})")
+    wrong = on and disposition_problem(on, offense.committed, today, f"today ({today})")
+    if wrong:
+        section = load_pack(doc.jurisdiction).part("penalties").ref
+        raise RegisterError(f"--date {on}: {wrong} ({section}; LAW.md § 4, reading 13)")
+    before = {
+        "disposition": offense.disposition,
+        "date": _iso(offense.disposition_date),
+        "court": offense.court,
+        "docket": offense.docket,
+    }
+    offense.disposition = disposition
+    offense.disposition_date = on
+    offense.convicted = on if disposition == "convicted" else None
+    offense.court = court or offense.court
+    offense.docket = docket or offense.docket
+    after = {
+        "disposition": disposition,
+        "date": _iso(on),
+        "court": offense.court,
+        "docket": offense.docket,
+    }
+    record(
+        session,
+        who,
+        "disposition",
+        "offense",
+        offense.id,
+        {"number": number, "before": before, "after": after},
+    )
+    session.flush()
+    return offense_record(offense, number)
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day else None
+
+
+def reference(offense: Offense, number: str | None) -> str:
+    parts = [number or offense.reference or "history imported from before the register"]
+    if offense.court:
+        parts.append(offense.court)
+    if offense.docket:
+        parts.append(f"docket {offense.docket}")
+    return ", ".join(parts)

@@ -1,0 +1,288 @@
+"""Issuing a document into the register: one transaction from case to record.
+
+Flow: case -> respondent matched -> offense history from the register -> pure law ->
+render (docgen.api) -> record, hashes and bytes stored in one transaction with the
+number -> commit -> files written. Files can always be exported again from the record,
+so a crash after the commit loses nothing; a crash before it leaves no number used.
+
+What the register reads of a case (its issue date, party, site, the offense it charges)
+is the kind's own description (docgen.documents.base.Spec): nothing here knows a kind
+by its name or a case by its fields.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from docgen import __version__, api
+from docgen.cases.validate import cited_problems
+from docgen.documents import get_kind
+from docgen.documents.base import Addressee, Options, Spec, jurisdiction_of
+from docgen.errors import CaseInvalid, Problem
+from docgen.law.pack import Pack
+from docgen.register import checks
+from docgen.register.audit import record
+from docgen.register.db import RegisterError
+from docgen.register.faults import checkpoint
+from docgen.register.history import add_offense, current_offense, priors, priors_used
+from docgen.register.matching import _words
+from docgen.register.models import Document, DocumentFile, Site
+from docgen.register.queries import document_row, successor
+from docgen.register.records import Issued
+from docgen.register.respondents import ref, resolve
+from docgen.render.output import pending_writes, safe_name, write_files
+
+PLACEHOLDER = "NUMBER-TO-BE-ASSIGNED"
+# The register may issue a notice before it is served: `record-service` then records the
+# service and issues the affidavit of service that states the last day to appeal.
+ISSUING = Options(before_service=True)
+
+
+def pack_version(pack_id: str) -> str:
+    """The pack a document was issued under: the SHA-256 of its text (first 16 digits),
+    read from the file as it is now (a pack edited while a desk runs is hashed anew)."""
+    from docgen.law.packs import pack_file
+
+    path = pack_file(pack_id)
+    stat = path.stat()
+    return _pack_hash(pack_id, str(path), stat.st_mtime_ns, stat.st_size)
+
+
+_HASHES: dict[tuple[str, str, int, int], str] = {}
+
+
+def _pack_hash(pack_id: str, path: str, mtime: int, size: int) -> str:
+    key = (pack_id, path, mtime, size)
+    if key not in _HASHES:
+        text = Path(path).read_bytes()
+        _HASHES[key] = f"{pack_id}:{hashlib.sha256(text).hexdigest()[:16]}"
+    return _HASHES[key]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the register reads from a validated case before rendering it."""
+
+    spec: Spec
+    case: Any
+    pack: Pack
+    issued: date
+    party: Addressee | None
+    site: tuple[str, str | None, str | None, str | None] | None  # key, address, descr., tax map
+
+
+def facts(spec: Spec, data: dict[str, Any], source: str) -> Facts:
+    """The case validated as the register issues it (before service, its number still to
+    be assigned), with what its kind says of it."""
+    probe = dict(data)
+    if spec.numbered and not probe.get("number"):
+        probe["number"] = PLACEHOLDER
+    case, pack = spec.prepare(probe, ISSUING, source)
+    issued = spec.issued(case) or today()
+    place = spec.site(case)
+    site = None
+    if place is not None:
+        key = "|".join(_words(p or "") for p in (place.address, place.tax_map, place.description))
+        site = (key, place.address, place.description, place.tax_map)
+    return Facts(spec, case, pack, issued, spec.party(case), site)
+
+
+def today() -> date:
+    from zoneinfo import ZoneInfo
+
+    return datetime.now(ZoneInfo("America/New_York")).date()
+
+
+@dataclass(frozen=True)
+class Request:
+    """One document to issue, as Register.issue was asked."""
+
+    kind: str
+    data: dict[str, Any]
+    name: str
+    respondent: int | str | None
+    formats: tuple[str, ...]
+    out: str | Path | None
+    who: str
+    pdf_variant: str | None = None
+    supersedes: str | None = None
+    force: bool = False
+    about: int | None = None  # the document an affidavit of service proves service of
+    sealing: checks.Sealing | None = None  # the signing key, opened before the transaction
+
+
+def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
+    """The municipality's key opened and checked before anything is numbered (None: the
+    case names no valid jurisdiction; its problems are reported with the others)."""
+    try:
+        pack = jurisdiction_of(data)
+    except CaseInvalid:
+        return None
+    return checks.prepare(pack)
+
+
+def write_out(issued: Issued, targets: dict[str, Path], force: bool) -> Issued:
+    """Write the issued bytes (after the commit): the record always exists first."""
+    if not targets:
+        return issued
+    written = write_files({targets[f]: issued.files[f] for f in targets}, force)
+    return replace(issued, paths=tuple(written))
+
+
+def refuse_typed_priors(data: dict[str, Any], name: str) -> None:
+    if "prior_offenses" not in data:
+        return
+    problem = Problem(
+        "prior_offenses",
+        "remove it: under `docgen issue` the offense history comes from the "
+        "register (its recorded convictions), so a case cannot also type its "
+        "own; import earlier convictions with `docgen register import-history`",
+        "@penalties",
+    )
+    try:
+        pack: Pack | None = jurisdiction_of(data)
+    except CaseInvalid:
+        pack = None  # the case's other problems are reported once this one is gone
+    raise CaseInvalid(cited_problems([problem], pack), name)
+
+
+def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path]]:
+    """Issue inside the caller's write transaction: (the record, where its files go)."""
+    kind, data, name = request.kind, request.data, request.name
+    respondent, formats, out = request.respondent, request.formats, request.out
+    who, supersedes = request.who, request.supersedes
+    spec = get_kind(kind)
+    refuse_typed_priors(data, name)
+    found = facts(spec, data, name)
+    old = document_row(session, supersedes) if supersedes else None
+    if old is not None:
+        check_supersede(session, old, kind)
+        if respondent is None and old.respondent_id is not None:
+            respondent = old.respondent_id
+    person, created = None, False
+    if found.party is not None:
+        person, created = resolve(session, found.party.name, found.party.address, respondent, who)
+    read: list[tuple[dict[str, Any], str]] = []
+    if spec.reads_history and person is not None:
+        skip = old.id if old is not None else None
+        current = current_offense(session, found.case, found.pack)
+        read = priors(session, person.id, found.pack.id, found.issued, skip, current)
+        data["prior_offenses"] = [p for p, _ in read]
+    number = data.get("number") if spec.numbered else None
+    if not number or (old is not None and number == old.number):
+        number = take_number(session, found, kind)
+        if spec.numbered:
+            data["number"] = number
+    elif session.scalar(
+        select(Document.id).where(Document.jurisdiction == found.pack.id, Document.number == number)
+    ):
+        raise RegisterError(
+            f"number: {number} is already issued in this register; a corrected "
+            f"document is issued with `docgen supersede {number} CASE`"
+        )
+    checkpoint("numbered")
+    sealing = request.sealing or checks.prepare(found.pack)
+    officer = checks.signing_officer(sealing, kind, data)
+    options, code = checks.mark_for(sealing, ISSUING, number, officer)
+    rendered, files = api.render_bytes(
+        kind, data, formats, options, pdf_variant=request.pdf_variant
+    )
+    doc = rendered.document
+    files = checks.seal(files, sealing, officer, doc.title)  # signed before it is hashed
+    checkpoint("rendered")
+    stem = safe_name(doc.filename or number, fallback=kind)
+    targets = api.output_paths(out, stem, files) if out is not None else {}
+    pending_writes({targets[f]: files[f] for f in targets}, request.force)
+    row = Document(
+        jurisdiction=found.pack.id,
+        kind=kind,
+        number=number,
+        issued=found.issued,
+        respondent_id=person.id if person else None,
+        site_id=site_id(session, found),
+        supersedes_id=old.id if old is not None else None,
+        about_id=request.about,
+        case=json.loads(json.dumps(data, default=str)),  # dates as ISO text
+        remedies_due=spec.remedies_due(found.case),
+        docgen_version=__version__,
+        pack_version=pack_version(found.pack.id),
+        recorded_at=datetime.now().astimezone(),
+        recorded_by=who,
+    )
+    session.add(row)
+    session.flush()
+    hashes = {}
+    for fmt, blob in files.items():
+        hashes[fmt] = hashlib.sha256(blob).hexdigest()
+        session.add(
+            DocumentFile(
+                document_id=row.id,
+                format=fmt,
+                sha256=hashes[fmt],
+                size=len(blob),
+                content=blob,
+            )
+        )
+    signed = sealing.signer is not None and "pdf" in files
+    checks.record_code(session, row.id, code, signed)
+    charge = spec.charge(found.case) if spec.charge is not None else None
+    if charge is not None and person is not None:
+        add_offense(session, row, person.id, found.pack.id, charge, old)
+    detail: dict[str, Any] = {"number": number, "kind": kind, "sha256": hashes}
+    if old is not None:
+        detail["supersedes"] = old.number
+    record(session, who, "issue", "document", row.id, detail)
+    session.flush()
+    checkpoint("recorded")
+    issued = Issued(
+        id=row.id,
+        number=number,
+        kind=kind,
+        jurisdiction=found.pack.id,
+        issued=found.issued,
+        respondent=ref(person, created) if person else None,
+        priors=priors_used(found.case, found.pack, read),
+        hashes=hashes,
+        files=files,
+        stem=stem,
+        warnings=(*doc.warnings, *sealing.warnings),
+        supersedes=old.number if old is not None else None,
+        access_code=code,
+        signed=signed,
+    )
+    return issued, targets
+
+
+def check_supersede(session: Session, old: Document, kind: str) -> None:
+    if old.kind != kind:
+        raise RegisterError(f"{old.number} is a {old.kind}; a correction is the same kind")
+    later = successor(session, old.id)
+    if later:
+        raise RegisterError(f"{old.number} was already superseded by {later}; supersede {later}")
+
+
+def take_number(session: Session, found: Facts, kind: str) -> str:
+    from docgen.register.numbering import next_number
+
+    return next_number(session, found.pack, kind, found.issued.year)
+
+
+def site_id(session: Session, found: Facts) -> int | None:
+    if found.site is None:
+        return None
+    key, line, description, tax_map = found.site
+    existing = session.scalar(select(Site.id).where(Site.site_key == key).limit(1))
+    if existing is not None:
+        return existing
+    site = Site(site_key=key, address=line, description=description, tax_map=tax_map)
+    session.add(site)
+    session.flush()
+    return site.id

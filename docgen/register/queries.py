@@ -1,0 +1,167 @@
+"""Reading the register: a document by number, a respondent, their history, the lists
+the clerk works from, and which issued document a file is."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from docgen.register.db import RegisterError
+from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
+from docgen.register.records import (
+    DocumentRecord,
+    History,
+    Verified,
+    offense_record,
+    service_record,
+)
+from docgen.register.respondents import candidates, ref
+
+
+def document_row(session: Session, number: str) -> Document:
+    """The document numbered ``number``, or a RegisterError saying why there is not one."""
+    found = session.scalars(select(Document).where(Document.number == number)).all()
+    if not found:
+        raise RegisterError(f"{number}: no document with that number in this register")
+    if len(found) > 1:
+        where = ", ".join(d.jurisdiction for d in found)
+        raise RegisterError(f"{number} exists in several jurisdictions ({where})")
+    return found[0]
+
+
+def respondent_row(session: Session, who: int | str) -> Respondent:
+    """``who`` as an id (or "#id"), or a name matching exactly one respondent (else the
+    candidates are listed)."""
+    text = str(who).strip()
+    if text.lstrip("#").isdigit():
+        found = session.get(Respondent, int(text.lstrip("#")))
+        if found is None:
+            raise RegisterError(f"respondent {text}: no respondent with that id")
+        return found
+    listed = candidates(session, text, None)
+    exact = [c for c in listed if c.why.startswith("same name")]
+    if len(exact) == 1:
+        return session.get(Respondent, exact[0].id)
+    if not listed:
+        raise RegisterError(f"respondent {text!r}: no respondent of that name")
+    lines = "\n  ".join(str(c) for c in listed)
+    raise RegisterError(f"respondent {text!r} is not one record; candidates:\n  {lines}")
+
+
+def successor(session: Session, document_id: int) -> str | None:
+    """The number of the document that supersedes ``document_id``, if any."""
+    return session.scalar(select(Document.number).where(Document.supersedes_id == document_id))
+
+
+def document_record(session: Session, doc: Document) -> DocumentRecord:
+    site = session.get(Site, doc.site_id) if doc.site_id else None
+    number_of = {}
+    for other in (doc.supersedes_id, doc.about_id):
+        if other:
+            number_of[other] = session.scalar(select(Document.number).where(Document.id == other))
+    return DocumentRecord(
+        id=doc.id,
+        number=doc.number,
+        kind=doc.kind,
+        jurisdiction=doc.jurisdiction,
+        issued=doc.issued,
+        respondent=ref(doc.respondent) if doc.respondent else None,
+        site=(site.address or site.description) if site else None,
+        hashes={f.format: f.sha256 for f in doc.files},
+        services=tuple(service_record(s) for s in doc.services),
+        supersedes=number_of.get(doc.supersedes_id),
+        superseded_by=successor(session, doc.id),
+        about=number_of.get(doc.about_id),
+        recorded_by=doc.recorded_by,
+        docgen_version=doc.docgen_version,
+        pack_version=doc.pack_version,
+        case=doc.case,
+    )
+
+
+def history(session: Session, who: int | str) -> History:
+    """A respondent's offenses and documents, newest first."""
+    person = respondent_row(session, who)
+    offenses = session.execute(
+        select(Offense, Document.number)
+        .outerjoin(Document, Offense.document_id == Document.id)
+        .where(Offense.respondent_id == person.id)
+        .order_by(Offense.committed.desc(), Offense.id.desc())
+    ).all()
+    docs = session.scalars(
+        select(Document)
+        .where(Document.respondent_id == person.id)
+        .order_by(Document.issued.desc(), Document.id.desc())
+    ).all()
+    return History(
+        respondent=ref(person),
+        offenses=tuple(offense_record(o, n) for o, n in offenses),
+        documents=tuple(document_record(session, d) for d in docs),
+    )
+
+
+def documents(
+    session: Session,
+    filter: str | None,
+    kind: str | None,
+    respondent: int | None,
+    today: date,
+    limit: int,
+) -> list[DocumentRecord]:
+    """Issued documents, newest first, optionally narrowed by a named filter."""
+    from docgen.register.filters import apply
+
+    query = select(Document).order_by(Document.issued.desc(), Document.id.desc())
+    if kind:
+        query = query.where(Document.kind == kind)
+    if respondent is not None:
+        query = query.where(Document.respondent_id == respondent)
+    query = apply(query, filter, today)
+    rows = session.scalars(query.limit(limit)).all()
+    return [document_record(session, d) for d in rows]
+
+
+def verify(session: Session, blob: bytes) -> Verified | None:
+    """The issued document whose file has these exact bytes, or None."""
+    digest = hashlib.sha256(blob).hexdigest()
+    hit = session.execute(
+        select(DocumentFile.format, Document)
+        .join(Document, DocumentFile.document_id == Document.id)
+        .where(DocumentFile.sha256 == digest)
+        .limit(1)
+    ).first()
+    if hit is None:
+        return None
+    fmt, doc = hit
+    return Verified(
+        number=doc.number,
+        kind=doc.kind,
+        jurisdiction=doc.jurisdiction,
+        issued=doc.issued,
+        respondent=doc.respondent.name if doc.respondent else None,
+        format=fmt,
+        superseded_by=successor(session, doc.id),
+    )
+
+
+def audit(session: Session, limit: int) -> list[dict[str, Any]]:
+    rows = session.scalars(select(AuditEntry).order_by(AuditEntry.id.desc()).limit(limit)).all()
+    return [
+        {
+            "at": r.at.isoformat() if r.at else None,
+            "actor": r.actor,
+            "action": r.action,
+            "entity": r.entity,
+            "entity_id": r.entity_id,
+            "detail": r.detail,
+        }
+        for r in rows
+    ]
+
+
+def count(session: Session) -> int:
+    return session.scalar(select(func.count(Document.id))) or 0
