@@ -39,7 +39,6 @@ def job_payload(batch: str, case: CaseInput, job: Job, by: str | None = None) ->
     from docgen.api import load
     from docgen.cases.loader import parse_case_text, read_case_text
     from docgen.documents import get_kind
-    from docgen.documents.base import Bundle, prepare, rendition
 
     if case.error is not None:
         raise DocgenError(case.error)
@@ -49,13 +48,8 @@ def job_payload(batch: str, case: CaseInput, job: Job, by: str | None = None) ->
     else:
         stored = {"json": json.dumps(case.data, ensure_ascii=False)}
         data, _ = load(case.data or {}, case.source)
-    spec = get_kind(job.kind)
-    if job.issue:
-        pass  # the register validates as it issues (a number to come, its own options)
-    elif isinstance(spec, Bundle):
-        rendition(spec, data, job.options(), case.source)
-    else:
-        prepare(spec, data, job.options(), case.source)
+    if not job.issue:  # the register validates as it issues (a number to come, its options)
+        get_kind(job.kind).check_case(data, job.options(), case.source)  # a bundle: built whole
     options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review, job.issue]
     digest = hashlib.sha256(json.dumps(stored, sort_keys=True).encode()).hexdigest()
     key = hashlib.sha256(json.dumps([*options, case.source, digest]).encode()).hexdigest()
