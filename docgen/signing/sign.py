@@ -117,11 +117,7 @@ def _signed(pdf: bytes, signer: Signer, officer: str, reason: str, room: int | N
         location=signer.municipality,
         reason=reason,
     )
-    timestamper = None
-    if signer.timestamp_url:
-        from pyhanko.sign.timestamps import HTTPTimeStamper
-
-        timestamper = HTTPTimeStamper(signer.timestamp_url)
+    timestamper = _time_stamper(signer.timestamp_url) if signer.timestamp_url else None
     pdf_signer = signers.PdfSigner(
         metadata,
         _pyhanko_signer(signer.key),
@@ -131,6 +127,35 @@ def _signed(pdf: bytes, signer: Signer, officer: str, reason: str, room: int | N
     out = io.BytesIO()
     pdf_signer.sign_pdf(writer, output=out, bytes_reserved=room)
     return out.getvalue()
+
+
+def _time_stamper(url: str):  # type: ignore[no-untyped-def]
+    """An RFC 3161 client over the standard library (pyHanko's own need requests or
+    aiohttp): the time-stamp token that makes the signature PAdES B-T."""
+    import asyncio
+    import urllib.request
+
+    from asn1crypto import tsp
+    from pyhanko.sign.timestamps.api import TimeStamper
+
+    class UrllibTimeStamper(TimeStamper):
+        async def async_request_tsa_response(self, req: tsp.TimeStampReq) -> tsp.TimeStampResp:
+            def post() -> bytes:
+                request = urllib.request.Request(
+                    url, data=req.dump(), headers={"Content-Type": "application/timestamp-query"}
+                )
+                with urllib.request.urlopen(request, timeout=10) as reply:
+                    if reply.headers.get("Content-Type") != "application/timestamp-reply":
+                        raise SigningError(f"{url}: not a time-stamp authority's reply")
+                    return reply.read()
+
+            try:
+                return tsp.TimeStampResp.load(await asyncio.to_thread(post))
+            except OSError as err:
+                why = f"the time-stamp authority {url} did not answer: {err}"
+                raise SigningError(why) from None
+
+    return UrllibTimeStamper()
 
 
 def _pyhanko_signer(key: SigningKey):  # type: ignore[no-untyped-def]

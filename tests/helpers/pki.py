@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import NameOID
 
@@ -78,6 +78,58 @@ class Authority:
                 usage or _usage(digital_signature=True, content_commitment=True), critical=True
             )
         return key, builder.sign(self.key, hashes.SHA256())
+
+
+def time_stamp_server(ca: Authority):  # type: ignore[no-untyped-def]
+    """A time-stamp authority on a loopback port (RFC 3161 over HTTP, answered by pyHanko's
+    DummyTimeStamper with a certificate ``ca`` issued for time-stamping): (server, URL).
+    The caller shuts the server down and closes it."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from asn1crypto import keys as asn1_keys
+    from asn1crypto import tsp
+    from asn1crypto import x509 as asn1_x509
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+    from pyhanko.sign.timestamps.dummy_client import DummyTimeStamper
+
+    key = rsa.generate_private_key(65537, 2048)  # pyHanko's test TSA signs with RSA only
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(_name("Village of Homer Time-Stamp Authority"))
+        .issuer_name(ca.certificate.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(NOW - timedelta(days=1))
+        .not_valid_after(NOW + timedelta(days=365))
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.TIME_STAMPING]), critical=True)
+        .add_extension(_usage(digital_signature=True), critical=True)
+        .sign(ca.key, hashes.SHA256())
+    )
+    der = serialization.Encoding.DER
+    stamper = DummyTimeStamper(
+        tsa_cert=asn1_x509.Certificate.load(certificate.public_bytes(der)),
+        tsa_key=asn1_keys.PrivateKeyInfo.load(
+            key.private_bytes(der, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        ),
+    )
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            request = tsp.TimeStampReq.load(self.rfile.read(int(self.headers["Content-Length"])))
+            body = stamper.request_tsa_response(request).dump()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/timestamp-reply")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 @cache

@@ -82,6 +82,30 @@ def test_the_signature_is_pades_with_the_officer_and_municipality(signed):
     assert signature.field_name == FIELD
 
 
+def test_with_a_time_stamp_authority_the_signature_is_b_t(issued, signer):
+    from dataclasses import replace
+
+    server, url = pki.time_stamp_server(pki.authority())
+    try:
+        signed = sign_pdf(issued["ua"], replace(signer, timestamp_url=url), OFFICER, "B-T")
+    finally:
+        server.shutdown()
+        server.server_close()
+    report = check_signature(signed, signer.trust_root)
+    assert report.valid and report.timestamped, report.lines()
+    assert any(line.endswith("(time-stamped)") for line in report.lines())
+
+
+def test_an_unreachable_time_stamp_authority_stops_the_signature(issued, signer):
+    from dataclasses import replace
+
+    from tests.desk_server import free_port
+
+    gone = replace(signer, timestamp_url=f"http://127.0.0.1:{free_port()}/")
+    with pytest.raises(SigningError, match="did not answer"):
+        sign_pdf(issued["ua"], gone, OFFICER, "B-T")
+
+
 def test_another_root_does_not_trust_it(signed, tmp_path):
     from docgen.signing.keys import self_signed
 
