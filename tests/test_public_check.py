@@ -13,10 +13,11 @@ import httpx
 import pytest
 import yaml
 from desk_browser import axe_violations, launch
-from desk_server import docgen, start_desk, stop_desk
+from desk_server import docgen, start_desk, start_draft, stop_desk, typed_sample
 from playwright.sync_api import expect, sync_playwright
 
 from docgen.desk.public_check import LIMIT, RateLimit
+from docgen.signing.check import check_signature
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import pki
 from tests.helpers.readback import pdf_text
@@ -130,6 +131,25 @@ def test_a_wrong_or_missing_code_reveals_nothing(page, issued):
     missing = client.get("/v/NOV-2026-0002")
     assert missing.text.replace("0002", "0999") == client.get("/v/NOV-2026-0999").text
     client.close()
+
+
+def test_the_desk_signs_what_a_clerk_issues(issued):
+    desk, _ = issued
+    clerk = desk.signed_in("ann")
+    where, token = start_draft(clerk, "notice-of-violation")
+    _, typed = typed_sample("notice-of-violation", "homer-first-offense")
+    typed.pop("number", None)
+    assert clerk.post(where, data={**typed, "csrf_token": token}).status_code == 303
+    made = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert made.status_code == 303, made.text
+    pdf = clerk.get(f"{made.headers['location']}/file.pdf").content
+    report = check_signature(pdf, desk.home / "settings" / "keys" / "root.pem")
+    assert report.valid, report.lines()
+    text = " ".join(pdf_text(pdf).split())
+    number = re.search(r"Number: (\S+)\. Access code", text).group(1)
+    code = re.search(r"Access code: ([A-Z0-9-]{14})", text).group(1)
+    checked = httpx.get(f"{desk.url}/v/{number}", params={"code": code})
+    assert checked.status_code == 200 and "Genuine." in checked.text
 
 
 def test_an_address_asking_too_often_is_refused():

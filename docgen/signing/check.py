@@ -66,7 +66,9 @@ def check_signature(pdf: bytes, trust_root: Path | None) -> SignatureReport:
         return SignatureReport(signed=False, problems=(f"not a readable PDF: {err}",))
     if not signatures:
         return SignatureReport(signed=False)
-    return _validated(signatures[0], trust_root)
+    from docgen.signing.sign import off_loop
+
+    return off_loop(_validated, signatures[0], trust_root)
 
 
 def _validated(signature, trust_root: Path | None) -> SignatureReport:  # type: ignore[no-untyped-def]

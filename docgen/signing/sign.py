@@ -17,13 +17,16 @@ the stylesheet as well).
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 from docgen.errors import DocgenError
 from docgen.signing.keys import SigningKey, passphrase, read_certificate, read_key, usable
 
+T = TypeVar("T")
 FIELD = "Signature"
 BOX_ID = "docgen-signature"
 BOX_WIDTH = 234.0  # points: 3.25 in, as print.css sets .signature-box
@@ -80,8 +83,26 @@ def _opened(path: Path, secret: bytes) -> SigningKey:
     return _OPENED[slot]
 
 
+def off_loop(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``, in a thread of its own when this one runs an event loop (pyHanko's
+    synchronous calls start their own loop, which a running one refuses)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return work(*args)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(work, *args).result()
+
+
 def sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str) -> bytes:
     """``pdf`` with a PAdES signature in the field over its signature box."""
+    return off_loop(_sign_pdf, pdf, signer, officer, reason)
+
+
+def _sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str) -> bytes:
     try:
         return _signed(pdf, signer, officer, reason, RESERVED)
     except SigningError:
