@@ -53,6 +53,15 @@ def _print_issued(issued: Any) -> None:
     head = f"issued {issued.number} ({issued.kind}, {issued.issued.isoformat()})"
     if issued.supersedes:
         head += f", superseding {issued.supersedes}"
+    if issued.repeated:
+        head = (
+            f"already issued: {issued.number} ({issued.kind}, {issued.issued.isoformat()}) "
+            "was issued from this same case; nothing new was numbered or recorded"
+        )
+        click.echo(head)
+        for path in issued.paths:
+            click.echo(str(path))
+        return
     click.echo(head)
     person = issued.respondent
     if person is not None:

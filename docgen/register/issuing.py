@@ -154,8 +154,56 @@ def refuse_typed_priors(data: dict[str, Any], name: str) -> None:
     raise CaseInvalid(cited_problems([problem], pack), name)
 
 
+def source_hash(request: Request) -> str:
+    """The content hash of what was asked: the kind, the case or draft as loaded, and the
+    document it corrects or proves service of. The same request is the same document."""
+    asked = {
+        "kind": request.kind,
+        "case": request.data,
+        "supersedes": request.supersedes,
+        "about": request.about,
+    }
+    text = json.dumps(asked, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def issued_before(session: Session, source: str) -> Document | None:
+    return session.scalar(select(Document).where(Document.source_sha256 == source))
+
+
+def again(session: Session, row: Document, request: Request) -> tuple[Issued, dict[str, Path]]:
+    """The document ``row`` issued before from the same request, as stored: nothing new
+    is numbered, rendered or recorded; its files are written again where asked."""
+    files = {f.format: f.content for f in row.files if f.format in request.formats}
+    stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
+    targets = api.output_paths(request.out, stem, files) if request.out is not None else {}
+    old = session.get(Document, row.supersedes_id) if row.supersedes_id else None
+    issued = Issued(
+        id=row.id,
+        number=row.number,
+        kind=row.kind,
+        jurisdiction=row.jurisdiction,
+        issued=row.issued,
+        respondent=ref(row.respondent) if row.respondent else None,
+        priors=(),
+        hashes={f.format: f.sha256 for f in row.files},
+        files=files,
+        stem=stem,
+        supersedes=old.number if old is not None else None,
+        repeated=True,
+    )
+    return issued, targets
+
+
 def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path]]:
-    """Issue inside the caller's write transaction: (the record, where its files go)."""
+    """Issue inside the caller's write transaction: (the record, where its files go).
+
+    A request issued before (the same case or draft: :func:`source_hash`) returns that
+    document; the hash is recorded with the document, in the same transaction."""
+    source = source_hash(request)
+    first = issued_before(session, source)
+    if first is not None:
+        return again(session, first, request)
     kind, data, name = request.kind, request.data, request.name
     respondent, formats, out = request.respondent, request.formats, request.out
     who, supersedes = request.who, request.supersedes
@@ -216,6 +264,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         pack_version=pack_version(found.pack.id),
         recorded_at=datetime.now().astimezone(),
         recorded_by=who,
+        source_sha256=source,
     )
     session.add(row)
     session.flush()

@@ -102,6 +102,7 @@ class Document(Base):
     __table_args__ = (
         UniqueConstraint("jurisdiction", "number"),
         Index("ix_documents_kind_issued", "kind", "issued"),
+        Index("ux_documents_source_sha256", "source_sha256", unique=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -121,6 +122,8 @@ class Document(Base):
     pack_version: Mapped[str] = mapped_column(String(80))
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     recorded_by: Mapped[str] = mapped_column(String(200))
+    # The SHA-256 of the case (or desk draft) that produced it, as asked: issued once.
+    source_sha256: Mapped[str | None] = mapped_column(String(64))
 
     respondent: Mapped[Respondent | None] = relationship(lazy="joined")
     files: Mapped[list[DocumentFile]] = relationship(

@@ -62,6 +62,8 @@ class Issued:
     supersedes: str | None = None
     access_code: str = ""  # printed on the document; the register keeps only its hash
     signed: bool = False  # the PDF carries the municipality's signature
+    # Issued before from the same case or draft: this is that document, not a new one.
+    repeated: bool = False
 
 
 @dataclass(frozen=True)

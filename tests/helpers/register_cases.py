@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from copy import deepcopy
 from datetime import date, timedelta
+from itertools import count
 from typing import Any
 
 NOTICE: dict[str, Any] = {
@@ -32,6 +33,11 @@ NOTICE: dict[str, Any] = {
 }
 
 
+# Each call is a case of its own (its remedy names a work area of its own): the register
+# issues a case once, and a second issue of the same case returns the first document.
+_AREAS = count(1)
+
+
 def notice(
     issued: str = "2026-11-16",
     committed: str | None = None,
@@ -47,6 +53,7 @@ def notice(
     data["served"]["date"] = issued
     data["violations"][0]["observed"] = committed
     data["remedies"][0]["due"] = (day + timedelta(days=7)).isoformat()
+    data["remedies"][0]["measure"] += f", work area {next(_AREAS)}"
     if name:
         data["recipient"]["name"] = name
     if street:

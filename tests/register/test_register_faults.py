@@ -20,32 +20,51 @@ from docgen.register.faults import STEPS
 from tests.helpers.register_cases import notice
 
 ROOT = Path(__file__).resolve().parents[2]
+# Issues argv[3] cases, each its own (argv[4] names the clerk; "same": one case each time).
 WORKER = """
-import json, sys
+import copy, json, sys
 from docgen.register import Register
 case = json.loads(sys.argv[2])
+def nth(i):
+    if sys.argv[4] == "same":
+        return copy.deepcopy(case)
+    own = copy.deepcopy(case)
+    own["remedies"][0]["measure"] += f" ({sys.argv[4]}, {i})"
+    return own
 with Register.open(sys.argv[1]) as reg:
-    print(json.dumps([reg.issue("notice-of-violation", case, formats=("html",)).number
-                      for _ in range(int(sys.argv[3]))]))
+    print(json.dumps([reg.issue("notice-of-violation", nth(i), formats=("html",)).number
+                      for i in range(int(sys.argv[3]))]))
 """
 
 
-def test_two_processes_issuing_at_once_get_distinct_consecutive_numbers(register_url):
-    case = json.dumps(notice())
+def _clerks(register_url: str, case: str, count: str, *names: str) -> list[list[str]]:
     workers = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, register_url, case, "20"],
+            [sys.executable, "-c", WORKER, register_url, case, count, name],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for _ in range(2)
+        for name in names
     ]
     results = []
     for worker in workers:
         out, err = worker.communicate(timeout=300)
         assert worker.returncode == 0, err
         results.append(json.loads(out))
+    return results
+
+
+def test_two_processes_issuing_the_same_case_at_once_make_one_document(register_url):
+    first, second = _clerks(register_url, json.dumps(notice()), "3", "same", "same")
+    assert first == second == ["NOV-2026-0001"] * 3
+    with Register.open(register_url) as reg:
+        assert reg.count() == 1
+        assert [a["action"] for a in reg.audit()].count("issue") == 1
+
+
+def test_two_processes_issuing_at_once_get_distinct_consecutive_numbers(register_url):
+    results = _clerks(register_url, json.dumps(notice()), "20", "a", "b")
     numbers = results[0] + results[1]
     assert len(set(numbers)) == 40
     assert sorted(numbers) == [f"NOV-2026-{n:04d}" for n in range(1, 41)]
@@ -88,11 +107,15 @@ def test_a_crash_at_any_step_leaves_no_number_without_document_nor_file_without_
     assert last == documents  # every number taken belongs to a recorded document
     assert on_disk <= recorded  # every file written has its record
     assert documents == (1 if STEPS.index(step) >= STEPS.index("committed") else 0)
+    # The same case again: a crash before the commit left nothing, so it is issued now; a
+    # crash after it left the whole record, so the first document is returned (one
+    # number, one record) and its files are written.
     again = subprocess.run(command, capture_output=True, text=True, check=False)
     assert again.returncode == 0, again.stderr
-    assert f"NOV-2026-{documents + 1:04d}" in again.stdout
+    assert "NOV-2026-0001" in again.stdout
+    assert ("already issued" in again.stdout) == (documents == 1)
     last, documents, recorded, on_disk = _state(register_url, out)
-    assert last == documents and on_disk <= recorded
+    assert last == documents == 1 and on_disk == recorded
 
 
 def test_a_read_only_register_is_a_clear_error(register_url, tmp_path):

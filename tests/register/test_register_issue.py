@@ -39,8 +39,28 @@ def test_a_number_typed_in_the_case_is_kept_and_the_counter_steps_past_it(reg):
     assert reg.issue("notice-of-violation", typed, formats=HTML).number == "NOV-2026-0002"
     assert reg.issue("notice-of-violation", notice(), formats=HTML).number == "NOV-2026-0001"
     assert reg.issue("notice-of-violation", notice(), formats=HTML).number == "NOV-2026-0003"
-    with pytest.raises(RegisterError, match="NOV-2026-0002"):
-        reg.issue("notice-of-violation", typed, formats=HTML)
+    other = notice()
+    other["number"] = "NOV-2026-0002"
+    with pytest.raises(RegisterError, match="NOV-2026-0002 is already issued"):
+        reg.issue("notice-of-violation", other, formats=HTML)
+
+
+def test_the_same_case_issued_twice_is_the_first_document(reg, tmp_path):
+    case = notice()
+    first = reg.issue("notice-of-violation", case, formats=("html", "pdf"))
+    out = tmp_path / "out"
+    second = reg.issue("notice-of-violation", case, formats=("pdf",), out=f"{out}/", by="clerk 2")
+    assert second.repeated and not first.repeated
+    assert (second.number, second.id, second.issued) == (first.number, first.id, first.issued)
+    assert second.files == {"pdf": first.files["pdf"]}  # the stored bytes, not a new render
+    assert [p.read_bytes() for p in second.paths] == [first.files["pdf"]]
+    assert reg.count() == 1
+    with reg.engine.connect() as conn:
+        assert conn.execute(text("SELECT max(last) FROM counters")).scalar() == 1
+        source = conn.execute(text("SELECT source_sha256 FROM documents")).scalar()
+    assert len(source) == 64
+    changed = dict(case, officer={"name": "Lee Ortiz", "title": "Code Enforcement Officer"})
+    assert reg.issue("notice-of-violation", changed, formats=HTML).number == "NOV-2026-0002"
 
 
 def test_a_case_listing_its_own_priors_is_refused_with_the_reason(reg):
@@ -98,6 +118,10 @@ def test_supersede_gives_a_new_number_pointing_to_the_original(reg):
     assert reg.verify(first.files["html"]).superseded_by == "NOV-2026-0002"
     # The offense lives on in the correction: counted once, not as its own prior.
     assert second.priors == ()
+    # The same correction again (a double click) is the correction already issued; another
+    # correction of the original is refused: the current document is the correction.
+    assert reg.supersede(first.number, corrected, formats=HTML).number == "NOV-2026-0002"
+    corrected["violations"][0]["nature"] = "Land disturbed (1.3 acres) without an approved SWPPP"
     with pytest.raises(RegisterError, match="already superseded by NOV-2026-0002"):
         reg.supersede(first.number, corrected, formats=HTML)
 
