@@ -11,9 +11,8 @@ import re
 
 import httpx
 import pytest
-import yaml
 from desk_browser import axe_violations, launch
-from desk_server import docgen, start_desk, start_draft, stop_desk, typed_sample
+from desk_server import start_desk, start_draft, stop_desk, typed_sample
 from playwright.sync_api import expect, sync_playwright
 
 from docgen.desk.public_check import LIMIT, RateLimit
@@ -34,19 +33,17 @@ def issued(tmp_path_factory):
     saved = {k: os.environ.get(k) for k in ("DOCGEN_SETTINGS", PASSPHRASE_ENV)}
     os.environ["DOCGEN_SETTINGS"] = str(settings)
     os.environ[PASSPHRASE_ENV] = pki.PASSPHRASE
-    case = home / "case.yaml"
-    case.write_text(yaml.safe_dump(notice()), encoding="utf-8")
+    from docgen.register import Register
+
     documents = {}
-    for args in (("issue", "notice-of-violation"), ("supersede", "NOV-2026-0001"), None):
-        command = args or ("issue", "notice-of-violation")
-        out = home / f"out{len(documents)}"
-        done = docgen(home, *command, str(case), "-f", "pdf", "-o", f"{out}/")
-        assert done.returncode == 0, done.stderr
-        pdf = next(out.glob("*.pdf"))
-        text = " ".join(pdf_text(pdf.read_bytes()).split())
-        number = re.search(r"Number: (\S+)\. Access code", text).group(1)
-        code = re.search(r"Access code: ([A-Z0-9-]{14})", text).group(1)
-        documents[number] = (code, pdf)
+    with Register.open(f"sqlite:///{home / 'docgen.sqlite'}") as register:
+        for supersedes in (None, "NOV-2026-0001", None):
+            done = register.issue(
+                "notice-of-violation", notice(), formats=("pdf",), supersedes=supersedes
+            )
+            pdf = home / f"{done.number}.pdf"
+            pdf.write_bytes(done.files["pdf"])
+            documents[done.number] = (done.access_code, pdf)
     server = start_desk(home)
     yield server, documents
     stop_desk(server)
@@ -169,3 +166,9 @@ def test_the_server_refuses_an_address_over_the_limit(issued):
     assert refused.status_code == 429 and refused.headers["retry-after"] == "600"
     assert "Too many checks" in refused.text
     client.close()
+
+
+def test_the_refusal_passes_axe(page):
+    page.goto("/v/NOV-2026-0002")  # this address is over the limit by now
+    expect(page.locator("h1")).to_have_text("Too many checks")
+    assert axe_violations(page) == []

@@ -5,13 +5,9 @@ before a number is taken, and `docgen verify` checks the signature with the regi
 from __future__ import annotations
 
 import hashlib
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from sqlalchemy import text
 
 from docgen import api
@@ -108,31 +104,18 @@ def test_a_wrong_passphrase_stops_the_issue(reg, keyed, monkeypatch):
     assert reg.count() == 0
 
 
-def _docgen(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "docgen.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=os.environ.copy(),
-        check=False,
-    )
+def test_docgen_verify_checks_the_signature_and_the_register(reg, keyed, tmp_path):
+    from click.testing import CliRunner
 
+    from docgen.cli import main
 
-def test_docgen_verify_checks_the_signature_and_the_register(register_url, keyed, tmp_path):
-    case = tmp_path / "case.yaml"
-    case.write_text(yaml.safe_dump(notice()), encoding="utf-8")
-    out = tmp_path / "out"
-    issued = _docgen(
-        "issue", "notice-of-violation", case, "-f", "pdf", "-o", f"{out}/", cwd=tmp_path
-    )
-    assert issued.returncode == 0, issued.stderr
-    pdf = next(out.glob("*.pdf"))
-    good = _docgen("verify", pdf, cwd=tmp_path)
-    assert good.returncode == 0, good.stdout + good.stderr
-    assert "signature: valid" in good.stdout
-    assert "signed by: Common Name: Dana R. Whitcomb" in good.stdout
-    assert "changed after signing: no" in good.stdout
+    pdf = tmp_path / "issued.pdf"
+    pdf.write_bytes(reg.issue("notice-of-violation", notice(), formats=("pdf",)).files["pdf"])
+    good = CliRunner().invoke(main, ["verify", str(pdf)])
+    assert good.exit_code == 0, good.output
+    assert "signature: valid" in good.output
+    assert "signed by: Common Name: Dana R. Whitcomb" in good.output
+    assert "changed after signing: no" in good.output
     # an incremental update after the signature: not the issued bytes, and reported
     from pyhanko.pdf_utils import generic
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
@@ -145,7 +128,7 @@ def test_docgen_verify_checks_the_signature_and_the_register(register_url, keyed
         changed = tmp_path / "changed.pdf"
         with changed.open("wb") as target:
             writer.write(target)
-    bad = _docgen("verify", changed, cwd=tmp_path)
-    assert bad.returncode == 1
-    assert "not issued by this register, or altered" in bad.stderr
-    assert "changed after signing: yes: an incremental update" in bad.stdout
+    bad = CliRunner().invoke(main, ["verify", str(changed)])
+    assert bad.exit_code == 1
+    assert "not issued by this register, or altered" in bad.output
+    assert "changed after signing: yes: an incremental update" in bad.output
