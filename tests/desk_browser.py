@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,16 @@ def launch(playwright):
             pytest.fail(message)
         pytest.skip(message)
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+
+
+def chromium() -> Iterator[Any]:
+    """A headless Chromium for a test module (a fixture's body: ``yield from chromium()``)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
 
 
 def axe_violations(page, levels=("serious", "critical")) -> list[str]:

@@ -246,6 +246,16 @@ def sign_out(db: sessionmaker, token: str | None) -> None:
             s.execute(delete(Session).where(Session.token_hash == _token_hash(token)))
 
 
+def token_of_user(db: sessionmaker, user_id: int, given: Any) -> bool:
+    """Whether ``given`` is the CSRF token of any session of this user (live or kept for
+    saving): only that user's pages carry it."""
+    if not given:
+        return False
+    with db() as s:
+        tokens = list(s.scalars(select(Session.csrf).where(Session.user_id == user_id)))
+    return any(same_token(token, given) for token in tokens)
+
+
 def new_csrf() -> str:
     return secrets.token_urlsafe(32)
 

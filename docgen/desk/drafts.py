@@ -237,7 +237,9 @@ def new_draft(request: Request, kind: str, jurisdiction: str, pairs: list[list[s
     return RedirectResponse(f"/drafts/{draft_id}", status_code=303)
 
 
-def _page(request: Request, draft: Draft, checked: Checked, submitted: bool) -> Response:
+def _page(
+    request: Request, draft: Draft, checked: Checked, submitted: bool, stale: str = ""
+) -> Response:
     node = forms.form_for(draft.kind, draft.jurisdiction)
     paths = forms.paths_of(node, draft.fields)
     shown = checked.problems if submitted else []
@@ -253,8 +255,31 @@ def _page(request: Request, draft: Draft, checked: Checked, submitted: bool) -> 
         input_id=forms.input_id,
         checked=checked,
         submitted=submitted,
+        stale=stale,
         **_abilities(request, draft),
     )
+
+
+STALE = (
+    "This page was out of date (you signed in again, or out, in another tab), so what you "
+    "typed has not been saved yet. Nothing is lost: it is all in the form below. Press "
+    "Save and check to keep it."
+)
+
+
+def _unsaved(request: Request, draft: Draft, pairs: list[list[str]]) -> Response:
+    """The draft's page filled with what was posted, unsaved, under a current token."""
+    shown = Draft(
+        id=draft.id,
+        user_id=draft.user_id,
+        kind=draft.kind,
+        jurisdiction=draft.jurisdiction,
+        fields=pairs,
+        updated=draft.updated,
+    )
+    response = _page(request, shown, Checked(), submitted=False, stale=STALE)
+    response.status_code = 409
+    return response
 
 
 def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
@@ -274,6 +299,8 @@ def show(request: Request, draft: Draft) -> Response:
 def submit(request: Request, draft: Draft) -> Response:
     """Save first; then add or remove a row, or check everything and show every problem."""
     pairs = _pairs(request)
+    if request.scope["stale"]:
+        return _unsaved(request, draft, pairs)
     action = str(posted(request).get("_action") or "check")
     if action.startswith("add:"):
         path = action.removeprefix("add:")
@@ -299,6 +326,8 @@ def submit(request: Request, draft: Draft) -> Response:
 def live(request: Request, draft: Draft) -> Response:
     """A field was left: save, check, and send back the errors, summary and figures."""
     pairs = _pairs(request)
+    if request.scope["stale"]:
+        return render(request, "stale.html.j2", status=200)
     if forms.values(draft.fields).get("_submitted") == "1":
         # A check left in flight by a submit may arrive after it: it keeps the draft
         # submitted (every problem shown), whatever its page said.

@@ -166,7 +166,11 @@ Page = Callable[[Request], Response]  # a route's own work: blocking, run in a t
 def guarded(permission: str | None, saves_when_expired: bool = False) -> Callable[[Page], Handler]:
     """A route that needs a live session (and ``permission``; None: any signed-in user).
 
-    POSTs must carry the session's CSRF token. A POST arriving after the session expired
+    POSTs must carry the session's CSRF token (or that of another session of the same
+    user: a page left open in a tab before signing in again in another). A route that
+    ``saves_when_expired`` gets a post whose token is out of date with
+    ``scope["stale"]`` True, to show what was typed back, unsaved, on a page whose token
+    is current. A POST arriving after the session expired
     is refused; but a route that ``saves_when_expired`` still gets a post carrying the
     expired session's cookie and CSRF token (``scope["expired"]`` is then True), so a
     draft is saved before the visitor is sent to sign in again.
@@ -183,11 +187,18 @@ def guarded(permission: str | None, saves_when_expired: bool = False) -> Callabl
             return await run_in_threadpool(admitted, request, page)
 
         def admitted(request: Request, page: Page) -> Response:
-            visitor = auth.visitor(request.app.state.db, request.cookies.get(SESSION_COOKIE))
+            db = request.app.state.db
+            visitor = auth.visitor(db, request.cookies.get(SESSION_COOKIE))
             posting = request.method == "POST"
             form = request.scope.get("form")
+            request.scope["stale"] = False
             if posting and visitor and not auth.same_token(visitor.csrf, form.get(CSRF_FIELD)):
-                return denied(request, "this form is out of date; reload the page")
+                if auth.token_of_user(db, visitor.user_id, form.get(CSRF_FIELD)):
+                    pass  # a page of the same user's other session (signed in again elsewhere)
+                elif saves_when_expired:
+                    request.scope["stale"] = True  # shown back with what was typed, not saved
+                else:
+                    return denied(request, "this form is out of date; reload the page")
             keep = posting and saves_when_expired
             if visitor is None or not (visitor.live or keep):
                 return RedirectResponse("/login", status_code=303)
