@@ -168,6 +168,14 @@ def test_the_server_refuses_an_address_over_the_limit(issued):
     client.close()
 
 
+def test_no_access_code_reaches_the_server_log(issued):
+    desk, documents = issued
+    log = (desk.home / "desk.log").read_text()
+    assert "GET /v/NOV-2026-0002?code=**** HTTP/1.1" in log
+    for code, _ in documents.values():
+        assert code not in log and code.lower() not in log
+
+
 def test_the_refusal_passes_axe(page):
     page.goto("/v/NOV-2026-0002")  # this address is over the limit by now
     expect(page.locator("h1")).to_have_text("Too many checks")

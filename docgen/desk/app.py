@@ -245,6 +245,7 @@ def create_app(
     app.state.database_url = database_url
     app.state.register = cache(lambda: _register(database_url))
     app.state.secure_cookies = secure_cookies
+    public_check.redact_access_log()
     allowed = list(host_names or LOOPBACK)
     return Guard(TrustedHostMiddleware(app, allowed_hosts=allowed, www_redirect=False))
 

@@ -15,6 +15,8 @@ loop. Pages are ``templates/public/``; nothing of the case beyond the above is s
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
 import time
 from collections import deque
@@ -125,6 +127,28 @@ async def check(request: Request) -> Response:
         else:
             compared = await run_in_threadpool(_compare, engine, record, upload)
     return _page("check.html.j2", code=code, compared=compared, **facts)
+
+
+class RedactCodes(logging.Filter):
+    """An access code in a logged address (the QR code's ``?code=...``) becomes ``****``:
+    the server's log never holds a code that opens a document's record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                _CODE.sub(r"\1****", a) if isinstance(a, str) else a for a in record.args
+            )
+        return True
+
+
+_CODE = re.compile(r"([?&]code=)[^&\s]*", re.IGNORECASE)
+
+
+def redact_access_log() -> None:
+    """Keep access codes out of uvicorn's access log (once per process)."""
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactCodes) for f in access.filters):
+        access.addFilter(RedactCodes())
 
 
 routes = [Route("/v/{number:path}", check, methods=["GET", "POST"])]
