@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from docgen.desk import auth, drafts, public_check, register_pages, renderers, users
+from docgen.desk import actions, auth, drafts, public_check, register_pages, renderers, users
 from docgen.desk.database import sessions
 from docgen.desk.web import (
     CSP,
@@ -229,6 +229,7 @@ def create_app(
         Route("/login", login_page, methods=["GET"]),
         Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
+        *actions.routes,  # before the register's /documents/{number}/{what}
         *drafts.routes,
         *register_pages.routes,
         *users.routes,

@@ -132,6 +132,7 @@ def _document_page(
 ) -> Response:
     """A document's page; with ``typed_for`` ("service", "disposition") that form keeps
     what was typed in it (a refusal never wipes a form)."""
+    from docgen.desk import actions
     from docgen.register.models import DISPOSITIONS, SERVICE_METHODS
 
     try:
@@ -149,6 +150,7 @@ def _document_page(
         error=error,
         done=done,
         may_serve=request.scope["visitor"].may("enforce"),
+        actions=actions.for_document(request, record),
         typed=dict(posted(request)) if typed_for else {},
         typed_for=typed_for,
     )
@@ -330,15 +332,16 @@ def _verified(
     )
 
 
-@guarded("enforce")
+@guarded(None)
 def issue(request: Request) -> Response:
     """Number, record and render a draft through the register (as `docgen issue` does),
-    once however often the form is sent."""
+    once however often the form is sent; only a kind the visitor's role issues (a notice
+    by a clerk, an instrument by an attorney: own_draft finds no other)."""
     return once(request, _issue)
 
 
 def _issue(request: Request) -> Response:
-    from docgen.desk import drafts, renderers
+    from docgen.desk import actions, drafts, renderers
     from docgen.errors import Problem
 
     draft = drafts.own_draft(request)
@@ -350,7 +353,8 @@ def _issue(request: Request) -> Response:
     data = drafts.issuable(draft)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
-    tag, result = renderers.run(renderers.issue, url, draft.kind, data, chosen, by)
+    corrects = actions.supersedes(draft)
+    tag, result = renderers.run(renderers.issue, url, draft.kind, data, chosen, by, corrects)
     if tag == "ambiguous":
         return render(request, "choose_respondent.html.j2", draft=draft, candidates=result)
     if tag == "problems":

@@ -82,14 +82,24 @@ def _register(url: str | None) -> Any:
     return opened
 
 
-def issue(url: str | None, kind: str, data: dict[str, Any], respondent: Any, by: str) -> Result:
-    """Issue through the register: ("issued", number), ("ambiguous", candidates),
-    ("problems", problems) or ("refused", the register's message)."""
+def issue(
+    url: str | None,
+    kind: str,
+    data: dict[str, Any],
+    respondent: Any,
+    by: str,
+    supersedes: str | None = None,
+) -> Result:
+    """Issue through the register (superseding ``supersedes``, when it corrects an issued
+    document): ("issued", number), ("ambiguous", candidates), ("problems", problems) or
+    ("refused", the register's message)."""
     from docgen.errors import CaseInvalid, DocgenError
     from docgen.register import AmbiguousRespondent
 
     try:
-        issued = _register(url).issue(kind, data, respondent=respondent, by=by)
+        issued = _register(url).issue(
+            kind, data, respondent=respondent, by=by, supersedes=supersedes
+        )
     except AmbiguousRespondent as err:
         return "ambiguous", err.candidates
     except CaseInvalid as err:
@@ -97,3 +107,21 @@ def issue(url: str | None, kind: str, data: dict[str, Any], respondent: Any, by:
     except DocgenError as err:
         return "refused", str(err)
     return "issued", issued.number
+
+
+def printed_copy(kind: str, name: str, case: dict[str, Any]) -> Result:
+    """("pdf", the bytes) of an issued case in a layout of its kind or as the bundle
+    ``name``, or ("refused", why)."""
+    from docgen import api
+    from docgen.documents import BUNDLES
+    from docgen.documents.base import Options
+    from docgen.errors import DocgenError
+
+    try:
+        if name in BUNDLES:
+            done = api.render_case(name, case)
+        else:
+            done = api.render_case(kind, case, Options(layout=name))
+        return "pdf", api.to_bytes(done, "pdf")
+    except DocgenError as err:
+        return "refused", str(err)

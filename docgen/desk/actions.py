@@ -1,0 +1,185 @@
+"""What a clerk or an attorney does with an issued document, from its page: the other
+copies its kind offers (a stop-work order's site placard, a notice's violation packet),
+a correction (a draft started from its stored case; issuing it supersedes the document
+through the register), and the next document from it (a stop-work order or a penalty
+statement from a notice, a maintenance agreement for an easement's property), filled
+with what the register knows.
+
+Every choice is read from the kinds' descriptions (docgen.documents): their layouts, the
+bundles that start with them, the permission that issues them, the fields their cases
+share; never from a kind's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from docgen.desk import auth, drafts, forms, renderers
+from docgen.desk.web import attachment, guarded, once, render
+from docgen.documents import BUNDLES, KINDS, get_kind
+from docgen.errors import DocgenError
+
+# What a document's case holds about itself, never carried into another document (the
+# officer comes from the signed-in user; the register gives the number and the priors).
+OWN = ("jurisdiction", "number", "issued", "served", "officer", "offense", "prior_offenses")
+# The field of a following document that names the document it follows: a list of
+# numbers or one number (the notices a stop-work order rests on, the notice a penalty
+# statement follows).
+REFERENCES = {"notices": True, "notice": False}
+
+
+@dataclass(frozen=True)
+class Copy:
+    """Another rendering of an issued document's case: a layout or a bundle."""
+
+    name: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Follow:
+    """A document that may be started from an issued one."""
+
+    kind: str
+    label: str
+
+
+def copies(kind: str) -> list[Copy]:
+    """The placards and packets a document of ``kind`` can be printed as: its kind's
+    layouts, and the bundles whose first part it is."""
+    spec = get_kind(kind)
+    found = [Copy(layout, f"{spec.title}, {layout} (PDF)") for layout in spec.layouts]
+    for name in BUNDLES:
+        bundle = get_kind(name)
+        if bundle.parts[0] == kind:
+            found.append(Copy(name, f"{bundle.title} (PDF)"))
+    return found
+
+
+def follows(kind: str, role: str) -> list[Follow]:
+    """The kinds ``role`` may start from an issued ``kind``: those sharing its parties
+    and site, or its property, and those that name it as the notice they follow."""
+    source = get_kind(kind)
+    found = []
+    for name in auth.kinds_for(role):
+        target = KINDS[name]
+        if name == kind:
+            continue
+        if source.charges_offense and source.served and _references(name):
+            found.append(Follow(name, f"{target.title} from this {source.title.lower()}"))
+        elif target.permission == source.permission and _same_fields(kind, name):
+            found.append(Follow(name, f"{target.title} for the same property"))
+    return found
+
+
+def _references(kind: str) -> list[str]:
+    return [f for f in REFERENCES if f in get_kind(kind).model.model_fields]
+
+
+def _same_fields(kind: str, other: str) -> bool:
+    """Whether every field of either case (but its own) is one the other takes."""
+    return set(_shared(kind, kind)) == set(_shared(kind, other)) == set(_shared(other, other))
+
+
+def _shared(kind: str, other: str) -> list[str]:
+    """The case fields of ``kind`` that ``other`` takes as they are."""
+    mine = get_kind(kind).model.model_fields
+    theirs = get_kind(other).model.model_fields
+    return [f for f in mine if f in theirs and f not in OWN and f not in REFERENCES]
+
+
+def _record(request: Request) -> Any:
+    try:
+        return request.app.state.register().document(request.path_params["number"])
+    except DocgenError:
+        return None
+
+
+@guarded("register")
+def printed_copy(request: Request) -> Response:
+    """A placard or packet of an issued document: its stored case rendered in that
+    layout or bundle (a copy for posting or serving; the record's files stay as issued)."""
+    record, name = _record(request), request.path_params["name"]
+    if record is None or name not in {c.name for c in copies(record.kind)}:
+        return render(request, "missing.html.j2", status=404, what="file")
+    tag, result = renderers.run(renderers.printed_copy, record.kind, name, record.case)
+    if tag != "pdf":
+        return render(request, "error.html.j2", status=409, message=result)
+    return Response(
+        result,
+        media_type="application/pdf",
+        headers={"content-disposition": attachment(f"{record.number}-{name}.pdf")},
+    )
+
+
+@guarded(None)
+def correct(request: Request) -> Response:
+    return once(request, _correct)
+
+
+def _correct(request: Request) -> Response:
+    """A draft holding the document's stored case; issuing it supersedes the document."""
+    record = _record(request)
+    if record is None:
+        return render(request, "missing.html.j2", status=404, what="document")
+    if record.kind not in auth.kinds_for(request.scope["visitor"].role):
+        return render(request, "denied.html.j2", status=403, why="your role may not issue this")
+    if record.superseded_by:
+        why = f"it was already corrected by {record.superseded_by}; correct that one"
+        return render(request, "denied.html.j2", status=409, why=why)
+    case = {k: v for k, v in record.case.items() if k not in forms.SET_BY_DESK}
+    pairs = [*forms.pairs_of(case), [SUPERSEDES, record.number]]
+    return drafts.new_draft(request, record.kind, record.jurisdiction, pairs)
+
+
+SUPERSEDES = "_supersedes"  # a draft's page field: the number its issue corrects
+
+
+def supersedes(draft: Any) -> str | None:
+    """The number a draft corrects, if it was started as a correction."""
+    return forms.values(draft.fields).get(SUPERSEDES) or None
+
+
+@guarded(None)
+def follow(request: Request) -> Response:
+    return once(request, _follow)
+
+
+def _follow(request: Request) -> Response:
+    """A draft of the chosen kind filled from the document: its shared fields, and the
+    document's number in the field that names what it follows."""
+    record, kind = _record(request), request.path_params["kind"]
+    if record is None:
+        return render(request, "missing.html.j2", status=404, what="document")
+    visitor = request.scope["visitor"]
+    if kind not in {f.kind for f in follows(record.kind, visitor.role)}:
+        return render(request, "denied.html.j2", status=403, why="your role may not draft this")
+    case = {k: record.case[k] for k in _shared(record.kind, kind) if k in record.case}
+    for field, many in REFERENCES.items():
+        if field in KINDS[kind].model.model_fields:
+            case[field] = [record.number] if many else record.number
+    return drafts.new_draft(request, kind, record.jurisdiction, forms.pairs_of(case))
+
+
+def for_document(request: Request, record: Any) -> dict[str, Any]:
+    """What the document's page offers the visitor."""
+    role, spec = request.scope["visitor"].role, get_kind(record.kind)
+    return {
+        "served": spec.served,  # service is recorded only for kinds that are served
+        "charges": spec.charges_offense,  # dispositions only for a charged offense
+        "copies": copies(record.kind),
+        "follows": follows(record.kind, role) if not record.superseded_by else [],
+        "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
+    }
+
+
+routes = [
+    Route("/documents/{number}/as/{name}.pdf", printed_copy, methods=["GET"]),
+    Route("/documents/{number}/correct", correct, methods=["POST"]),
+    Route("/documents/{number}/follow/{kind}", follow, methods=["POST"]),
+]

@@ -1,0 +1,128 @@
+"""What is done with an issued document, over HTTP against a real `docgen serve`: the
+placard and the packet, a correction that supersedes, the next document filled from the
+register, instruments issued by the attorney, service forms only for served kinds."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from desk_server import csrf_of, serving, start_draft, typed_sample
+from pypdf import PdfReader
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    yield from serving(tmp_path_factory)
+
+
+def issued(client, kind: str, sample: str, changes: dict | None = None) -> str:
+    """The number of a sample case of ``kind`` typed into a draft and issued."""
+    where, token = start_draft(client, kind)
+    _, typed = typed_sample(kind, sample)
+    client.post(where, data={**typed, **(changes or {}), "csrf_token": token})
+    done = client.post(f"{where}/issue", data={"csrf_token": token})
+    assert done.status_code == 303, client.get(where).text
+    return done.headers["location"].rsplit("/", 1)[1]
+
+
+def text_of(pdf: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_a_stop_work_order_gives_its_placard_and_a_notice_its_packet(desk):
+    clerk = desk.signed_in("ann")
+    order = issued(clerk, "stop-work-order", "homer-silt-fence")
+    page = clerk.get(f"/documents/{order}").text
+    assert "Download the Stop-work order, placard (PDF)" in page
+    placard = clerk.get(f"/documents/{order}/as/placard.pdf")
+    assert placard.status_code == 200 and placard.content[:5] == b"%PDF-"
+    assert f'filename="{order}-placard.pdf"' in placard.headers["content-disposition"]
+    assert order in text_of(placard.content) and "STOP" in text_of(placard.content).upper()
+
+    notice = issued(clerk, "notice-of-violation", "homer-first-offense")
+    assert "Violation packet (PDF)" in clerk.get(f"/documents/{notice}").text
+    packet = clerk.get(f"/documents/{notice}/as/packet.pdf")
+    text = text_of(packet.content)
+    assert packet.status_code == 200 and notice in text and f"{notice}-PS" in text
+    # a copy a kind does not offer is not found
+    assert clerk.get(f"/documents/{notice}/as/placard.pdf").status_code == 404
+    assert clerk.get(f"/documents/{order}/as/packet.pdf").status_code == 404
+
+
+def test_a_correction_starts_from_the_record_and_supersedes_it(desk):
+    from docgen.register import Register
+
+    clerk = desk.signed_in("otto")
+    number = issued(clerk, "notice-of-violation", "homer-deadline-thanksgiving")
+    token = csrf_of(clerk.get(f"/documents/{number}").text)
+    draft = clerk.post(f"/documents/{number}/correct", data={"csrf_token": token})
+    where = draft.headers["location"]
+    page = clerk.get(where).text
+    assert f'This draft corrects <a href="/documents/{number}">{number}</a>' in page
+    assert "to fix</h2>" not in page  # the stored case, whole
+    _, typed = typed_sample("notice-of-violation", "homer-deadline-thanksgiving")
+    fixed = {**typed, "_supersedes": number, "site.description": "Lot 4, corrected"}
+    clerk.post(where, data={**fixed, "csrf_token": token})
+    corrected = clerk.post(f"{where}/issue", data={"csrf_token": token}).headers["location"]
+    new = corrected.rsplit("/", 1)[1]
+    assert new != number
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
+        assert register.document(number).superseded_by == new
+        assert register.document(new).supersedes == number
+        assert register.document(new).case["site"]["description"] == "Lot 4, corrected"
+    old = clerk.get(f"/documents/{number}").text
+    assert f'Superseded by</dt><dd><a href="/documents/{new}">' in old
+    assert "Correct this document" not in old and "Record service" not in old
+    again = clerk.post(f"/documents/{number}/correct", data={"csrf_token": token})
+    assert again.status_code == 409 and new in again.text
+
+
+def test_the_next_document_is_filled_from_the_notice(desk):
+    clerk = desk.signed_in("ann")
+    notice = issued(clerk, "notice-of-violation", "homer-first-offense")
+    page = clerk.get(f"/documents/{notice}").text
+    assert "Stop-work order from this notice of violation" in page
+    assert "Penalty statement from this notice of violation" in page
+    token = csrf_of(page)
+    for kind, field in (("stop-work-order", "notices[0]"), ("penalty-statement", "notice")):
+        where = clerk.post(f"/documents/{notice}/follow/{kind}", data={"csrf_token": token})
+        draft = clerk.get(where.headers["location"]).text
+        assert f'name="{field}"' in draft and f'value="{notice}"' in draft
+        assert 'value="8 Clinton Street"' in draft  # the recipient's address
+        assert "Land disturbed" in draft or "violations[0]" in draft
+    refused = clerk.post(
+        f"/documents/{notice}/follow/maintenance-easement", data={"csrf_token": token}
+    )
+    assert refused.status_code == 403
+
+
+def test_the_attorney_issues_an_easement_and_the_agreement_shares_its_property(desk):
+    attorney = desk.signed_in("ada")
+    easement = issued(attorney, "maintenance-easement", "homer-individual")
+    assert re.fullmatch(r"[A-Z]+-\d{4}-\d{4}", easement)
+    page = attorney.get(f"/documents/{easement}").text
+    assert "Record service" not in page and "Record a disposition" not in page
+    for fmt, magic in (("pdf", b"%PDF-"), ("docx", b"PK"), ("html", b"<!DOCTYPE")):
+        assert attorney.get(f"/documents/{easement}/file.{fmt}").content[:9].startswith(magic)
+    token = csrf_of(page)
+    started = attorney.post(
+        f"/documents/{easement}/follow/maintenance-agreement", data={"csrf_token": token}
+    )
+    where = started.headers["location"]
+    draft = attorney.get(where).text
+    assert "Margaret A. O&#39;Connell" in draft and 'value="87.18-02-05.000"' in draft
+    assert "to fix</h2>" not in draft  # everything the agreement needs came across
+    agreement = attorney.post(f"{where}/issue", data={"csrf_token": token})
+    assert agreement.status_code == 303
+    number = agreement.headers["location"].rsplit("/", 1)[1]
+    assert "maintenance-agreement" in attorney.get(f"/documents/{number}").text
+
+    clerk = desk.signed_in("ann")  # a clerk may view, never correct or issue one
+    viewed = clerk.get(f"/documents/{easement}").text
+    assert easement in viewed and "Correct this document" not in viewed
+    ctoken = csrf_of(viewed)
+    assert (
+        clerk.post(f"/documents/{easement}/correct", data={"csrf_token": ctoken}).status_code == 403
+    )
