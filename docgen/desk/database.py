@@ -12,33 +12,18 @@ from functools import cache
 
 from sqlalchemy import (
     JSON,
-    DateTime,
     ForeignKey,
     Integer,
     String,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
-from sqlalchemy.types import TypeDecorator
+
+from docgen.register.models import UtcDateTime
 
 
 def now() -> datetime:
     return datetime.now(UTC)
-
-
-class UtcDateTime(TypeDecorator):
-    """Timestamps stored in UTC and always read back timezone-aware (SQLite drops the zone)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
-        return value.astimezone(UTC) if value is not None else None
-
-    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value
 
 
 class Base(DeclarativeBase):

@@ -35,6 +35,14 @@ def add_offense(
     offense it restates."""
     previous = session.scalar(select(Offense).where(Offense.document_id == old.id)) if old else None
     carried = {k: getattr(previous, k) for k in CARRIED} if previous is not None else {}
+    if previous is not None and previous.respondent_id != respondent_id:
+        if previous.disposition != "pending":
+            raise RegisterError(
+                f"{old.number}: its offense was {previous.disposition} against respondent "
+                f"#{previous.respondent_id}; a correction addressed to another respondent "
+                "cannot carry that outcome to them. Issue a new notice to them instead"
+            )
+        carried = {}
     session.add(
         Offense(
             respondent_id=respondent_id,

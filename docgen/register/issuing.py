@@ -213,11 +213,12 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     old = document_row(session, supersedes) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind)
-        if respondent is None and old.respondent_id is not None:
-            respondent = old.respondent_id
     person, created = None, False
     if found.party is not None:
-        person, created = resolve(session, found.party.name, found.party.address, respondent, who)
+        expected = old.respondent_id if old is not None else None
+        person, created = resolve(
+            session, found.party.name, found.party.address, respondent, who, expected
+        )
     read: list[tuple[dict[str, Any], str]] = []
     if spec.reads_history and person is not None:
         skip = old.id if old is not None else None

@@ -1,11 +1,21 @@
 """Who a case is about: names and addresses reduced to keys, and the near misses.
 
-Pure functions. A name key ignores case, punctuation, spacing and the spelling of a
-firm's form ("L.L.C." is "LLC", "Incorporated" is "Inc"); an address key does the same
-for street words ("Street" is "St"). Two respondents are the same only when a key of
-the name (or an alias) and of the address agree; a name that is close but not equal,
-or equal at another address, is a *near* match the clerk must resolve by id: similar
-names are never merged silently.
+Pure functions. Text is read as Unicode NFKC, case-folded, so every letter and digit of
+every script is kept (李娜 and 王伟 are two names, "Пётр" is not "Иван") while a
+full-width "Ｓｍｉｔｈ" is "smith"; punctuation and spacing are ignored, and so is the
+spelling of a firm's form ("L.L.C." is "LLC", "Incorporated" is "Inc"). An address key
+does the same for street words ("Street" is "St").
+
+Two respondents are the same only when a key of the name (or an alias) and of the address
+agree exactly. A name that is close but not equal is a *near* match the clerk must
+resolve by id, never merged and never split silently:
+
+- the same words in another order ("Smith, John", "SMITH JOHN" and "John Smith"),
+- the same letters but for accents, marks or look-alike letters of another script
+  (a Cyrillic "Ѕmіth" for "Smith", "Jose" for "José"): the *loose key* compares them,
+- a shortened word ("Ridge Dev" for "Ridge Development"), or a small misspelling.
+
+A name with no letter or digit at all (``"!!!"``) has no key and matches nothing.
 """
 
 from __future__ import annotations
@@ -54,20 +64,59 @@ STREET_WORDS = {
 }
 NEAR = 0.86  # SequenceMatcher ratio from which two name keys are "near"
 
+# Letters of the Cyrillic and Greek scripts that print like a Latin letter (the pairs
+# of Unicode's confusables.txt, UTS #39, among these three scripts), mapped before case
+# folding so that a capital Greek Eta reads as "H" and a small one is left alone.
+LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic capitals
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+        "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y",
+        "Һ": "H", "Ӏ": "I", "Ԛ": "Q", "Ԝ": "W", "Ԁ": "D",
+        # Cyrillic small letters
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
+        "і": "i", "ј": "j", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ү": "y",
+        # Greek capitals
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+        # Greek small letters
+        "α": "a", "ο": "o", "ρ": "p", "ι": "i", "κ": "k", "ν": "v", "υ": "u", "χ": "x",
+        "γ": "y",
+    }
+)  # fmt: skip
+
+
+def fold(text: str) -> str:
+    """NFKC, case-folded (and NFKC again: folding can leave a compatibility form)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
 
 def _words(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
-    folded = folded.replace("&", " and ")
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", folded).split())
+    """The letters, marks and digits of ``text`` (any script), folded; words one space apart."""
+    folded = fold(text).replace("&", " and ")
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" else " " for ch in folded)
+    return " ".join(kept.split())
+
+
+def _firm_forms(words: str) -> str:
+    # "l l c" and friends (initials split by the dots) become one word first.
+    for spelled, short in sorted(FIRM_FORMS.items(), key=lambda kv: -len(kv[0])):
+        words = re.sub(rf"(?<!\w){spelled}(?!\w)", short, words)
+    return " ".join(words.split())
 
 
 def name_key(name: str) -> str:
-    """``"Tioughnioga Ridge Development, L.L.C."`` -> ``"tioughnioga ridge development llc"``."""
-    words = _words(name.replace(".", " ."))
-    # "l l c" and friends (initials split by the dots) become one word first.
-    for spelled, short in sorted(FIRM_FORMS.items(), key=lambda kv: -len(kv[0])):
-        words = re.sub(rf"(?<![a-z0-9]){spelled}(?![a-z0-9])", short, words)
-    return " ".join(words.split())
+    """``"Tioughnioga Ridge Development, L.L.C."`` -> ``"tioughnioga ridge development llc"``;
+    ``""`` for a name with no letter or digit (which matches nothing)."""
+    return _firm_forms(_words(name.replace(".", " .")))
+
+
+def loose_key(name: str) -> str:
+    """The name's words without accents or marks, look-alike letters read as Latin, in
+    sorted order: equal loose keys of different names are a near match, never the same."""
+    plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name))
+    plain = "".join(c for c in plain.translate(LOOK_ALIKES) if not unicodedata.combining(c))
+    return " ".join(sorted(name_key(plain).split()))
 
 
 def address_key(street: str, city: str, state: str, zip: str) -> str:
@@ -95,7 +144,11 @@ def abbreviates(a: str, b: str) -> bool:
 
 
 def is_near(a: str, b: str) -> bool:
-    if a == b or abbreviates(a, b):
+    """Two name keys that may name the same person or firm (equal keys included); keys
+    with no words are near nothing. Loose keys are compared apart (see ``loose_key``)."""
+    if not a or not b:
+        return False
+    if a == b or abbreviates(a, b) or sorted(a.split()) == sorted(b.split()):
         return True
     matcher = SequenceMatcher(None, a, b)
     if matcher.real_quick_ratio() < NEAR - 0.15:

@@ -8,7 +8,7 @@ it: a service event, the offense's disposition (audited), a superseding document
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
 from sqlalchemy import (
@@ -22,6 +22,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    TypeDecorator,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -30,8 +31,29 @@ DISPOSITIONS = ("pending", "convicted", "dismissed", "acquitted", "withdrawn")
 SERVICE_METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
 
 
+class UtcDateTime(TypeDecorator):
+    """A moment stored in UTC and read back with its offset on both backends (SQLite has
+    no time zone type: SQLAlchemy would write the wall-clock time and drop the offset, so
+    moments made under different offsets would sort wrongly)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
 class Base(DeclarativeBase):
-    type_annotation_map: ClassVar = {dict[str, Any]: JSON, list[Any]: JSON}
+    type_annotation_map: ClassVar = {
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+        datetime: UtcDateTime,
+    }
 
 
 class Respondent(Base):
@@ -43,7 +65,8 @@ class Respondent(Base):
     name: Mapped[str] = mapped_column(String(500))
     kind: Mapped[str] = mapped_column(String(10))  # person | firm
     name_key: Mapped[str] = mapped_column(String(500), index=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    loose_key: Mapped[str] = mapped_column(String(500), index=True)  # see matching.loose_key
+    created_at: Mapped[datetime] = mapped_column()
 
     aliases: Mapped[list[Alias]] = relationship(back_populates="respondent", lazy="selectin")
     addresses: Mapped[list[RespondentAddress]] = relationship(
@@ -61,6 +84,7 @@ class Alias(Base):
     respondent_id: Mapped[int] = mapped_column(ForeignKey("respondents.id"))
     name: Mapped[str] = mapped_column(String(500))
     name_key: Mapped[str] = mapped_column(String(500), index=True)
+    loose_key: Mapped[str] = mapped_column(String(500), index=True)
 
     respondent: Mapped[Respondent] = relationship(back_populates="aliases")
 
@@ -120,7 +144,7 @@ class Document(Base):
     remedies_due: Mapped[date | None] = mapped_column(Date)  # the earliest remedy's due date
     docgen_version: Mapped[str] = mapped_column(String(40))
     pack_version: Mapped[str] = mapped_column(String(80))
-    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    recorded_at: Mapped[datetime] = mapped_column()
     recorded_by: Mapped[str] = mapped_column(String(200))
     # The SHA-256 of the case (or desk draft) that produced it, as asked: issued once.
     source_sha256: Mapped[str | None] = mapped_column(String(64))
@@ -174,8 +198,27 @@ class Offense(Base):
     court: Mapped[str | None] = mapped_column(String(500))
     docket: Mapped[str | None] = mapped_column(String(200))
     reference: Mapped[str | None] = mapped_column(String(500))  # imported history's source
+    import_batch_id: Mapped[int | None] = mapped_column(ForeignKey("import_batches.id"), index=True)
 
     document: Mapped[Document | None] = relationship(lazy="joined")
+
+
+class ImportBatch(Base):
+    """One ``register import-history`` run: its file, who ran it, and whether it was
+    withdrawn (``--undo``); the offenses it brought in point to it."""
+
+    __tablename__ = "import_batches"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    source: Mapped[str] = mapped_column(String(1000))
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    rows: Mapped[int] = mapped_column(Integer)  # offenses imported
+    duplicates: Mapped[int] = mapped_column(Integer)  # rows already in the register
+    started_at: Mapped[datetime] = mapped_column()
+    finished_at: Mapped[datetime | None] = mapped_column()  # None: still running, or killed
+    by: Mapped[str] = mapped_column(String(200))
+    undone_at: Mapped[datetime | None] = mapped_column()
+    undone_by: Mapped[str | None] = mapped_column(String(200))
 
 
 class ServiceEvent(Base):
@@ -191,7 +234,7 @@ class ServiceEvent(Base):
     served_by: Mapped[str] = mapped_column(String(200))
     article: Mapped[str | None] = mapped_column(String(60))  # certified-mail article number
     appeal_deadline: Mapped[date | None] = mapped_column(Date)
-    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    recorded_at: Mapped[datetime] = mapped_column()
     recorded_by: Mapped[str] = mapped_column(String(200))
 
     document: Mapped[Document] = relationship(back_populates="services")
@@ -214,7 +257,7 @@ class AuditEntry(Base):
     __tablename__ = "audit"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    at: Mapped[datetime] = mapped_column(index=True)
     actor: Mapped[str] = mapped_column(String(200))
     action: Mapped[str] = mapped_column(String(40))
     entity: Mapped[str] = mapped_column(String(40))

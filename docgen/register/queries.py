@@ -19,7 +19,7 @@ from docgen.register.records import (
     offense_record,
     service_record,
 )
-from docgen.register.respondents import candidates, ref
+from docgen.register.respondents import candidates, parse_id, ref
 
 
 def document_row(session: Session, number: str) -> Document:
@@ -38,7 +38,8 @@ def respondent_row(session: Session, who: int | str) -> Respondent:
     candidates are listed)."""
     text = str(who).strip()
     if text.lstrip("#").isdigit():
-        found = session.get(Respondent, int(text.lstrip("#")))
+        number = parse_id(text)
+        found = session.get(Respondent, number) if number is not None else None
         if found is None:
             raise RegisterError(f"respondent {text}: no respondent with that id")
         return found

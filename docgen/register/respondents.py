@@ -2,9 +2,11 @@
 
 A respondent is taken without asking only when exactly one record has the case's name
 key (its name or an alias) *and* its address key. Anything else that comes close (the
-same name at another address, a similar name anywhere) stops the issue with the
+same name at another address; the same words in another order, look-alike letters or
+another accent: the loose key; a similar name anywhere) stops the issue with the
 candidates and their ids; the clerk then names one with ``--respondent ID`` (the name
-and address become an alias and an address of that record) or ``--respondent new``.
+and address become an alias and an address of that record: the clerk said so) or
+``--respondent new``. A name without a letter or digit is refused: it has no key.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from docgen.register.db import RegisterError
-from docgen.register.matching import address_key, is_near, looks_like_firm, name_key
+from docgen.register.matching import (
+    address_key,
+    is_near,
+    looks_like_firm,
+    loose_key,
+    name_key,
+)
 from docgen.register.models import Alias, Respondent, RespondentAddress
 from docgen.register.records import Candidate, RespondentRef
 
@@ -55,10 +63,31 @@ def _address_fields(address: Any) -> dict[str, str]:
     }
 
 
+def key_of(name: str, field: str = "recipient.name") -> str:
+    """The name's key; a name with no letter or digit in any script is refused."""
+    key = name_key(name)
+    if not key:
+        raise RegisterError(
+            f"{field}: {name!r} has no letter or digit; a respondent is found by name, so "
+            "the name must be written out"
+        )
+    return key
+
+
 def _ids_named(session: Session, key: str) -> set[int]:
     direct = session.scalars(select(Respondent.id).where(Respondent.name_key == key))
     aliased = session.scalars(select(Alias.respondent_id).where(Alias.name_key == key))
     return set(direct) | set(aliased)
+
+
+def _ids_loosely_named(session: Session, loose: str) -> dict[int, str]:
+    direct = session.execute(
+        select(Respondent.id, Respondent.name).where(Respondent.loose_key == loose)
+    ).all()
+    aliased = session.execute(
+        select(Alias.respondent_id, Alias.name).where(Alias.loose_key == loose)
+    ).all()
+    return {rid: name for rid, name in [*direct, *aliased]}
 
 
 def _ids_at(session: Session, key: str) -> set[int]:
@@ -82,12 +111,16 @@ def near_names(session: Session, key: str) -> dict[int, str]:
 
 def candidates(session: Session, name: str, address: Any | None) -> list[Candidate]:
     """Every record that is, or may be, the respondent called ``name`` at ``address``."""
-    key = name_key(name)
+    key = key_of(name)
     named = _ids_named(session, key)
     at = _ids_at(session, address_key(**_address_fields(address))) if address else set()
     found: dict[int, str] = {}
     for rid in named:
         found[rid] = "same name and address" if rid in at else "same name, another address"
+    for rid, other in _ids_loosely_named(session, loose_key(name)).items():
+        found.setdefault(
+            rid, f"near name ({other}: the same words in another order, or look-alike letters)"
+        )
     for rid, other in near_names(session, key).items():
         found.setdefault(rid, f"similar name ({other})")
     out = []
@@ -97,17 +130,37 @@ def candidates(session: Session, name: str, address: Any | None) -> list[Candida
     return out
 
 
+MAX_ID = 2**31 - 1  # the largest id a register column holds (SQL INTEGER)
+
+
+def parse_id(text: int | str, field: str = "--respondent") -> int | None:
+    """``"12"`` or ``"#12"`` -> 12; None for anything that cannot be an id in the register."""
+    digits = str(text).strip().lstrip("#")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 10:
+        return None
+    number = int(digits)
+    return number if 0 < number <= MAX_ID else None
+
+
 def resolve(
-    session: Session, name: str, address: Any | None, chosen: int | str | None, actor: str
+    session: Session,
+    name: str,
+    address: Any | None,
+    chosen: int | str | None,
+    actor: str,
+    expected: int | None = None,
 ) -> tuple[Respondent, bool]:
-    """The respondent for a case (and whether it was created now); see the module's rules."""
+    """The respondent for a case (and whether it was created now); see the module's rules.
+
+    ``expected``: the respondent the case should be about (a superseded document's): it
+    is taken only when the name and address match it exactly, and the clerk is asked
+    otherwise, never told that someone else is that respondent.
+    """
     from docgen.register.audit import record
 
     if chosen is not None and str(chosen).strip().lower() != NEW:
-        try:
-            respondent = session.get(Respondent, int(str(chosen).strip().lstrip("#")))
-        except ValueError:
-            respondent = None
+        number = parse_id(chosen)
+        respondent = session.get(Respondent, number) if number is not None else None
         if respondent is None:
             raise RegisterError(f"--respondent {chosen}: no respondent with that id")
         remember(session, respondent, name, address, actor)
@@ -115,15 +168,20 @@ def resolve(
     if chosen is None:
         found = candidates(session, name, address)
         exact = [c for c in found if c.why == "same name and address"]
-        if len(exact) == 1:
+        if len(exact) == 1 and expected in (None, exact[0].id):
             respondent = session.get(Respondent, exact[0].id)
             return respondent, False
+        if expected is not None and expected not in {c.id for c in found}:
+            r = session.get(Respondent, expected)
+            where = tuple(a.one_line() for a in r.addresses)
+            found.append(Candidate(r.id, r.name, where, "the superseded document's respondent"))
         if found:
             raise AmbiguousRespondent(name, found)
     respondent = Respondent(
         name=name,
         kind="firm" if looks_like_firm(name) else "person",
-        name_key=name_key(name),
+        name_key=key_of(name),
+        loose_key=loose_key(name),
         created_at=datetime.now().astimezone(),
     )
     session.add(respondent)
@@ -138,9 +196,9 @@ def remember(session: Session, respondent: Respondent, name: str, address: Any, 
     """Keep a new spelling of the name as an alias, and a new address, on the record."""
     from docgen.register.audit import record
 
-    key = name_key(name)
+    key = key_of(name)
     if key != respondent.name_key and key not in {a.name_key for a in respondent.aliases}:
-        respondent.aliases.append(Alias(name=name, name_key=key))
+        respondent.aliases.append(Alias(name=name, name_key=key, loose_key=loose_key(name)))
         record(session, actor, "alias", "respondent", respondent.id, {"name": name})
     if address is None:
         return

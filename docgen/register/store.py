@@ -181,7 +181,12 @@ class Register:
 
     def match(self, name: str, address: Any | None = None) -> tuple[Any, list]:
         """(the respondent an issue would take without asking, or None; every candidate):
-        an issue takes the one record of the same name and address, and asks otherwise."""
+        an issue takes the one record of the same name and address, and asks otherwise. A
+        name with no letter or digit matches nothing (an issue refuses it)."""
+        from docgen.register.matching import name_key
+
+        if not name_key(name):
+            return None, []
         found = self.find_respondents(name, address)
         exact = [c for c in found if c.why == "same name and address"]
         return (exact[0] if len(exact) == 1 else None), found
