@@ -35,6 +35,7 @@ from docgen.register.faults import checkpoint
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
+from docgen.register.numbering import normalize, typed_number
 from docgen.register.queries import document_row, successor
 from docgen.register.records import Issued
 from docgen.register.respondents import ref, resolve
@@ -226,17 +227,23 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         read = priors(session, person.id, found.pack.id, found.issued, skip, current)
         data["prior_offenses"] = [p for p, _ in read]
     number = data.get("number") if spec.numbered else None
-    if not number or (old is not None and number == old.number):
+    if number and old is not None and normalize(number) == old.number:
+        number = None  # a correction restating its original's number gets a new one
+    if not number:
         number = take_number(session, found, kind)
         if spec.numbered:
             data["number"] = number
-    elif session.scalar(
-        select(Document.id).where(Document.jurisdiction == found.pack.id, Document.number == number)
-    ):
-        raise RegisterError(
-            f"number: {number} is already issued in this register; a corrected "
-            f"document is issued with `docgen supersede {number} CASE`"
-        )
+    else:
+        number = data["number"] = typed_number(found.pack, kind, found.issued.year, number)
+        if session.scalar(
+            select(Document.id).where(
+                Document.jurisdiction == found.pack.id, Document.number == number
+            )
+        ):
+            raise RegisterError(
+                f"number: {number} is already issued in this register; a corrected "
+                f"document is issued with `docgen supersede {number} CASE`"
+            )
     checkpoint("numbered")
     sealing = request.sealing or checks.prepare(found.pack)
     officer = checks.signing_officer(sealing, kind, data)

@@ -4,9 +4,25 @@ Gap-free: the counter row is locked (SQLite: the transaction began IMMEDIATE; Po
 ``SELECT ... FOR UPDATE``) and advanced in the transaction that inserts the document, so
 a number is used exactly when its document is recorded; a failure or a crash before the
 commit rolls both back.
+
+One spelling per number: a number typed in a case, or given to a command, is read
+trimmed, NFKC, in upper case and with every dash as "-" (``normalize``); a typed number
+must then be written exactly as the pack writes that kind's numbers for the issue year
+(``typed_number``), so ``NOV-2026-00001``, ``NOV-2026-0001.``, ``PS-2026-0001`` on a
+notice and ``NOV-2027-0001`` in 2026 are refused, and a look-alike of an issued number is
+that number.
+
+Numbers are unique per jurisdiction: two municipalities sharing one register both have a
+``CC-2026-0001`` (each pack's format is that municipality's practice, printed on its
+documents, so docgen does not add a prefix of its own); a command given a number that
+two jurisdictions hold asks for ``--jurisdiction``.
 """
 
 from __future__ import annotations
+
+import re
+import string
+import unicodedata
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -24,6 +40,56 @@ def number_format(pack: Pack, kind: str) -> str:
             "number"
         )
     return fmt
+
+
+def normalize(text: str) -> str:
+    """``" nov‐2026‐0001 "`` -> ``"NOV-2026-0001"``: trimmed, NFKC, upper case, one dash."""
+    folded = unicodedata.normalize("NFKC", str(text)).strip().upper()
+    return "".join("-" if unicodedata.category(c) == "Pd" or c == "\u2212" else c for c in folded)
+
+
+def _pattern(fmt: str) -> re.Pattern[str]:
+    """The pack's format as a pattern: ``{year}`` four digits, ``{seq...}`` digits."""
+    parts = []
+    for literal, field, _spec, _conv in string.Formatter().parse(fmt):
+        parts.append(re.escape(literal.upper()))
+        if field == "year":
+            parts.append(r"(?P<year>[0-9]{4})")
+        elif field == "seq":
+            parts.append(r"(?P<seq>[0-9]+)")
+        elif field is not None:
+            raise RegisterError(f"numbering format {fmt!r}: unknown field {{{field}}}")
+    return re.compile("".join(parts))
+
+
+def typed_number(pack: Pack, kind: str, year: int, typed: str) -> str:
+    """The number a case typed, in its one spelling, or an error saying what is wrong."""
+    number = normalize(typed)
+    fmt = pack.numbering.format_for(kind) if pack.numbering else None
+    if fmt is None:
+        if not number:
+            raise RegisterError("number: empty; leave it out and the register numbers the case")
+        return number
+    example = fmt.format(year=year, seq=1)
+    ref = pack.numbering.ref
+    found = _pattern(fmt).fullmatch(number)
+    if found is None:
+        raise RegisterError(
+            f"number: {typed!r} is not a {kind} number of {pack.id}; they are written like "
+            f"{example} ({ref}); leave the number out and the register gives the next one"
+        )
+    if int(found["year"]) != year:
+        raise RegisterError(
+            f"number: {number} is numbered for {found['year']}, but this {kind} is issued in "
+            f"{year}; its number is of its issue year, like {example} ({ref})"
+        )
+    canonical = fmt.format(year=year, seq=int(found["seq"]))
+    if int(found["seq"]) < 1 or canonical != number:
+        raise RegisterError(
+            f"number: {typed!r} is not written as {pack.id} writes numbers "
+            f"({canonical if int(found['seq']) >= 1 else example}; {ref})"
+        )
+    return canonical
 
 
 def _ensure_counter(session: Session, jurisdiction: str, kind: str, year: int) -> None:

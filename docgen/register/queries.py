@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
+from docgen.register.numbering import normalize
 from docgen.register.records import (
     DocumentRecord,
     History,
@@ -24,6 +25,7 @@ from docgen.register.respondents import candidates, parse_id, ref
 
 def document_row(session: Session, number: str) -> Document:
     """The document numbered ``number``, or a RegisterError saying why there is not one."""
+    number = normalize(number)
     found = session.scalars(select(Document).where(Document.number == number)).all()
     if not found:
         raise RegisterError(f"{number}: no document with that number in this register")
