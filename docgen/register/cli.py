@@ -43,10 +43,12 @@ ISO = IsoDateParam()
 BY = click.option("--by", "by", default=None, help="who records this (default: your user name)")
 
 
-def _open():
+def _open(readonly: bool = False):
+    """The register; ``readonly`` for commands that only read it (verify, history, export),
+    so they work on a register without write access and never create or migrate one."""
     from docgen.register import Register
 
-    return Register.open()
+    return Register.open(readonly=readonly)
 
 
 def _print_issued(issued: Any) -> None:
@@ -215,7 +217,7 @@ def _jsonable(value: Any) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="one JSON object")
 def history(respondent: str, as_json: bool) -> None:
     """RESPONDENT's offenses, dispositions and documents, newest first (name or id)."""
-    with _open() as reg:
+    with _open(readonly=True) as reg:
         found = reg.history(respondent)
     if as_json:
         click.echo(json.dumps(_jsonable(asdict(found)), indent=2))
@@ -254,7 +256,7 @@ def verify(file: Path) -> None:
     from docgen.register.checks import signature_of
 
     blob = file.read_bytes()
-    with _open() as reg:
+    with _open(readonly=True) as reg:
         found = reg.verify(blob)
     report = signature_of(blob, found.jurisdiction if found else None)
     if found is None:

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
+from docgen import __version__
 from docgen.errors import DocgenError
 
 # The newest migration in docgen/register/migrations/versions (a test keeps them equal),
@@ -37,13 +39,35 @@ class RegisterError(DocgenError):
 
 
 def default_url() -> str:
-    """``DOCGEN_DATABASE_URL``, or the SQLite file in ``DOCGEN_HOME`` (the user data folder)."""
+    """``DOCGEN_DATABASE_URL``, or the SQLite file in ``DOCGEN_HOME`` (the user data folder).
+
+    ``DOCGEN_HOME`` is a path, never part of a URL: ``/x/reg?a`` is a folder of that
+    name and ``%41`` stays three characters (the path is quoted into the URL)."""
     url = os.environ.get("DOCGEN_DATABASE_URL", "").strip()
     if url:
         return url
     from docgen.settings import home
 
-    return f"sqlite:///{home().resolve() / 'docgen.sqlite'}"
+    return sqlite_url(home().resolve() / "docgen.sqlite")
+
+
+def sqlite_url(path: str | Path) -> str:
+    """The URL of the SQLite file at ``path``, whatever characters its name holds."""
+    from sqlalchemy.engine import URL
+
+    return URL.create("sqlite", database=str(path)).render_as_string()
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file a ``sqlite:`` URL names (None for another database or an in-memory one)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(driver_url(url))
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    if parsed.database.startswith("file:"):
+        return None  # a URI filename: the caller chose its own mode
+    return Path(parsed.database)
 
 
 def driver_url(url: str) -> str:
@@ -54,22 +78,56 @@ def driver_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str, timeout: float = 30.0) -> Engine:
-    """An engine for ``url``; a locked SQLite file is waited for up to ``timeout`` seconds."""
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_existing_file(path: Path) -> bool:
+    """Whether a register file is already at ``path``; a file there that is empty or not
+    SQLite is an error (never re-created: numbering would start again at 0001)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return False
+    except IsADirectoryError:
+        raise RegisterError(f"the register {path} is a directory, not a database file") from None
+    except OSError as err:
+        raise RegisterError(f"cannot read the register {path}: {err.strerror}") from None
+    if not head:
+        raise RegisterError(
+            f"the register {path} is an empty file (0 bytes), not a register; restore it from "
+            "a backup (docgen register backup), or move it away to start a new register"
+        )
+    if head != SQLITE_HEADER:
+        raise RegisterError(
+            f"the register {path} is not a SQLite database; restore the register from a "
+            "backup, or set DOCGEN_HOME to the folder that holds it"
+        )
+    return True
+
+
+def make_engine(url: str, timeout: float = 30.0, readonly: bool = False) -> Engine:
+    """An engine for ``url``; a locked SQLite file is waited for up to ``timeout`` seconds.
+
+    ``readonly``: the register is only read (verify, history, export), so a register in a
+    folder without write access opens too, and nothing is created when there is none."""
     url = driver_url(url)
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:":
-            folder = Path(path).parent
+        path = sqlite_path(url)
+        if path is not None:
+            exists = check_existing_file(path)
+            if readonly:
+                if not exists:
+                    raise RegisterError(f"no register at {path}: nothing has been issued there")
+                return _read_only_sqlite(path, timeout)
             try:
                 # Password hashes and case data: the folder and the file are the owner's.
-                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-                if not path.startswith("file:") and not os.path.exists(path):
-                    with suppress(FileExistsError):  # made by another process meanwhile
-                        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                if not exists:
+                    _new_sqlite_file(path)
             except OSError as err:
                 raise RegisterError(
-                    f"cannot create the register's folder {folder}: {err}"
+                    f"cannot create the register's folder {path.parent}: {err}"
                 ) from None
         engine = create_engine(url, connect_args={"timeout": timeout})
         _sqlite_transactions(engine)
@@ -77,6 +135,8 @@ def make_engine(url: str, timeout: float = 30.0) -> Engine:
     if url.startswith("postgresql"):
         # A lock held too long (a stuck clerk's transaction) is an error, not a hang.
         options = f"-c lock_timeout={int(timeout * 1000)}"
+        if readonly:
+            options += " -c default_transaction_read_only=on"
         return create_engine(
             url, connect_args={"connect_timeout": 10, "options": options}, pool_pre_ping=True
         )
@@ -84,6 +144,41 @@ def make_engine(url: str, timeout: float = 30.0) -> Engine:
         f"DOCGEN_DATABASE_URL: {url.split(':', 1)[0]!r} is not supported; use "
         "postgresql://USER@HOST/DB, or leave it unset for the SQLite file in DOCGEN_HOME"
     )
+
+
+def _new_sqlite_file(path: Path) -> None:
+    """A new register file, readable by its owner only, put in place whole (an SQLite
+    header written first, then linked to its name): an empty file at the path is never
+    a register being made, always damage. Another process making it meanwhile wins."""
+    fd, made = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+    os.close(fd)  # mkstemp: mode 0600
+    try:
+        conn = sqlite3.connect(made)
+        conn.execute("PRAGMA journal_mode = WAL")  # writes the header page
+        conn.close()
+        with suppress(FileExistsError):
+            os.link(made, path)
+    finally:
+        os.unlink(made)
+
+
+def _read_only_sqlite(path: Path, timeout: float) -> Engine:
+    """SQLite opened with ``mode=ro``. In a folder without write access and with no
+    ``-shm`` file beside it (no writer has it open), the file is opened ``immutable``:
+    SQLite could not create the shared-memory file a WAL register needs to be read."""
+    from urllib.parse import quote
+
+    uri = f"file:{quote(str(path))}?mode=ro"
+    shm = path.with_name(path.name + "-shm")
+    if not os.access(path.parent, os.W_OK) and not shm.exists():
+        uri += "&immutable=1"
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False)
+
+    engine = create_engine("sqlite://", creator=connect)
+    _sqlite_transactions(engine)
+    return engine
 
 
 def _sqlite_transactions(engine: Engine) -> None:
@@ -147,35 +242,86 @@ def guarded(url: str) -> Iterator[None]:
         raise explain(err, url) from None
 
 
+def _revision(conn: Connection) -> str | None:
+    if not conn.dialect.has_table(conn, "alembic_version"):
+        return None
+    return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as conn:
-        has_table = engine.dialect.has_table(conn, "alembic_version")
-        if not has_table:
-            return None
-        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        return _revision(conn)
+
+
+def _migrations():
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    return config
+
+
+def check_revision(engine: Engine, url: str, migrate: bool, readonly: bool = False) -> None:
+    """The database is a register this docgen can use, migrated now when ``migrate``.
+
+    A database with tables of its own and no revision is not a register; a revision this
+    docgen does not ship was made by a newer one (never downgraded, never guessed at); a
+    register opened read-only must already be at the newest revision."""
+    revision = current_revision(engine)
+    if revision == HEAD:
+        return
+    where = safe_url(url)
+    if revision is None:
+        with engine.connect() as conn:
+            tables = [t for t in inspect(conn).get_table_names() if not t.startswith("desk_")]
+        if tables:
+            raise RegisterError(
+                f"{where} is not a docgen register (it has tables, but no register revision); "
+                "restore the register from a backup, or point DOCGEN_HOME or "
+                "DOCGEN_DATABASE_URL at the register"
+            )
+    else:
+        from alembic.script import ScriptDirectory
+
+        known = {s.revision for s in ScriptDirectory.from_config(_migrations()).walk_revisions()}
+        if revision not in known:
+            raise RegisterError(
+                f"this register was upgraded by a newer docgen (revision {revision}); "
+                f"upgrade docgen (this one, {__version__}, knows revisions up to {HEAD})"
+            )
+    if readonly:
+        raise RegisterError(
+            f"the register {where} is at revision {revision or 'empty'} and this docgen reads "
+            f"{HEAD}; run `docgen register upgrade` first"
+        )
+    if migrate:
+        upgrade(engine)
 
 
 def upgrade(engine: Engine) -> tuple[str | None, str]:
-    """Migrate to the newest schema; (revision before, revision after)."""
-    from alembic import command
-    from alembic.config import Config
+    """Migrate to the newest schema; (revision before, revision after).
 
-    before = current_revision(engine)
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    The revision before is read under the lock the migration holds, so of two first
+    upgrades at once one migrates from empty and the other finds it done."""
+    from alembic import command
+
+    config = _migrations()
     with engine.connect() as conn:
         if conn.dialect.name == "postgresql":
             # Two first uses at once: one migrates, the other waits, then finds it done.
             conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": WRITE_LOCK + 1})
+            conn.commit()
         else:
-            conn = conn.execution_options(**{WRITE: True})
+            conn = conn.execution_options(**{WRITE: True})  # BEGIN IMMEDIATE: the write lock
+        before = _revision(conn)
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
+        after = _revision(conn) or ""
         conn.commit()
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": WRITE_LOCK + 1})
             conn.commit()
-    return before, current_revision(engine) or ""
+    return before, after
 
 
 @contextmanager

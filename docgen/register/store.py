@@ -40,15 +40,26 @@ class Register:
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
-    def open(cls, url: str | None = None, migrate: bool = True, timeout: float = 30.0):
+    def open(
+        cls,
+        url: str | None = None,
+        migrate: bool = True,
+        timeout: float = 30.0,
+        readonly: bool = False,
+    ):
         """The register at ``url`` (default: DOCGEN_DATABASE_URL, or the SQLite file in
-        DOCGEN_HOME), migrated to the newest schema on first use unless ``migrate`` is off."""
+        DOCGEN_HOME), migrated to the newest schema on first use unless ``migrate`` is off.
+        ``readonly``: for reading only (verify, history, export): nothing is created or
+        migrated, and a register without write access opens."""
         url = url or db.default_url()
-        engine = db.make_engine(url, timeout)
+        engine = db.make_engine(url, timeout, readonly=readonly)
         reg = cls(engine, url)
-        with guarded(url):
-            if migrate and db.current_revision(engine) != db.HEAD:
-                db.upgrade(engine)
+        try:
+            with guarded(url):
+                db.check_revision(engine, url, migrate and not readonly, readonly)
+        except BaseException:
+            engine.dispose()
+            raise
         return reg
 
     def upgrade(self) -> tuple[str | None, str]:

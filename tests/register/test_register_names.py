@@ -107,7 +107,7 @@ def test_a_name_without_letters_matches_nothing_and_is_refused(reg):
     reg.issue("notice-of-violation", notice(name="王伟"), formats=HTML)
     with pytest.raises(RegisterError, match="no letter or digit"):
         reg.history("!!!")
-    with pytest.raises(RegisterError, match="recipient.name: '!!!' has no letter or digit"):
+    with pytest.raises(RegisterError, match=r"recipient\.name: '!!!' has no letter or digit"):
         reg.issue("notice-of-violation", notice(name="!!!"), formats=HTML)
     assert reg.count() == 1
     assert reg.history("王伟").respondent.name == "王伟"
