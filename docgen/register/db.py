@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -78,30 +79,24 @@ def driver_url(url: str) -> str:
     return url
 
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
 def check_existing_file(path: Path) -> bool:
-    """Whether a register file is already at ``path``; a file there that is empty or not
-    SQLite is an error (never re-created: numbering would start again at 0001)."""
+    """Whether a register file is already at ``path``; an empty file there is an error
+    (never re-created: numbering would start again at 0001), and a file that is not
+    SQLite is refused by SQLite itself (``explain``). Only ``stat`` looks at the file:
+    opening and closing it here would drop the locks SQLite holds on it in this process
+    (POSIX record locks belong to the process, not to the descriptor)."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(len(SQLITE_HEADER))
+        found = path.stat()
     except FileNotFoundError:
         return False
-    except IsADirectoryError:
-        raise RegisterError(f"the register {path} is a directory, not a database file") from None
     except OSError as err:
         raise RegisterError(f"cannot read the register {path}: {err.strerror}") from None
-    if not head:
+    if stat.S_ISDIR(found.st_mode):
+        raise RegisterError(f"the register {path} is a directory, not a database file")
+    if found.st_size == 0:
         raise RegisterError(
             f"the register {path} is an empty file (0 bytes), not a register; restore it from "
             "a backup (docgen register backup), or move it away to start a new register"
-        )
-    if head != SQLITE_HEADER:
-        raise RegisterError(
-            f"the register {path} is not a SQLite database; restore the register from a "
-            "backup, or set DOCGEN_HOME to the folder that holds it"
         )
     return True
 
@@ -217,6 +212,11 @@ def explain(err: Exception, url: str) -> RegisterError:
         return RegisterError(
             f"the register {where} is read-only; nothing was recorded. Open it with write "
             "access (check the file's and folder's permissions) or set DOCGEN_HOME"
+        )
+    if "not a database" in lowered:
+        return RegisterError(
+            f"the register {where} is not a SQLite database (or is damaged); restore the "
+            "register from a backup, or set DOCGEN_HOME to the folder that holds it"
         )
     if "unable to open" in lowered:
         return RegisterError(f"cannot open the register {where}: {message}")
