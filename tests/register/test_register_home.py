@@ -28,9 +28,9 @@ def home_env(monkeypatch, home: Path) -> None:
     monkeypatch.setenv("DOCGEN_HOME", str(home))
 
 
-def issue_here(folder: Path) -> subprocess.CompletedProcess:
+def issue_here(folder: Path, out: str = "out/") -> subprocess.CompletedProcess:
     case = case_file(folder, notice())
-    return docgen("issue", "notice-of-violation", case, "-f", "html", "-o", "out/", cwd=folder)
+    return docgen("issue", "notice-of-violation", case, "-f", "html", "-o", out, cwd=folder)
 
 
 @pytest.mark.parametrize("content", [b"", b"not a database at all\n" * 10])
@@ -104,9 +104,9 @@ def test_two_first_upgrades_at_once_report_truthfully(request, tmp_path, backend
 def test_docgen_home_is_a_path_not_a_url(tmp_path, monkeypatch):
     monkeypatch.delenv("DOCGEN_DATABASE_URL", raising=False)
     homes = [tmp_path / "reg?a", tmp_path / "reg?b", tmp_path / "reg%41"]
-    for home in homes:
+    for n, home in enumerate(homes):
         monkeypatch.setenv("DOCGEN_HOME", str(home))
-        run = issue_here(tmp_path)
+        run = issue_here(tmp_path, f"out{n}/")
         assert run.returncode == 0, run.stderr
         assert "issued NOV-2026-0001" in run.stdout  # each home is a register of its own
     for home in homes:
@@ -120,7 +120,8 @@ def test_a_read_only_register_is_read_by_verify_history_and_export(tmp_path):
     folder = Path(tempfile.mkdtemp(prefix="docgen-ro-"))
     try:
         home = folder / "home"
-        env = {**os.environ, "DOCGEN_HOME": str(home)}
+        (folder / "settings").mkdir()  # none: the packs' own values, readable by anyone
+        env = {**os.environ, "DOCGEN_HOME": str(home), "DOCGEN_SETTINGS": f"{folder}/settings"}
         env.pop("DOCGEN_DATABASE_URL", None)
         case = case_file(folder, notice())
         made = subprocess.run(
