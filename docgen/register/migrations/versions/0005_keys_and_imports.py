@@ -4,8 +4,8 @@ batches that can be withdrawn.
 Every name and address key is computed again by docgen.register.matching (the first
 keys dropped every letter outside ASCII, so 李娜 and 王伟 had the same, empty key).
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 import sqlalchemy as sa
@@ -13,8 +13,8 @@ from alembic import op
 
 from docgen.register.matching import address_key, loose_key, name_key
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
