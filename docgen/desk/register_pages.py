@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from docgen.desk import queued
 from docgen.desk.web import attachment, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
 
@@ -351,6 +352,8 @@ def _issue(request: Request) -> Response:
         return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
     chosen = _text(posted(request).get("respondent"))
     data = drafts.issuable(draft)
+    if queued.queue_name():  # a worker issues it; the page waits for it
+        return queued.defer_issue(request, draft, data, chosen)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     corrects = actions.supersedes(draft)
@@ -376,4 +379,5 @@ routes = [
     Route("/verify", verify_page, methods=["GET"]),
     Route("/verify", verify, methods=["POST"]),
     Route("/drafts/{draft}/issue", issue, methods=["POST"]),
+    Route("/drafts/{draft}/issuing", queued.issuing, methods=["GET"]),
 ]

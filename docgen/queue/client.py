@@ -70,15 +70,24 @@ def job_payload(batch: str, case: CaseInput, job: Job, by: str | None = None) ->
     return {**payload, "layout": job.layout, "review": job.review}
 
 
-def defer(url: str, payloads: list[dict[str, Any]], queue: str) -> dict[int, str]:
+def defer(
+    url: str, payloads: list[dict[str, Any]], queue: str, lock: str | None = None
+) -> dict[int, str]:
     """One job per payload (to issue, those carrying ``by``), all in one transaction:
-    {job id: key}."""
+    {job id: key}. ``lock``: no two jobs holding it wait or run at once (a job already
+    waiting under it is the one: nothing is added)."""
+    from procrastinate.exceptions import AlreadyEnqueued
+
     if not payloads:
         return {}
     task = ISSUE if "by" in payloads[0] else RENDER
     app = make_app(url, pool_size=1)
+    options: dict[str, Any] = {"lock": lock, "queueing_lock": lock} if lock else {}
     with app.open():
-        ids = app.tasks[task].configure(queue=queue).batch_defer(*payloads)
+        try:
+            ids = app.tasks[task].configure(queue=queue, **options).batch_defer(*payloads)
+        except AlreadyEnqueued:
+            return {}
     return dict(zip(ids, (p["key"] for p in payloads), strict=True))
 
 

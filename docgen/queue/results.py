@@ -137,6 +137,18 @@ class Store:
         with self.engine.connect() as conn:
             return {key: cause for key, cause in conn.execute(query, {"b": batch, "keys": keys})}
 
+    def causes_of(self, batch: str) -> list[str]:
+        """Every cause of the machine noted for the batch's jobs."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    text(
+                        f"SELECT cause FROM {SCHEMA}.results WHERE batch = :b AND cause IS NOT NULL"
+                    ),
+                    {"b": batch},
+                ).scalars()
+            )
+
     def finished(self, batch: str, limit: int = 20) -> list[Result]:
         """Some of the batch's stored results, each with its files, checked against their
         SHA-256 (a result whose bytes do not match is an error, never written)."""

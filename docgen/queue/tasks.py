@@ -101,6 +101,7 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
         issued = context["register"]().issue(
             job["kind"],
             stored_case(job),
+            respondent=job.get("respondent"),
             formats=job["formats"],
             by=job["by"],
             pdf_variant=job["pdf_variant"],

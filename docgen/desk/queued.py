@@ -1,0 +1,108 @@
+"""The desk on the job queue: with ``DOCGEN_DESK_QUEUE`` naming a queue (the register on
+PostgreSQL, `docgen worker` running somewhere), Issue defers the issue to a worker and
+answers at once with a page saying the document is being rendered; the page asks every
+second (htmx) and, when a worker has issued it, goes to the document's page. A draft is
+one job however often Issue is pressed (a lock named after the draft). Without a queue
+the desk issues in its own worker processes (docgen.desk.renderers)."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from docgen.desk.web import guarded, render
+
+
+def queue_name() -> str | None:
+    return os.environ.get("DOCGEN_DESK_QUEUE", "").strip() or None
+
+
+def _batch(draft: Any) -> str:
+    return f"desk-draft-{draft.id}"
+
+
+@cache
+def _store(url: str) -> Any:
+    from docgen.queue.app import Settings
+    from docgen.queue.results import Store
+    from docgen.queue.worker import engine_for
+
+    return Store(engine_for(url), Settings.from_env().store_bytes)
+
+
+def _url(request: Request) -> str:
+    from docgen.queue.app import queue_url
+
+    return queue_url(request.app.state.database_url)
+
+
+def defer_issue(request: Request, draft: Any, data: dict[str, Any], respondent: Any) -> Response:
+    """Queue the draft's issue (once), then show the page that waits for it."""
+    from docgen.batch.inputs import CaseInput
+    from docgen.batch.worker import Job
+    from docgen.queue.client import defer, job_payload
+    from docgen.render.formats import FORMATS
+
+    url = _url(request)
+    case = CaseInput(f"draft {draft.id}", f"draft-{draft.id}", data=data)
+    job = Job(draft.kind, tuple(FORMATS), None, issue=True)
+    payload = job_payload(_batch(draft), case, job, request.scope["visitor"].name)
+    defer(url, [{**payload, "respondent": respondent}], queue_name() or "", lock=_batch(draft))
+    return RedirectResponse(f"/drafts/{draft.id}/issuing", status_code=303)
+
+
+@guarded("enforce")
+def issuing(request: Request) -> Response:
+    """The draft being issued: its document when a worker has issued it, the register's
+    refusal beside the draft's fields, or (still waiting) the rendering page."""
+    from docgen.desk import drafts
+    from docgen.errors import Problem
+
+    draft = drafts.own_draft(request)
+    if draft is None:
+        return render(request, "missing.html.j2", status=404, what="draft")
+    if draft.issued_as:
+        return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
+    store = _store(_url(request))
+    batch = _batch(draft)
+    done = store.finished(batch, limit=1)
+    cause = None if done else _given_up(store, batch)
+    if request.headers.get("HX-Request"):
+        if done or cause:  # the whole page goes to the answer (which reads the result)
+            return Response(headers={"HX-Redirect": f"/drafts/{draft.id}/issuing"})
+        return Response(status_code=204)  # still rendering: the page asks again
+    if done:
+        (result,) = done
+        store.forget(batch)
+        if result.number:
+            drafts.mark_issued(request, draft, result.number)
+            return RedirectResponse(f"/documents/{result.number}", status_code=303)
+        return drafts.refused(request, draft, [Problem("", result.error or "not issued")])
+    if cause:
+        store.forget(batch)
+        return drafts.refused(request, draft, [Problem("", f"not issued: {cause}")])
+    return render(request, "issuing.html.j2", draft=draft)
+
+
+def _given_up(store: Any, batch: str) -> str | None:
+    """Why the queue gave up on the draft's job, if it did."""
+    from sqlalchemy import text
+
+    from docgen.queue.app import SCHEMA
+
+    with store.engine.connect() as conn:
+        state = conn.execute(
+            text(
+                f"SELECT status::text FROM {SCHEMA}.procrastinate_jobs "
+                "WHERE args->>'batch' = :b ORDER BY id DESC LIMIT 1"
+            ),
+            {"b": batch},
+        ).scalar()
+    if state not in ("failed", "cancelled", "aborted"):
+        return None
+    key_causes = store.causes_of(batch)
+    return next(iter(key_causes), f"the job {state}")
