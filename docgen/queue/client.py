@@ -48,7 +48,11 @@ def job_payload(batch: str, case: CaseInput, job: Job, by: str | None = None) ->
     else:
         stored = {"json": json.dumps(case.data, ensure_ascii=False)}
         data, _ = load(case.data or {}, case.source)
-    if not job.issue:  # the register validates as it issues (a number to come, its options)
+    if job.issue:  # as the register validates it: its number still to come, not yet served
+        from docgen.register.issuing import facts
+
+        facts(get_kind(job.kind), data, case.source)
+    else:
         get_kind(job.kind).check_case(data, job.options(), case.source)  # a bundle: built whole
     options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review, job.issue]
     digest = hashlib.sha256(json.dumps(stored, sort_keys=True).encode()).hexdigest()

@@ -22,6 +22,8 @@ def test_issue_through_the_queue(queue_url, machines, tmp_path):
     (cases / "b.json").write_text(json.dumps(notice(issued="2026-11-17", **same)))
     elsewhere = notice(name="Tioughnioga Ridge Development LLC", street="77 Other Road")
     (cases / "c.json").write_text(json.dumps(elsewhere))
+    invalid = {**notice(), "issued": "2026-11-20"}  # served before it was issued
+    (cases / "d.json").write_text(json.dumps(invalid))
     machines(queue_url, "clerks")
     out = tmp_path / "out"
     run = docgen(
@@ -30,9 +32,11 @@ def test_issue_through_the_queue(queue_url, machines, tmp_path):
     )  # fmt: skip
     assert run.returncode == 1, run.stderr
     manifest = json.loads((out / "manifest.json").read_text())
-    (failure,) = manifest["failed"]
-    assert failure["source"] == str(cases / "c.json")
-    assert "not matched with certainty" in failure["error"]
+    ambiguous, refused = manifest["failed"]  # in input order; d fails here, never sent
+    assert ambiguous["source"] == str(cases / "c.json")
+    assert "not matched with certainty" in ambiguous["error"]
+    assert refused["source"] == str(cases / "d.json")
+    assert "served.date" in refused["error"]
     numbers = sorted(entry["number"] for entry in manifest["files"])
     assert numbers == ["NOV-2026-0002", "NOV-2026-0003"]
     assert first.number == "NOV-2026-0001"
