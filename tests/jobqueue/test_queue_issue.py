@@ -9,7 +9,7 @@ import json
 from docgen.register import Register
 from tests.helpers.cli import docgen
 from tests.helpers.register_cases import notice
-from tests.jobqueue.conftest import sql
+from tests.jobqueue.conftest import sql, wait_for
 
 
 def test_issue_through_the_queue(queue_url, machines, tmp_path):
@@ -59,3 +59,27 @@ def test_issue_needs_the_queue(tmp_path):
     run = docgen("batch", "notice-of-violation", tmp_path, "-o", tmp_path / "out", "--issue")
     assert run.returncode == 2
     assert "--issue issues through the queue" in run.stderr
+
+
+def test_an_issue_tried_again_is_the_same_document(queue_url, machines, tmp_path):
+    """A worker that issued a case and died before storing the result: the job tried again
+    (here: the same job under another batch, which has no result) gets the first
+    document back from the register, never a second number."""
+    from docgen.batch.inputs import CaseInput
+    from docgen.batch.worker import Job
+    from docgen.queue.client import defer, job_payload
+
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(notice()))
+    job = Job("notice-of-violation", ("html",), issue=True)
+    payloads = [
+        job_payload(batch, CaseInput(str(case), "case", path=str(case)), job, "Queue Clerk")
+        for batch in ("first-try", "second-try")
+    ]
+    machines(queue_url, "again")
+    for payload in payloads:
+        defer(queue_url, [payload], "docgen")
+    numbers = "SELECT batch, number FROM results WHERE done ORDER BY batch"
+    found = wait_for(lambda: len(sql(queue_url, numbers)) == 2 and sql(queue_url, numbers))
+    assert found == [("first-try", "NOV-2026-0001"), ("second-try", "NOV-2026-0001")]
+    assert sql(queue_url, "SELECT number FROM public.documents") == [("NOV-2026-0001",)]
