@@ -19,6 +19,7 @@ theirs. The machine is shared: the load average is printed with every figure.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import subprocess
@@ -124,6 +125,31 @@ def pieces(url: str, cases: Path, formats: tuple[str, ...], sample: object) -> d
     return {"validate": validate, "defer": deferred, "store+read": statistics.median(times)}
 
 
+def timeline(url: str, since: float) -> dict[str, float]:
+    """From procrastinate's events of the jobs deferred after ``since`` (one worker):
+    the median time a job was held (started to finished: the render, and the worker's
+    check and store), and the median gap between one job's end and the next one's start
+    (the worker's acknowledgement and its fetch)."""
+    import psycopg
+
+    query = (
+        "SELECT job_id, type::text, extract(epoch FROM at) FROM docgen_queue.procrastinate_events "
+        "WHERE type IN ('started', 'succeeded') AND at > to_timestamp(%s) ORDER BY at"
+    )
+    with psycopg.connect(url) as conn:
+        events = conn.execute(query, (since,)).fetchall()
+    started = {job: float(at) for job, kind, at in events if kind == "started"}
+    ended = {job: float(at) for job, kind, at in events if kind == "succeeded"}
+    held = [ended[job] - started[job] for job in ended if job in started]
+    order = sorted(ended.items(), key=lambda item: item[1])
+    gaps = [
+        started[after] - end
+        for (_, end), (after, _) in itertools.pairwise(order)
+        if after in started
+    ]
+    return {"held": statistics.median(held), "gap": statistics.median(gaps)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=200)
@@ -147,9 +173,11 @@ def main() -> None:
         for label, jobs in (("local -j 1", 1), ("local -j 2", 2)):
             walls[label], reports[label] = batch(cases, folder / label, formats, jobs=jobs)
             print(f"{label:>12}: {1 / walls[label]:5.2f} docs/s  load {load()}")
+        marks: dict[str, float] = {}
         for count in (1, 2):
             label = f"queue x{count}"
             workers = start_workers(url, count, folder / label)
+            marks[label] = time.time()
             try:
                 walls[label], reports[label] = batch(cases, folder / label, formats, queue="docgen")
             finally:
@@ -169,6 +197,14 @@ def main() -> None:
         print(
             f"render per job (worker, median): {render * 1000:.0f} ms; queue overhead end to "
             f"end: {end_to_end * 1000:+.0f} ms per job = {share:+.1%} (target <= 5%: {verdict})"
+        )
+        seen = timeline(url, marks["queue x1"])
+        own = seen["held"] - render + seen["gap"]
+        print(
+            f"one worker's jobs (procrastinate's events): held {seen['held'] * 1000:.0f} ms "
+            f"(render {render * 1000:.0f} ms, so check + store {(seen['held'] - render) * 1000:.0f}"
+            f" ms), gap to the next {seen['gap'] * 1000:.0f} ms: the queue's own "
+            f"{own * 1000:.0f} ms per job = {own / render:.1%} of the render"
         )
         sizes = {entry["format"]: 0 for entry in reports["queue x1"].files}
         for entry in reports["queue x1"].files:
