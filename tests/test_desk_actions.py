@@ -4,6 +4,7 @@ register, instruments issued by the attorney, service forms only for served kind
 
 from __future__ import annotations
 
+import html
 import io
 import re
 
@@ -126,3 +127,54 @@ def test_the_attorney_issues_an_easement_and_the_agreement_shares_its_property(d
     assert (
         clerk.post(f"/documents/{easement}/correct", data={"csrf_token": ctoken}).status_code == 403
     )
+
+
+HEADER = "name,street,city,state,zip,committed,convicted,court,docket\n"
+ROW = "Tioughnioga Ridge Development LLC,41 Route 281,Homer,NY,13077,2024-02-01,2024-05-01"
+
+
+def test_older_convictions_are_previewed_then_imported_all_or_nothing(desk):
+    import sqlite3
+
+    clerk = desk.signed_in("ann")
+    clerk.get("/documents")  # the register is made when first opened
+    token = csrf_of(clerk.get("/history/import").text)
+    count = "select count(*) from offenses where reference like 'imported from%'"
+
+    def offenses() -> int:
+        with sqlite3.connect(desk.home / "docgen.sqlite") as db:
+            return db.execute(count).fetchone()[0]
+
+    before = offenses()
+    bad = HEADER + ROW + ",Homer Village Court,24-3\n" + ROW + ",,\n"
+    shown = clerk.post(
+        "/history/import",
+        data={"csrf_token": token},
+        files={"file": ("older.csv", bad.encode(), "text/csv")},
+    )
+    assert shown.status_code == 200 and "2 rows in older.csv" in shown.text
+    assert "Homer Village Court" in shown.text and offenses() == before  # a preview only
+    text = re.search(r'name="text" value="([^"]*)"', shown.text).group(1)
+    refused = clerk.post(
+        "/history/import/commit",
+        data={"csrf_token": token, "text": html.unescape(text), "filename": "older.csv"},
+    )
+    assert refused.status_code == 400 and "nothing imported" in refused.text
+    assert "older.csv:3: court, docket empty" in refused.text and offenses() == before
+
+    good = HEADER + ROW + ",Homer Village Court,24-3\n"
+    done = clerk.post(
+        "/history/import/commit",
+        data={"csrf_token": token, "text": good, "filename": "older.csv"},
+    )
+    assert done.headers["location"] == "/history/import?done=1" and offenses() == before + 1
+    assert "1 conviction imported" in clerk.get(done.headers["location"]).text
+
+    missing = clerk.post(
+        "/history/import",
+        data={"csrf_token": token},
+        files={"file": ("x.csv", b"name,street\nA,B\n", "text/csv")},
+    )
+    assert missing.status_code == 400 and "lacks the columns city" in missing.text
+    attorney = desk.signed_in("ada")
+    assert attorney.get("/history/import").status_code == 403

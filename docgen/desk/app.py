@@ -24,7 +24,16 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from docgen.desk import actions, auth, drafts, public_check, register_pages, renderers, users
+from docgen.desk import (
+    actions,
+    auth,
+    drafts,
+    history_import,
+    public_check,
+    register_pages,
+    renderers,
+    users,
+)
 from docgen.desk.database import sessions
 from docgen.desk.web import (
     CSP,
@@ -231,6 +240,7 @@ def create_app(
         Route("/logout", logout, methods=["POST"]),
         *actions.routes,  # before the register's /documents/{number}/{what}
         *drafts.routes,
+        *history_import.routes,
         *register_pages.routes,
         *users.routes,
         *public_check.routes,  # the public check: no sign-in
