@@ -199,6 +199,15 @@ def read_settings(path: Path, mtime: int = 0, size: int = 0) -> LocalSettings:
     return LocalSettings(path, path.stem.lower(), settings)
 
 
+def _authority(certificate: Any) -> bool:
+    from cryptography import x509
+
+    try:
+        return bool(certificate.extensions.get_extension_for_class(x509.BasicConstraints).value.ca)
+    except x509.ExtensionNotFound:
+        return False
+
+
 def overlay(data: dict[str, Any], local: LocalSettings) -> dict[str, Any]:
     """The pack ``data`` (one version, resolved) with ``local``'s values in place of the
     pack's, each keeping the citation of the value it replaces (or of its group, for a
@@ -254,6 +263,6 @@ def check_settings_file(path: Path, echo: Any = print) -> LocalSettings:
         usable_key = local.settings.signing.key
         if not usable_key.is_file():
             raise SettingsInvalid(f"{path}: signing.key: no such file {usable_key}")
-        if trust_root.subject == trust_root.issuer:
+        if not _authority(trust_root):  # a pilot's own certificate: it signs too
             usable(trust_root, where=f"{path}: signing.certificate")
     return local

@@ -146,3 +146,19 @@ def test_a_changed_settings_file_is_read_again(settings_dir):
     assert load_pack("homer").offices.hours.value == "9 to 5"
     path.write_text("offices: {hours: 8 to 4, phone: 6075550100}\n", encoding="utf-8")
     assert load_pack("homer").offices.hours.value == "8 to 4"
+
+
+def test_pack_check_checks_the_signing_files(settings_dir):
+    from tests.helpers import pki
+
+    good = pki.install(settings_dir)
+    result = CliRunner().invoke(main, ["pack", "check", "--settings", str(good)])
+    assert result.exit_code == 0, result.output
+    assert "trust root subject:" in result.output and "Root CA" in result.output
+    (settings_dir / "keys" / "homer.p12").unlink()
+    result = CliRunner().invoke(main, ["pack", "check", "--settings", str(good)])
+    assert result.exit_code == 1
+    assert f"signing.key: no such file {settings_dir / 'keys' / 'homer.p12'}" in result.output
+    (settings_dir / "keys" / "root.pem").write_text("not a certificate")
+    result = CliRunner().invoke(main, ["pack", "check", "--settings", str(good)])
+    assert result.exit_code == 1 and "not an X.509 certificate" in result.output
