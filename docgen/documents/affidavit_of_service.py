@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
-from typing import Literal
+from typing import Any, Literal
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
 from docgen.documents.base import Context, DocMeta, Kind, Options, recipient_of
@@ -49,10 +49,16 @@ class Server(Model):
 class ServiceFacts(Model):
     method: METHODS = cited(F, "personal-delivery, certified-mail, first-class-mail or posting")
     date: IsoDate = cited(F, "the day of delivery, mailing or posting")
+    time: Line | None = cited(F, "personal delivery: the time (HH:MM)", default=None)
     received: IsoDate | None = cited(F, "mail: the day of receipt (return receipt)", default=None)
+    received_by: Line | None = cited(F, "mail: who signed the return receipt", default=None)
     mailed: IsoDate | None = cited(F, "posting: the day the copy was mailed", default=None)
     article: Line | None = cited(F, "certified mail: the article number", default=None)
-    place: Text = cited(F, "where: the address delivered at, mailed to, or posted at")
+    place: Text | None = cited(F, "where it was delivered or posted", default=None)
+    address: Text | None = cited(F, "the address on the envelope mailed", default=None)
+    individual: Line | None = cited(F, "the individual who took it", default=None)
+    capacity: Line | None = cited(F, "their capacity, for a firm (officer, agent)", default=None)
+    description: Text | None = cited(F, "a description of the individual served", default=None)
 
 
 class AffidavitCase(Model):
@@ -87,6 +93,10 @@ def check(case: AffidavitCase, pack: Pack, options: Options) -> list[Problem]:
         problems.append(
             Problem("service.mailed", "posting counts with the copy mailed: give the day", F)
         )
+    if s.method in ("personal-delivery", "posting") and not s.place:
+        problems.append(Problem("service.place", f"where it was served by {s.method}", F))
+    if s.method != "personal-delivery" and not s.address:
+        problems.append(Problem("service.address", "the address on the envelope mailed", F))
     return problems
 
 
@@ -95,8 +105,7 @@ class AffidavitContext(Context):
     case: AffidavitCase
     title: str  # "Affidavit of Service", or "Affirmation of Service" (CPLR 2106)
     served_title: str  # "Notice of Violation" or "Stop-Work Order"
-    deadline: Deadline | None  # for a notice: the last day to appeal this service gives
-    service: Service | None  # from which day the appeal period ran, and the rule that says so
+    officer: bool  # the server is an officer of the municipality (named with an office)
 
 
 def appeal_from(
@@ -109,18 +118,15 @@ def appeal_from(
 
 
 def context(case: AffidavitCase, pack: Pack, options: Options) -> AffidavitContext:
-    s = case.service
-    service, deadline = None, None
-    if case.document.kind == "notice-of-violation":
-        service, deadline = appeal_from(s.method, s.date, s.received, s.mailed, pack)
+    """Facts only (LAW.md § 10): no deadline, no legal conclusion; the appeal period it
+    starts is the register's, stated on documents issued after service."""
     title = "Affirmation of Service" if case.oath == "affirmation" else "Affidavit of Service"
     return AffidavitContext(
         case=case,
         title=title,
         served_title=TITLES[case.document.kind],
-        deadline=deadline,
-        service=service,
-        doc=DocMeta.numbered(KIND.name, title, case.number, pack, s.date),
+        officer=bool(case.server.title),
+        doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.service.date),
     )
 
 
@@ -137,3 +143,27 @@ KIND = Kind(
     issued=lambda case: case.service.date,  # an affidavit is made on the day of service
     party=recipient_of,
 )
+
+
+# -- reading an issued notice or order's stored case (the register's JSON) ------------------
+def persons_served(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each person a served document was sent to: the landowner first, then each person
+    copied (LAW.md § 2: each is served, each service an event of its own)."""
+    people = [case["recipient"], *(case.get("copies_to") or [])]
+    return [{k: p[k] for k in ("name", "role", "address") if k in p} for p in people]
+
+
+def one_line(address: dict[str, Any]) -> str:
+    return f"{address['street']}, {address['city']}, {address['state']} {address['zip']}"
+
+
+def issuing_officer(case: dict[str, Any]) -> dict[str, Any]:
+    return case.get("officer") or {}
+
+
+def site_line(case: dict[str, Any]) -> str:
+    """Where a served document's site is (the place it is posted)."""
+    site = case.get("site") or {}
+    if site.get("address"):
+        return one_line(site["address"])
+    return site.get("description") or "the site"

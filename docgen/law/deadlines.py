@@ -141,8 +141,10 @@ class Service:
 
 def service_start(served: Any, pack: Pack) -> Service:
     """When service was complete for the appeal period, by the pack's rule for each means
-    (LAW.md §2): in person, on delivery; by mail, on receipt when known, else on the
-    mailing date plus the pack's days; by posting, on the later of posting and mailing.
+    (LAW.md §2): in person, on delivery; by mail, on the later of the receipt (when known)
+    and the mailing date plus the pack's days; by posting with a copy mailed, on the later
+    of the posting and the mailing date plus the pack's days. Never earlier than a court
+    could accept.
 
     ``served`` is a case's ``served`` block, already checked to carry what its means needs.
     """
@@ -151,13 +153,15 @@ def service_start(served: Any, pack: Pack) -> Service:
     if served.means == "personal":
         start, entry = served.date, node.personal
     elif served.means == "mail" and served.received is not None:
-        start, entry = served.received, node.mail.received
+        start = max(served.received, served.date + timedelta(days=node.mail.days_added.value))
+        entry = node.mail.received
         words["received"] = long_date(served.received)
     elif served.means == "mail":
         start = served.date + timedelta(days=node.mail.days_added.value)
         entry = node.mail.not_received
     else:
-        start, entry = max(served.date, served.mailed), node.posting
+        start = max(served.date, served.mailed + timedelta(days=node.mail.days_added.value))
+        entry = node.posting
         words["mailed"] = long_date(served.mailed)
     return Service(start, entry.value.format(start=long_date(start), **words), entry.ref)
 

@@ -144,7 +144,14 @@ def supersede(number: str, case: Path, out, respondent, fmt, by, force) -> None:
     "--received", type=ISO, default=None, help="mail: the day of receipt (return receipt)"
 )
 @click.option("--article", default=None, help="certified mail: the article number")
-@click.option("--served-by", default=None, help="who served it, if not --by (default: the officer)")
+@click.option("--received-by", default=None, help="mail: who signed the return receipt")
+@click.option("--to", default=None, help="the person served, if not the landowner (copied to)")
+@click.option("--time", default=None, help="personal delivery: the time, HH:MM")
+@click.option("--place", default=None, help="where delivered (default: the person's address)")
+@click.option("--person", default=None, help="personal delivery on a firm: who took it")
+@click.option("--capacity", default=None, help="--person's capacity (officer, managing agent)")
+@click.option("--description", default=None, help="personal delivery: the person served")
+@click.option("--served-by", default=None, help="who served it (default: the issuing officer)")
 @click.option("--affirmation", is_flag=True, help="affirmed under CPLR 2106 instead of sworn")
 @click.option("-o", "--out", default=None, help="where the affidavit goes (default: here)")
 @click.option(
@@ -153,10 +160,28 @@ def supersede(number: str, case: Path, out, respondent, fmt, by, force) -> None:
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @BY
 def record_service(
-    number, method, on, received, article, served_by, affirmation, out, fmt, force, by
+    number,
+    method,
+    on,
+    received,
+    article,
+    received_by,
+    to,
+    time,
+    place,
+    person,
+    capacity,
+    description,
+    served_by,
+    affirmation,
+    out,
+    fmt,
+    force,
+    by,
 ) -> None:
-    """Record service of NUMBER, print the last day to appeal (§ 228-79C(1)(f)) and issue
-    the affidavit of service."""
+    """Record service of NUMBER on one person (the landowner, or --to), print the notice's
+    last day to appeal (§ 228-79C(1)(f); never shortened) and issue the affidavit of
+    service of this event, made by the server (--served-by), not by who records it (--by)."""
     from docgen import api
 
     with _open() as reg:
@@ -164,9 +189,16 @@ def record_service(
             number,
             method,
             on,
+            to=to,
+            time=time,
+            place=place,
+            person=person,
+            capacity=capacity,
+            description=description,
             received=received,
+            received_by=received_by,
             article=article,
-            served_by=served_by or by,
+            served_by=served_by,
             by=by,
             oath="affirmation" if affirmation else "notary",
             formats=api.formats_from(fmt),
@@ -174,12 +206,19 @@ def record_service(
             force=force,
         )
     s = served.service
-    click.echo(f"{number}: served by {s.method} on {s.date.isoformat()} ({s.served_by})")
+    on_whom = f" on {s.served_on}" if s.served_on else ""
+    click.echo(f"{number}: served{on_whom} by {s.method} on {s.date.isoformat()} ({s.served_by})")
     if s.appeal_deadline is not None:
         click.echo(f"appeal period: {s.clock_rule}")
         for reason in s.deadline_reasons:
             click.echo(f"  {reason}")
-        click.echo(f"last day to appeal: {s.appeal_deadline.isoformat()}")
+        if s.notice_deadline is not None and s.notice_deadline > s.appeal_deadline:
+            click.echo(
+                f"this service gives {s.appeal_deadline.isoformat()}; the deadline already "
+                "stated stands (a deadline is never shortened)"
+            )
+    if s.notice_deadline is not None:
+        click.echo(f"last day to appeal: {s.notice_deadline.isoformat()}")
     if served.affidavit is not None:
         _print_issued(served.affidavit)
 

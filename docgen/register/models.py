@@ -233,7 +233,17 @@ class ServiceEvent(Base):
     received: Mapped[date | None] = mapped_column(Date)
     served_by: Mapped[str] = mapped_column(String(200))
     article: Mapped[str | None] = mapped_column(String(60))  # certified-mail article number
+    # The deadline this event gives (service on the landowner of an appealable notice).
     appeal_deadline: Mapped[date | None] = mapped_column(Date)
+    served_on: Mapped[str | None] = mapped_column(String(500))  # the person served
+    role: Mapped[str | None] = mapped_column(String(20))  # landowner, developer, applicant
+    time: Mapped[str | None] = mapped_column(String(5))  # HH:MM, personal delivery
+    place: Mapped[str | None] = mapped_column(String(1200))  # delivered or posted at
+    address: Mapped[str | None] = mapped_column(String(1200))  # the envelope's address
+    individual: Mapped[str | None] = mapped_column(String(500))  # who took it for a firm
+    capacity: Mapped[str | None] = mapped_column(String(200))  # their office or agency
+    description: Mapped[str | None] = mapped_column(Text)  # of the individual served
+    received_by: Mapped[str | None] = mapped_column(String(500))  # signed the receipt
     recorded_at: Mapped[datetime] = mapped_column()
     recorded_by: Mapped[str] = mapped_column(String(200))
 

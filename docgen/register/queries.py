@@ -17,6 +17,7 @@ from docgen.register.records import (
     DocumentRecord,
     History,
     Verified,
+    notice_deadline,
     offense_record,
     service_record,
 )
@@ -76,6 +77,7 @@ def document_record(session: Session, doc: Document) -> DocumentRecord:
         site=(site.address or site.description) if site else None,
         hashes={f.format: f.sha256 for f in doc.files},
         services=tuple(service_record(s) for s in doc.services),
+        appeal_deadline=notice_deadline(doc.services),
         supersedes=number_of.get(doc.supersedes_id),
         superseded_by=successor(session, doc.id),
         about=number_of.get(doc.about_id),

@@ -73,9 +73,20 @@ class ServiceRecord:
     received: date | None
     served_by: str
     article: str | None
-    appeal_deadline: date | None
+    appeal_deadline: date | None  # what this event gives (service on the landowner)
     deadline_reasons: tuple[str, ...] = ()
     clock_rule: str = ""  # from which day the appeal period ran, and why
+    served_on: str | None = None
+    role: str | None = None
+    time: str | None = None
+    place: str | None = None
+    address: str | None = None
+    individual: str | None = None
+    capacity: str | None = None
+    description: str | None = None
+    received_by: str | None = None
+    # The notice's one deadline after this event: the latest any service gave, never lower.
+    notice_deadline: date | None = None
 
 
 @dataclass(frozen=True)
@@ -121,12 +132,9 @@ class DocumentRecord:
     docgen_version: str
     pack_version: str
     case: dict[str, Any] = field(repr=False, default_factory=dict)
-
-    @property
-    def appeal_deadline(self) -> date | None:
-        """The latest deadline any recorded service gives (never the earlier one)."""
-        days = [s.appeal_deadline for s in self.services if s.appeal_deadline]
-        return max(days) if days else None
+    # The notice's one appeal deadline: the latest any recorded service on the landowner
+    # gives; a later event never lowers it (LAW.md § 2).
+    appeal_deadline: date | None = None
 
 
 @dataclass(frozen=True)
@@ -149,7 +157,9 @@ class Verified:
     superseded_by: str | None
 
 
-def service_record(event: Any, reasons: tuple[str, ...] = (), rule: str = "") -> ServiceRecord:
+def service_record(
+    event: Any, reasons: tuple[str, ...] = (), rule: str = "", notice: date | None = None
+) -> ServiceRecord:
     """A recorded service event (docgen.register.models.ServiceEvent) as read back."""
     return ServiceRecord(
         method=event.method,
@@ -160,7 +170,23 @@ def service_record(event: Any, reasons: tuple[str, ...] = (), rule: str = "") ->
         appeal_deadline=event.appeal_deadline,
         deadline_reasons=reasons,
         clock_rule=rule,
+        served_on=event.served_on,
+        role=event.role,
+        time=event.time,
+        place=event.place,
+        address=event.address,
+        individual=event.individual,
+        capacity=event.capacity,
+        description=event.description,
+        received_by=event.received_by,
+        notice_deadline=notice,
     )
+
+
+def notice_deadline(events: Any) -> date | None:
+    """One deadline per notice: the latest any recorded event gives (never shortened)."""
+    days = [e.appeal_deadline for e in events if e.appeal_deadline]
+    return max(days) if days else None
 
 
 def offense_record(offense: Any, number: str | None) -> OffenseRecord:

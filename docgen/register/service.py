@@ -4,21 +4,31 @@ The day the 15 days of § 228-79C(1)(f) run from depends on how the notice was s
 the pack's service rule (LAW.md § 2) read by docgen.law.deadlines.service_start, which
 also gives the last day (GCL §§ 24, 25-a). Posting counts with the copy mailed, so a
 posting is recorded after the mailing it goes with.
+
+Each person served is an event of its own (the landowner, or a person the document was
+copied to); the appeal period runs from service on the landowner, and the notice keeps one
+deadline, the latest any such event gives: a later event never shortens it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
-
 from docgen.api import FORMATS
 from docgen.documents import get_kind
 from docgen.documents.affidavit_of_service import KIND as AFFIDAVIT
-from docgen.documents.affidavit_of_service import MAIL, appeal_from
+from docgen.documents.affidavit_of_service import (
+    MAIL,
+    appeal_from,
+    issuing_officer,
+    one_line,
+    persons_served,
+    site_line,
+)
 from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor, record
@@ -26,7 +36,7 @@ from docgen.register.db import RegisterError, guarded
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
 from docgen.register.queries import document_row
-from docgen.register.records import Served, service_record
+from docgen.register.records import Served, notice_deadline, service_record
 
 
 def record_service(
@@ -35,7 +45,14 @@ def record_service(
     method: str,
     on: date,
     *,
+    to: str | None = None,
+    time: str | None = None,
+    place: str | None = None,
+    person: str | None = None,
+    capacity: str | None = None,
+    description: str | None = None,
     received: date | None = None,
+    received_by: str | None = None,
     served_by: str | None = None,
     article: str | None = None,
     by: str | None = None,
@@ -45,48 +62,61 @@ def record_service(
     out: str | Path | None = None,
     force: bool = False,
 ) -> Served:
-    """Record that ``number`` was served by ``method`` on ``on``; for a notice, compute
-    and store the last day to appeal. ``served_by`` defaults to the issuing officer.
+    """Record that ``number`` was served on one person (the landowner, or ``to``: a person
+    it was copied to) by ``method`` on ``on``; for a notice served on the landowner,
+    compute the deadline this service gives and keep the notice's one deadline, never
+    lowered. ``served_by`` (who served; default the issuing officer) is apart from ``by``
+    (who records it). The same event recorded twice is refused.
 
     With ``affidavit`` (the default), the affidavit of service (or, with ``oath=
-    "affirmation"``, the CPLR 2106 affirmation) is issued into the register in the same
-    transaction, numbered, and written to ``out`` after the commit.
+    "affirmation"``, the CPLR 2106 affirmation) of this event is issued into the register
+    in the same transaction, numbered, and written to ``out`` after the commit.
     """
-    if method not in SERVICE_METHODS:
-        raise RegisterError(f"--method {method!r}: choose one of {', '.join(SERVICE_METHODS)}")
-    if received is not None and method not in MAIL:
-        raise RegisterError("--received is the day a mailed notice was received; not for " + method)
-    if received is not None and received < on:
-        raise RegisterError(f"--received {received} is before the mailing {on}")
-    if article and method != "certified-mail":
-        raise RegisterError("--article is a certified-mail article number; the method is " + method)
+    _check_flags(method, on, time, person, capacity, description, received, received_by, article)
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
         doc: Document = document_row(session, number)
         spec = get_kind(doc.kind)
+        pack = load_pack(doc.jurisdiction, doc.issued)
+        why = f"{pack.part('enforcement').appeal_days.ref}; LAW.md § 2"
         if on < doc.issued:
             raise RegisterError(
                 f"--date {on}: before {number} was issued ({doc.issued}); a document is "
-                "served on or after its issue date"
+                f"served on or after its issue date ({why})"
             )
+        served = _person(doc, number, to, why) if spec.served else None
+        name = served["name"] if served else None
+        events = list(doc.services)
         mailed = None
         if method == "posting":
-            mailed = session.scalar(
-                select(ServiceEvent.date)
-                .where(ServiceEvent.document_id == doc.id, ServiceEvent.method.in_(MAIL))
-                .order_by(ServiceEvent.date.desc())
-            )
-            if mailed is None:
+            mail = [e.date for e in events if e.method in MAIL and e.served_on in (name, None)]
+            if not mail:
                 raise RegisterError(
-                    "posting at the site counts with a copy mailed (LAW.md § 2): record the "
-                    "mailing first (--method first-class-mail or certified-mail)"
+                    f"--method posting: posting at the site counts with a copy mailed ({why}): "
+                    f"record the mailing to {name or 'the person served'} first "
+                    "(--method first-class-mail or certified-mail)"
                 )
+            mailed = max(mail)
+        twice = [
+            e for e in events if (e.served_on, e.method, e.date, e.time) == (name, method, on, time)
+        ]
+        if twice:
+            raise RegisterError(
+                f"{number}: service on {name or 'the recipient'} by {method} on {on}"
+                f"{' at ' + time if time else ''} is already recorded; the same event is "
+                "recorded once, with its one affidavit (LAW.md § 10)"
+            )
         server_name, server_title = _server(doc, served_by)
         deadline, rule, reasons = None, "", ()
-        if spec.appealable:
-            pack = load_pack(doc.jurisdiction, doc.issued)
+        landowner = served is None or served.get("role") == "landowner"
+        if spec.appealable and landowner:
             start, computed = appeal_from(method, on, received, mailed, pack)
             deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
+        address = one_line(served["address"]) if served else None
+        if method == "posting":
+            place = place or site_line(doc.case)
+        elif method == "personal-delivery":
+            place = place or address
         event = ServiceEvent(
             document_id=doc.id,
             method=method,
@@ -95,11 +125,21 @@ def record_service(
             served_by=", ".join(p for p in (server_name, server_title) if p),
             article=article,
             appeal_deadline=deadline,
+            served_on=name,
+            role=served.get("role") if served else None,
+            time=time,
+            place=place,
+            address=address if method != "personal-delivery" else None,
+            individual=person,
+            capacity=capacity,
+            description=description,
+            received_by=received_by,
             recorded_at=datetime.now().astimezone(),
             recorded_by=who,
         )
         session.add(event)
         session.flush()
+        kept = notice_deadline([*events, event])
         record(
             session,
             who,
@@ -108,28 +148,38 @@ def record_service(
             doc.id,
             {
                 "number": number,
+                "to": name,
                 "method": method,
                 "date": on.isoformat(),
+                "time": time,
                 "received": received.isoformat() if received else None,
                 "article": article,
+                "served_by": event.served_by,
                 "appeal_deadline": deadline.isoformat() if deadline else None,
+                "notice_deadline": kept.isoformat() if kept else None,
             },
         )
-        result = service_record(event, reasons, rule)
+        result = service_record(event, reasons, rule, kept)
         proof, targets = None, {}
-        if affidavit and spec.served:
+        if affidavit and served is not None:
             case = {
                 "jurisdiction": doc.jurisdiction,
                 "document": {"kind": doc.kind, "number": number, "issued": doc.issued.isoformat()},
-                "recipient": _party(doc.case["recipient"]),
+                "recipient": served,
                 "server": {"name": server_name, "title": server_title},
                 "service": {
                     "method": method,
                     "date": on.isoformat(),
+                    "time": time,
                     "received": received.isoformat() if received else None,
+                    "received_by": received_by,
                     "mailed": mailed.isoformat() if mailed else None,
                     "article": article,
-                    "place": _place(doc.case, method),
+                    "place": place,
+                    "address": event.address,
+                    "individual": person,
+                    "capacity": capacity,
+                    "description": description,
                 },
                 "oath": oath,
             }
@@ -137,13 +187,11 @@ def record_service(
                 AFFIDAVIT.name,
                 case,
                 f"{number} service",
-                doc.respondent_id,
+                doc.respondent_id if landowner else None,
                 tuple(formats),
                 out,
                 who,
-                None,
-                None,
-                force,
+                force=force,
                 about=doc.id,
             )
             proof, targets = issue_in(session, request)
@@ -152,25 +200,65 @@ def record_service(
     return Served(number=number, service=result, affidavit=proof)
 
 
+def _check_flags(
+    method: str,
+    on: date,
+    time: str | None,
+    person: str | None,
+    capacity: str | None,
+    description: str | None,
+    received: date | None,
+    received_by: str | None,
+    article: str | None,
+) -> None:
+    """The flags that do not fit the method, refused before anything is recorded."""
+    if method not in SERVICE_METHODS:
+        raise RegisterError(f"--method {method!r}: choose one of {', '.join(SERVICE_METHODS)}")
+    mail = "CPLR 2103(b)(2), by analogy; LAW.md § 2"
+    if received is not None and method not in MAIL:
+        raise RegisterError(
+            f"--received is the day a mailed copy was received; not for {method} ({mail})"
+        )
+    if received is not None and received < on:
+        raise RegisterError(
+            f"--received {received} is before the mailing {on}: a receipt follows the "
+            f"mailing ({mail})"
+        )
+    if received_by and received is None:
+        raise RegisterError("--received-by names who signed the return receipt: give --received")
+    if article and method != "certified-mail":
+        raise RegisterError("--article is a certified-mail article number; the method is " + method)
+    delivery = "CPLR 311(a)(1) by analogy; LAW.md § 2"
+    if (person or capacity or description or time) and method != "personal-delivery":
+        raise RegisterError(
+            "--person, --capacity, --description and --time describe a personal delivery "
+            f"({delivery}); the method is {method}"
+        )
+    if capacity and not person:
+        raise RegisterError(f"--capacity is the capacity of --person: name them ({delivery})")
+    if time is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", time):
+        raise RegisterError(f"--time {time!r}: the time of delivery as HH:MM, e.g. 10:45")
+
+
+def _person(doc: Document, number: str, to: str | None, why: str) -> dict[str, Any]:
+    """The person served: the landowner, or the one named ``to`` the document was sent to."""
+    people = persons_served(doc.case)
+    if to is None:
+        return people[0]
+    wanted = " ".join(to.split()).casefold()
+    for p in people:
+        if " ".join(p["name"].split()).casefold() == wanted:
+            return p
+    listed = "; ".join(f"{p['name']} ({p.get('role', 'copied')})" for p in people)
+    raise RegisterError(
+        f"--to {to!r}: {number} was not sent to that person; it was sent to {listed} "
+        f"(each person served is a service event of its own: {why})"
+    )
+
+
 def _server(doc: Document, served_by: str | None) -> tuple[str, str | None]:
     """Who served: the name given, or the issuing officer (name and title)."""
-    officer = doc.case.get("officer") or {}
+    officer = issuing_officer(doc.case)
     if served_by and served_by.strip() and served_by.strip() != officer.get("name"):
         return served_by.strip(), None
     return officer.get("name") or "the issuing officer", officer.get("title")
-
-
-def _party(recipient: dict[str, Any]) -> dict[str, Any]:
-    return {k: recipient[k] for k in ("name", "role", "address") if k in recipient}
-
-
-def _place(case: dict[str, Any], method: str) -> str:
-    """Where service was made: the site for posting, else the recipient's address."""
-    if method == "posting":
-        site = case.get("site") or {}
-        address = site.get("address")
-        if address:
-            return f"{address['street']}, {address['city']}, {address['state']} {address['zip']}"
-        return site.get("description") or "the site"
-    a = case["recipient"]["address"]
-    return f"{a['street']}, {a['city']}, {a['state']} {a['zip']}"

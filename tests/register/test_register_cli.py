@@ -71,7 +71,8 @@ def test_issue_serve_decide_history_and_verify(register_url, tmp_path):
         cwd=tmp_path,
     )
     assert served.returncode == 0, served.stderr
-    assert "last day to appeal: 2026-03-20" in served.stdout
+    # Complete on the later of receipt (03-05) and mailing + 5 (03-08): day 15 is 03-23.
+    assert "last day to appeal: 2026-03-23" in served.stdout
     assert "issued AOS-2026-0001 (affidavit-of-service, 2026-03-03)" in served.stdout
     decided = docgen(
         "record-disposition",

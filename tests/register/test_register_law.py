@@ -97,8 +97,9 @@ def test_penalty_statements_read_the_register_too(reg):
     [
         # Personal delivery: 15 days from delivery; day 15 is Thanksgiving -> Friday.
         ("personal-delivery", date(2026, 11, 11), None, date(2026, 11, 27)),
-        # Mail with a known receipt: 15 days from receipt.
-        ("certified-mail", date(2026, 11, 16), date(2026, 11, 18), date(2026, 12, 3)),
+        # Mail with a known receipt: from the later of receipt (11-18) and mailing + 5
+        # (11-21); day 15 is Sunday 12-06 -> Monday.
+        ("certified-mail", date(2026, 11, 16), date(2026, 11, 18), date(2026, 12, 7)),
         # Mail, receipt unknown: mailing + 5 days (CPLR 2103(b)(2)), then 15 days.
         ("first-class-mail", date(2026, 11, 16), None, date(2026, 12, 7)),
     ],

@@ -34,10 +34,14 @@ def test_record_service_issues_a_numbered_affidavit_about_the_notice(reg):
     assert "Affidavit of Service" in text and "being duly sworn" in text
     assert "article number 9407 1118 9876 5432 1012 34" in text
     assert "Dana R. Whitcomb, Code Enforcement Officer" in text
-    # Mailed 2026-11-04, receipt unknown: from 2026-11-09 (CPLR 2103(b)(2)), day 15 11-24.
-    assert "The last day to file a written notice of appeal is November 24, 2026." in text
-    assert served.service.appeal_deadline == date(2026, 11, 24)
-    assert "Sworn to before me" in text and "(Executive Law § 137)" in text
+    # Mailed 2026-11-04, receipt unknown: from 2026-11-09 (CPLR 2103(b)(2)), day 15 11-24;
+    # the register keeps it, the affidavit swears to facts only (LAW.md § 10).
+    assert served.service.appeal_deadline == served.service.notice_deadline == date(2026, 11, 24)
+    assert "last day" not in text.lower() and "appeal" not in text.lower()
+    assert "at 41 Route 281, Homer, NY 13077, in an official depository" in text
+    assert "Sworn to before me on" in text and "Notary Public, State of New York" in text
+    assert "Qualified in" in text and "Commission expires" in text
+    assert "The notary prints" not in text
     # The affidavit is a document of the register like any other: verifiable.
     assert reg.verify(proof.files["html"]).number == "AOS-2026-0001"
 
@@ -56,18 +60,23 @@ def test_an_affirmation_under_cplr_2106_needs_no_notary(reg):
     assert "Affirmation of Service" in text and "Notary" not in text
     assert "under the penalties of perjury under the laws of New York" in text
     assert "(CPLR 2106(a))" in text
-    assert "Luis Ortega" in text
+    assert "Luis Ortega" in text and "not a party" in text
+    assert text.count("______________________________") == 1  # one signature line
 
 
 def test_posting_counts_with_the_copy_mailed(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
-    with pytest.raises(RegisterError, match="record the mailing first"):
+    with pytest.raises(RegisterError, match=r"record the mailing to .* first"):
         reg.record_service(issued.number, "posting", date(2026, 11, 3), formats=HTML)
     reg.record_service(issued.number, "first-class-mail", date(2026, 11, 5), formats=HTML)
     posted = reg.record_service(issued.number, "posting", date(2026, 11, 3), formats=HTML)
-    # From the later of posting (11-03) and mailing (11-05): day 15 is 11-20, a Friday.
-    assert posted.service.appeal_deadline == date(2026, 11, 20)
-    assert "on November 5, 2026 by mailing a true copy" in words(posted.affidavit.files["html"])
+    # The later of posting (11-03) and mailing + 5 (11-10): day 15 is 11-25, a Wednesday.
+    assert posted.service.appeal_deadline == date(2026, 11, 25)
+    text = words(posted.affidavit.files["html"])
+    assert "in a conspicuous place at Vacant lot on the east side of Route 11" in text
+    assert "Separately, on November 5, 2026, a true copy of it was mailed to" in text
+    assert "at 41 Route 281, Homer, NY 13077" in text
+    assert "CPLR 2103" not in text  # posting is not a CPLR 2103 service
 
 
 def test_service_details_that_do_not_fit_the_method_are_refused(reg):
@@ -78,4 +87,105 @@ def test_service_details_that_do_not_fit_the_method_are_refused(reg):
         reg.record_service(
             issued.number, "personal-delivery", date(2026, 11, 3), received=date(2026, 11, 4)
         )
+    assert reg.document(issued.number).services == ()
+
+
+def test_mail_is_complete_on_the_later_of_receipt_and_mailing_plus_five(reg):
+    # LAW.md § 2: mailed Monday 2026-12-07, receipt signed 2026-12-08: complete 12-12,
+    # day 15 is Sunday 12-27, the last day Monday 12-28.
+    issued = reg.issue("notice-of-violation", notice("2026-12-07"), formats=HTML)
+    served = reg.record_service(
+        issued.number,
+        "certified-mail",
+        date(2026, 12, 7),
+        received=date(2026, 12, 8),
+        received_by="M. Keller",
+        article="9407 1118 9876 5432 1012 34",
+        formats=HTML,
+    )
+    assert served.service.appeal_deadline == date(2026, 12, 28)
+    assert "signed by M. Keller" in words(served.affidavit.files["html"])
+
+
+def test_one_deadline_per_notice_never_shortened(reg):
+    issued = reg.issue("notice-of-violation", notice("2026-12-07"), formats=HTML)
+    reg.record_service(issued.number, "certified-mail", date(2026, 12, 7), formats=HTML)
+    # Then delivered in person on 12-09: day 15 is 12-24, earlier than 12-28: 12-28 stands.
+    later = reg.record_service(issued.number, "personal-delivery", date(2026, 12, 9))
+    assert later.service.appeal_deadline == date(2026, 12, 24)
+    assert later.service.notice_deadline == date(2026, 12, 28)
+    assert reg.document(issued.number).appeal_deadline == date(2026, 12, 28)
+    shown = reg.history(issued.respondent.id).documents
+    assert [d.appeal_deadline for d in shown if d.number == issued.number] == [date(2026, 12, 28)]
+    running = reg.documents("appeal-running", today=date(2026, 12, 26))
+    assert issued.number in [d.number for d in running]
+
+
+def test_each_person_served_is_an_event_of_its_own(reg):
+    case = notice("2026-11-03")
+    developer = {
+        "name": "Brandt Earthmoving Corp.",
+        "role": "developer",
+        "address": {"street": "9 Tradewinds Way", "city": "Naples", "state": "FL", "zip": "34102"},
+    }
+    case["copies_to"] = [developer]
+    issued = reg.issue("notice-of-violation", case, formats=HTML)
+    owner = reg.record_service(
+        issued.number,
+        "personal-delivery",
+        date(2026, 11, 3),
+        time="10:45",
+        person="Ann Li",
+        capacity="president",
+        description="a woman of about 50, dark hair",
+        served_by="Luis Ortega",
+        by="Clerk Ames",
+        formats=HTML,
+    )
+    text = words(owner.affidavit.files["html"])
+    assert "On November 3, 2026 at 10:45" in text
+    assert "delivering a true copy of it to Ann Li, president of Tioughnioga" in text
+    assert "described as follows: a woman of about 50, dark hair" in text
+    assert "Luis Ortega" in text and "Clerk Ames" not in text  # the server swears, not the clerk
+    copy = reg.record_service(
+        issued.number,
+        "certified-mail",
+        date(2026, 11, 4),
+        to="brandt earthmoving corp.",
+        formats=HTML,
+    )
+    assert copy.service.served_on == "Brandt Earthmoving Corp."
+    assert copy.service.appeal_deadline is None  # the appeal runs from the landowner's service
+    assert copy.service.notice_deadline == owner.service.appeal_deadline
+    assert "at 9 Tradewinds Way, Naples, FL 34102" in words(copy.affidavit.files["html"])
+    with pytest.raises(RegisterError, match=r"--to .Nobody Inc\..: .* was not sent to that person"):
+        reg.record_service(issued.number, "certified-mail", date(2026, 11, 4), to="Nobody Inc.")
+    with pytest.raises(RegisterError, match="is already recorded"):
+        reg.record_service(issued.number, "certified-mail", date(2026, 11, 4), to=developer["name"])
+    # The same person served again another day: both events are kept.
+    reg.record_service(
+        issued.number, "first-class-mail", date(2026, 11, 6), to=developer["name"], formats=HTML
+    )
+    events = reg.document(issued.number).services
+    assert [(e.served_on, e.method) for e in events] == [
+        ("Tioughnioga Ridge Development LLC", "personal-delivery"),
+        ("Brandt Earthmoving Corp.", "certified-mail"),
+        ("Brandt Earthmoving Corp.", "first-class-mail"),
+    ]
+    affidavits = reg.documents(kind="affidavit-of-service")
+    assert len(affidavits) == 3  # one per event, the refused one made none
+
+
+def test_bad_service_input_is_refused_naming_flag_and_reading(reg):
+    issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
+    with pytest.raises(RegisterError, match=r"--date 2026-11-02: before .*LAW.md § 2"):
+        reg.record_service(issued.number, "personal-delivery", date(2026, 11, 2))
+    with pytest.raises(RegisterError, match=r"--received 2026-11-03 is before the mailing.*2103"):
+        reg.record_service(
+            issued.number, "certified-mail", date(2026, 11, 4), received=date(2026, 11, 3)
+        )
+    with pytest.raises(RegisterError, match="--time '25:00'"):
+        reg.record_service(issued.number, "personal-delivery", date(2026, 11, 3), time="25:00")
+    with pytest.raises(RegisterError, match="--person, --capacity"):
+        reg.record_service(issued.number, "first-class-mail", date(2026, 11, 3), person="A")
     assert reg.document(issued.number).services == ()
