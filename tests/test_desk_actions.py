@@ -178,3 +178,18 @@ def test_older_convictions_are_previewed_then_imported_all_or_nothing(desk):
     assert missing.status_code == 400 and "lacks the columns city" in missing.text
     attorney = desk.signed_in("ada")
     assert attorney.get("/history/import").status_code == 403
+
+
+def test_a_certification_gives_one_file_per_firm(desk):
+    clerk = desk.signed_in("ann")
+    case, _ = typed_sample("contractor-certification", "homer-three-contractors")
+    number = issued(clerk, "contractor-certification", "homer-three-contractors")
+    page = clerk.get(f"/documents/{number}").text
+    firms = [c["firm"] for c in case["contractors"]]
+    assert len(firms) == 3 and "Record service" not in page
+    for n, firm in enumerate(firms, start=1):
+        assert f"Contractor certification for {html.escape(firm)} (PDF)" in page
+        text = text_of(clerk.get(f"/documents/{number}/as/part-{n}.pdf").content)
+        assert firm in text.replace("\n", " ")
+        assert all(other not in text for other in firms if other != firm)
+    assert clerk.get(f"/documents/{number}/as/part-4.pdf").status_code == 404

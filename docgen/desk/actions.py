@@ -49,16 +49,28 @@ class Follow:
     label: str
 
 
-def copies(kind: str) -> list[Copy]:
-    """The placards and packets a document of ``kind`` can be printed as: its kind's
-    layouts, and the bundles whose first part it is."""
+def copies(kind: str, case: dict[str, Any]) -> list[Copy]:
+    """The placards, packets and per-party files a document of ``kind`` can be printed
+    as: its kind's layouts, the bundles whose first part it is, and one file for each
+    part its kind splits the case into (a certification's firms)."""
     spec = get_kind(kind)
     found = [Copy(layout, f"{spec.title}, {layout} (PDF)") for layout in spec.layouts]
     for name in BUNDLES:
         bundle = get_kind(name)
         if bundle.parts[0] == kind:
             found.append(Copy(name, f"{bundle.title} (PDF)"))
+    for n, (party, _) in enumerate(split_parts(kind, case), start=1):
+        found.append(Copy(f"{PART}{n}", f"{spec.title} for {party} (PDF)"))
     return found
+
+
+PART = "part-"  # a copy's name: the Nth part of a split case
+
+
+def split_parts(kind: str, case: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(party, case of that party alone) for each part of a kind that splits its case."""
+    spec = get_kind(kind)
+    return spec.split(case) if spec.split is not None else []
 
 
 def follows(kind: str, role: str) -> list[Follow]:
@@ -105,7 +117,7 @@ def printed_copy(request: Request) -> Response:
     """A placard or packet of an issued document: its stored case rendered in that
     layout or bundle (a copy for posting or serving; the record's files stay as issued)."""
     record, name = _record(request), request.path_params["name"]
-    if record is None or name not in {c.name for c in copies(record.kind)}:
+    if record is None or name not in {c.name for c in copies(record.kind, record.case)}:
         return render(request, "missing.html.j2", status=404, what="file")
     tag, result = renderers.run(renderers.printed_copy, record.kind, name, record.case)
     if tag != "pdf":
@@ -172,7 +184,7 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
     return {
         "served": spec.served,  # service is recorded only for kinds that are served
         "charges": spec.charges_offense,  # dispositions only for a charged offense
-        "copies": copies(record.kind),
+        "copies": copies(record.kind, record.case),
         "follows": follows(record.kind, role) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
     }

@@ -110,15 +110,19 @@ def issue(
 
 
 def printed_copy(kind: str, name: str, case: dict[str, Any]) -> Result:
-    """("pdf", the bytes) of an issued case in a layout of its kind or as the bundle
-    ``name``, or ("refused", why)."""
+    """("pdf", the bytes) of an issued case in a layout of its kind, as the bundle
+    ``name``, or its part ``part-N`` (desk.actions.copies), or ("refused", why)."""
     from docgen import api
+    from docgen.desk.actions import PART, split_parts
     from docgen.documents import BUNDLES
     from docgen.documents.base import Options
     from docgen.errors import DocgenError
 
     try:
-        if name in BUNDLES:
+        if name.startswith(PART):
+            _, part = split_parts(kind, case)[int(name.removeprefix(PART)) - 1]
+            done = api.render_case(kind, part)
+        elif name in BUNDLES:
             done = api.render_case(name, case)
         else:
             done = api.render_case(kind, case, Options(layout=name))
