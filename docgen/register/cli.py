@@ -75,6 +75,9 @@ def _print_issued(issued: Any) -> None:
             click.echo(f"  {prior.reference}: {prior.reason or prior.disposition}")
     elif person is not None:
         click.echo("priors from the register: none")
+    if issued.access_code:
+        signed = "signed" if issued.signed else "not signed (no signing key in the settings)"
+        click.echo(f"access code: {issued.access_code} (printed on it); PDF {signed}")
     for warning in issued.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in issued.paths:

@@ -5,9 +5,11 @@ before a number is taken, and `docgen verify` checks the signature with the regi
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 from sqlalchemy import text
 
 from docgen import api
@@ -109,8 +111,16 @@ def test_docgen_verify_checks_the_signature_and_the_register(reg, keyed, tmp_pat
 
     from docgen.cli import main
 
-    pdf = tmp_path / "issued.pdf"
-    pdf.write_bytes(reg.issue("notice-of-violation", notice(), formats=("pdf",)).files["pdf"])
+    case = tmp_path / "case.yaml"
+    case.write_text(yaml.safe_dump(notice()), encoding="utf-8")
+    made = CliRunner().invoke(
+        main, ["issue", "notice-of-violation", str(case), "-f", "pdf", "-o", f"{tmp_path}/"]
+    )
+    assert made.exit_code == 0, made.output
+    pdf = next(tmp_path.glob("*.pdf"))
+    assert reg.verify(pdf.read_bytes()) is not None
+    printed = r"access code: (\w{4}-){2}\w{4} \(printed on it\); PDF signed"
+    assert re.search(printed, made.output)
     good = CliRunner().invoke(main, ["verify", str(pdf)])
     assert good.exit_code == 0, good.output
     assert "signature: valid" in good.output
