@@ -193,3 +193,60 @@ def test_a_certification_gives_one_file_per_firm(desk):
         assert firm in text.replace("\n", " ")
         assert all(other not in text for other in firms if other != firm)
     assert clerk.get(f"/documents/{number}/as/part-4.pdf").status_code == 404
+
+
+def test_service_is_recorded_per_person_with_what_the_affidavit_states(desk):
+    clerk = desk.signed_in("otto")
+    number = issued(clerk, "notice-of-violation", "homer-second-offense-continued")
+    page = clerk.get(f"/documents/{number}").text
+    token = csrf_of(page)
+    assert "<option selected>" not in page and "Tioughnioga Ridge Development LLC</option>" in page
+    by_hand = {
+        "to": "Cayuga Street Holdings LLC",
+        "method": "personal-delivery",
+        "date": "2026-11-04",
+        "time": "10:45",
+        "person": "Alan P. Mercer",
+        "capacity": "managing member",
+        "description": "male, about 50, 6 ft, grey hair",
+    }
+    done = clerk.post(f"/documents/{number}/service", data={**by_hand, "csrf_token": token})
+    assert done.status_code == 303, done.text
+    mailed = {
+        "to": "Tioughnioga Ridge Development LLC",
+        "method": "certified-mail",
+        "date": "2026-11-04",
+        "received": "2026-11-06",
+        "received_by": "R. Vantine",
+        "article": "9589 0710 5270 0123 4568 59",
+        "oath": "affirmation",
+    }
+    done = clerk.post(f"/documents/{number}/service", data={**mailed, "csrf_token": token})
+    assert done.status_code == 303, done.text
+    page = clerk.get(f"/documents/{number}").text
+    assert "(handed to Alan P. Mercer, managing member)" in page
+    assert "<td>Tioughnioga Ridge Development LLC</td><td>certified-mail</td>" in page
+    first = re.search(r"Affidavits of service: <a href=\"/documents/([^\"]+)\"", page).group(1)
+    text = text_of(clerk.get(f"/documents/{first}/file.pdf").content).replace("\n", " ")
+    assert "10:45" in text and "Alan P. Mercer, managing member of Cayuga" in text
+
+    # the register's checks are the form's: a time given for a mailing is refused, kept
+    wrong = {**mailed, "time": "09:00", "date": "2026-11-05"}
+    refused = clerk.post(f"/documents/{number}/service", data={**wrong, "csrf_token": token})
+    assert refused.status_code == 400 and "personal delivery" in refused.text
+    assert 'value="R. Vantine"' in refused.text  # what was typed stays
+
+    # dispositions: shown on the page; one ahead of its offense refused
+    assert "Offense and disposition" in page and "<td>pending</td>" in page
+    early = {"disposition": "convicted", "date": "2026-01-05", "court": "Homer Village Court"}
+    refused = clerk.post(f"/documents/{number}/disposition", data={**early, "csrf_token": token})
+    assert refused.status_code == 400
+    fine = {**early, "date": "2026-11-20", "docket": "26-118"}
+    assert (
+        clerk.post(
+            f"/documents/{number}/disposition", data={**fine, "csrf_token": token}
+        ).status_code
+        == 303
+    )
+    page = clerk.get(f"/documents/{number}").text
+    assert "<td>convicted</td><td>November 20, 2026</td><td>Homer Village Court</td>" in page

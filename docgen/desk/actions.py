@@ -180,14 +180,26 @@ def _follow(request: Request) -> Response:
 
 def for_document(request: Request, record: Any) -> dict[str, Any]:
     """What the document's page offers the visitor."""
+    from docgen.documents.affidavit_of_service import persons_served
+
     role, spec = request.scope["visitor"].role, get_kind(record.kind)
     return {
+        "persons": [p["name"] for p in persons_served(record.case)] if spec.served else [],
+        "offenses": _offenses(request, record) if spec.charges_offense else [],
         "served": spec.served,  # service is recorded only for kinds that are served
         "charges": spec.charges_offense,  # dispositions only for a charged offense
         "copies": copies(record.kind, record.case),
         "follows": follows(record.kind, role) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
     }
+
+
+def _offenses(request: Request, record: Any) -> list[Any]:
+    """The offense the document charges, with its disposition (the register's history)."""
+    if record.respondent is None:
+        return []
+    history = request.app.state.register().history(record.respondent.id)
+    return [o for o in history.offenses if o.number == record.number]
 
 
 routes = [

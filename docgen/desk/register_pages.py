@@ -205,9 +205,16 @@ def _service(reg: Any, number: str, form: Any, by: str) -> None:
         number,
         str(form.get("method") or ""),
         _day(form.get("date"), "date of service"),
+        to=_text(form.get("to")),
+        time=_text(form.get("time")),
+        person=_text(form.get("person")),
+        capacity=_text(form.get("capacity")),
+        description=_text(form.get("description")),
         received=_day(form.get("received"), "date received", required=False),
+        received_by=_text(form.get("received_by")),
         served_by=_text(form.get("served_by")),
         article=_text(form.get("article")),
+        oath="affirmation" if form.get("oath") == "affirmation" else "notary",
         by=by,
     )
 
