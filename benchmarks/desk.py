@@ -94,6 +94,7 @@ def fill_register(url: str, count: int) -> None:
                 docs.append(
                     {
                         **{k: seed[k] for k in seed if k not in ("id", "number", "issued")},
+                        **unique_source(seed, number),
                         "number": number,
                         "issued": issued,
                         "respondent_id": person_ids[n % len(person_ids)],
@@ -134,6 +135,14 @@ def fill_register(url: str, count: int) -> None:
             conn.execute(insert(DocumentFile), files)
             conn.execute(insert(Offense), offenses)
         print(f"register: {register.count():,} documents, {len(people) + 10:,} respondents")
+
+
+def unique_source(seed: dict, number: str) -> dict:
+    """A copied row's own source hash, where the register keeps one (an identical case
+    issued again returns the document already issued)."""
+    if "source_sha256" not in seed:
+        return {}
+    return {"source_sha256": hashlib.sha256(number.encode()).hexdigest()}
 
 
 def free_port() -> int:
@@ -373,8 +382,9 @@ def clerks_at_work(base: str, args: argparse.Namespace, number: str, issuing: bo
 
     def issuer(n: int) -> None:
         client, token = signed_in(base, f"issuer{n}")
-        for _ in range(args.issues):
-            draft = new_draft(client, token, typed)
+        for i in range(args.issues):  # each a different case: none is a repeat
+            mine = {**typed, "recipient.name": f"{typed['recipient.name']} {n}-{i}"}
+            draft = new_draft(client, token, mine)
             data = {"csrf_token": token, "respondent": "new"}  # issued, never a question
             t.request("POST /drafts/ID/issue", client, "POST", f"{draft}/issue", (303,), data=data)
         client.close()
