@@ -47,6 +47,8 @@ class Options:
     # Issued (the register): the verification line, and who signs (docgen.signing.codes).
     # Drafts and `docgen render` have none.
     mark: IssueMark | None = None
+    # Issued as a correction (docgen supersede): the number and issue date it replaces.
+    corrects: tuple[str, date] | None = None
 
 
 @dataclass(frozen=True)
@@ -458,7 +460,14 @@ def render_document(kind: Kind, pack: Pack, context: Context, options: Options) 
     template = kind.layouts.get(options.layout or "", kind.template)
     html = render_html(
         template,
-        {"pack": pack, "review": options.review, "issue": options.mark, **context.names()},
+        {
+            "pack": pack,
+            "review": options.review,
+            "issue": options.mark,
+            "corrects": options.corrects,
+            "appealable": kind.appealable,
+            **context.names(),
+        },
         options.templates,
     )
     return HtmlDocument(

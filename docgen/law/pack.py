@@ -162,6 +162,10 @@ class Enforcement(Strict):
     appeal_procedure: AppealProcedure
     service: Service
     appeal_statement: CitedText
+    # A correction (docgen supersede): the document it replaces ({old}, {issued}), and that
+    # its own service starts its own appeal period (a reading for counsel).
+    correction: CitedText | None = None
+    correction_appeal: CitedText | None = None
     appeal_deadline: AppealDeadline
     stop_work_duration: CitedText
     stop_work_failure: CitedText

@@ -309,7 +309,10 @@ def verify(file: Path) -> None:
             f"{found.issued.isoformat()}, respondent {found.respondent or 'none'}"
         )
         if found.superseded_by:
-            click.echo(f"note: superseded by {found.superseded_by}")
+            click.echo(
+                f"superseded by {found.superseded_by}: this document was corrected and no "
+                f"longer has effect; the current one is {found.superseded_by}"
+            )
     if report.signed or file.suffix.lower() == ".pdf" or blob.startswith(b"%PDF"):
         for line in report.lines():
             click.echo(line)

@@ -247,7 +247,8 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     checkpoint("numbered")
     sealing = request.sealing or checks.prepare(found.pack)
     officer = checks.signing_officer(sealing, kind, data)
-    options, code = checks.mark_for(sealing, ISSUING, number, officer)
+    corrects = (old.number, old.issued) if old is not None else None
+    options, code = checks.mark_for(sealing, replace(ISSUING, corrects=corrects), number, officer)
     rendered, files = api.render_bytes(
         kind, data, formats, options, pdf_variant=request.pdf_variant
     )

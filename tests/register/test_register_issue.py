@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 
 import pytest
 from sqlalchemy import text
 
 from docgen.errors import CaseInvalid
 from docgen.register import AmbiguousRespondent, RegisterError
+from tests.helpers.readback import docx_text, html_text, pdf_text
 from tests.helpers.register_cases import notice
 
 HTML = ("html",)
@@ -191,3 +195,27 @@ def test_every_kind_with_a_party_can_be_issued(reg, tmp_path):
     assert issued["maintenance-agreement"].number.startswith("MA-")
     assert issued["contractor-certification"].respondent is None
     assert {i.kind for i in issued.values()} == {k for k, _ in sample_cases()}
+
+
+def test_a_correction_says_what_it_replaces_and_that_its_service_starts_its_own_period(
+    reg, tmp_path
+):
+    first = reg.issue("notice-of-violation", notice(), formats=HTML)
+    corrected = notice()
+    corrected["violations"][0]["nature"] = "Land disturbed (1.2 acres) without an approved SWPPP"
+    second = reg.supersede(first.number, corrected, formats=("pdf", "docx"))
+    for printed in (pdf_text(second.files["pdf"]), docx_text(second.files["docx"])):
+        flat = " ".join(printed.split())
+        assert "This document replaces No. NOV-2026-0001, issued November 16, 2026" in flat
+        assert "run from service of this corrected notice" in flat
+    assert "replaces" not in " ".join(html_text(first.files["html"].decode()).split())
+    old = tmp_path / "old.html"
+    old.write_bytes(first.files["html"])
+    shown = subprocess.run(
+        [sys.executable, "-m", "docgen.cli", "verify", str(old)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
+        check=False,
+    )
+    assert "superseded by NOV-2026-0002" in shown.stdout, shown.stdout + shown.stderr
