@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,15 @@ def render_case(
     """Validate the case and render its HTML (the source of every format): a kind's one
     document, or a bundle's parts and the page that holds them all."""
     data, name = load(source, name)
-    return rendition(get_kind(kind), data, options or Options(), name)
+    return rendition(get_kind(kind), data, with_case_dir(options or Options(), source), name)
+
+
+def with_case_dir(options: Options, source: Source) -> Options:
+    """``options`` knowing the case file's folder: a file the case names (an easement's
+    map exhibit) is read from there."""
+    if isinstance(source, Mapping) or options.case_dir is not None:
+        return options
+    return replace(options, case_dir=Path(source).resolve().parent)
 
 
 def build(kind: str, source: Source, options: Options | None = None) -> HtmlDocument:
@@ -153,10 +161,15 @@ def _written(
     return Rendered(doc, write_files({paths[fmt]: blobs[fmt] for fmt in blobs}, force))
 
 
-def _check_out(out: str | Path | None, formats: tuple[str, ...]) -> None:
+def _check_out(out: str | Path | None, formats: tuple[str, ...], review: bool = False) -> None:
     """Output options that contradict each other, refused before anything is rendered."""
     if out == STDOUT and len(formats) != 1:
         raise OutputUsage("-o - writes one format to standard output; choose it with -f")
+    if out == STDOUT and review:
+        raise OutputUsage(
+            "--review writes a review file beside the instrument; -o - has room for one "
+            "file (give a file or directory)"
+        )
     output_paths(out, "check", formats)
 
 
@@ -186,11 +199,23 @@ def render(
         doc = render_case(kind, data, options, name).document
         blobs = split_blobs(spec, data, name, formats, out, options, pdf_variant)
         return Rendered(doc, write_files(blobs, force))
-    _check_out(out, formats)
+    _check_out(out, formats, options.review)
+    options = with_case_dir(options, source)
     done, blobs = render_bytes(kind, data, formats, options, pdf_variant, name=name)
     doc = done.document
     stem = safe_name(doc.filename, fallback=safe_name(Path(name).stem, fallback=kind))
-    return _written(doc, stem, out, blobs, force)
+    if done.review is None:
+        return _written(doc, stem, out, blobs, force)
+    paths = output_paths(out, stem, blobs)
+    files = {paths[fmt]: blob for fmt, blob in blobs.items()}
+    for fmt, path in paths.items():
+        files[review_path(path)] = to_bytes(done.review, fmt, pdf_variant)
+    return Rendered(doc, write_files(files, force))
+
+
+def review_path(path: Path) -> Path:
+    """Where the review file of the document at ``path`` goes: beside it, "-review" added."""
+    return path.with_name(f"{path.stem}-review{path.suffix}")
 
 
 class UniqueStems:

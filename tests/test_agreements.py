@@ -123,11 +123,14 @@ def reviewed():
     out = {}
     for kind in KINDS:
         path = ROOT / "fixtures" / kind / "homer-llc-two-signers.yaml"
-        doc = api.build(kind, path, Options(review=True))
+        done = api.render_case(kind, path, Options(review=True))
+        doc, review = done.document, done.review
         out[kind] = {
             "doc": doc,
             "pdf": api.to_bytes(doc, "pdf"),
             "docx": api.to_bytes(doc, "docx"),
+            "review_pdf": api.to_bytes(review, "pdf"),
+            "review_docx": api.to_bytes(review, "docx"),
         }
     return out
 
@@ -301,18 +304,23 @@ def test_review_mode_marks_case_values_and_maps_requirements_to_clauses(reviewed
             if run.font.highlight_color is not None
         }
         assert {"Cayuga Street Holdings LLC", "87.17-01-12.000", "Alan P. Mercer"} <= lit
-        assert "Village of Homer" not in lit and "Mayor" not in lit
-        text = flat(pdf_text(r["pdf"]))
-        assert "Review: Requirements and the Clauses That Meet Them" in text
-        assert "Review: Requirements and the Clauses That Meet Them" in flat(docx_text(r["docx"]))
+        assert "Village of Homer" not in lit and "Village Hall" not in lit
+        # the review is a file of its own: never pages of the instrument
+        for text in (flat(pdf_text(r["pdf"])), flat(docx_text(r["docx"]))):
+            assert "Requirements and the Clauses That Meet Them" not in text
+        for text in (flat(pdf_text(r["review_pdf"])), flat(docx_text(r["review_docx"]))):
+            assert "Requirements and the Clauses That Meet Them" in text
+            assert (
+                "Values From the Case" in text and "owner.name Cayuga Street Holdings LLC" in text
+            )
     # the table's clause numbers come from the clause order: the security row says Clause 7
     agreement = reviewed["maintenance-agreement"]
     numbers = clause_numbers(maintenance_agreement.CLAUSES)
-    table = docx.Document(io.BytesIO(agreement["docx"])).tables[-1]
+    table = docx.Document(io.BytesIO(agreement["review_docx"])).tables[-1]
     rows = {row.cells[0].text: row.cells[2].text for row in table.rows}
     security = next(v for k, v in rows.items() if k.startswith("Security (bond"))
     assert security == f"Clause {numbers['security']}"
-    easement = docx.Document(io.BytesIO(reviewed["maintenance-easement"]["docx"])).tables[-1]
+    easement = docx.Document(io.BytesIO(reviewed["maintenance-easement"]["review_docx"])).tables[-1]
     erows = {row.cells[0].text: row.cells[2].text for row in easement.rows}
     access = next(v for k, v in erows.items() if k.startswith("Access to the facility"))
     assert access == f"Clause {clause_numbers(maintenance_easement.CLAUSES)['grant']}; Clause 2"
@@ -478,6 +486,7 @@ def test_one_case_file_serves_both_kinds():
         "inspection",
         "counsel",
         "authorization",
+        "signatory",
     }
 
 

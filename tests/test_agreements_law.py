@@ -39,7 +39,7 @@ def texts(renders, kind, path):
 def test_model_terms_cite_no_statute_and_signatures_cite_nothing(renders, kind, path):
     for text in texts(renders, kind, path):
         assert "Schedule B)" not in text and "Town sample agreement" not in text
-        assert "(model term)" in text
+        assert "(model term)" not in text and "model term" not in text
         signatures = text[text.index("In witness whereof") : text.index("Approved as to Form")]
         assert "(§" not in signatures
         assert "Schedule B:" not in text and "Facilities Schedule: Stormwater" in text
@@ -98,7 +98,7 @@ def test_a_standing_resolution_in_the_pack_serves_a_case_that_names_none(tmp_pat
 
 
 def test_review_lists_every_model_term_for_counsel():
-    doc = api.build("maintenance-agreement", AGREEMENTS[0], Options(review=True))
+    doc = api.render_case("maintenance-agreement", AGREEMENTS[0], Options(review=True)).review
     text = flat(pdf_text(api.to_bytes(doc, "pdf")))
     heading = "Model Terms for Counsel to Confirm"
     assert heading in text
@@ -117,7 +117,7 @@ def test_review_lists_every_model_term_for_counsel():
 
 
 def test_macedon_review_names_the_towns_sample_agreement():
-    doc = api.build("maintenance-agreement", AGREEMENTS[2], Options(review=True))
+    doc = api.render_case("maintenance-agreement", AGREEMENTS[2], Options(review=True)).review
     text = flat(docx_text(api.to_bytes(doc, "docx")))
     listed = text[text.index("Model Terms for Counsel to Confirm") :]
     assert (
@@ -126,18 +126,24 @@ def test_macedon_review_names_the_towns_sample_agreement():
     )
 
 
-def test_an_easement_states_no_approval_and_warns_of_one_dated_before_it():
+def test_an_easement_dated_after_an_approval_warns_and_does_not_claim_to_precede_it():
     data, _ = api.load(EASEMENTS[1])
     assert "approval" not in data["project"]
     assert api.check("maintenance-easement", data) == []
+    clean = flat(docx_text(api.to_bytes(api.build("maintenance-easement", data), "docx")))
+    assert "executes this easement before the issuance of any approval" in clean
     data["project"]["approval"] = {"board": "Village of Homer Planning Board", "date": "2026-08-04"}
     doc = api.build("maintenance-easement", data)
-    text = flat(docx_text(api.to_bytes(doc, "docx")))
-    assert "under plans submitted to the Village of Homer for approval" in text
-    assert "approved on" not in text
+    for text in (
+        flat(docx_text(api.to_bytes(doc, "docx"))),
+        flat(pdf_text(api.to_bytes(doc, "pdf"))),
+    ):
+        assert "executes this easement before the issuance" not in text
+        assert "Executed before approval" not in text
+        assert "Village of Homer Planning Board gave final approval on August 4, 2026" in text
     (warning,) = api.check("maintenance-easement", data)
-    assert warning.startswith("project.approval: the plans were approved on August 4, 2026")
-    assert "before the issuance of any approval" in warning and doc.warnings == (warning,)
+    assert warning.startswith("project.approval: the plans were given final approval on August 4")
+    assert "(§ 228-78D(3))" in warning and doc.warnings == (warning,)
 
 
 def test_a_member_signs_as_a_member(renders):

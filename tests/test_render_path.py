@@ -114,8 +114,10 @@ def test_batch_takes_the_layout_and_review_options(tmp_path):
         tmp_path / "review",
     )
     assert code == 0, out
-    (draft,) = (tmp_path / "review").glob("*.html")
+    (draft,) = (tmp_path / "review").glob("*-review.html")  # the review, beside the instrument
     assert "For the reviewing attorney" in html_text(draft.read_text(encoding="utf-8"))
+    (instrument,) = set((tmp_path / "review").glob("*.html")) - {draft}
+    assert "For the reviewing attorney" not in html_text(instrument.read_text(encoding="utf-8"))
 
 
 def test_options_are_checked_before_anything_is_rendered():

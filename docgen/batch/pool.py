@@ -256,7 +256,10 @@ class _OrderedWriter:
             return
         stem = self.names.take(outcome.stem)
         blobs = {self.out / f"{stem}.{fmt}": outcome.blobs[fmt] for fmt in self.job.formats}
-        outcome.blobs = {}  # the parent keeps no rendered bytes once they are written
+        blobs |= {
+            self.out / f"{stem}-review.{fmt}": data for fmt, data in outcome.review_blobs.items()
+        }
+        outcome.blobs = outcome.review_blobs = {}  # the parent keeps no bytes once written
         own = self.own.get(outcome.source, set())
         force = self.force or all(p.name in own or not p.exists() for p in blobs)
         try:

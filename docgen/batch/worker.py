@@ -40,6 +40,8 @@ class Outcome:
     source: str
     stem: str = ""
     blobs: dict[str, bytes] = field(default_factory=dict)
+    # `--review` on a recorded instrument: the review file, per format, beside the document
+    review_blobs: dict[str, bytes] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)  # html (validate+build), pdf, docx
     cpu_seconds: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -168,6 +170,10 @@ def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
             name=case.source,
         )
         doc = done.document
+        if done.review is not None:
+            outcome.review_blobs = {
+                fmt: api.to_bytes(done.review, fmt, job.pdf_variant) for fmt in job.formats
+            }
         outcome.stem = safe_name(doc.filename, fallback=safe_name(case.name, fallback=job.kind))
         outcome.warnings = [*doc.warnings, *_LOG.messages]
     except DocgenError as err:

@@ -61,6 +61,16 @@ def _tax_map(value: Any) -> Any:
 TaxMap = Annotated[str, BeforeValidator(_tax_map)]
 
 
+def _file_name(value: Any) -> Any:
+    if not isinstance(value, str) or not value.strip() or "\n" in value or len(value) > 1000:
+        raise ValueError(f"{value!r} is not a file name (a PNG, JPEG or PDF file)")
+    return value.strip()
+
+
+# A file the case names (a map exhibit): a path, read by docgen.documents.exhibits.
+FileName = Annotated[str, BeforeValidator(_file_name)]
+
+
 class AgreementInfo(Model):
     date: IsoDate = Field(description="the date of the instrument (its effective date)")
     number: Line | None = Field(default=None, description="the municipality's file number")
@@ -86,11 +96,28 @@ class OwnerSigner(Model):
 
 
 class Owner(Model):
-    name: Line = Field(description="the landowner: grantor of the easement, party to the agreement")
+    name: Line = Field(
+        description="the landowner: grantor of the easement, party to the agreement (for a "
+        "trust, the trust's name: its trustees, the signers, grant as its trustees)"
+    )
     kind: OwnerKind = cited(ACKNOWLEDGMENT_REF, "decides the acknowledgment form")
+    organized_in: Line | None = Field(
+        default=None,
+        description="a firm's state of organization (default New York, for a firm with a "
+        "New York address)",
+    )
     address: Address
     signers: list[OwnerSigner] = cited(
         ACKNOWLEDGMENT_REF, "each signer signs and acknowledges", default_factory=list
+    )
+
+
+class Signatory(Model):
+    """The municipality's officer who signs the instrument, by name."""
+
+    name: Line = Field(description="who signs for the municipality")
+    title: Line | None = Field(
+        default=None, description="the office (default: the pack's signatory, e.g. Mayor)"
     )
 
 
@@ -118,6 +145,11 @@ class Property(Model):
 class Approval(Model):
     board: Line
     date: IsoDate
+    stage: Literal["preliminary", "final"] = Field(
+        default="final",
+        description="preliminary or final plan approval (a maintenance agreement is recorded "
+        "before final plan approval)",
+    )
 
 
 class Project(Model):
@@ -135,6 +167,14 @@ class Facility(Model):
 class EasementArea(Model):
     area_description: Text
     width_feet: Decimal | None = Field(default=None, gt=0, le=10_000)
+    metes_and_bounds: Text | None = Field(
+        default=None, description="the easement area by courses and distances (Schedule C)"
+    )
+    exhibit: FileName | None = Field(
+        default=None,
+        description="a map of the easement area: a PNG, JPEG or PDF file (its first page), "
+        "attached as Exhibit 1; a relative path is read from the case file's folder",
+    )
 
 
 class Security(Model):
@@ -177,6 +217,12 @@ def case_model(name: str, ref: str, doc: str) -> type[Model]:
         security: Security = cited(TERMS, "bond, letter of credit or escrow")
         inspection: Inspection | None = cited(TERMS, "engineer's inspection schedule", default=None)
         counsel: Counsel = cited("@counsel", "the municipality's counsel, who approves as to form")
+        signatory: Signatory | None = cited(
+            ref,
+            "the officer who signs for the municipality, by name (when the pack names no "
+            "standing officer, recording.signatory_name)",
+            default=None,
+        )
         authorization: Authorization | None = cited(
             ref,
             "the board resolution under which the municipality's officer signs (when the "

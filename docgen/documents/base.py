@@ -17,8 +17,9 @@ case's fields. A :class:`Bundle` (the violation packet) answers the same questio
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import date
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -28,7 +29,7 @@ from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, 
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
 from docgen.render.formats import Rendition
-from docgen.render.html import HtmlDocument, render_html
+from docgen.render.html import Attachment, HtmlDocument, render_html
 from docgen.signing.codes import IssueMark
 
 
@@ -49,6 +50,9 @@ class Options:
     mark: IssueMark | None = None
     # Issued as a correction (docgen supersede): the number and issue date it replaces.
     corrects: tuple[str, date] | None = None
+    # The folder of the case file: a relative path a case names (a map exhibit) is read
+    # from there; None: the current directory.
+    case_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,7 @@ class Context:
     # A served document's copy for a person other than its addressee (a Party): the
     # window shows that person and the page says "Copy for ..." (None: the original).
     copy_for: Any = None
+    attachments: tuple[Attachment, ...] = ()  # images the document embeds (a map exhibit)
 
     def names(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -251,6 +256,8 @@ class Kind(_Described):
     check: Callable[[Any, Pack, Options], list[Problem]] = lambda case, pack, options: []
     # Whether the template marks the case's values in review mode (`--review`).
     review: bool = False
+    # With `--review`, the review file written beside the document (its own template).
+    review_template: str | None = None
     # What `docgen check` warns about without building the whole context.
     warnings: Callable[[Any, Pack, Options], list[str]] = lambda case, pack, options: []
     stylesheets: tuple[str, ...] = ("base/print.css",)
@@ -281,7 +288,13 @@ class Kind(_Described):
         return prepare(self, data, options, source)
 
     def render(self, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
-        return Rendition.single(build_document(self, data, options, source))
+        case, pack = prepare(self, data, options, source)
+        context = self.context(case, pack, options)
+        document = render_document(self, pack, context, options)
+        review = None
+        if options.review and self.review_template is not None:
+            review = render_review(self, pack, context, options)
+        return Rendition(document, (document,), review)
 
     def check_case(self, data: dict[str, Any], options: Options, source: str = "") -> list[str]:
         check_options(self, options)
@@ -455,9 +468,28 @@ def build_blank(kind: Kind, jurisdiction: str, options: Options) -> HtmlDocument
 
 def render_document(kind: Kind, pack: Pack, context: Context, options: Options) -> HtmlDocument:
     """The HTML of ``kind``'s template (or its chosen layout) over ``context``."""
-    meta = context.doc
     check_options(kind, options)
     template = kind.layouts.get(options.layout or "", kind.template)
+    return _document(kind, pack, context, options, template, context.doc)
+
+
+def render_review(kind: Kind, pack: Pack, context: Context, options: Options) -> HtmlDocument:
+    """The review file of a document (``kind.review_template``): its own title and name."""
+    meta = context.doc
+    review = replace(
+        meta,
+        title=f"Review of the {meta.title}",
+        running_head=f"{meta.running_head} · Review",
+        filename=f"{meta.filename or meta.number}-review",
+    )
+    assert kind.review_template is not None
+    return _document(kind, pack, context, options, kind.review_template, review)
+
+
+def _document(
+    kind: Kind, pack: Pack, context: Context, options: Options, template: str, meta: DocMeta
+) -> HtmlDocument:
+    names = {**context.names(), "doc": meta}
     html = render_html(
         template,
         {
@@ -466,7 +498,7 @@ def render_document(kind: Kind, pack: Pack, context: Context, options: Options) 
             "issue": options.mark,
             "corrects": options.corrects,
             "appealable": kind.appealable,
-            **context.names(),
+            **names,
         },
         options.templates,
     )
@@ -481,4 +513,5 @@ def render_document(kind: Kind, pack: Pack, context: Context, options: Options) 
         stylesheets=kind.stylesheets,
         lang=meta.lang,
         warnings=tuple(context.warnings),
+        attachments=context.attachments if template == kind.template else (),
     )

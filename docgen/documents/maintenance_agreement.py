@@ -18,8 +18,10 @@ from docgen.documents.recording import (
     Clause,
     RecordedContext,
     Requirement,
+    approval_warning,
     check_recording,
     recorded_context,
+    recording_warnings,
 )
 from docgen.errors import Problem
 from docgen.law.pack import Pack
@@ -121,7 +123,29 @@ CLAUSES: tuple[Clause, ...] = (
 
 
 def check(case: Any, pack: Pack, options: Options) -> list[Problem]:
-    return check_recording(case, pack, REF)
+    return check_recording(case, pack, REF, options)
+
+
+def warnings(case: Any, pack: Pack, options: Options) -> list[str]:
+    """A final approval dated before the agreement (it is recorded before final plan
+    approval); an assumed state of organization; a facility with no maintenance
+    provisions to attach (the approved plans are not recorded)."""
+    out = approval_warning(
+        case,
+        pack,
+        REF,
+        "recorded in the office of the County Clerk before final plan approval",
+        final_only=True,
+    )
+    out += recording_warnings(case, pack, REF)
+    out += [
+        f"facilities[{i}].practices: none given for {facility.type}; the agreement binds the "
+        "owner to the maintenance provisions of the approved plans, which are not recorded, "
+        f"so each facility's provisions are attached in the Facilities Schedule ({pack.cite(REF)})"
+        for i, facility in enumerate(case.facilities)
+        if not facility.practices
+    ]
+    return out
 
 
 def context(case: Any, pack: Pack, options: Options) -> RecordedContext:
@@ -133,6 +157,7 @@ def context(case: Any, pack: Pack, options: Options) -> RecordedContext:
         "Stormwater Control Facility Maintenance Agreement",
         CLAUSES,
         REQUIREMENTS,
+        warnings(case, pack, options),
     )
 
 
@@ -145,9 +170,11 @@ KIND = Kind(
     site=property_of,
     title="Maintenance agreement",
     model=AgreementCase,
+    review_template="agreements/review.html.j2",
     template="agreements/maintenance_agreement.html.j2",
     context=context,
     check=check,
+    warnings=warnings,
     stylesheets=("base/print.css", "agreements/agreement.css"),
     review=True,
     summary="the owner's recorded covenant to maintain the stormwater facilities",

@@ -17,11 +17,12 @@ from docgen.documents.recording import (
     Clause,
     RecordedContext,
     Requirement,
+    approval_warning,
     check_recording,
     recorded_context,
+    recording_warnings,
 )
 from docgen.errors import Problem
-from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 
 REF = "easement"
@@ -89,21 +90,29 @@ CLAUSES: tuple[Clause, ...] = (
 
 
 def check(case: Any, pack: Pack, options: Options) -> list[Problem]:
-    return check_recording(case, pack, REF)
+    return check_recording(case, pack, REF, options)
 
 
 def warnings(case: Any, pack: Pack, options: Options) -> list[str]:
-    """The easement states no approval (it is executed before any); an approval dated
-    before the easement is a contradiction the clerk should see."""
-    approval = case.project.approval
-    if approval is None or approval.date >= case.agreement.date:
-        return []
-    return [
-        f"project.approval: the plans were approved on {long_date(approval.date)}, before "
-        f"this easement's date, {long_date(case.agreement.date)}; the article has the "
-        "easement executed before the issuance of any approval that has a stormwater "
-        f"management facility as one of its requirements ({pack.cite(REF)})"
-    ]
+    """An approval dated before the easement (it is executed before any); an assumed
+    state of organization; an easement area only the unrecorded plans would show."""
+    out = approval_warning(
+        case,
+        pack,
+        REF,
+        "executed before the issuance of any approval that has a stormwater management "
+        "facility as one of its requirements",
+    )
+    out += recording_warnings(case, pack, REF)
+    area = case.easement
+    if area.metes_and_bounds is None and area.exhibit is None:
+        out.append(
+            "easement: the easement area is described in words only, with neither a "
+            "metes-and-bounds description (easement.metes_and_bounds) nor a map exhibit "
+            "(easement.exhibit); the approved plans are not recorded, so the area must be "
+            f"found from the recorded instrument alone ({pack.cite(REF)})"
+        )
+    return out
 
 
 def context(case: Any, pack: Pack, options: Options) -> RecordedContext:
@@ -128,6 +137,7 @@ KIND = Kind(
     site=property_of,
     title="Maintenance easement",
     model=EasementCase,
+    review_template="agreements/review.html.j2",
     template="agreements/maintenance_easement.html.j2",
     context=context,
     check=check,

@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from docgen.documents.base import Context, DocMeta, Options
+from docgen.documents.exhibits import exhibit_problems, load_exhibit
 from docgen.errors import Problem
 from docgen.law.acknowledgment import (
     ACKNOWLEDGMENT_REF,
@@ -24,8 +25,10 @@ from docgen.law.acknowledgment import (
     OUTSIDE_REF,
     OWNER_KINDS,
     office_article,
+    state_name,
     taken_outside_new_york,
 )
+from docgen.law.deadlines import long_date
 from docgen.law.pack import AgreementTerms, Pack
 
 # Parts of an instrument that meet a requirement without being a numbered clause, and
@@ -125,9 +128,10 @@ def unmet(requirements: tuple[Requirement, ...], clauses: tuple[Clause, ...]) ->
     return bad
 
 
-def check_recording(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
-    """Signers, facilities and the Schedule B figures; each problem cites its provision."""
-    problems: list[Problem] = []
+def check_recording(case: Any, pack: Pack, kind_ref: str, options: Options) -> list[Problem]:
+    """Parties, signers, facilities, the exhibit and the Schedule B figures; each problem
+    cites its provision."""
+    problems: list[Problem] = exhibit_problems(case, options.case_dir, pack.cite(kind_ref))
     executes = f"{pack.cite(kind_ref)}; {ACKNOWLEDGMENT_REF}"
     if authorization(case, pack) is None:
         problems.append(
@@ -149,14 +153,15 @@ def check_recording(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
                 executes,
             )
         )
-    if OWNER_KINDS[case.owner.kind].form == "representative":
+    problems += party_problems(case, pack, kind_ref)
+    if OWNER_KINDS[case.owner.kind].firm:
         for i, signer in enumerate(case.owner.signers):
             if not signer.title:
                 problems.append(
                     Problem(
                         f"owner.signers[{i}].title",
                         f"is required: {signer.name} signs for {case.owner.name} "
-                        f"({OWNER_KINDS[case.owner.kind].described}) in a representative "
+                        f"(a {OWNER_KINDS[case.owner.kind].noun}) in a representative "
                         "capacity, which the acknowledgment states",
                         ACKNOWLEDGMENT_REF,
                     )
@@ -180,6 +185,111 @@ def check_recording(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
         )
     problems += check_inspection(case.inspection, pack)
     return problems
+
+
+def party_problems(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
+    """The parties as the instrument must name them: the municipality's signer by name,
+    a firm's state of organization when it cannot be assumed (LAW.md § 8)."""
+    problems = []
+    if signatory(case, pack) is None:
+        problems.append(
+            Problem(
+                "signatory",
+                f"is missing: the instrument names the {pack.recording.signatory.value} who "
+                f"signs for the {pack.short_name.value} (give signatory {{name}} here, or a "
+                "standing officer as recording.signatory_name in the pack)",
+                pack.cite(kind_ref),
+            )
+        )
+    owner = case.owner
+    firm = OWNER_KINDS[owner.kind].firm
+    if owner.organized_in is not None and not firm:
+        what = "an individual" if owner.kind == "individual" else "a trust"
+        problems.append(
+            Problem(
+                "owner.organized_in",
+                f"is for a firm; {owner.name} is {what}, which has no state of organization",
+                pack.cite(kind_ref),
+            )
+        )
+    if firm and owner.organized_in is None and state_name(owner.address.state) != "New York":
+        problems.append(
+            Problem(
+                "owner.organized_in",
+                f"is required: {owner.name} has an address in "
+                f"{state_name(owner.address.state)}, so the state under whose law the "
+                f"{OWNER_KINDS[owner.kind].noun} was organized cannot be assumed",
+                pack.cite(kind_ref),
+            )
+        )
+    return problems
+
+
+def organized_in(owner: Any) -> str | None:
+    """A firm's state of organization in full: as given, else New York (a firm with a New
+    York address; :func:`party_problems` refuses any other); None for a person or trust."""
+    if not OWNER_KINDS[owner.kind].firm:
+        return None
+    return state_name(owner.organized_in or "New York")
+
+
+def recording_warnings(case: Any, pack: Pack, kind_ref: str) -> list[str]:
+    """What the clerk should see before an instrument goes out: an assumed state of
+    organization."""
+    out = []
+    owner = case.owner
+    if OWNER_KINDS[owner.kind].firm and owner.organized_in is None:
+        out.append(
+            f"owner.organized_in: not given; {owner.name} is named as a New York "
+            f"{OWNER_KINDS[owner.kind].noun} because its address is in New York; give the "
+            f"state it was organized in if it is another ({pack.cite(kind_ref)})"
+        )
+    return out
+
+
+def approval_before(case: Any, final_only: bool = False) -> Any:
+    """The project's approval when it is dated before the instrument (``final_only``: and
+    is the final plan approval), else None."""
+    approval = case.project.approval
+    if approval is None or approval.date >= case.agreement.date:
+        return None
+    return None if final_only and approval.stage != "final" else approval
+
+
+def approval_warning(
+    case: Any, pack: Pack, kind_ref: str, requirement: str, final_only: bool = False
+) -> list[str]:
+    """An approval dated before the instrument, which the law has the instrument precede
+    (``requirement`` says what it must come before; ``final_only``: only a final one)."""
+    approval = approval_before(case, final_only)
+    if approval is None:
+        return []
+    return [
+        f"project.approval: the plans were given {approval.stage} approval on "
+        f"{long_date(approval.date)}, before "
+        f"this instrument's date, {long_date(case.agreement.date)}; the article has it "
+        f"{requirement} ({pack.cite(kind_ref)}), so the instrument does not say it came first"
+    ]
+
+
+@dataclass(frozen=True)
+class Signatory:
+    """Who signs for the municipality: name and office, and whether the case named them."""
+
+    name: str
+    title: str
+    from_case: bool
+
+
+def signatory(case: Any, pack: Pack) -> Signatory | None:
+    """The case's signatory, else the pack's standing officer, else None."""
+    recording = pack.part("recording")
+    default_title = recording.signatory.value
+    if case.signatory is not None:
+        return Signatory(case.signatory.name, case.signatory.title or default_title, True)
+    if recording.signatory_name is not None:
+        return Signatory(recording.signatory_name.value, default_title, False)
+    return None
 
 
 def _terms(pack: Pack) -> AgreementTerms:
@@ -262,6 +372,14 @@ class RecordedContext(Context):
     model_terms: list[Met]  # drafted from the model law: the review lists each for counsel
     office_article: Any  # "a" Member, "the" Managing Member
     owner_kind: Any
+    organized_in: str | None  # a firm's state of organization, in full
+    instrument: str  # "easement", "agreement": what the instrument calls itself
+    exhibit: Any  # the map of the easement area (Exhibit 1), an Attachment
+    metes_paragraphs: list[str]  # the easement area by courses and distances (Schedule C)
+    case_values: list[tuple[str, str]]  # the review file: every value from the case
+    signatory: Signatory
+    state_name: Any  # "PA" -> "Pennsylvania"
+    approval_before: Any  # the project's approval when dated before the instrument
     schedule: Schedule
     legal_paragraphs: list[str]
     width_feet: str | None
@@ -273,6 +391,19 @@ class RecordedContext(Context):
     notary_ref: str
     authorization: Any  # the case's resolution, else the pack's standing one
     authorization_from_case: bool
+
+
+def case_values(data: Any, path: str = "") -> list[tuple[str, str]]:
+    """Every value the case gave, by field path ("owner.signers[0].name"), in order."""
+    if isinstance(data, dict):
+        return [
+            row
+            for key, value in data.items()
+            for row in case_values(value, f"{path}.{key}" if path else key)
+        ]
+    if isinstance(data, list):
+        return [row for i, value in enumerate(data) for row in case_values(value, f"{path}[{i}]")]
+    return [(path, str(data))]
 
 
 def authorization(case: Any, pack: Pack) -> Any:
@@ -300,6 +431,9 @@ def recorded_context(
     short = kind.replace("-", " ").title()
     rows = where_met(requirements, clauses, pack)
     model_term = pack.part("agreement").terms.ref
+    exhibit = (
+        load_exhibit(case.easement.exhibit, options.case_dir) if case.easement.exhibit else None
+    )
     return RecordedContext(
         case=case,
         clauses=clauses,
@@ -308,6 +442,14 @@ def recorded_context(
         model_terms=[row for row in rows if row.provision == model_term],
         office_article=office_article,
         owner_kind=OWNER_KINDS[case.owner.kind],
+        organized_in=organized_in(case.owner),
+        instrument=kind.removeprefix("maintenance-"),
+        exhibit=exhibit,
+        metes_paragraphs=paragraphs(case.easement.metes_and_bounds or ""),
+        case_values=case_values(case.model_dump(mode="json", exclude_none=True)),
+        signatory=signatory(case, pack),
+        state_name=state_name,
+        approval_before=approval_before(case, final_only=kind == "maintenance-agreement"),
         schedule=inspection_schedule(case.inspection, pack),
         legal_paragraphs=paragraphs(case.property.legal_description),
         width_feet=feet(case.easement.width_feet),
@@ -320,6 +462,7 @@ def recorded_context(
         authorization=authorization(case, pack),
         authorization_from_case=case.authorization is not None,
         warnings=tuple(warnings or ()),
+        attachments=(exhibit,) if exhibit else (),
         doc=DocMeta(
             kind=kind,
             title=f"{title}, {pack.name.value}, {number}",

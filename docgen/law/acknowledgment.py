@@ -6,8 +6,9 @@ substantially with the following form, the blanks being properly filled". The st
 "person" covers individuals and every entity acting through a representative, so one
 certificate serves both; what the owner's kind decides is how the blank after
 "personally appeared" is filled: the signer alone (an individual, in their own
-capacity), or the signer with the office they hold for the owner (a representative
-capacity). The notary's block follows Executive Law § 137.
+capacity), the signer with the office they hold for the owner (a representative
+capacity), or the signer as trustee of a trust (title to trust property is in the
+trustees, EPTL 7-2.1). The notary's block follows Executive Law § 137.
 """
 
 from __future__ import annotations
@@ -18,49 +19,80 @@ ACKNOWLEDGMENT_REF = "Real Property Law § 309-a(1)"
 OUTSIDE_REF = "Real Property Law § 309-b(1)"
 NOTARY_REF = "Executive Law § 137"
 
-# RPL § 309-a(1), after the blank for the name, character for character.
+# RPL § 309-a(1), after the blank for the name, with the form's alternatives filled for the
+# one individual each certificate is for ("individual(s)" -> "individual", "he/she/they" ->
+# "they", the form's own singular-neutral choice): the blanks "properly filled", no "(s)".
 CERTIFICATE_TEXT = (
     "personally known to me or proved to me on the basis of satisfactory evidence to be the "
-    "individual(s) whose name(s) is (are) subscribed to the within instrument and "
-    "acknowledged to me that he/she/they executed the same in his/her/their capacity(ies), "
-    "and that by his/her/their signature(s) on the instrument, the individual(s), or the "
-    "person upon behalf of which the individual(s) acted, executed the instrument."
+    "individual whose name is subscribed to the within instrument and acknowledged to me "
+    "that they executed the same in their capacity, and that by their signature on the "
+    "instrument, the individual, or the person upon behalf of which the individual acted, "
+    "executed the instrument."
 )
 
 
 @dataclass(frozen=True)
 class OwnerKind:
-    """How an owner of this kind is described, and which filling of the form it signs with."""
+    """How an owner of this kind is named, and which filling of the form it signs with."""
 
-    described: str  # "a limited liability company"
-    form: str  # "individual" (own capacity) or "representative" (office for the owner)
+    noun: str  # "limited liability company": "a New York limited liability company"
+    form: str  # "individual" (own capacity), "representative" (an office), "trustee"
+
+    @property
+    def firm(self) -> bool:
+        """An entity organized under a state's law (named with its state of organization)."""
+        return self.form == "representative"
 
 
 # The owner kinds docgen has an acknowledgment form for; the case model accepts no other.
+# A trust holds no title: its trustees do (EPTL 7-2.1), so they grant and sign as trustees.
 OWNER_KINDS: dict[str, OwnerKind] = {
-    "individual": OwnerKind("an individual", "individual"),
-    "corporation": OwnerKind("a corporation", "representative"),
-    "llc": OwnerKind("a limited liability company", "representative"),
-    "partnership": OwnerKind("a partnership", "representative"),
-    "trust": OwnerKind("a trust, acting by its trustee(s)", "representative"),
+    "individual": OwnerKind("individual", "individual"),
+    "corporation": OwnerKind("corporation", "representative"),
+    "llc": OwnerKind("limited liability company", "representative"),
+    "partnership": OwnerKind("partnership", "representative"),
+    "trust": OwnerKind("trust", "trustee"),
 }
+TRUST_REF = "EPTL 7-2.1"
 
 
 # RPL § 309-b(1), for an acknowledgment taken outside New York: the same words up to the
-# capacity, then the place where the signer appeared, character for character.
+# capacity, then the place where the signer appeared, filled for one individual.
 OUTSIDE_CERTIFICATE_TEXT = (
     "personally known to me or proved to me on the basis of satisfactory evidence to be the "
-    "individual(s) whose name(s) is (are) subscribed to the within instrument and "
-    "acknowledged to me that he/she/they executed the same in his/her/their capacity(ies), "
-    "that by his/her/their signature(s) on the instrument, the individual(s), or the person "
-    "upon behalf of which the individual(s) acted, executed the instrument, and that such "
-    "individual made such appearance before the undersigned in the"
+    "individual whose name is subscribed to the within instrument and acknowledged to me "
+    "that they executed the same in their capacity, that by their signature on the "
+    "instrument, the individual, or the person upon behalf of which the individual acted, "
+    "executed the instrument, and that such individual made such appearance before the "
+    "undersigned in the"
 )
+
+# Postal abbreviations -> the names an acknowledgment prints ("State of Pennsylvania").
+STATE_NAMES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "DC": "District of Columbia",
+    "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois",
+    "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan",
+    "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri", "MT": "Montana",
+    "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
+    "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota",
+    "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+    "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee",
+    "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+    "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming", "PR": "Puerto Rico",
+}  # fmt: skip
+
+
+def state_name(state: str) -> str:
+    """The state's name in full ("PA" -> "Pennsylvania"); a name already in full as typed."""
+    text = " ".join(str(state).split())
+    return STATE_NAMES.get(text.upper().replace(".", ""), text)
 
 
 def taken_outside_new_york(state: str | None) -> bool:
     """Whether an acknowledgment taken in ``state`` needs the RPL § 309-b form."""
-    return state is not None and " ".join(state.lower().split()) not in {"new york", "ny"}
+    return state is not None and state_name(state) != "New York"
 
 
 # Offices several people may hold at once: "a Member of ... LLC", not "the Member". Any
@@ -71,8 +103,3 @@ SHARED_OFFICES = frozenset({"member", "manager", "partner", "general partner", "
 def office_article(title: str) -> str:
     """'a' for an office several may hold (a Member), else 'the' (the Managing Member)."""
     return "a" if " ".join(str(title).lower().split()) in SHARED_OFFICES else "the"
-
-
-def acknowledgment_form(owner_kind: str) -> str:
-    """'individual' or 'representative' for ``owner_kind``; KeyError for a kind without one."""
-    return OWNER_KINDS[owner_kind].form

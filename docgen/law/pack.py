@@ -232,6 +232,9 @@ class Recording(Group):
     # A standing resolution authorizing the signatory to sign every such instrument; a
     # case's own `authorization` (one resolution for one instrument) takes precedence.
     authorization: Cited[Resolution] | None = None
+    # The standing officer who signs, by name (the office is ``signatory``); a case's own
+    # `signatory` takes precedence.
+    signatory_name: CitedText | None = None
 
 
 class AgreementTerms(Group):

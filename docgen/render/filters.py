@@ -88,6 +88,13 @@ def cite(ref: str) -> str:
     return text
 
 
+def full_stop(text: str) -> str:
+    """``text`` ending its sentence: a period added, unless it already ends in one ("Inc.",
+    "No. 2."), so a name ending in a period never gets a second."""
+    value = str(text).rstrip()
+    return value if value.endswith((".", "?", "!")) else value + "."
+
+
 def phone(digits: str) -> str:
     """(607) 555-0142 from the ten digits the case model keeps."""
     return f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
@@ -139,6 +146,7 @@ FILTERS = {
     "ordinal": ordinal,
     "cite": cite,
     "phone": phone,
+    "full_stop": full_stop,
     "plural": plural,
     "quantity": quantity,
     "every": every,

@@ -37,6 +37,9 @@ class Rendition:
 
     document: HtmlDocument
     parts: tuple[HtmlDocument, ...]
+    # `--review` on a recorded instrument: the review file written beside the document
+    # (never pages of it).
+    review: HtmlDocument | None = None
 
     @classmethod
     def single(cls, document: HtmlDocument) -> Rendition:

@@ -32,11 +32,41 @@ class HtmlDocument:
     stylesheets: tuple[str, ...] = ("base/print.css",)
     lang: str = "en-US"
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    # Images the document itself attaches (an easement's map exhibit), referred to in the
+    # HTML as ``attachment:NAME``: the PDF's fetcher and the DOCX writer read them here.
+    attachments: tuple[Attachment, ...] = ()
 
     def standalone(self) -> str:
-        """The HTML file a person opens: the stylesheets inlined, nothing linked."""
+        """The HTML file a person opens: the stylesheets and attachments inlined, nothing
+        linked."""
         css = "\n".join(stylesheet_text(name) for name in self.stylesheets)
-        return self.html.replace(CSS_MARKER, f"<style>\n{css}\n</style>", 1)
+        html = self.html.replace(CSS_MARKER, f"<style>\n{css}\n</style>", 1)
+        for item in self.attachments:
+            html = html.replace(f'src="{item.url}"', f'src="{item.data_uri()}"')
+        return html
+
+    def attachment(self, url: str) -> Attachment | None:
+        return next((a for a in self.attachments if a.url == url), None)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """An image a document attaches: ``attachment:NAME`` in its HTML."""
+
+    name: str
+    mime: str
+    data: bytes
+    width_in: float  # the size it prints at
+    height_in: float
+
+    @property
+    def url(self) -> str:
+        return f"attachment:{self.name}"
+
+    def data_uri(self) -> str:
+        import base64
+
+        return f"data:{self.mime};base64,{base64.b64encode(self.data).decode('ascii')}"
 
 
 @cache

@@ -18,7 +18,7 @@ from typing import Any
 from docgen.render.environment import assets_dir, templates_dir
 from docgen.render.formats import DEFAULT_VARIANT
 from docgen.render.glyphs import warn_missing_glyphs
-from docgen.render.html import HtmlDocument
+from docgen.render.html import Attachment, HtmlDocument
 
 log = logging.getLogger("docgen.pdf")
 
@@ -59,9 +59,19 @@ def _fetcher_class() -> type:
     allowed = assets_dir().resolve()
 
     class AssetFetcher(weasyprint.URLFetcher):
-        """Serves files under docgen's template assets and refuses everything else."""
+        """Serves files under docgen's template assets, and the document's own
+        attachments, and refuses everything else."""
+
+        def __init__(self, attachments: tuple[Attachment, ...] = ()) -> None:
+            super().__init__()
+            self._attachments = {a.url: a for a in attachments}
 
         def fetch(self, url: str, headers: Any = None) -> Any:
+            attached = self._attachments.get(url)
+            if attached is not None:
+                return weasyprint.urls.URLFetcherResponse(
+                    url, attached.data, headers={"Content-Type": attached.mime}
+                )
             path = asset_path(url, allowed)
             if path is not None:
                 return weasyprint.urls.URLFetcherResponse(url, path.read_bytes())
@@ -100,7 +110,9 @@ def layout(doc: HtmlDocument) -> Any:
     weasyprint, fonts = _engine()
     warn_missing_glyphs(doc.html, doc.stylesheets, doc.number)
     html = weasyprint.HTML(
-        string=doc.html, base_url=assets_dir().as_uri() + "/", url_fetcher=_fetcher_class()()
+        string=doc.html,
+        base_url=assets_dir().as_uri() + "/",
+        url_fetcher=_fetcher_class()(doc.attachments),
     )
     return html.render(
         stylesheets=[_stylesheet(name) for name in doc.stylesheets],

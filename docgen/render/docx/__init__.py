@@ -48,7 +48,7 @@ def render_docx(doc: HtmlDocument) -> bytes:
             body.remove(child)
 
     tree = lxml_html.document_fromstring(doc.html)
-    writer = Writer(word)
+    writer = Writer(word, doc.attachments)
     main = tree.find(".//main")
     writer.block(main if main is not None else tree.find("body"))
     if tree.find(".//*[@class='clerk-space']") is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
 from docx.shared import Pt
 
 SPACE = re.compile(r"[ \t\r\n\f]+")
@@ -55,6 +57,10 @@ class Inline:
             self.para.add_run().add_break()
             self._space = False
             return
+        href = el.get("href") or ""
+        if tag == "a" and href.startswith("#") and "clause-ref" in (el.get("class") or "").split():
+            self.reference(bookmark_name(href[1:]), el.text_content().strip(), fmt)
+            return
         new = dict(fmt)
         if tag in ("strong", "b"):
             new["bold"] = True
@@ -74,6 +80,26 @@ class Inline:
         if tag == "q":
             self.text("\u201d", new)
 
+    def reference(self, bookmark: str, shown: str, fmt: dict[str, bool]) -> None:
+        """A REF field to ``bookmark``'s paragraph number, ``shown`` until fields update:
+        Word and LibreOffice renumber it when a clause is inserted before the one it names.
+        """
+        if self._space and self.has_text:
+            self.para.add_run(" ")
+        self._space = False
+        runs = [self.para.add_run() for _ in range(5)]
+        runs[0]._r.append(_field_char("begin"))
+        instr = OxmlElement("w:instrText")
+        instr.set(qn("xml:space"), "preserve")
+        instr.text = f" REF {bookmark} \\n \\h "
+        runs[1]._r.append(instr)
+        runs[2]._r.append(_field_char("separate"))
+        runs[3].text = shown
+        runs[4]._r.append(_field_char("end"))
+        for run in runs:
+            self.style(run, fmt)
+        self.has_text = True
+
     def text(self, raw: str, fmt: dict[str, bool]) -> None:
         if not raw:
             return
@@ -88,7 +114,10 @@ class Inline:
         if (lead or self._space) and self.has_text:
             text = " " + text
         self._space = trail
-        run = self.para.add_run(text)
+        self.style(self.para.add_run(text), fmt)
+        self.has_text = True
+
+    def style(self, run: Any, fmt: dict[str, bool]) -> None:
         if fmt.get("bold"):
             run.bold = True
         if fmt.get("italic"):
@@ -103,7 +132,19 @@ class Inline:
             from docx.enum.text import WD_COLOR_INDEX
 
             run.font.highlight_color = WD_COLOR_INDEX.YELLOW
-        self.has_text = True
 
     def finish(self) -> None:
         self._space = False
+
+
+def bookmark_name(anchor: str) -> str:
+    """The Word bookmark for an HTML anchor ("clause-default" -> "Clause_default"): a
+    letter first, letters, digits and underscores only, at most 40 characters."""
+    name = re.sub(r"\W", "_", anchor)
+    return (name[:1].upper() + name[1:])[:40]
+
+
+def _field_char(kind: str) -> Any:
+    char = OxmlElement("w:fldChar")
+    char.set(qn("w:fldCharType"), kind)
+    return char

@@ -3,16 +3,18 @@ written onto the frame's named styles (docgen.render.docx.styles)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from docx.enum.section import WD_SECTION
 from docx.enum.style import WD_STYLE_TYPE
+from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Emu, Inches, Pt
 from docx.text import paragraph as docx_paragraph
 
-from docgen.render.docx.inline import INLINE, SPACE, Inline
+from docgen.render.docx.inline import INLINE, SPACE, Inline, bookmark_name
 from docgen.render.docx.styles import (
     ABSTRACT_BULLET,
     ABSTRACT_DECIMAL,
@@ -28,6 +30,7 @@ from docgen.render.docx.styles import (
     TEXT_WIDTH_INCHES,
 )
 from docgen.render.docx.window import drop_first_empty, window_table
+from docgen.render.html import Attachment
 
 # Blocks the PDF keeps on one page (break-inside: avoid in the stylesheets): in Word each
 # of their paragraphs but the last keeps with the next, and none splits its lines.
@@ -55,8 +58,10 @@ _STYLE_IDS: dict[str, str | None] = {}
 
 
 class Writer:
-    def __init__(self, document: Any):
+    def __init__(self, document: Any, attachments: tuple[Attachment, ...] = ()):
         self.doc = document
+        self.attachments = {a.url: a for a in attachments}
+        self._bookmarks = 0
         self.numbering = document.part.numbering_part.element
         self._next_num = 1000
         self.sectioned = False  # a packet: each document counts its own pages
@@ -128,8 +133,12 @@ class Writer:
             self.table(el)
         elif tag == "hr":
             self.add_paragraph(RULE)
+        elif tag == "img":
+            self.image(el)
         elif tag in BLOCK_CONTAINERS or tag == "":
-            if classes & KEEP_TOGETHER:
+            if "compact" in classes:
+                self.compacted(el, classes - {"compact"})
+            elif classes & KEEP_TOGETHER:
                 self.kept_together(el, classes)
             else:
                 self.children(el, classes)
@@ -150,6 +159,62 @@ class Writer:
             self.children(part, classes)
             drop_first_empty(cell)
         self.container = self.doc
+
+    def bookmark(self, para: Any, name: str) -> Any:
+        """``name`` opened on the numbered paragraph, so a REF field can print its number;
+        the caller appends the returned end after the paragraph's text."""
+        self._bookmarks += 1
+        start, end = OxmlElement("w:bookmarkStart"), OxmlElement("w:bookmarkEnd")
+        start.set(qn("w:id"), str(self._bookmarks))
+        start.set(qn("w:name"), name)
+        end.set(qn("w:id"), str(self._bookmarks))
+        para._p.append(start)
+        return end
+
+    def image(self, el: Any) -> None:
+        """An image the document attaches (a map exhibit), centered, at its printed size;
+        any other source is not the document's own and is left out, as the PDF does."""
+        attached = self.attachments.get(el.get("src") or "")
+        if attached is None:
+            return
+        para = self.add_paragraph("Normal")
+        para.alignment = WD_ALIGN_PARAGRAPH.CENTER
+        shape = para.add_run().add_picture(
+            io.BytesIO(attached.data),
+            width=Inches(attached.width_in),
+            height=Inches(attached.height_in),
+        )
+        shape._inline.docPr.set("descr", el.get("alt") or attached.name)
+
+    def compacted(self, el: Any, classes: set[str]) -> None:
+        """A block set smaller (class ``compact``: a form that must fit one page, as its
+        stylesheet sets it in the PDF): each run at COMPACT of its size, and paragraph
+        spacing likewise, by direct formatting over the frame's styles."""
+        body = self.doc.element.body
+        before = len(body) - 1  # the section properties stay last
+        if classes & KEEP_TOGETHER:
+            self.kept_together(el, classes)
+        else:
+            self.children(el, classes)
+        for p in (p for child in body[before:-1] for p in child.iter(qn("w:p"))):
+            para = docx_paragraph.Paragraph(p, self.doc)
+            size = self.style_size(para.style)
+            fmt = para.paragraph_format
+            for name in ("space_before", "space_after"):
+                value = getattr(fmt, name) or _style_spacing(para.style, name)
+                if value:
+                    setattr(fmt, name, Pt(value.pt * COMPACT))
+            for run in para.runs:
+                current = run.font.size.pt if run.font.size else size
+                run.font.size = Pt(round(current * COMPACT * 2) / 2)
+
+    def style_size(self, style: Any) -> float:
+        """The font size ``style`` gives (through the styles it is based on), in points."""
+        while style is not None:
+            if style.font.size is not None:
+                return style.font.size.pt
+            style = style.base_style
+        return DEFAULT_SIZE
 
     def kept_together(self, el: Any, classes: set[str]) -> None:
         """A block on one page: its paragraphs keep with the next (the last excepted) and
@@ -233,6 +298,8 @@ class Writer:
         style_name = self.style_of(li, set((li.get("class") or "").split()), style)
         para = self.add_paragraph(style_name)
         _set_num(para, num_id, level)
+        anchor = li.get("id")
+        mark_end = self.bookmark(para, bookmark_name(anchor)) if anchor else None
         state = Inline(para)
         if li.text:
             state.text(li.text, {})
@@ -270,6 +337,8 @@ class Writer:
                 else:
                     state.text(child.tail, {})
         state.finish()
+        if mark_end is not None:
+            para._p.append(mark_end)
 
     def table(self, el: Any) -> None:
         rows = []
@@ -334,6 +403,17 @@ class Writer:
 
 
 TEXT_WIDTH = Inches(TEXT_WIDTH_INCHES)
+COMPACT = 0.85  # a compact block's sizes, as a share of the frame's
+DEFAULT_SIZE = 12.0  # the frame's Normal
+
+
+def _style_spacing(style: Any, name: str) -> Any:
+    while style is not None:
+        value = getattr(style.paragraph_format, name)
+        if value is not None:
+            return value
+        style = style.base_style
+    return None
 
 
 def _fit_columns(table: Any, rows: list[tuple[Any, bool]], count: int) -> None:
