@@ -15,7 +15,7 @@ from conftest import ROOT
 from docgen import api
 from docgen.law.packs import ENV
 from docgen.render.filters import full_stop
-from tests.helpers.libreoffice import convert
+from tests.helpers.office import office_pdfs
 from tests.helpers.readback import docx_text, pdf_pages
 
 KIND = "contractor-certification"
@@ -89,11 +89,10 @@ def test_each_firm_is_one_page_in_the_pdf(rendered):
 
 
 def test_each_firm_is_one_page_in_word(rendered, tmp_path):
-    for name, (doc, _) in rendered.items():
-        (tmp_path / f"{name}.docx").write_bytes(api.to_bytes(doc, "docx"))
-    convert(list(tmp_path.glob("*.docx")), "pdf", tmp_path / "pdf", tmp_path / "profile")
+    docx = {name: api.to_bytes(doc, "docx") for name, (doc, _) in rendered.items()}
+    pdfs = office_pdfs(docx, tmp_path)
     for name, (_, firms) in rendered.items():
-        pages = [flat(p) for p in pdf_pages((tmp_path / "pdf" / f"{name}.pdf").read_bytes())]
+        pages = [flat(p) for p in pdf_pages(pdfs[name])]
         assert len(pages) == firms, (name, len(pages))
         for page in pages:
             assert page.count("I certify under penalty of law") == 1, name
