@@ -5,13 +5,16 @@ nested keys."""
 from __future__ import annotations
 
 import csv
+import errno
 import io
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from docgen.cases.loader import not_a_file, read_regular
 from docgen.errors import CaseFileError, DocgenError
 
 CASE_SUFFIXES = (".yaml", ".yml", ".json")
@@ -31,38 +34,59 @@ class CaseInput:
 
 
 def collect(inputs: Iterable[str | Path]) -> list[CaseInput]:
-    """Every case named by ``inputs``, in order. A missing path is a DocgenError (nothing runs)."""
+    """Every case named by ``inputs``, in order. A missing path is a DocgenError (nothing
+    runs); a device, FIFO, socket or looping link, named or in a folder (with a case
+    file's suffix), is a case that fails saying what it is: never read, never left out
+    without a word."""
     cases: list[CaseInput] = []
     for item in inputs:
         path = Path(item)
-        if path.is_dir():
+        what = _kind_of(path)
+        if what == "a directory":
             found = sorted(
                 p
                 for p in path.iterdir()
-                if p.is_file() and p.suffix.lower() in CASE_SUFFIXES and p.name != MANIFEST
+                if p.suffix.lower() in CASE_SUFFIXES and p.name != MANIFEST and not p.is_dir()
             )
             if not found:
                 raise DocgenError(f"{path}: no case files (.yaml, .yml, .json) in this directory")
-            cases += [CaseInput(str(p), p.stem, path=str(p)) for p in found]
-        elif path.suffix.lower() == ".csv" and path.is_file():
-            cases += csv_cases(path)
-        elif path.is_file():
-            cases.append(CaseInput(str(path), path.stem, path=str(path)))
-        else:
+            cases += [_file_input(p) for p in found]
+        elif what == "missing":
             raise DocgenError(f"{path}: no such file or directory")
+        elif what is None and path.suffix.lower() == ".csv":
+            cases += csv_cases(path)
+        else:
+            cases.append(_file_input(path))
     return cases
+
+
+def _kind_of(path: Path) -> str | None:
+    """None for a regular file, "missing", or what else is there ("a FIFO (named pipe)")."""
+    try:
+        return not_a_file(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return "missing" if not path.is_symlink() else "a link to nothing"
+    except OSError as err:
+        return "a symbolic link that loops" if err.errno == errno.ELOOP else err.strerror
+
+
+def _file_input(path: Path) -> CaseInput:
+    what = _kind_of(path)
+    if what is None:
+        return CaseInput(str(path), path.stem, path=str(path))
+    return CaseInput(
+        str(path),
+        path.stem,
+        error=f"{path}: skipped: is {what}, not a file; only regular files are read",
+    )
 
 
 def csv_cases(path: Path) -> list[CaseInput]:
     """One case per data row; the header row is row 1, so the first case is ``file.csv:2``."""
     try:
-        if path.stat().st_size > MAX_CSV_BYTES:
-            raise CaseFileError(f"{path}: over the {MAX_CSV_BYTES // 2**20} MB limit for a CSV")
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_regular(path, MAX_CSV_BYTES).decode("utf-8-sig")
     except UnicodeDecodeError:
         return [CaseInput(str(path), path.stem, error=f"{path}: not UTF-8 text")]
-    except OSError as err:
-        raise CaseFileError(f"{path}: cannot read: {err.strerror}") from None
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as err:

@@ -13,8 +13,11 @@ converted through a number, and an amount is parsed from its digits, not from a 
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -130,29 +133,57 @@ def parse_case_text(text: str, name: str = "<case>") -> dict[str, Any]:
     return data
 
 
-def read_case_file(path: str | Path) -> dict[str, Any]:
-    """Read and parse ``path``; every failure is a CaseFileError naming the file."""
-    return parse_case_text(read_case_text(path), str(path))
+KINDS_OF_FILE = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
-def read_case_text(path: str | Path) -> str:
-    """The text of the case file ``path`` (size-capped, UTF-8), not yet parsed."""
+def not_a_file(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file (None when it is one)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in KINDS_OF_FILE if test(mode)), "not a regular file")
+
+
+def read_regular(path: str | Path, limit: int, error: type[Exception] = CaseFileError) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Devices, FIFOs and sockets are refused before anything is read (``stat``, then
+    ``fstat`` of what was opened, without blocking on a FIFO), and the read stops at the
+    limit as it goes: ``/dev/zero`` reports 0 bytes and never ends. Every failure is
+    ``error`` naming the path."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise CaseFileError(
-                f"{path}: {size:,} bytes is over the {MAX_BYTES // (1024 * 1024)} MB limit "
-                "for a case file"
-            )
-        raw = path.read_bytes()
-    except CaseFileError:
-        raise
-    except IsADirectoryError:
-        raise CaseFileError(f"{path}: is a directory, not a case file") from None
+        what = not_a_file(os.stat(path).st_mode)
+        if what is None:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            with os.fdopen(fd, "rb") as handle:
+                what = not_a_file(os.fstat(handle.fileno()).st_mode)
+                if what is None:
+                    blob = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise error(f"{path}: cannot read: no such file") from None
     except OSError as err:
-        raise CaseFileError(f"{path}: cannot read: {err.strerror}") from None
+        if err.errno == errno.ELOOP:
+            raise error(f"{path}: a symbolic link that loops, not a file") from None
+        raise error(f"{path}: cannot read: {err.strerror}") from None
+    if what is not None:
+        raise error(f"{path}: is {what}, not a file; only regular files are read")
+    if len(blob) > limit:
+        raise error(f"{path}: over the {limit // (1024 * 1024)} MB limit (stopped reading there)")
+    return blob
+
+
+def read_case_file(path: str | Path) -> dict[str, Any]:
+    """Read and parse ``path``; every failure is a CaseFileError naming the file."""
+    path = Path(path)
+    raw = read_regular(path, MAX_BYTES)
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise CaseFileError(f"{path}: not UTF-8 text; a case file is YAML or JSON") from None
+    return parse_case_text(text, str(path))

@@ -40,6 +40,7 @@ class IsoDateParam(click.ParamType):
 
 
 ISO = IsoDateParam()
+VERIFY_LIMIT = 200 * 1024 * 1024  # far above any issued document; /dev/zero never ends
 BY = click.option("--by", "by", default=None, help="who records this (default: your user name)")
 
 
@@ -295,9 +296,11 @@ def history(respondent: str, as_json: bool) -> None:
 def verify(file: Path) -> None:
     """Is FILE exactly a document this register issued, with a valid signature if it is
     signed? Exit 0 if both agree, 1 if not."""
+    from docgen.cases.loader import read_regular
     from docgen.register.checks import signature_of
+    from docgen.register.db import RegisterError
 
-    blob = file.read_bytes()
+    blob = read_regular(file, VERIFY_LIMIT, RegisterError)
     with _open(readonly=True) as reg:
         found = reg.verify(blob)
     report = signature_of(blob, found.jurisdiction if found else None)
