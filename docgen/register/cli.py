@@ -354,18 +354,34 @@ def backup(file: Path) -> None:
 
 
 @register.command("import-history")
-@click.argument(
-    "csv_file", metavar="CSV", type=click.Path(dir_okay=False, exists=True, path_type=Path)
-)
+@click.argument("csv_file", metavar="CSV", required=False, type=click.Path(path_type=Path))
+@click.option("--undo", "undo", default=None, metavar="ID", help="withdraw import ID")
 @BY
-def import_history(csv_file: Path, by) -> None:
-    """Convictions from before the register, one per row, each with its court reference."""
-    from docgen.register.maintenance import import_history as run_import
+def import_history(csv_file: Path | None, undo: str | None, by) -> None:
+    """Convictions from before the register, one per row, each with its court reference;
+    one import is one batch, withdrawn whole with --undo ID."""
+    from docgen.register.imports import import_history as run_import
+    from docgen.register.imports import undo_import
 
+    if (csv_file is None) == (undo is None):
+        raise click.UsageError("give a CSV to import, or --undo ID to withdraw an import")
     with _open() as reg:
-        rows = run_import(reg, csv_file, by=by)
-    for line in rows:
+        if undo is not None:
+            gone = undo_import(reg, undo, by=by)
+            click.echo(f"import {undo.strip()} withdrawn: {gone} offense(s) removed")
+            return
+        done = run_import(reg, csv_file, by=by)
+    for line in done.lines:
         click.echo(line)
+    for line in done.duplicates:
+        click.echo(f"duplicate: {line}")
+    if done.batch is not None:
+        click.echo(
+            f"import {done.batch}: {len(done.lines)} row(s) imported, {len(done.duplicates)} "
+            f"duplicate(s) left out (withdraw with --undo {done.batch})"
+        )
+    else:
+        click.echo(f"nothing imported: {len(done.duplicates)} duplicate(s) left out")
 
 
 COMMANDS = (issue, supersede, record_service, record_disposition, history, verify, register)

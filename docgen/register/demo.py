@@ -19,7 +19,7 @@ from typing import Any
 
 from docgen import api
 from docgen.documents import get_kind
-from docgen.register.maintenance import REQUIRED
+from docgen.register.imports import REQUIRED
 
 METHODS = (("certified", "certified-mail"), ("first-class", "first-class-mail"))
 
@@ -55,7 +55,7 @@ def issue_samples(
 ) -> int:
     """Issue ``samples`` into a new register at ``out/docgen.sqlite``; the failures count."""
     from docgen.register import AmbiguousRespondent, Register
-    from docgen.register.maintenance import import_history
+    from docgen.register.imports import import_history
 
     formats = tuple(formats)
     loaded = [(kind, api.load(path)[0]) for kind, path in samples]
@@ -73,7 +73,7 @@ def issue_samples(
                 writer = csv.DictWriter(handle, [*REQUIRED, "jurisdiction"])
                 writer.writeheader()
                 writer.writerows(rows)
-            for line in import_history(reg, history, by="docgen demo"):
+            for line in import_history(reg, history, by="docgen demo").lines:
                 echo(f"register: history {line}")
         for kind, data in loaded:
             if get_kind(kind).permission is None:

@@ -152,7 +152,7 @@ def test_import_history_is_all_or_nothing_and_feeds_the_penalty(register_url, tm
     bad.write_text(header + row + ",Homer Village Court,24-3\n" + row + ",,\n", encoding="utf-8")
     refused = docgen("register", "import-history", bad, cwd=tmp_path)
     assert refused.returncode == 1
-    assert "bad.csv:3: court, docket empty" in refused.stderr
+    assert "bad.csv:3: court: " in refused.stderr and "bad.csv:3: docket: " in refused.stderr
     good = tmp_path / "good.csv"
     good.write_text(header + row + ",Homer Village Court,24-3\n", encoding="utf-8")
     imported = docgen("register", "import-history", good, cwd=tmp_path)

@@ -181,7 +181,7 @@ def test_the_cli_refuses_a_future_disposition_in_one_line(register_url, tmp_path
 
 def test_import_history_refuses_a_conviction_ahead_of_today_or_before_its_offense(reg, tmp_path):
     """Reading 13 for convictions from before the register: the whole file or nothing."""
-    from docgen.register.maintenance import import_history
+    from docgen.register.imports import import_history
 
     ahead = (new_york_today() + timedelta(days=3)).isoformat()
     today = new_york_today().isoformat()
@@ -198,9 +198,9 @@ def test_import_history_refuses_a_conviction_ahead_of_today_or_before_its_offens
     with pytest.raises(RegisterError) as err:
         import_history(reg, bad)
     message = str(err.value)
-    assert "nothing imported; 2 row(s) to fix" in message
+    assert "nothing imported; 2 problem(s) to fix" in message
     assert f"bad.csv:2: convicted {ahead}:" in message and "is after today" in message
     assert "bad.csv:3: convicted 2024-01-31:" in message and "before the offense" in message
     good = tmp_path / "good.csv"
     good.write_text(header + f"{who},2024-02-01,{today},{COURT},24-6\n", encoding="utf-8")
-    assert len(import_history(reg, good)) == 1
+    assert len(import_history(reg, good).lines) == 1

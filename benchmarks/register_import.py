@@ -1,0 +1,163 @@
+"""History import benchmark (not a test): ``register import-history`` of 500, 5,000 and
+50,000 rows (target: 5,000 rows in a few seconds, time growing with the rows), and what
+a clerk's ``docgen issue`` does while one runs.
+
+    .venv/bin/python -m benchmarks.register_import [--rows 500,5000,50000]
+
+Each size is imported into a new SQLite register already holding 2,000 respondents (so
+matching has something to search), then into PostgreSQL (a throwaway server, as the
+tests start theirs). While the largest file imports, a second process issues notices one
+after another into the same register: their count and slowest time are printed (an
+issue waits for at most one chunk of the import's rows, never for the whole file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import yaml
+
+from docgen.register import Register, db
+from docgen.register.imports import CHUNK, HEADER_ROW, import_history
+from docgen.register.models import Respondent, RespondentAddress
+from tests.helpers import pgserver
+from tests.helpers.register_cases import notice
+
+ISSUER = """
+import sys, time
+from docgen.register import Register
+from docgen.register.db import RegisterError
+url, case, stop = sys.argv[1], sys.argv[2], sys.argv[3]
+import os
+times, failures = [], 0
+with Register.open(url) as reg:
+    while not os.path.exists(stop):
+        start = time.perf_counter()
+        try:
+            reg.issue("notice-of-violation", case, formats=("html",), respondent="new")
+        except RegisterError as err:
+            failures += 1
+            print("failed:", err, file=sys.stderr)
+        times.append(time.perf_counter() - start)
+print(len(times), failures, max(times) if times else 0.0)
+"""
+
+
+def names(rows: int) -> list[str]:
+    """Distinct names of random letters (seeded): a first name and a surname each."""
+    pick = random.Random(18)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    out: set[str] = set()
+    while len(out) < rows:
+        first = "".join(pick.choices(letters, k=pick.randint(5, 8))).title()
+        last = "".join(pick.choices(letters, k=pick.randint(6, 10))).title()
+        out.add(f"{first} {last}")
+    return sorted(out)
+
+
+def history_csv(folder: Path, rows: int) -> Path:
+    path = folder / f"history-{rows}.csv"
+    with path.open("w", encoding="utf-8") as out:
+        out.write(HEADER_ROW + "\n")
+        for i, name in enumerate(names(rows)):
+            out.write(
+                f"{name},{i} Main Street,Homer,NY,13077,"
+                f"2023-0{1 + i % 9}-01,2024-0{1 + i % 9}-15,Homer Village Court,IMP-{i}\n"
+            )
+    return path
+
+
+def seed(url: str, respondents: int = 2000) -> None:
+    with Register.open(url) as reg, reg.engine.begin() as conn:
+        now = datetime.now(UTC)
+        conn.execute(
+            Respondent.__table__.insert(),
+            [
+                {
+                    "name": f"Seeded Person {i}",
+                    "kind": "person",
+                    "name_key": f"seeded person {i}",
+                    "loose_key": f"{i} person seeded",
+                    "created_at": now,
+                }
+                for i in range(respondents)
+            ],
+        )
+        conn.execute(
+            RespondentAddress.__table__.insert(),
+            [
+                {
+                    "respondent_id": i + 1,
+                    "street": f"{i} Elm St",
+                    "city": "Homer",
+                    "state": "NY",
+                    "zip": "13077",
+                    "address_key": f"{i} elm st | homer | ny 13077",
+                }
+                for i in range(respondents)
+            ],
+        )
+
+
+def timed_import(url: str, path: Path, rows: int, label: str, clerk: bool, folder: Path) -> None:
+    seed(url)
+    issuer = None
+    if clerk:
+        case = folder / "case.yaml"
+        case.write_text(yaml.safe_dump(notice()), encoding="utf-8")
+        stop = folder / f"stop-{label}-{rows}"
+        issuer = subprocess.Popen(
+            [sys.executable, "-c", ISSUER, url, str(case), str(stop)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(3)  # the clerk's process is up and issuing
+    with Register.open(url) as reg:
+        start = time.perf_counter()
+        done = import_history(reg, path)
+        took = time.perf_counter() - start
+    line = f"{label:<10} {rows:>6} rows: {took:6.1f} s ({rows / took:,.0f} rows/s)"
+    assert len(done.lines) == rows
+    if issuer is not None:
+        stop.touch()
+        out, _ = issuer.communicate(timeout=120)
+        count, failures, slowest = out.split()
+        line += (
+            f"; meanwhile a clerk issued {count} notices, {failures} failed, the slowest "
+            f"{float(slowest):.2f} s"
+        )
+    print(line, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", default="500,5000,50000")
+    args = parser.parse_args()
+    sizes = [int(n) for n in args.rows.split(",")]
+    print(f"chunk: {CHUNK} rows per transaction; load average {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        files = {n: history_csv(folder, n) for n in sizes}
+        for n in sizes:
+            url = db.sqlite_url(folder / f"sqlite-{n}" / "docgen.sqlite")
+            timed_import(url, files[n], n, "SQLite", n == max(sizes), folder)
+        if not pgserver.available():
+            print(f"PostgreSQL: skipped, no server binaries in {pgserver.PG_BIN}")
+            return
+        with pgserver.postgres() as server:
+            for n in sizes:
+                url = pgserver.create_database(server, f"imports_{n}")
+                timed_import(url, files[n], n, "PostgreSQL", n == max(sizes), folder)
+
+
+if __name__ == "__main__":
+    main()
