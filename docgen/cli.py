@@ -368,6 +368,22 @@ def batch(
         sys.exit(1)
 
 
+@main.command()
+@click.argument("draft", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("edited", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option("--author", default="Counsel", show_default=True, help="who the changes are by")
+@click.option("--force", is_flag=True, help="replace a file already there")
+def compare(draft: Path, edited: Path, out: Path, author: str, force: bool) -> None:
+    """Write a redline of EDITED against DRAFT (Word tracked changes) to OUT."""
+    from docgen.instruments.final import redline
+    from docgen.render.output import write_files
+
+    marked = redline(draft.read_bytes(), edited.read_bytes(), author)
+    write_files({out: marked}, force)
+    click.echo(f"wrote {out}")
+
+
 def _attach_desk() -> None:
     from docgen.desk.commands import serve, users
 
