@@ -53,7 +53,7 @@ def _article(value: Any) -> Any:
         value = str(value)  # unquoted in YAML: its digits
     if not isinstance(value, str):
         return value
-    digits = "".join(value.split())
+    digits = value.strip(" ").replace(" ", "")  # spaces as on the label; nothing else
     problem = article_problem(digits)
     if problem:
         raise ValueError(f"{value!r} {problem} (USPS Publication 199, IMpb check digit)")

@@ -23,6 +23,7 @@ MODULES = {
     "maintenance-easement": "docgen.documents.maintenance_easement",
     "maintenance-agreement": "docgen.documents.maintenance_agreement",
     "affidavit-of-service": "docgen.documents.affidavit_of_service",
+    "mailing-list": "docgen.documents.mailing_list",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}
 

@@ -6,6 +6,7 @@
     docgen history RESPONDENT [--json]
     docgen verify FILE
     docgen supersede NUMBER CASE
+    docgen mailing-list --date D [--jurisdiction J] [-o PATH]
     docgen register upgrade | backup FILE | import-history CSV
 
 A thin shell over docgen.register.Register: parse, call, print. Errors are DocgenErrors,
@@ -384,7 +385,38 @@ def import_history(csv_file: Path | None, undo: str | None, by) -> None:
         click.echo(f"nothing imported: {len(done.duplicates)} duplicate(s) left out")
 
 
-COMMANDS = (issue, supersede, record_service, record_disposition, history, verify, register)
+@click.command("mailing-list")
+@click.option("--date", "day", type=ISO, required=True, help="the day the pieces are mailed")
+@click.option("--jurisdiction", default=None, help="the municipality, when several mailed that day")
+@click.option("-o", "--out", default=None, help="a file, or a directory (existing, or ending in /)")
+@click.option(
+    "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
+)
+@click.option("--force", is_flag=True, help="replace a different file already at the output path")
+def mailing_list(day: date, jurisdiction, out, fmt, force) -> None:
+    """The firm mailing list of DAY's certified pieces, for the post office (PS Form 3877)."""
+    from docgen import api
+    from docgen.register.mailing import mailing_list_case
+
+    with _open() as reg:
+        data = mailing_list_case(reg, day, jurisdiction)
+    done = api.render("mailing-list", data, api.formats_from(fmt), out or "./", force=force)
+    for warning in done.document.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    for path in done.files:
+        click.echo(str(path))
+
+
+COMMANDS = (
+    issue,
+    supersede,
+    record_service,
+    record_disposition,
+    history,
+    verify,
+    register,
+    mailing_list,
+)
 
 
 def attach(group: click.Group) -> None:

@@ -34,6 +34,7 @@ from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
 from docgen.register.issuing import Request, issue_in, write_out
+from docgen.register.mailing import service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
 from docgen.register.queries import document_row
 from docgen.register.records import Served, notice_deadline, service_record
@@ -106,6 +107,7 @@ def record_service(
                 f"{' at ' + time if time else ''} is already recorded; the same event is "
                 "recorded once, with its one affidavit (LAW.md § 10)"
             )
+        article = service_article(served, method, article)
         server_name, server_title = _server(doc, served_by)
         deadline, rule, reasons = None, "", ()
         landowner = served is None or served.get("role") == "landowner"

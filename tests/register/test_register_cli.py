@@ -63,7 +63,7 @@ def test_issue_serve_decide_history_and_verify(register_url, tmp_path):
         "--received",
         "2026-03-05",
         "--article",
-        "9407 1118 9876 5432 1012 34",
+        "9407 1118 9876 5432 1012 38",
         "-o",
         "out/",
         "-f",

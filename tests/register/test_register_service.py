@@ -23,7 +23,7 @@ def test_record_service_issues_a_numbered_affidavit_about_the_notice(reg):
         issued.number,
         "certified-mail",
         date(2026, 11, 4),
-        article="9407 1118 9876 5432 1012 34",
+        article="9407 1118 9876 5432 1012 38",
         formats=HTML,
     )
     proof = served.affidavit
@@ -32,7 +32,7 @@ def test_record_service_issues_a_numbered_affidavit_about_the_notice(reg):
     assert reg.document(proof.number).about == issued.number
     text = words(proof.files["html"])
     assert "Affidavit of Service" in text and "being duly sworn" in text
-    assert "article number 9407 1118 9876 5432 1012 34" in text
+    assert "article number 9407 1118 9876 5432 1012 38" in text
     assert "Dana R. Whitcomb, Code Enforcement Officer" in text
     # Mailed 2026-11-04, receipt unknown: from 2026-11-09 (CPLR 2103(b)(2)), day 15 11-24;
     # the register keeps it, the affidavit swears to facts only (LAW.md § 10).
@@ -100,7 +100,7 @@ def test_mail_is_complete_on_the_later_of_receipt_and_mailing_plus_five(reg):
         date(2026, 12, 7),
         received=date(2026, 12, 8),
         received_by="M. Keller",
-        article="9407 1118 9876 5432 1012 34",
+        article="9407 1118 9876 5432 1012 38",
         formats=HTML,
     )
     assert served.service.appeal_deadline == date(2026, 12, 28)

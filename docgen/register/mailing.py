@@ -1,0 +1,88 @@
+"""A day's certified pieces, read from the register, as a mailing list case (LAW.md § 9).
+
+Every service event by certified mail on the day (of one municipality) is one piece: the
+person it went to, the address on the envelope, the document it carried and its article
+number (the event's, or the one the case gave that person). The case is rendered by the
+mailing-list kind (docgen.documents.mailing_list) like any other.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+
+from docgen.cases.mail import article_problem, grouped
+from docgen.documents import KINDS
+from docgen.register import db
+from docgen.register.db import RegisterError, guarded
+from docgen.register.models import Document, ServiceEvent
+
+CERTIFIED = "certified-mail"
+
+
+def service_article(person: dict[str, Any] | None, method: str, article: str | None) -> str | None:
+    """The article number a mail service event records, grouped as on the label: the one
+    typed (checked as the Postal Service specifies), or else the one the case gave the
+    person served (``person``: that person's entry in the case)."""
+    if method != CERTIFIED:
+        return article
+    if article is None:
+        given = (person or {}).get("certified_article")
+        return grouped(str(given).replace(" ", "")) if given else None
+    digits = article.strip().replace(" ", "")
+    problem = article_problem(digits)
+    if problem:
+        raise RegisterError(f"--article {article!r} {problem} (USPS Publication 199)")
+    return grouped(digits)
+
+
+def _person(doc: Document, name: str | None) -> dict[str, Any]:
+    """The person an event served, as the case names them (the landowner by default)."""
+    people = [doc.case["recipient"], *doc.case.get("copies_to", [])]
+    return next((p for p in people if p.get("name") == name), people[0])
+
+
+def _piece(event: ServiceEvent, doc: Document) -> dict[str, Any]:
+    person = _person(doc, event.served_on)
+    article = event.article or person.get("certified_article")
+    piece = {
+        "name": person["name"],
+        "address": person["address"],
+        "document": doc.number,
+        "title": KINDS[doc.kind].title
+        + (f" (copy for the {event.role})" if event.role not in (None, "landowner") else ""),
+    }
+    return piece | ({"article": article} if article else {})
+
+
+def mailing_list_case(reg: Any, day: date, jurisdiction: str | None = None) -> dict[str, Any]:
+    """The mailing list of ``day``'s certified pieces, as case data for the kind."""
+    query = (
+        select(ServiceEvent, Document)
+        .join(Document, ServiceEvent.document_id == Document.id)
+        .where(ServiceEvent.method == CERTIFIED, ServiceEvent.date == day)
+        .order_by(Document.number, ServiceEvent.id)
+    )
+    if jurisdiction is not None:
+        query = query.where(Document.jurisdiction == jurisdiction)
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        rows = session.execute(query).all()
+        found = sorted({doc.jurisdiction for _, doc in rows})
+        if len(found) > 1:
+            raise RegisterError(
+                f"--date {day}: certified pieces of {', '.join(found)}; each municipality "
+                "takes its own list to the post office: choose one with --jurisdiction"
+            )
+        if not rows:
+            where = f" for {jurisdiction}" if jurisdiction else ""
+            raise RegisterError(
+                f"--date {day}: no service by certified mail recorded that day{where}; "
+                "record each mailing first (docgen record-service NUMBER --method certified-mail)"
+            )
+        return {
+            "jurisdiction": found[0],
+            "date": day.isoformat(),
+            "pieces": [_piece(event, doc) for event, doc in rows],
+        }
