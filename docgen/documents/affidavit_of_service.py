@@ -150,7 +150,8 @@ def persons_served(case: dict[str, Any]) -> list[dict[str, Any]]:
     """Each person a served document was sent to: the landowner first, then each person
     copied (LAW.md § 2: each is served, each service an event of its own)."""
     people = [case["recipient"], *(case.get("copies_to") or [])]
-    return [{k: p[k] for k in ("name", "role", "address") if k in p} for p in people]
+    keys = ("name", "role", "address", "certified_article")
+    return [{k: p[k] for k in keys if k in p} for p in people]
 
 
 def one_line(address: dict[str, Any]) -> str:

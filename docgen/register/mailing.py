@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from docgen.cases.mail import article_problem, grouped
 from docgen.documents import KINDS
+from docgen.documents.affidavit_of_service import persons_served
 from docgen.register import db
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, ServiceEvent
@@ -40,7 +41,7 @@ def service_article(person: dict[str, Any] | None, method: str, article: str | N
 
 def _person(doc: Document, name: str | None) -> dict[str, Any]:
     """The person an event served, as the case names them (the landowner by default)."""
-    people = [doc.case["recipient"], *doc.case.get("copies_to", [])]
+    people = persons_served(doc.case)
     return next((p for p in people if p.get("name") == name), people[0])
 
 
