@@ -180,10 +180,15 @@ def read_regular(path: str | Path, limit: int, error: type[Exception] = CaseFile
 
 def read_case_file(path: str | Path) -> dict[str, Any]:
     """Read and parse ``path``; every failure is a CaseFileError naming the file."""
+    return parse_case_text(read_case_text(path), str(path))
+
+
+def read_case_text(path: str | Path) -> str:
+    """The text of the case file ``path`` (a regular file, size-capped, UTF-8), not yet
+    parsed: what a queued job carries."""
     path = Path(path)
     raw = read_regular(path, MAX_BYTES)
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise CaseFileError(f"{path}: not UTF-8 text; a case file is YAML or JSON") from None
-    return parse_case_text(text, str(path))
