@@ -52,3 +52,13 @@ def axe_violations(page, levels=("serious", "critical")) -> list[str]:
         for v in found
         if v["impact"] in levels
     ]
+
+
+def browsing():
+    """Chromium for a test module (a fixture's body: ``yield from browsing()``)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()

@@ -8,9 +8,9 @@ import io
 import re
 
 import pytest
-from desk_browser import axe_violations, launch
+from desk_browser import axe_violations, browsing
 from desk_server import PASSWORD, docgen, start_desk, stop_desk, typed_sample
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 from pypdf import PdfReader
 
 
@@ -30,10 +30,7 @@ def desk(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
+    yield from browsing()
 
 
 class Walk:

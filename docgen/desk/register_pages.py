@@ -268,7 +268,7 @@ def respondent_id(request: Request) -> int:
     return found
 
 
-KNOWN = ("recipient", "site")  # what a new notice takes from an earlier document
+KNOWN = ("recipient", "copies_to", "site")  # what a new notice takes from an earlier one
 
 
 def _notice_from(request: Request, record: Any) -> Response:
