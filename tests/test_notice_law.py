@@ -150,9 +150,9 @@ def service_text(tmp_path, served: dict) -> str:
 def test_mail_with_a_return_receipt_runs_from_receipt(renders):
     for text in texts(renders, SECOND):
         assert squash("mailed on November 4, 2026 and received on November 6, 2026") in text
-        assert squash("November 21, 2026 is a Saturday; November 22, 2026 is a Sunday") in text
-        assert squash("Last day to file a written notice of appeal: November 23, 2026") in text
-        assert squash("(CPLR") not in text
+        # The later of receipt (11-06) and mailing + 5 (11-09): day 15 is 11-24.
+        assert squash("so the appeal period runs from November 9, 2026") in text
+        assert squash("Last day to file a written notice of appeal: November 24, 2026") in text
 
 
 def test_mail_without_receipt_adds_five_days(tmp_path):
@@ -167,7 +167,8 @@ def test_posting_runs_from_the_later_of_posting_and_mailing(tmp_path):
     served = {"date": "2026-11-04", "means": "posting", "mailed": "2026-11-05", "method": "posted"}
     for text in service_text(tmp_path, served):
         assert "posted at the site on November 4, 2026 and mailed on November 5, 2026" in text
-        assert "Last day to file a written notice of appeal: November 20, 2026" in text
+        # The later of posting (11-04) and mailing + 5 (11-10): day 15 is 11-25.
+        assert "Last day to file a written notice of appeal: November 25, 2026" in text
 
 
 @pytest.mark.parametrize(

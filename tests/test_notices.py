@@ -133,7 +133,8 @@ MISSING = [
     ("site.address", "(b)"),  # leaves only the tax map: neither address nor description
     ("violations", "(c)"),
     ("remedies", "(d)"),
-    ("served", "(f)"),
+    # A notice is printed before service (LAW.md § 2): no ``served`` is no problem, but a
+    # service block that is given must be whole.
     ("served.date", "(f)"),
     ("served.means", "(f)"),
 ]
@@ -163,8 +164,28 @@ def test_every_problem_at_once(tmp_path):
     data |= {"issued": "2026-11-03", "officer": {"name": "A", "title": "B"}}
     code, out = cli("check", KIND, write_yaml(tmp_path, data))
     assert code == 1
-    for letter in "abcdef":
+    for letter in "abcde":  # (f) needs no service: printed first, served second
         assert f"§ 228-79C(1)({letter})" in out, letter
+
+
+def test_a_notice_renders_before_service_and_says_when_service_is_complete(tmp_path):
+    data = {k: v for k, v in case_data(SECOND).items() if k != "served"}
+    code, out = cli(
+        "render", KIND, write_yaml(tmp_path, data), "-o", f"{tmp_path}/", "-f", "pdf,docx"
+    )
+    assert code == 0, out
+    for path, read in (
+        (next(tmp_path.glob("*.pdf")), pdf_text),
+        (next(tmp_path.glob("*.docx")), docx_text),
+    ):
+        text = " ".join(read(path.read_bytes()).split()).replace("\u00a0", " ")
+        assert "within 15 days of service of this notice" in text
+        assert (
+            "if it is mailed to you, on the later of the day you receive it and five days" in text
+        )
+        assert "Last day to file" not in text and "Served:" not in text
+        assert "stated in the certificate of service" not in text
+        assert "Date of service: ______" in text  # the certificate is left for the server
 
 
 WRONG = [

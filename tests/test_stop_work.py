@@ -113,7 +113,7 @@ def test_unknown_layout_is_a_clear_error():
         (lambda d: d.pop("contact"), "contact"),
         (lambda d: d["remedies"][0].update(due="2026-11-01"), "remedies[0].due"),
         (lambda d: d["violations"][0].update(observed="2026-11-20"), "violations[0].observed"),
-        (lambda d: d.pop("served"), "served.date"),
+        (lambda d: d["served"].pop("date"), "served.date"),
         (lambda d: d.update(site={"tax_map": "67.07-3-12"}), "site"),
     ],
 )

@@ -125,3 +125,26 @@ def test_the_placard_fills_the_page_in_type_read_from_a_distance(placard):
     assert order and min(order) >= 18
     lowest = min(y for y, _, _ in runs)
     assert lowest < 792 * 0.2  # within the bottom fifth of a Letter page (points)
+
+
+def test_an_order_issued_before_service_takes_effect_on_service(tmp_path):
+    data = {k: v for k, v in case_data(GRADING).items() if k not in ("served", "effective")}
+    assert api.check(KIND, write_yaml(tmp_path, data)) == []
+    _, files = api.render_bytes(KIND, write_yaml(tmp_path, data), ("pdf", "docx"))
+    for text in (pdf_text(files["pdf"]), docx_text(files["docx"])):
+        flat = " ".join(text.split())
+        assert "Effective: on service" in flat
+        assert (
+            "This order takes effect on service: on the day it is handed to you or posted" in flat
+        )
+        assert "Date and time of service: ______" in flat  # left for the server
+
+
+def test_an_order_served_by_mail_alone_is_not_effective_before_mail_service_is_complete(
+    tmp_path,
+):
+    data = case_data(GRADING)
+    data["served"] = {"date": str(data["issued"]), "means": "mail", "method": "certified mail"}
+    data["effective"] = str(data["issued"])
+    found = problems(tmp_path, data)
+    assert "before service was complete" in found["effective"].message

@@ -41,10 +41,6 @@ class Options:
     review: bool = False  # mark every value that came from the case
     layout: str | None = None  # a kind's alternative layout (e.g. "placard")
     templates: str | None = None  # a custom template folder, rendered in a sandbox
-    # Issued before service (the register): a notice without ``served`` states the appeal
-    # period "within N days of service" and leaves its certificate of service blank, to
-    # be completed by hand; without it, a notice must state its last day to appeal.
-    before_service: bool = False
     # Issued (the register): the verification line, and who signs (docgen.signing.codes).
     # Drafts and `docgen render` have none.
     mark: IssueMark | None = None

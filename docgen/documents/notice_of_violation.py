@@ -76,10 +76,10 @@ class NoticeCase(Model):
     prior_offenses: list[PriorOffense] = cited(E, default_factory=list)
 
 
-def element_problems(case: Any, pack: Pack, before_service: bool = False) -> list[Problem]:
+def element_problems(case: Any, pack: Pack) -> list[Problem]:
     """Elements (a) to (d) and (f): present, and dated consistently with the issue date.
-    ``before_service``: a notice without ``served`` is issued before service (the
-    register), so (f) states the period from service instead of its last day."""
+    A notice without ``served`` is printed before service (LAW.md § 2): (f) states the
+    period from service and when service is complete, not a last day."""
     problems = addressee_problems(case)
     if case.site is None or (case.site.address is None and case.site.description is None):
         problems.append(
@@ -93,7 +93,7 @@ def element_problems(case: Any, pack: Pack, before_service: bool = False) -> lis
         )
     problems += violation_problems(case, pack, C, "(c) ")
     problems += remedy_problems(case, required=True)
-    if not (before_service and case.served is None):
+    if case.served is not None:
         problems += service_problems(case, F, "(f)")
     return problems
 
@@ -309,7 +309,7 @@ def remedy_warnings(case: Any, pack: Pack) -> list[str]:
 
 
 def check(case: NoticeCase, pack: Pack, options: Options) -> list[Problem]:
-    problems = element_problems(case, pack, options.before_service)
+    problems = element_problems(case, pack)
     return problems + penalty_problems(case, pack)
 
 
@@ -322,7 +322,7 @@ class NoticeContext(Context):
     case: NoticeCase
     penalty: PenaltyTerms  # element (e): the penalty statement's own terms
     # The day the appeal period runs from (and the rule that gave it) and its last day;
-    # both None for a notice issued before service (Options.before_service).
+    # both None for a notice printed before service (LAW.md § 2: print first, serve second).
     service: Service | None
     deadline: Deadline | None
 

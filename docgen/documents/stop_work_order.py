@@ -41,7 +41,7 @@ from docgen.documents.notice_of_violation import (
     violation_problems,
 )
 from docgen.errors import Problem
-from docgen.law.deadlines import long_date
+from docgen.law.deadlines import long_date, service_start
 from docgen.law.pack import Pack
 
 S = "@provisions.stop-work-order"  # the stop-work section, as the pack cites it
@@ -59,7 +59,9 @@ class StopWorkCase(Model):
     )
     site: Site = cited(S, "the site where work must stop")
     violations: list[Violation] = cited(S, "the violations leading to the order")
-    effective: IsoDate = cited(S, "the date the order takes effect")
+    effective: IsoDate | None = cited(
+        S, "the date the order takes effect; by default, on service (LAW.md § 3)", default=None
+    )
     notices: list[Line] = cited(S, "numbers of the notices of violation", default_factory=list)
     remedies: list[Remedy] = cited(S, default_factory=list)
     allowed_work: list[Text] = cited(
@@ -78,12 +80,16 @@ def check(case: StopWorkCase, pack: Pack, options: Options) -> list[Problem]:
             Problem("violations", "missing: the violations leading to the stop-work order", S)
         )
     problems += [p for p in violation_problems(case, pack, S) if p.field != "violations"]
-    problems += effective_problems(case, S)
-    return problems + remedy_problems(case, False, S, "") + service_problems(case, S)
+    problems += effective_problems(case, S, pack)
+    problems += remedy_problems(case, False, S, "")
+    return problems + (service_problems(case, S) if case.served is not None else [])
 
 
-def effective_problems(case: Any, provision: str) -> list[Problem]:
-    """The order takes effect on service or posting, never before (§ 228-79C(2))."""
+def effective_problems(case: Any, provision: str, pack: Pack | None = None) -> list[Problem]:
+    """The order takes effect on service (delivery or posting; mail alone when mail
+    service is complete), never before (§ 228-79C(2); LAW.md § 3)."""
+    if case.effective is None:
+        return []
     if case.effective < case.issued:
         return [
             Problem(
@@ -93,12 +99,15 @@ def effective_problems(case: Any, provision: str) -> list[Problem]:
             )
         ]
     served = case.served.date if case.served else None
+    if served is not None and case.served.means == "mail" and pack is not None:
+        served = service_start(case.served, pack).start  # mail: when service is complete
     if served is not None and case.effective < served:
         return [
             Problem(
                 "effective",
-                f"{long_date(case.effective)} is before service on {long_date(served)}: the "
-                "order takes effect on service or posting, never before",
+                f"{long_date(case.effective)} is before service was complete "
+                f"({long_date(served)}): the order takes effect on service, never before "
+                "(LAW.md § 3)",
                 provision,
             )
         ]

@@ -102,6 +102,10 @@ class Service(Group):
     personal: CitedText
     mail: MailService
     posting: CitedText
+    # Printed before service: when service is complete for each means, in plain words.
+    complete: CitedText | None = None
+    # A stop-work order printed before service: when it takes effect (LAW.md § 3).
+    order_effect: CitedText | None = None
 
 
 class Certification(Strict):

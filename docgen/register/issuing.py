@@ -44,7 +44,7 @@ from docgen.render.output import pending_writes, safe_name, write_files
 PLACEHOLDER = "NUMBER-TO-BE-ASSIGNED"
 # The register may issue a notice before it is served: `record-service` then records the
 # service and issues the affidavit of service that states the last day to appeal.
-ISSUING = Options(before_service=True)
+ISSUING = Options()
 
 
 def pack_version(pack_id: str) -> str:

@@ -59,13 +59,13 @@ def test_issued_before_service_the_certificate_is_left_blank_in_every_format(reg
     assert parity_diff(expected, words(texts["docx"]), []) == []
 
 
-def test_plain_render_still_needs_the_service_date(register_url, tmp_path):
+def test_plain_render_prints_first_too(register_url, tmp_path):
     case, out = tmp_path / "case.yaml", f"{tmp_path}/out/"
     case.write_text(yaml.safe_dump({**unserved(), "number": "NOV-2026-0042"}), encoding="utf-8")
-    alone = docgen("render", "notice-of-violation", case, "-o", out, "-f", "html")
-    assert alone.returncode != 0
-    assert "served.date" in alone.stderr and "§ 228-79C(1)(f)" in alone.stderr
-    assert not (tmp_path / "out").exists()
+    alone = docgen("render", "notice-of-violation", case, "-o", f"{tmp_path}/plain/", "-f", "html")
+    assert alone.returncode == 0, alone.stderr  # print first, serve second (LAW.md § 2)
+    (plain,) = (tmp_path / "plain").iterdir()
+    assert FROM_SERVICE in squash(html_text(plain.read_text(encoding="utf-8")))
     issued = docgen("issue", "notice-of-violation", case, "-o", out, "-f", "html")
     assert issued.returncode == 0, issued.stderr
     (page,) = (tmp_path / "out").iterdir()

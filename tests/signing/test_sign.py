@@ -48,7 +48,7 @@ def signer(settings) -> Signer:
 @pytest.fixture(scope="module")
 def issued() -> dict[str, bytes]:
     """The notice as the register issues it (PDF/UA-1) and an easement (PDF/A-2b)."""
-    options = Options(before_service=True, mark=MARK)
+    options = Options(mark=MARK)
     _, notice = api.render_bytes("notice-of-violation", NOTICE, ("pdf",), options)
     _, easement = api.render_bytes(
         "maintenance-easement", EASEMENT, ("pdf",), Options(mark=MARK), pdf_variant="pdf/a-2b"
@@ -218,9 +218,7 @@ def test_signing_keeps_pdf_a_2b(issued, signed):
 
 
 def test_a_pdf_without_a_signature_box_is_refused(signer):
-    _, plain = api.render_bytes(
-        "notice-of-violation", NOTICE, ("pdf",), Options(before_service=True)
-    )
+    _, plain = api.render_bytes("notice-of-violation", NOTICE, ("pdf",), Options())
     with pytest.raises(SigningError, match="no signature box"):
         sign_pdf(plain["pdf"], signer, OFFICER, "x")
 
