@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -104,10 +105,23 @@ def _issue_options(func):
     return BY(func)
 
 
+@contextmanager
+def _recorded_number_said():
+    """A document recorded whose files could not be written: its number on a line of its
+    own on standard output (for scripts), then the one-line error (exit 1)."""
+    from docgen.register.issuing import NotWritten
+
+    try:
+        yield
+    except NotWritten as err:
+        click.echo(err.number)
+        raise
+
+
 def _issue(kind: str | None, case: Path, out, respondent, fmt, by, force, supersedes=None):
     from docgen import api
 
-    with _open() as reg:
+    with _open() as reg, _recorded_number_said():
         issued = reg.issue(
             kind or reg.document(supersedes).kind,
             case,
@@ -189,7 +203,7 @@ def record_service(
     service of this event, made by the server (--served-by), not by who records it (--by)."""
     from docgen import api
 
-    with _open() as reg:
+    with _open() as reg, _recorded_number_said():
         served = reg.record_service(
             number,
             method,
@@ -324,6 +338,23 @@ def verify(file: Path) -> None:
         sys.exit(1)
 
 
+@click.command()
+@click.argument("number")
+@click.option("-o", "--out", default="./", show_default=True, help="a file or a directory")
+@click.option(
+    "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
+)
+@click.option("--force", is_flag=True, help="replace a different file already at the output path")
+def export(number: str, out: str, fmt: str, force: bool) -> None:
+    """Write NUMBER's stored files again, byte for byte, each checked against its SHA-256."""
+    from docgen import api
+
+    with _open(readonly=True) as reg:
+        written = reg.export(number, out, api.formats_from(fmt), force=force)
+    for path in written:
+        click.echo(str(path))
+
+
 @click.group()
 def register() -> None:
     """The register itself: migrations, backups, history from before it."""
@@ -414,6 +445,7 @@ COMMANDS = (
     record_disposition,
     history,
     verify,
+    export,
     register,
     mailing_list,
 )

@@ -26,7 +26,7 @@ from docgen import __version__, api
 from docgen.cases.validate import cited_problems
 from docgen.documents import get_kind
 from docgen.documents.base import Addressee, Options, Spec, jurisdiction_of
-from docgen.errors import CaseInvalid, Problem
+from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.pack import Pack
 from docgen.register import checks
 from docgen.register.audit import record
@@ -130,11 +130,26 @@ def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
     return checks.prepare(pack)
 
 
+class NotWritten(RegisterError):
+    """The document is recorded (its number is used) but its files could not be written."""
+
+    def __init__(self, number: str, cause: str):
+        self.number = number
+        super().__init__(
+            f"{number} was recorded; its files were not written: {cause}; write them with "
+            f"`docgen export {number} -o DIR`"
+        )
+
+
 def write_out(issued: Issued, targets: dict[str, Path], force: bool) -> Issued:
-    """Write the issued bytes (after the commit): the record always exists first."""
+    """Write the issued bytes (after the commit): the record always exists first, so a
+    failure here says that the number was recorded and how to write its files again."""
     if not targets:
         return issued
-    written = write_files({targets[f]: issued.files[f] for f in targets}, force)
+    try:
+        written = write_files({targets[f]: issued.files[f] for f in targets}, force)
+    except (DocgenError, OSError) as err:
+        raise NotWritten(issued.number, str(err).removeprefix("error: ")) from None
     return replace(issued, paths=tuple(written))
 
 

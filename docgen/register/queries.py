@@ -24,6 +24,24 @@ from docgen.register.records import (
 from docgen.register.respondents import candidates, parse_id, ref
 
 
+def stored_files(row: Document, formats: set[str] | None = None) -> dict[str, bytes]:
+    """The stored bytes of ``row`` (of ``formats``), each checked against its recorded
+    SHA-256: altered bytes are refused, naming the document and the format."""
+    out = {}
+    for f in row.files:
+        if formats is not None and f.format not in formats:
+            continue
+        found = hashlib.sha256(f.content).hexdigest()
+        if found != f.sha256:
+            raise RegisterError(
+                f"{row.number}: its stored {f.format.upper()} is altered (SHA-256 "
+                f"{found[:16]}..., recorded {f.sha256[:16]}...); it is not given out. Restore "
+                "the register from a backup"
+            )
+        out[f.format] = f.content
+    return out
+
+
 def document_row(session: Session, number: str) -> Document:
     """The document numbered ``number``, or a RegisterError saying why there is not one."""
     number = normalize(number)

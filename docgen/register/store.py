@@ -24,7 +24,7 @@ from sqlalchemy import Engine
 from docgen import api
 from docgen.register import db, history, issuing, queries
 from docgen.register.audit import actor
-from docgen.register.db import guarded
+from docgen.register.db import RegisterError, guarded
 from docgen.register.faults import checkpoint
 from docgen.register.records import DocumentRecord, History, Issued, OffenseRecord, Verified
 from docgen.register.respondents import candidates
@@ -137,9 +137,14 @@ class Register:
         """Write the stored bytes of ``number`` again (exactly as served) to ``out``."""
         with guarded(self.url), db.read_session(self.engine) as session:
             row = queries.document_row(session, number)
-            wanted = set(formats)
-            blobs = {f.format: f.content for f in row.files if f.format in wanted}
+            formats = tuple(formats)
+            blobs = queries.stored_files(row, set(formats))
             stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
+            if not blobs:
+                stored = ", ".join(f.format for f in row.files) or "none"
+                raise RegisterError(
+                    f"{row.number}: no {', '.join(formats)} stored (stored: {stored})"
+                )
         paths = api.output_paths(out, stem, blobs)
         return write_files({paths[fmt]: blob for fmt, blob in blobs.items()}, force)
 
@@ -176,7 +181,7 @@ class Register:
     def files(self, number: str) -> dict[str, bytes]:
         """The stored bytes of each format of ``number``, exactly as issued."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            return {f.format: f.content for f in queries.document_row(session, number).files}
+            return queries.stored_files(queries.document_row(session, number))
 
     def verify(self, blob: bytes) -> Verified | None:
         """The issued document whose file has these exact bytes, or None (not issued here,

@@ -1,0 +1,85 @@
+"""Say what was recorded, and notice damage: a document recorded whose files could not be
+written says so with its number; `docgen export` writes the stored files again byte for
+byte; stored bytes that no longer match their SHA-256 are refused, naming the document."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+
+import pytest
+from sqlalchemy import text
+
+from docgen.register import RegisterError
+from docgen.register.issuing import NotWritten
+from tests.helpers.register_cases import notice
+from tests.register.test_register_cli import case_file, docgen
+
+
+def test_export_writes_the_stored_files_byte_for_byte(register_url, tmp_path):
+    case = case_file(tmp_path, notice())
+    issued = docgen(
+        "issue", "notice-of-violation", case, "-f", "html,pdf", "-o", "a/", cwd=tmp_path
+    )
+    assert issued.returncode == 0, issued.stderr
+    again = docgen("export", "nov-2026-0001", "-o", "b/", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    written = sorted((tmp_path / "b").iterdir())
+    assert [p.suffix for p in written] == [".html", ".pdf"]
+    first = {p.suffix: p.read_bytes() for p in (tmp_path / "a").iterdir()}
+    assert {p.suffix: p.read_bytes() for p in written} == first
+    verified = docgen("verify", written[1], cwd=tmp_path)
+    assert verified.returncode == 0 and "NOV-2026-0001" in verified.stdout
+    missing = docgen("export", "NOV-2026-0001", "-f", "docx", "-o", "c/", cwd=tmp_path)
+    assert missing.returncode == 1 and "no docx stored (stored: html, pdf)" in missing.stderr
+    assert not list(tmp_path.rglob("*.part"))
+
+
+def test_files_not_written_after_the_commit_say_the_number_was_recorded(reg, tmp_path, monkeypatch):
+    import docgen.register.issuing as issuing
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(issuing, "write_files", disk_full)
+    with pytest.raises(NotWritten) as err:
+        reg.issue("notice-of-violation", notice(), formats=("html",), out=f"{tmp_path}/out/")
+    assert err.value.number == "NOV-2026-0001"
+    assert str(err.value) == (
+        "NOV-2026-0001 was recorded; its files were not written: [Errno 28] No space left on "
+        "device; write them with `docgen export NOV-2026-0001 -o DIR`"
+    )
+    monkeypatch.undo()
+    assert reg.count() == 1  # recorded: a retry would issue NOV-2026-0002, export does not
+    written = reg.export("NOV-2026-0001", f"{tmp_path}/out/", ("html",))
+    assert written[0].read_bytes() == reg.files("NOV-2026-0001")["html"]
+
+
+def _alter_stored_pdf(reg) -> None:
+    """One flipped bit in a stored PDF, below the register (as a damaged disk would)."""
+    with reg.engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.execute(text("DROP TRIGGER document_files_frozen_update"))
+        else:
+            conn.execute(text("ALTER TABLE document_files DISABLE TRIGGER ALL"))
+        blob = conn.execute(text("SELECT content FROM document_files WHERE format = 'pdf'"))
+        content = bytearray(blob.scalar_one())
+        content[len(content) // 2] ^= 0x01
+        conn.execute(
+            text("UPDATE document_files SET content = :c WHERE format = 'pdf'"),
+            {"c": bytes(content)},
+        )
+
+
+def test_altered_stored_bytes_are_refused_naming_the_document(reg, tmp_path):
+    issued = reg.issue("notice-of-violation", notice(), formats=("html", "pdf"))
+    assert hashlib.sha256(reg.files(issued.number)["pdf"]).hexdigest() == issued.hashes["pdf"]
+    _alter_stored_pdf(reg)
+    for read in (
+        lambda: reg.files(issued.number),
+        lambda: reg.export(issued.number, f"{tmp_path}/out/"),
+    ):
+        with pytest.raises(RegisterError, match="NOV-2026-0001: its stored PDF is altered"):
+            read()
+    assert not (tmp_path / "out").exists()
+    assert reg.export(issued.number, f"{tmp_path}/html/", ("html",))  # the HTML is intact
