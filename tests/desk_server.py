@@ -151,8 +151,9 @@ def start_desk(home: Path, database: str = "", options: tuple[str, ...] = ()) ->
 def stop_desk(desk: Desk) -> None:
     for client in desk.clients:
         client.close()
-    desk.process.terminate()
+    desk.process.terminate()  # an issue in flight and the rendering processes finish first
     try:
-        desk.process.wait(timeout=10)
+        desk.process.wait(timeout=60)
     except subprocess.TimeoutExpired:
         desk.process.kill()
+        desk.process.wait()
