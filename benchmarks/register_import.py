@@ -141,15 +141,18 @@ def timed_import(url: str, path: Path, rows: int, label: str, clerk: bool, folde
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", default="500,5000,50000")
+    parser.add_argument("--backends", default="sqlite,postgresql")
     args = parser.parse_args()
     sizes = [int(n) for n in args.rows.split(",")]
     print(f"chunk: {CHUNK} rows per transaction; load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         files = {n: history_csv(folder, n) for n in sizes}
-        for n in sizes:
+        for n in sizes if "sqlite" in args.backends else ():
             url = db.sqlite_url(folder / f"sqlite-{n}" / "docgen.sqlite")
             timed_import(url, files[n], n, "SQLite", n == max(sizes), folder)
+        if "postgresql" not in args.backends:
+            return
         if not pgserver.available():
             print(f"PostgreSQL: skipped, no server binaries in {pgserver.PG_BIN}")
             return
