@@ -105,6 +105,17 @@ def _issue_options(func):
     return BY(func)
 
 
+def _folder_or_file(out: str | None) -> str:
+    """Where a register command writes; ``-`` (standard output) is refused: a recorded
+    document's files are files, and a name of ``-`` would make ``./-.html``."""
+    if out is not None and out.strip() == "-":
+        raise click.UsageError(
+            "-o -: the register writes files (standard output is for docgen render); give a "
+            "folder, e.g. -o out/"
+        )
+    return out or "./"
+
+
 @contextmanager
 def _recorded_number_said():
     """A document recorded whose files could not be written: its number on a line of its
@@ -127,7 +138,7 @@ def _issue(kind: str | None, case: Path, out, respondent, fmt, by, force, supers
             case,
             respondent=respondent,
             formats=api.formats_from(fmt),
-            out=out or "./",
+            out=_folder_or_file(out),
             by=by,
             supersedes=supersedes,
             force=force,
@@ -221,7 +232,7 @@ def record_service(
             by=by,
             oath="affirmation" if affirmation else "notary",
             formats=api.formats_from(fmt),
-            out=out or "./",
+            out=_folder_or_file(out),
             force=force,
         )
     s = served.service
@@ -350,7 +361,7 @@ def export(number: str, out: str, fmt: str, force: bool) -> None:
     from docgen import api
 
     with _open(readonly=True) as reg:
-        written = reg.export(number, out, api.formats_from(fmt), force=force)
+        written = reg.export(number, _folder_or_file(out), api.formats_from(fmt), force=force)
     for path in written:
         click.echo(str(path))
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import errno
 import hashlib
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import text
 
-from docgen.register import RegisterError
+from docgen.register import Register, RegisterError
 from docgen.register.issuing import NotWritten
 from tests.helpers.register_cases import notice
 from tests.register.test_register_cli import case_file, docgen
@@ -83,3 +84,21 @@ def test_altered_stored_bytes_are_refused_naming_the_document(reg, tmp_path):
             read()
     assert not (tmp_path / "out").exists()
     assert reg.export(issued.number, f"{tmp_path}/html/", ("html",))  # the HTML is intact
+
+
+def test_dash_is_refused_by_the_registers_commands_never_a_file_named_dash(register_url, tmp_path):
+    case = case_file(tmp_path, notice())
+    for args in (("issue", "notice-of-violation", case), ("export", "NOV-2026-0001")):
+        run = docgen(*args, "-f", "html", "-o", "-", cwd=tmp_path)
+        assert run.returncode == 2 and "-o -: the register writes files" in run.stderr
+    assert not list(tmp_path.glob("-*"))
+    with Register.open(register_url) as reg:
+        assert reg.count() == 0
+
+
+def test_audit_moments_keep_their_utc_offset_and_their_order(reg):
+    for _ in range(3):
+        reg.issue("notice-of-violation", notice(), formats=("html",), respondent="new")
+    moments = [datetime.fromisoformat(e["at"]) for e in reversed(reg.audit())]
+    assert all(m.utcoffset() == timedelta(0) for m in moments)
+    assert moments == sorted(moments)
