@@ -129,7 +129,9 @@ def _recorded_number_said():
         raise
 
 
-def _issue(kind: str | None, case: Path, out, respondent, fmt, by, force, supersedes=None):
+def _issue(
+    kind: str | None, case: Path, out, respondent, fmt, by, force, supersedes=None, final=None
+):
     from docgen import api
 
     with _open() as reg, _recorded_number_said():
@@ -142,6 +144,7 @@ def _issue(kind: str | None, case: Path, out, respondent, fmt, by, force, supers
             by=by,
             supersedes=supersedes,
             force=force,
+            final=final.read_bytes() if final is not None else None,
         )
     _print_issued(issued)
 
@@ -150,9 +153,16 @@ def _issue(kind: str | None, case: Path, out, respondent, fmt, by, force, supers
 @click.argument("kind")
 @click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
 @_issue_options
-def issue(kind: str, case: Path, out, respondent, fmt, by, force) -> None:
+@click.option(
+    "--final",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="an instrument: counsel's edited DOCX, kept as the text to sign and record, with "
+    "the draft, the redline and a PDF/A-2b",
+)
+def issue(kind: str, case: Path, out, respondent, fmt, by, force, final) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
-    _issue(kind, case, out, respondent, fmt, by, force)
+    _issue(kind, case, out, respondent, fmt, by, force, final=final)
 
 
 @click.command()

@@ -32,6 +32,7 @@ from docgen.register import checks
 from docgen.register.audit import record
 from docgen.register.db import RegisterError
 from docgen.register.faults import checkpoint
+from docgen.register.finals import counsel_files
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
@@ -118,6 +119,7 @@ class Request:
     force: bool = False
     about: int | None = None  # the document an affidavit of service proves service of
     sealing: checks.Sealing | None = None  # the signing key, opened before the transaction
+    final: bytes | None = None  # counsel's final DOCX of an instrument (docgen.register.finals)
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -293,7 +295,10 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     session.add(row)
     session.flush()
     hashes = {}
-    for fmt, blob in files.items():
+    stored = dict(files)
+    if request.final is not None:
+        stored |= counsel_files(files["docx"], request.final, who)
+    for fmt, blob in stored.items():
         hashes[fmt] = hashlib.sha256(blob).hexdigest()
         session.add(
             DocumentFile(

@@ -89,6 +89,7 @@ class Register:
         pdf_variant: str | None = None,
         supersedes: str | None = None,
         force: bool = False,
+        final: bytes | None = None,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
@@ -96,11 +97,17 @@ class Register:
         an alias and an address when new), ``"new"`` to make a new respondent, or None to
         match on the case's name and address (several or near matches raise
         AmbiguousRespondent listing the candidates). A case may not list
-        ``prior_offenses``: the register is the history the penalty reads. With ``out``,
+        ``prior_offenses``: the register is the history the penalty reads. ``final``:
+        counsel's edited DOCX of an instrument, kept with the draft, its redline and its
+        PDF/A-2b (docgen.register.finals). With ``out``,
         the files are written after the record is committed; a different file already at
         a path stops the issue before anything is recorded (unless ``force``).
         """
         data, name = api.load(source)
+        if final is not None:
+            from docgen.register.finals import refuse_final
+
+            refuse_final(kind, final, tuple(formats))
         request = issuing.Request(
             kind,
             data,
@@ -113,6 +120,7 @@ class Register:
             supersedes,
             force,
             sealing=issuing.sealing_for(data),
+            final=final,
         )
         with guarded(self.url), db.write_session(self.engine) as session:
             issued, targets = issuing.issue_in(session, request)

@@ -1,0 +1,87 @@
+"""`docgen issue maintenance-easement CASE --final EDITED.docx` (LAW.md § 8): the register keeps
+the generated draft, counsel's final DOCX, the redline and a PDF/A-2b of the final, each with
+its hash, and `verify` recognises every one; a final that cannot be recorded is refused with
+the reason and nothing is numbered. On SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+
+import docx
+import pytest
+from conftest import ROOT
+from pypdf import PdfReader
+from sqlalchemy import select
+
+from docgen import api
+from docgen.errors import DocgenError
+from docgen.instruments.final import FinalRefused
+from docgen.register.models import DocumentFile
+from tests.helpers.cli import docgen
+from tests.helpers.office import SOFFICE
+
+CASE = ROOT / "fixtures" / "maintenance-easement" / "homer-llc-two-signers.yaml"
+
+
+def counsel_final() -> bytes:
+    """Counsel's Word edit of the draft: a word added to the obstruction clause."""
+    draft = api.to_bytes(api.build("maintenance-easement", CASE), "docx")
+    document = docx.Document(io.BytesIO(draft))
+    for p in document.paragraphs:
+        for run in p.runs:
+            run.text = run.text.replace("building, structure, fence", "building, shed, fence")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+def test_the_final_is_kept_with_the_draft_the_redline_and_a_pdf_a_and_verify_knows_each(
+    reg, tmp_path
+):
+    final = counsel_final()
+    (tmp_path / "final.docx").write_bytes(final)
+    issued = reg.issue("maintenance-easement", CASE, final=final)
+    assert {"pdf", "docx", "html", "final", "redline", "final-pdfa"} <= set(issued.hashes)
+    assert issued.hashes["final"] == hashlib.sha256(final).hexdigest()
+    with reg.engine.connect() as db:
+        stored = dict(
+            db.execute(
+                select(DocumentFile.format, DocumentFile.content).where(
+                    DocumentFile.document_id == issued.id
+                )
+            ).all()
+        )
+    assert stored["final"] == final and stored["docx"] == issued.files["docx"]  # the draft
+    for fmt in ("docx", "final", "redline", "final-pdfa"):
+        found = reg.verify(stored[fmt])
+        assert found is not None and (found.number, found.format) == (issued.number, fmt)
+        assert issued.hashes[fmt] == hashlib.sha256(stored[fmt]).hexdigest()
+    body = zipfile.ZipFile(io.BytesIO(stored["redline"])).read("word/document.xml").decode()
+    assert "<w:ins " in body and "shed" in body
+    xmp = PdfReader(io.BytesIO(stored["final-pdfa"])).trailer["/Root"]["/Metadata"]
+    assert b"pdfaid:part>2<" in xmp.get_object().get_data().replace(b" ", b"")
+    run = docgen("verify", tmp_path / "final.docx")
+    assert run.returncode == 0, run.stderr
+    assert f"{issued.number}, maintenance-easement (final)" in run.stdout
+
+
+def test_a_final_that_cannot_be_recorded_is_refused_and_nothing_is_numbered(reg):
+    with pytest.raises(FinalRefused, match="not a DOCX file"):
+        reg.issue("maintenance-easement", CASE, final=b"%PDF-1.7")
+    macro = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(counsel_final())) as src, zipfile.ZipFile(macro, "w") as dst:
+        for item in src.infolist():
+            dst.writestr(item, src.read(item.filename))
+        dst.writestr("word/vbaProject.bin", b"\0" * 64)
+    with pytest.raises(FinalRefused, match="macro-enabled"):
+        reg.issue("maintenance-easement", CASE, final=macro.getvalue())
+    with pytest.raises(DocgenError, match="--final is for the recorded instruments"):
+        reg.issue(
+            "contractor-certification",
+            ROOT / "fixtures" / "contractor-certification" / "homer-three-contractors.yaml",
+            final=counsel_final(),
+        )
+    assert reg.count() == 0
