@@ -182,12 +182,14 @@ def render(
     pdf_variant: str | None = None,
     split: bool = False,
     force: bool = False,
+    copies: bool = False,
 ) -> Rendered:
     """Render one case to files. All formats are made in memory, then written together.
 
     ``split``: one file per part (per contractor) in the directory ``out``, named after
     each part, instead of one document; ``document`` is then the whole, for its warnings.
     ``force``: replace files already there with different bytes (otherwise OutputExists).
+    ``copies``: one file per person served (:func:`copy_files`).
     """
     spec = get_kind(kind)
     options = options or Options()
@@ -199,6 +201,9 @@ def render(
         doc = render_case(kind, data, options, name).document
         blobs = split_blobs(spec, data, name, formats, out, options, pdf_variant)
         return Rendered(doc, write_files(blobs, force))
+    if copies:
+        options = with_case_dir(options, source)
+        return copy_files(kind, data, name, formats, out, options, pdf_variant, force)
     _check_out(out, formats, options.review)
     options = with_case_dir(options, source)
     done, blobs = render_bytes(kind, data, formats, options, pdf_variant, name=name)
@@ -266,6 +271,39 @@ def split_blobs(
         _, made = render_bytes(spec.name, part, formats, options, pdf_variant, name=name)
         blobs.update({folder / f"{stem}.{fmt}": data for fmt, data in made.items()})
     return blobs
+
+
+def copy_files(
+    kind: str,
+    data: dict[str, Any],
+    name: str,
+    formats: tuple[str, ...],
+    out: str | Path | None,
+    options: Options,
+    pdf_variant: str | None = None,
+    force: bool = False,
+) -> Rendered:
+    """One file per person served (LAW.md § 9), in the directory ``out``: the original,
+    addressed to the recipient, and a copy for each person in copies_to, addressed to
+    them ("Copy for ..."), named ``<number>-<kind>-copy-N``. All are written or none."""
+    folder = Path(out) if out is not None else Path.cwd()
+    if out == STDOUT or (not _is_folder(out) and folder.suffix.lower().lstrip(".") in FORMATS):
+        raise OutputUsage(
+            f"--copies writes one file per person served into a directory; -o {out} names a "
+            "file (give a directory, e.g. -o out/)"
+        )
+    check_options(get_kind(kind), replace(options, copy=0))
+    people = data.get("copies_to")
+    blobs: dict[Path, bytes] = {}
+    documents = []
+    for copy in [None, *range(len(people) if isinstance(people, list) else 0)]:
+        done, made = render_bytes(
+            kind, data, formats, replace(options, copy=copy), pdf_variant, name=name
+        )
+        documents.append(done.document)
+        stem = safe_name(documents[-1].filename, fallback=kind)
+        blobs.update({folder / f"{stem}.{fmt}": blob for fmt, blob in made.items()})
+    return Rendered(documents[0], write_files(blobs, force))
 
 
 def blank(kind: str, jurisdiction: str, options: Options | None = None) -> HtmlDocument:

@@ -145,6 +145,11 @@ def pack_check(file: Path, is_settings: bool) -> None:
 )
 @click.option("--force", is_flag=True, help="replace files already there with different bytes")
 @click.option("--split", is_flag=True, help="one file per contractor, named after the firm")
+@click.option(
+    "--copies",
+    is_flag=True,
+    help="one file per person served: the original and a copy addressed to each in copies_to",
+)
 @click.option("--blank", is_flag=True, help="an empty form to fill in by hand (no CASE)")
 @click.option("--jurisdiction", default=None, help="with --blank: homer or macedon")
 @click.option(
@@ -167,6 +172,7 @@ def render(
     fmt: str,
     out: str | None,
     split: bool,
+    copies: bool,
     blank: bool,
     jurisdiction: str | None,
     pdf_variant: str,
@@ -203,6 +209,7 @@ def render(
             pdf_variant,
             split=split,
             force=force,
+            copies=copies,
         )
     _warn(result.document.warnings)
     for path in result.files:

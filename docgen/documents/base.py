@@ -49,6 +49,9 @@ class Options:
     # The folder of the case file: a relative path a case names (a map exhibit) is read
     # from there; None: the current directory.
     case_dir: Path | None = None
+    # A copy for the person ``copies_to[copy]`` (LAW.md § 9: each person served gets a
+    # copy addressed to them); None: the original, addressed to the recipient.
+    copy: int | None = None
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,7 @@ class Spec(Protocol):
     layouts: dict[str, str]
     needs: tuple[str, ...]
     served: bool
+    copies: bool
     appealable: bool
     reads_history: bool
     liftable: bool
@@ -266,6 +270,7 @@ class Kind(_Described):
     # -- the description the register, the desk and `pack check` read -------------------
     needs: tuple[str, ...] = ()  # the pack groups it prints (a pack providing it gives them)
     served: bool = False  # served on persons: service is recorded and sworn to
+    copies: bool = False  # one copy per person in copies_to (`render --copies`)
     appealable: bool = False  # its service starts an appeal period (LAW.md § 2)
     reads_history: bool = False  # its penalty reads the offense history (the register's)
     liftable: bool = False  # in effect from service until lifted in writing
@@ -286,6 +291,8 @@ class Kind(_Described):
     def render(self, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
         case, pack = prepare(self, data, options, source)
         context = self.context(case, pack, options)
+        if options.copy is not None:
+            context = copy_context(context, case, options.copy)
         document = render_document(self, pack, context, options)
         review = None
         if options.review and self.review_template is not None:
@@ -319,6 +326,7 @@ class Bundle(_Described):
     blank: None = None
     needs: tuple[str, ...] = ()
     served: bool = False
+    copies: bool = False
     appealable: bool = False
     reads_history: bool = False
     liftable: bool = False
@@ -384,6 +392,11 @@ def check_options(spec: Spec, options: Options, split: bool = False) -> None:
         raise OptionUnsupported(
             f"{spec.name} has no review mode; --review marks the case's values in the "
             "drafts an attorney reviews (maintenance-easement, maintenance-agreement)"
+        )
+    if options.copy is not None and not spec.copies:
+        raise OptionUnsupported(
+            f"{spec.name} has no copies; --copies is for the documents served on each person "
+            "named in copies_to (notice-of-violation, stop-work-order, penalty-statement)"
         )
     if split and spec.split is None:
         raise OptionUnsupported(
@@ -451,6 +464,18 @@ def build_document(
 ) -> HtmlDocument:
     case, pack = prepare(kind, data, options, source)
     return render_document(kind, pack, kind.context(case, pack, options), options)
+
+
+def copy_context(context: Context, case: Any, index: int) -> Context:
+    """``context`` as the copy for ``case.copies_to[index]``: addressed to that person in
+    the window, saying "Copy for ...", in a file of its own."""
+    if not 0 <= index < len(case.copies_to):
+        raise OptionUnsupported(f"no copies_to[{index}]: the case names {len(case.copies_to)}")
+    person = case.copies_to[index]
+    doc = replace(
+        context.doc, filename=f"{context.doc.filename or context.doc.number}-copy-{index + 1}"
+    )
+    return replace(context, copy_for=person, doc=doc)
 
 
 def build_blank(kind: Kind, jurisdiction: str, options: Options) -> HtmlDocument:

@@ -355,6 +355,7 @@ KIND = Kind(
     summary="the six elements the article requires, the penalty and the appeal deadline",
     needs=("enforcement", "penalties", "offices"),
     served=True,
+    copies=True,
     appealable=True,
     reads_history=True,
     permission="enforce",

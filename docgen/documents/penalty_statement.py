@@ -240,4 +240,5 @@ KIND = Kind(
     issued=issued_on,
     party=recipient_of,
     site=site_of,
+    copies=True,
 )

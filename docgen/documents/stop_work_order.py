@@ -140,6 +140,7 @@ KIND = Kind(
     summary="halt land development activities until compliance; a site placard",
     needs=("enforcement",),
     served=True,
+    copies=True,
     liftable=True,
     permission="enforce",
     issued=issued_on,

@@ -4,8 +4,6 @@ specifies, or the one the case gave the person served."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import date
 
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from docgen import api
 from docgen.register import RegisterError
 from docgen.register.mailing import mailing_list_case
+from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, html_text, pdf_text
 from tests.helpers.register_cases import notice
 
@@ -84,21 +83,9 @@ def test_a_typed_article_number_is_checked_and_recorded_as_on_the_label(reg):
 def test_docgen_mailing_list_writes_the_days_list(reg, tmp_path):
     issued = issued_with_article(reg, "Cayuga Street Holdings LLC", ARTICLE)
     reg.record_service(issued.number, "certified-mail", DAY, formats=HTML)
-    run = subprocess.run(
-        [sys.executable, "-m", "docgen.cli", "mailing-list", "--date", "2026-11-17", "-o", "out/"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=False,
-    )
+    run = docgen("mailing-list", "--date", "2026-11-17", "-o", f"{tmp_path}/out/")
     assert run.returncode == 0, run.stderr
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert names == [f"ML-2026-11-17-mailing-list.{f}" for f in ("docx", "html", "pdf")]
-    missing = subprocess.run(
-        [sys.executable, "-m", "docgen.cli", "mailing-list", "--date", "2026-11-18"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=False,
-    )
+    missing = docgen("mailing-list", "--date", "2026-11-18")
     assert missing.returncode == 1 and "no service by certified mail" in missing.stderr
