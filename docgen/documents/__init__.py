@@ -23,6 +23,7 @@ MODULES = {
     "maintenance-easement": "docgen.documents.maintenance_easement",
     "maintenance-agreement": "docgen.documents.maintenance_agreement",
     "affidavit-of-service": "docgen.documents.affidavit_of_service",
+    "stop-work-lifted": "docgen.documents.stop_work_lifted",
     "mailing-list": "docgen.documents.mailing_list",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}

@@ -196,6 +196,7 @@ class Spec(Protocol):
     appealable: bool
     reads_history: bool
     liftable: bool
+    lifts: bool
     permission: str | None
     issued: Callable[[Any], date | None]
     party: Callable[[Any], Addressee | None]
@@ -274,6 +275,7 @@ class Kind(_Described):
     appealable: bool = False  # its service starts an appeal period (LAW.md § 2)
     reads_history: bool = False  # its penalty reads the offense history (the register's)
     liftable: bool = False  # in effect from service until lifted in writing
+    lifts: bool = False  # the written notice lifting a liftable document
     permission: str | None = None  # the desk permission that drafts and issues it
     # The document's issue date: it prints the law in force that day (None: the latest).
     issued: Callable[[Any], date | None] = _none
@@ -330,6 +332,7 @@ class Bundle(_Described):
     appealable: bool = False
     reads_history: bool = False
     liftable: bool = False
+    lifts: bool = False
     permission: str | None = None
     issued: Callable[[Any], date | None] = _none
     party: Callable[[Any], Addressee | None] = _none

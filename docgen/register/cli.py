@@ -263,6 +263,28 @@ def record_service(
         _print_issued(served.affidavit)
 
 
+@click.command()
+@click.argument("number")
+@click.option("--date", "on", type=ISO, required=True, help="the day compliance was confirmed")
+@click.option("-o", "--out", default=None, help="where the notice goes (default: here)")
+@click.option(
+    "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
+)
+@click.option("--force", is_flag=True, help="replace a different file already at the output path")
+@BY
+def lift(number, on, out, fmt, force, by) -> None:
+    """Record the confirmation of compliance that lifts the stop-work order NUMBER
+    (§ 228-79C(2)) and issue the written notice lifting it."""
+    from docgen import api
+
+    with _open() as reg:
+        issued = reg.lift(
+            number, on, by=by, formats=api.formats_from(fmt), out=out or "./", force=force
+        )
+    click.echo(f"{number}: lifted on {on.isoformat()}")
+    _print_issued(issued)
+
+
 @click.command("record-disposition")
 @click.argument("number")
 @click.option("--disposition", type=click.Choice(DISPOSITIONS), required=True)
@@ -463,6 +485,7 @@ COMMANDS = (
     issue,
     supersede,
     record_service,
+    lift,
     record_disposition,
     history,
     verify,

@@ -7,7 +7,7 @@
   offense is still pending (the register records no compliance, so "overdue" means the
   schedule of § 228-79C(1)(d) has run and no disposition closed the matter);
 - ``stop-work-in-effect``: stop-work orders served (an order takes effect on service or
-  posting, § 228-79C(2)); the register records no lifting, so a served order stays listed.
+  posting, § 228-79C(2)) and not lifted (`docgen lift`).
 
 A superseded document is never listed: its successor is.
 """
@@ -56,5 +56,9 @@ def apply(query: Select, name: str | None, today: date) -> Select:
         )
         return query.where(current, notice, Document.remedies_due < today, pending)
     if name == "stop-work-in-effect":
-        return query.where(current, Document.kind.in_(kinds_with(liftable=True)), served)
+        lifting = aliased(Document)
+        lifted = exists().where(
+            lifting.about_id == Document.id, lifting.kind.in_(kinds_with(lifts=True))
+        )
+        return query.where(current, Document.kind.in_(kinds_with(liftable=True)), served, ~lifted)
     raise RegisterError(f"unknown filter {name!r}; filters: {', '.join(FILTERS)}")

@@ -174,6 +174,12 @@ class Register:
                 session, number, disposition, on, court, docket, who, _today()
             )
 
+    def lift(self, number: str, on: date, **kwargs: Any) -> Issued:
+        """Lift the stop-work order ``number`` on ``on``; see docgen.register.lifting.lift."""
+        from docgen.register.lifting import lift
+
+        return lift(self, number, on, **kwargs)
+
     def record_service(self, number: str, method: str, on: date, **kwargs: Any):
         """Record service of ``number``; see docgen.register.service.record_service."""
         from docgen.register.service import record_service

@@ -1,0 +1,95 @@
+"""The written notice lifting a stop-work order (§ 228-79C(2); LAW.md § 3).
+
+An order "shall be in effect until the Village confirms that the land development
+activity is in compliance and the violation has been satisfactorily addressed": the
+confirmation is recorded (its date, the officer) and issued as this notice, to the
+persons the order was served on. ``docgen lift`` issues it from the register.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docgen.cases.common import (
+    IsoDate,
+    Jurisdiction,
+    Line,
+    Model,
+    NameAndTitle,
+    Party,
+    Site,
+    cited,
+)
+from docgen.documents.base import (
+    Context,
+    DocMeta,
+    Kind,
+    Options,
+    issued_on,
+    recipient_of,
+    site_of,
+)
+from docgen.errors import Problem
+from docgen.law.deadlines import long_date
+from docgen.law.pack import Pack
+
+S = "@provisions.stop-work-order"  # the order's section: in effect until confirmed
+
+
+class LiftedOrder(Model):
+    number: Line = cited(S, "the stop-work order lifted")
+    issued: IsoDate = cited(S, "its issue date")
+    served: IsoDate = cited(S, "the day it was first served")
+
+
+class LiftCase(Model):
+    jurisdiction: Jurisdiction
+    number: Line = cited(S, "the lifting notice's number")
+    issued: IsoDate = cited(S, "the day compliance was confirmed and the order lifted")
+    order: LiftedOrder = cited(S)
+    officer: NameAndTitle = cited("@officer", "the officer who confirmed compliance")
+    recipient: Party = cited(S, "the landowner the order was served on")
+    copies_to: list[Party] = cited(S, "the others the order was served on", default_factory=list)
+    site: Site = cited(S, "the site the order covered")
+
+
+def check(case: LiftCase, pack: Pack, options: Options) -> list[Problem]:
+    if case.issued < case.order.served:
+        return [
+            Problem(
+                "issued",
+                f"{long_date(case.issued)} is before the order was served "
+                f"({long_date(case.order.served)}): an order is lifted after it took effect",
+                S,
+            )
+        ]
+    return []
+
+
+@dataclass(frozen=True, kw_only=True)
+class LiftContext(Context):
+    case: LiftCase
+
+
+def context(case: LiftCase, pack: Pack, options: Options) -> LiftContext:
+    title = "Notice Lifting Stop-Work Order"
+    return LiftContext(
+        case=case, doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued)
+    )
+
+
+KIND = Kind(
+    name="stop-work-lifted",
+    title="Notice lifting a stop-work order",
+    model=LiftCase,
+    template="notices/stop_work_lifted.html.j2",
+    context=context,
+    check=check,
+    stylesheets=("base/print.css", "notices/enforcement.css"),
+    summary="the written notice that the Village confirmed compliance and lifts the order",
+    needs=("enforcement",),
+    lifts=True,
+    issued=issued_on,
+    party=recipient_of,
+    site=site_of,
+)

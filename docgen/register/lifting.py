@@ -1,0 +1,90 @@
+"""Lifting a stop-work order (§ 228-79C(2); LAW.md § 3): the Village's confirmation of
+compliance, recorded and issued as a written notice lifting the order, in one
+transaction; the register, its filters and the desk then show the order as lifted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from docgen.api import FORMATS
+from docgen.documents import get_kind, kinds_with
+from docgen.documents.affidavit_of_service import issuing_officer, persons_served
+from docgen.law.packs import load_pack
+from docgen.register import db
+from docgen.register.audit import actor
+from docgen.register.db import RegisterError, guarded
+from docgen.register.issuing import Request, issue_in, write_out
+from docgen.register.models import Document
+from docgen.register.queries import document_row
+from docgen.register.records import Issued
+
+
+def lift(
+    reg: Any,
+    number: str,
+    on: date,
+    *,
+    by: str | None = None,
+    formats: Iterable[str] = FORMATS,
+    out: str | Path | None = None,
+    force: bool = False,
+) -> Issued:
+    """Record that the order ``number`` was lifted on ``on`` and issue the notice."""
+    who = actor(by)
+    (kind,) = kinds_with(lifts=True)
+    with guarded(reg.url), db.write_session(reg.engine) as session:
+        order: Document = document_row(session, number)
+        section = load_pack(order.jurisdiction, order.issued).provisions
+        why = section["stop-work-order"].ref if "stop-work-order" in section else "LAW.md § 3"
+        if not get_kind(order.kind).liftable:
+            raise RegisterError(
+                f"{number} is a {order.kind}; only a stop-work order is lifted ({why})"
+            )
+        done = session.scalar(
+            select(Document.number).where(Document.about_id == order.id, Document.kind == kind)
+        )
+        if done:
+            raise RegisterError(f"{number} was already lifted by {done}")
+        served = [e.date for e in order.services]
+        if not served:
+            raise RegisterError(
+                f"--date {on}: {number} has no recorded service; an order takes effect on "
+                f"service, so it is lifted only after it was served ({why}; LAW.md § 3)"
+            )
+        if on < min(served):
+            raise RegisterError(
+                f"--date {on}: before {number} was served ({min(served)}); an order is "
+                f"lifted only after it took effect ({why}; LAW.md § 3)"
+            )
+        people = persons_served(order.case)
+        case = {
+            "jurisdiction": order.jurisdiction,
+            "issued": on.isoformat(),
+            "order": {
+                "number": order.number,
+                "issued": order.issued.isoformat(),
+                "served": min(served).isoformat(),
+            },
+            "officer": issuing_officer(order.case),
+            "recipient": people[0],
+            "copies_to": people[1:],
+            "site": order.case["site"],
+        }
+        request = Request(
+            kind,
+            case,
+            f"{number} lifted",
+            order.respondent_id,
+            tuple(formats),
+            out,
+            who,
+            force=force,
+            about=order.id,
+        )
+        issued, targets = issue_in(session, request)
+    return write_out(issued, targets, force)
