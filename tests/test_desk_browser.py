@@ -168,10 +168,10 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
     page.get_by_role("link", name=number).click()
     page.get_by_label("Method").select_option("certified-mail")
     page.get_by_label("Date of service (or mailing)").fill(date.today().isoformat())
-    page.get_by_label("Certified-mail article number").fill("9407 1000 0000 0000 0000 00")
+    page.get_by_label("Certified-mail article number").fill("9589 0710 5270 0123 4567 81")
     page.get_by_role("button", name="Record service").click()
     expect(page.get_by_role("status").first).to_have_text("Service recorded.")
-    expect(page.locator("table")).to_contain_text("9407 1000 0000 0000 0000 00")
+    expect(page.locator("table").first).to_contain_text("9589 0710 5270 0123 4567 81")
     expect(page.get_by_text("Affidavit of service:")).to_be_visible()  # produced by service
     page.goto("/documents?filter=appeal-running")
     expect(page.get_by_role("link", name=number)).to_be_visible()

@@ -137,7 +137,7 @@ def test_a_clerks_day(browser, desk):
     walk.step("notice issued")
 
     service = {"method": "certified-mail", "date": "2026-11-11"}
-    walk.fill({**service, "article": "9407 1000 0000 0000 0000 00"}, within="/service")
+    walk.fill({**service, "article": "9589 0710 5270 0123 4567 81"}, within="/service")
     walk.click("button", "Record service")
     expect(page.get_by_role("status").first).to_have_text("Service recorded.")
     walk.step("service recorded (the affidavit with it)")
