@@ -11,15 +11,17 @@ from docgen.instruments.final import check_final, pdf_a, redline
 
 # What each stored file is, as `verify` and `history` name it (document_files.format).
 FINAL, REDLINE, FINAL_PDF_A = "final", "redline", "final-pdfa"
-INSTRUMENTS = ("maintenance-easement", "maintenance-agreement")
 
 
 def refuse_final(kind: str, final: bytes, formats: tuple[str, ...]) -> None:
     """Before anything is numbered: only an instrument takes a final, the draft's DOCX is
     made to compare it with, and the final itself can be recorded (check_final)."""
-    if kind not in INSTRUMENTS:
+    from docgen.documents import kinds_with
+
+    instruments = kinds_with(permission="instruments")  # the attorney's recorded instruments
+    if kind not in instruments:
         raise DocgenError(
-            f"--final is for the recorded instruments ({', '.join(INSTRUMENTS)}), not {kind}"
+            f"--final is for the recorded instruments ({', '.join(instruments)}), not {kind}"
         )
     if "docx" not in formats:
         raise DocgenError("--final compares counsel's DOCX with the draft's: issue with -f docx")
