@@ -428,6 +428,19 @@ def backup(file: Path) -> None:
         click.echo(str(make_backup(reg, file)))
 
 
+@register.command("check")
+def check_register() -> None:
+    """Check every stored file against its SHA-256 and the database's own integrity."""
+    from docgen.register.maintenance import check
+
+    with _open(readonly=True) as reg:
+        found = check(reg)
+    for line in found.lines():
+        click.echo(line)
+    if not found.sound:
+        sys.exit(1)
+
+
 @register.command("import-history")
 @click.argument("csv_file", metavar="CSV", required=False, type=click.Path(path_type=Path))
 @click.option("--undo", "undo", default=None, metavar="ID", help="withdraw import ID")

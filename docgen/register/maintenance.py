@@ -3,20 +3,72 @@ register is imported by docgen.register.imports)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sqlite3
 import subprocess
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from docgen.register import db
 from docgen.register.db import RegisterError, guarded
+from docgen.register.models import Document, DocumentFile
+
+
+@dataclass
+class Checked:
+    """What ``check`` found: files read, the altered ones, the database's own answer."""
+
+    files: int = 0
+    altered: list[str] = field(default_factory=list)
+    database: list[str] = field(default_factory=list)  # problems; empty when sound
+
+    @property
+    def sound(self) -> bool:
+        return not self.altered and not self.database
+
+    def lines(self) -> list[str]:
+        said = [f"{self.files} stored file(s) checked against their SHA-256"]
+        said += [f"altered: {a}" for a in self.altered]
+        said += [f"database: {d}" for d in self.database] or ["database: integrity ok"]
+        return said
+
+
+def check(reg: Any) -> Checked:
+    """Every stored file against its recorded SHA-256 (one at a time), and the database's
+    own integrity (SQLite: ``PRAGMA integrity_check``; PostgreSQL keeps its own checksums,
+    so every table is read through)."""
+    found = Checked()
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        ids = session.execute(
+            select(DocumentFile.id, Document.number, DocumentFile.format, DocumentFile.sha256)
+            .join(Document, DocumentFile.document_id == Document.id)
+            .order_by(DocumentFile.id)
+        ).all()
+        for file_id, number, fmt, recorded in ids:
+            blob = session.scalar(select(DocumentFile.content).where(DocumentFile.id == file_id))
+            found.files += 1
+            if blob is None or hashlib.sha256(blob).hexdigest() != recorded:
+                found.altered.append(f"{number} {fmt.upper()} does not match its SHA-256")
+        conn = session.connection()
+        if conn.dialect.name == "sqlite":
+            answer = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]
+            found.database = [] if answer == ["ok"] else answer[:20]
+        else:
+            for table in Document.metadata.sorted_tables:
+                conn.exec_driver_sql(f'SELECT count(*) FROM "{table.name}"')
+    return found
 
 
 def backup(reg: Any, target: Path) -> Path:
-    """A consistent copy of the register at ``target`` (never over an existing file).
+    """A consistent copy of the register at ``target`` (never over an existing file), made
+    only after ``check`` finds it sound: a damaged register is never copied over a good
+    backup's place, and the damage is named.
 
     SQLite: the online backup API (pages copied under a read lock, so writers may carry
     on between steps). PostgreSQL: ``pg_dump`` in custom format (one snapshot).
@@ -24,6 +76,13 @@ def backup(reg: Any, target: Path) -> Path:
     target = Path(target)
     if target.exists():
         raise RegisterError(f"{target} exists; a backup never replaces a file, choose a new name")
+    found = check(reg)
+    if not found.sound:
+        raise RegisterError(
+            "the register is damaged; no backup was made:\n  "
+            + "\n  ".join(found.lines()[1:])
+            + "\nrestore it from the last good backup"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)

@@ -102,3 +102,46 @@ def test_audit_moments_keep_their_utc_offset_and_their_order(reg):
     moments = [datetime.fromisoformat(e["at"]) for e in reversed(reg.audit())]
     assert all(m.utcoffset() == timedelta(0) for m in moments)
     assert moments == sorted(moments)
+
+
+def test_register_check_and_backup_notice_altered_files(register_url, tmp_path):
+    case = case_file(tmp_path, notice())
+    assert (
+        docgen("issue", "notice-of-violation", case, "-f", "html,pdf", cwd=tmp_path).returncode == 0
+    )
+    sound = docgen("register", "check", cwd=tmp_path)
+    assert sound.returncode == 0, sound.stderr
+    assert sound.stdout.splitlines() == [
+        "2 stored file(s) checked against their SHA-256",
+        "database: integrity ok",
+    ]
+    with Register.open(register_url) as reg:
+        _alter_stored_pdf(reg)
+    damaged = docgen("register", "check", cwd=tmp_path)
+    assert damaged.returncode == 1
+    assert "altered: NOV-2026-0001 PDF does not match its SHA-256" in damaged.stdout
+    refused = docgen("register", "backup", tmp_path / "copy.db", cwd=tmp_path)
+    assert (
+        refused.returncode == 1 and "the register is damaged; no backup was made" in refused.stderr
+    )
+    assert not (tmp_path / "copy.db").exists() and not list(tmp_path.glob(".copy.db*"))
+
+
+def test_a_sqlite_register_with_a_damaged_page_is_not_backed_up(tmp_path, monkeypatch):
+    path = tmp_path / "home" / "docgen.sqlite"
+    monkeypatch.setenv("DOCGEN_DATABASE_URL", f"sqlite:///{path}")
+    case = case_file(tmp_path, notice())
+    assert docgen("issue", "notice-of-violation", case, "-f", "html", cwd=tmp_path).returncode == 0
+    with Register.open(f"sqlite:///{path}") as reg, reg.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = conn.exec_driver_sql("PRAGMA page_size").scalar()
+        root = conn.exec_driver_sql(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'respondents'"
+        ).scalar()
+    with open(path, "r+b") as handle:  # every engine is closed: a disk's damage
+        handle.seek((root - 1) * page + 8)
+        handle.write(b"\xff" * 64)
+    refused = docgen("register", "backup", tmp_path / "copy.db", cwd=tmp_path)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert "damaged" in refused.stderr or "malformed" in refused.stderr
+    assert not (tmp_path / "copy.db").exists()
