@@ -157,6 +157,11 @@ def test_a_read_only_register_is_read_by_verify_history_and_export(tmp_path):
         assert "NOV-2026-0001" in history.stdout
         assert (verified := run("verify", str(issued))).returncode == 0, verified.stderr
         assert "NOV-2026-0001" in verified.stdout
+        again = folder / "again"
+        again.mkdir()
+        again.chmod(0o777)
+        assert (exported := run("export", "NOV-2026-0001", "-o", f"{again}/")).returncode == 0
+        assert next(again.iterdir()).read_bytes() == issued.read_bytes(), exported.stderr
         refused = run("issue", "notice-of-violation", str(case), "-f", "html")
         assert refused.returncode == 1
         assert "is read-only" in refused.stderr and "Traceback" not in refused.stderr
