@@ -14,7 +14,7 @@ from tests.helpers.envelope import window_block, window_lines
 from tests.helpers.office import office_pdfs
 from tests.helpers.readback import pdf_pages
 
-SERVED_KINDS = ("notice-of-violation", "stop-work-order", "penalty-statement")
+SERVED_KINDS = ("notice-of-violation", "stop-work-order", "penalty-statement", "stop-work-lifted")
 SERVED = [(k, p) for k, p in SAMPLES if k in SERVED_KINDS]
 SERVED_IDS = [SAMPLE_IDS[SAMPLES.index(s)] for s in SERVED]
 FIRST_OFFENSE = (
