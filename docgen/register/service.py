@@ -36,7 +36,7 @@ from docgen.register.db import RegisterError, guarded
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.mailing import service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
-from docgen.register.queries import document_row
+from docgen.register.queries import document_row, successor
 from docgen.register.records import Served, notice_deadline, service_record
 
 
@@ -80,6 +80,17 @@ def record_service(
         spec = get_kind(doc.kind)
         pack = load_pack(doc.jurisdiction, doc.issued)
         why = f"{pack.part('enforcement').appeal_days.ref}; LAW.md § 2"
+        if doc.kind == AFFIDAVIT.name:
+            raise RegisterError(
+                f"{number} is an affidavit of service: it proves service of another document "
+                "and is not served itself; record the service on that document"
+            )
+        later = successor(session, doc.id)
+        if later:
+            raise RegisterError(
+                f"{number} was superseded by {later}; the correction is the document served: "
+                f"record the service on {later}"
+            )
         if on < doc.issued:
             raise RegisterError(
                 f"--date {on}: before {number} was issued ({doc.issued}); a document is "

@@ -145,3 +145,15 @@ def test_a_sqlite_register_with_a_damaged_page_is_not_backed_up(tmp_path, monkey
     assert refused.returncode == 1 and "Traceback" not in refused.stderr
     assert "damaged" in refused.stderr or "malformed" in refused.stderr
     assert not (tmp_path / "copy.db").exists()
+
+
+def test_service_is_refused_on_an_affidavit_and_on_a_superseded_document(reg):
+    from datetime import date
+
+    first = reg.issue("notice-of-violation", notice(), formats=("html",))
+    served = reg.record_service(first.number, "personal-delivery", date(2026, 11, 16))
+    with pytest.raises(RegisterError, match="is an affidavit of service"):
+        reg.record_service(served.affidavit.number, "personal-delivery", date(2026, 11, 17))
+    corrected = reg.supersede(first.number, notice(), formats=("html",))
+    with pytest.raises(RegisterError, match=f"was superseded by {corrected.number}"):
+        reg.record_service(first.number, "first-class-mail", date(2026, 11, 17))
