@@ -54,7 +54,41 @@ class Listed:
     superseded_by: str | None
 
 
-def listing(reg: Any, name: str | None, limit: int) -> list[Listed]:
+@dataclass(frozen=True)
+class Wanted:
+    """What the documents page lists: the register's named list, a kind, a search (in the
+    number, the respondent's name, the site's address and tax map number), a page."""
+
+    name: str | None = None
+    kind: str | None = None
+    search: str = ""
+    page: int = 1
+
+    def query(self, page: int | None = None) -> str:
+        from urllib.parse import urlencode
+
+        pairs = {"filter": self.name, "kind": self.kind, "q": self.search}
+        pairs["page"] = str(page or self.page) if (page or self.page) > 1 else None
+        return urlencode({k: v for k, v in pairs.items() if v})
+
+
+def wanted(request: Request) -> Wanted:
+    from docgen.documents import MODULES
+    from docgen.register.filters import FILTERS
+
+    params = request.query_params
+    name = params.get("filter") or None
+    kind = params.get("kind") or None
+    page = params.get("page", "1")
+    return Wanted(
+        name if name in FILTERS else None,
+        kind if kind in MODULES else None,
+        " ".join(params.get("q", "").split())[:100],
+        int(page) if page.isascii() and page.isdigit() and 0 < len(page) <= 5 else 1,
+    )
+
+
+def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
     """The newest documents in the register's named list (docgen.register.filters), read
     in one query: the page's ids first (the filter's rules are the register's own), then
     their details, so neither costs a query per row nor a look at every row's service."""
@@ -67,7 +101,22 @@ def listing(reg: Any, name: str | None, limit: int) -> list[Listed]:
     from docgen.register.store import _today
 
     newest = (Document.issued.desc(), Document.id.desc())
-    page = apply(select(Document.id).order_by(*newest).limit(limit), name, _today()).subquery()
+    ids = select(Document.id).order_by(*newest).limit(limit).offset((want.page - 1) * PAGE)
+    if want.kind:
+        ids = ids.where(Document.kind == want.kind)
+    if want.search:
+        like = "%" + want.search.replace("\\", "").replace("%", "").replace("_", "") + "%"
+        ids = (
+            ids.outerjoin(Respondent, Document.respondent_id == Respondent.id)
+            .outerjoin(Site, Document.site_id == Site.id)
+            .where(
+                Document.number.ilike(like)
+                | Respondent.name.ilike(like)
+                | Site.address.ilike(like)
+                | Site.tax_map.ilike(like)
+            )
+        )
+    page = apply(ids, want.name, _today()).subquery()
     successor = aliased(Document)
     events = select(ServiceEvent).where(ServiceEvent.document_id == Document.id)
     query = (
@@ -107,19 +156,59 @@ def affidavits(reg: Any, document_id: int) -> list[str]:
 
 @guarded("register")
 def documents(request: Request) -> Response:
+    from docgen.documents import MODULES
     from docgen.register.filters import FILTERS
 
-    chosen = request.query_params.get("filter") or None
-    if chosen not in (None, *FILTERS):
-        chosen = None
-    rows = listing(register(request), chosen, PAGE)
+    want = wanted(request)
+    rows = listing(register(request), want, PAGE + 1)
     return render(
         request,
         "documents.html.j2",
-        documents=rows,
+        documents=rows[:PAGE],
+        more=len(rows) > PAGE,
+        want=want,
+        kinds=tuple(MODULES),
         filters=[(name, FILTER_LABELS.get(name, name)) for name in FILTERS],
-        chosen=chosen,
+        chosen=want.name,
         page=PAGE,
+    )
+
+
+EXPORT_LIMIT = 10_000  # rows of one CSV export
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so
+
+
+def _cell(value: Any) -> str:
+    """A CSV cell a spreadsheet shows as text: one that would start a formula is quoted
+    with a leading apostrophe."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA) else text
+
+
+@guarded("register")
+def export(request: Request) -> Response:
+    """The documents page's list as CSV (the same filter, kind and search; every page)."""
+    import csv
+    import io
+
+    want = wanted(request)
+    rows = listing(register(request), Wanted(want.name, want.kind, want.search), EXPORT_LIMIT)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["number", "kind", "issued", "respondent", "site", "served", "appeal_deadline",
+         "superseded_by"]
+    )  # fmt: skip
+    for d in rows:
+        writer.writerow(
+            _cell(v)
+            for v in (d.number, d.kind, d.issued, d.respondent, d.site, d.served,
+                      d.appeal_deadline, d.superseded_by)
+        )  # fmt: skip
+    return Response(
+        out.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": attachment("documents.csv")},
     )
 
 
@@ -377,6 +466,7 @@ def _issue(request: Request) -> Response:
 
 routes = [
     Route("/documents", documents, methods=["GET"]),
+    Route("/documents.csv", export, methods=["GET"]),
     Route("/documents/{number}", document, methods=["GET"]),
     Route("/documents/{number}/file.{fmt}", download, methods=["GET"]),
     Route("/documents/{number}/notice", notice_at, methods=["POST"]),
