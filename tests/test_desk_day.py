@@ -191,6 +191,20 @@ def test_a_clerks_day(browser, desk):
     text = PdfReader(io.BytesIO(placard.value.path().read_bytes())).pages[0].extract_text()
     assert order in text
     walk.step("stop-work order issued, placard printed")
+
+    served = {"method": "personal-delivery", "date": "2026-12-01"}
+    walk.fill(served, within="/service")
+    walk.click("button", "Record service")
+    expect(page.get_by_role("status").first).to_have_text("Service recorded.")
+    walk.step("stop-work order served")
+    walk.fill({"date": "2026-12-01"}, within="/lift")
+    walk.click("button", re.compile("^Lift"))
+    expect(page).to_have_url(re.compile(r"/documents/[A-Z]+-\d{4}-\d{4}$"))
+    assert order not in page.url
+    page.get_by_role("link", name=order).first.click()
+    expect(page.get_by_text("Lifted by")).to_be_visible()
+    assert axe_violations(page) == []
+    walk.step("stop-work order lifted")
     assert notice != second != order
     print("\n" + walk.report("clerk"))
     context.close()

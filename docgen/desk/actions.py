@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.desk import auth, drafts, forms, renderers
-from docgen.desk.web import attachment, guarded, once, render
+from docgen.desk.web import attachment, guarded, once, posted, render
 from docgen.documents import BUNDLES, KINDS, get_kind
 from docgen.errors import DocgenError
 
@@ -188,10 +188,47 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "offenses": _offenses(request, record) if spec.charges_offense else [],
         "served": spec.served,  # service is recorded only for kinds that are served
         "charges": spec.charges_offense,  # dispositions only for a charged offense
+        "liftable": spec.liftable and request.scope["visitor"].may("enforce"),
+        "lifted_by": _lifted_by(request, record) if spec.liftable else None,
         "copies": copies(record.kind, record.case),
         "follows": follows(record.kind, role) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
     }
+
+
+def _lifted_by(request: Request, record: Any) -> str | None:
+    """The number of the notice that lifted the order, if one did."""
+    from sqlalchemy import select
+
+    from docgen.documents import kinds_with
+    from docgen.register import db
+    from docgen.register.models import Document
+
+    reg = request.app.state.register()
+    query = select(Document.number).where(
+        Document.about_id == record.id, Document.kind.in_(kinds_with(lifts=True))
+    )
+    with db.guarded(reg.url), db.read_session(reg.engine) as session:
+        return session.scalar(query)
+
+
+@guarded("enforce")
+def lift(request: Request) -> Response:
+    return once(request, _lift)
+
+
+def _lift(request: Request) -> Response:
+    """Lift a stop-work order on the day the Village confirmed compliance: the register
+    records it and issues the written notice lifting it (`docgen lift`)."""
+    from docgen.desk.register_pages import _day, _document_page
+
+    number = request.path_params["number"]
+    try:
+        on = _day(posted(request).get("date"), "date the order is lifted")
+        done = request.app.state.register().lift(number, on, by=request.scope["visitor"].name)
+    except DocgenError as err:
+        return _document_page(request, number, error=str(err), status=400, typed_for="lift")
+    return RedirectResponse(f"/documents/{done.number}", status_code=303)
 
 
 def _offenses(request: Request, record: Any) -> list[Any]:
@@ -206,4 +243,5 @@ routes = [
     Route("/documents/{number}/as/{name}.pdf", printed_copy, methods=["GET"]),
     Route("/documents/{number}/correct", correct, methods=["POST"]),
     Route("/documents/{number}/follow/{kind}", follow, methods=["POST"]),
+    Route("/documents/{number}/lift", lift, methods=["POST"]),
 ]

@@ -1,11 +1,9 @@
-"""Older convictions into the register from a CSV upload: the rows are shown first, then
-imported all or nothing by the register's own import (`docgen register import-history`),
-whose refusals, row by row, are shown with nothing imported."""
+"""Older convictions into the register from a CSV upload: the rows are read and checked by
+the register's own import (docgen.register.imports: `docgen register import-history`)
+and shown first, with every problem; then imported all or nothing."""
 
 from __future__ import annotations
 
-import csv
-import io
 import tempfile
 from pathlib import Path, PurePath
 
@@ -25,7 +23,7 @@ def upload_page(request: Request) -> Response:
 
 
 def _page(request: Request, status: int = 200, **context) -> Response:
-    from docgen.register.maintenance import REQUIRED
+    from docgen.register.imports import REQUIRED
 
     context.setdefault("error", "")
     context.setdefault("done", request.query_params.get("done", ""))
@@ -34,8 +32,9 @@ def _page(request: Request, status: int = 200, **context) -> Response:
 
 @guarded("enforce")
 def preview(request: Request) -> Response:
-    """The rows of the uploaded CSV, as the register would read them; nothing recorded."""
-    from docgen.register.maintenance import REQUIRED
+    """The rows of the uploaded CSV as the register reads them, and every problem it finds
+    in them; nothing recorded."""
+    from docgen.register.imports import default_jurisdiction, read_rows, validate
 
     upload = posted(request).get("file")
     if upload is None or isinstance(upload, str) or not upload.filename:
@@ -43,17 +42,20 @@ def preview(request: Request) -> Response:
     blob = upload.file.read(MAX_CSV + 1)
     if len(blob) > MAX_CSV:
         return _page(request, 413, error="The file is larger than 2 MB; split it in parts.")
-    try:
-        text = blob.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return _page(request, 400, error="The file is not UTF-8 text; save it as CSV UTF-8.")
-    rows = list(csv.DictReader(io.StringIO(text)))
-    missing = [c for c in REQUIRED if rows and c not in rows[0]]
-    if not rows or missing:
-        why = "it has no rows" if not rows else f"it lacks the columns {', '.join(missing)}"
-        return _page(request, 400, error=f"The file cannot be imported: {why}.")
-    name = PurePath(upload.filename).name
-    return _page(request, rows=rows, text=text, filename=name)
+    name = PurePath(upload.filename).name or "upload.csv"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_bytes(blob)
+        try:
+            rows = read_rows(path, default_jurisdiction())
+        except DocgenError as err:
+            return _page(request, 400, error=str(err))
+        try:
+            validate(rows, name)
+        except DocgenError as err:
+            return _page(request, 400, error=str(err), rows=[c for _, c in rows], filename=name)
+    text = blob.decode("utf-8-sig")
+    return _page(request, rows=[c for _, c in rows], text=text, filename=name)
 
 
 @guarded("enforce")
@@ -63,7 +65,7 @@ def commit(request: Request) -> Response:
 
 def _commit(request: Request) -> Response:
     """Every row imported, or none (the register refuses the whole file on one bad row)."""
-    from docgen.register.maintenance import import_history
+    from docgen.register.imports import import_history
 
     form = posted(request)
     text = str(form.get("text") or "")
@@ -77,7 +79,7 @@ def _commit(request: Request) -> Response:
             done = import_history(request.app.state.register(), path, request.scope["visitor"].name)
         except DocgenError as err:
             return _page(request, 400, error=str(err), text=text, filename=name)
-    return RedirectResponse(f"/history/import?done={len(done)}", status_code=303)
+    return RedirectResponse(f"/history/import?done={len(done.lines)}", status_code=303)
 
 
 routes = [

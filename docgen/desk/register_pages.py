@@ -146,10 +146,12 @@ def affidavits(reg: Any, document_id: int) -> list[str]:
     """The numbers of the affidavits of service recorded about a document."""
     from sqlalchemy import select
 
+    from docgen.documents import kinds_with
     from docgen.register import db
     from docgen.register.models import Document
 
-    query = select(Document.number).where(Document.about_id == document_id).order_by(Document.id)
+    proofs = (Document.about_id == document_id, Document.kind.not_in(kinds_with(lifts=True)))
+    query = select(Document.number).where(*proofs).order_by(Document.id)
     with db.guarded(reg.url), db.read_session(reg.engine) as session:
         return list(session.scalars(query))
 
