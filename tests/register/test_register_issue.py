@@ -188,13 +188,16 @@ def test_every_kind_with_a_party_can_be_issued(reg, tmp_path):
     from docgen.demo import sample_cases
 
     issued = {}
-    for kind, path in sample_cases():
+    # The day's mailing list is made from the register's own service events
+    # (docgen mailing-list), not issued from a case.
+    samples = [(k, p) for k, p in sample_cases() if k != "mailing-list"]
+    for kind, path in samples:
         data, _ = api.load(path)
         data.pop("prior_offenses", None)  # the register holds the history
         issued[kind] = reg.issue(kind, data, formats=HTML, respondent="new")
     assert issued["maintenance-agreement"].number.startswith("MA-")
     assert issued["contractor-certification"].respondent is None
-    assert {i.kind for i in issued.values()} == {k for k, _ in sample_cases()}
+    assert {i.kind for i in issued.values()} == {k for k, _ in samples}
 
 
 def test_a_correction_says_what_it_replaces_and_that_its_service_starts_its_own_period(
