@@ -3,12 +3,14 @@
     .venv/bin/python scripts/desk_screenshots.py
 
 Starts `docgen serve` over a fresh register (as the browser tests do), fills in a notice
-with one element missing, issues the corrected one and records its service, taking a
-screenshot of each main page; the PNGs are reduced to a small palette.
+with one element missing, issues the corrected one and records its service, shows the
+rows of a history import, and issues an attorney's easement, taking a screenshot of each
+main page; the PNGs are reduced to a small palette.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -17,12 +19,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from desk_browser import launch  # noqa: E402
-from desk_server import start_desk, stop_desk  # noqa: E402
+from desk_server import start_desk, stop_desk, typed_sample  # noqa: E402
 from PIL import Image  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from test_desk_browser import fill_notice_without_remedies, sign_in, start  # noqa: E402
 
 DOCS = ROOT / "docs"
+HISTORY = (
+    "name,street,city,state,zip,committed,convicted,court,docket\n"
+    "Tioughnioga Ridge Development LLC,41 Route 281,Homer,NY,13077,2024-02-01,2024-05-01,"
+    "Homer Village Court,24-3\n"
+    "Cayuga Street Holdings LLC,77 South Main Street,Homer,NY,13077,2025-06-10,2025-08-12,"
+    "Homer Village Court,25-41\n"
+)
 
 
 def shot(page, name: str) -> None:
@@ -44,7 +53,7 @@ def main() -> None:
             start(page, "Notice of violation")
             fill_notice_without_remedies(page)
             page.get_by_role("button", name="Save and check").click()
-            page.locator("#error-summary").wait_for()
+            page.locator("#error-summary").wait_for(state="attached")
             page.evaluate("window.scrollTo(0, 0)")
             shot(page, "notice-errors")
             page.locator("#f-remedies-0-measure").fill("Stabilize all disturbed soil")
@@ -61,6 +70,27 @@ def main() -> None:
             shot(page, "document")
             page.goto("/documents")
             shot(page, "register")
+            history = Path(tempfile.mkdtemp()) / "older-convictions.csv"
+            history.write_text(HISTORY, encoding="utf-8")
+            page.goto("/history/import")
+            page.get_by_label(re.compile("^CSV file")).set_input_files(str(history))
+            page.get_by_role("button", name="Show the rows").click()
+            shot(page, "import")
+            page.get_by_role("button", name="Sign out").click()
+            attorney = browser.new_page(base_url=desk.url, viewport={"width": 1100, "height": 760})
+            sign_in(attorney, "ada")
+            start(attorney, "Maintenance easement")
+            _, typed = typed_sample("maintenance-easement", "homer-individual")
+            for name, value in typed.items():
+                field = attorney.locator(f'[name="{name}"]')
+                if field.evaluate("e => e.tagName") == "SELECT":
+                    field.select_option(value)
+                else:
+                    field.fill(value)
+            attorney.keyboard.press("Tab")
+            attorney.get_by_role("button", name=re.compile("^Issue")).click()
+            attorney.wait_for_url("**/documents/*-*")
+            shot(attorney, "easement")
             browser.close()
     finally:
         stop_desk(desk)
