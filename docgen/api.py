@@ -273,6 +273,36 @@ def split_blobs(
     return blobs
 
 
+def copies_folder(out: str | Path | None) -> Path:
+    """The directory ``--copies`` writes into: one file per person served cannot go to
+    one file or to standard output."""
+    folder = Path(out) if out is not None else Path.cwd()
+    if out == STDOUT or (not _is_folder(out) and folder.suffix.lower().lstrip(".") in FORMATS):
+        raise OutputUsage(
+            f"--copies writes one file per person served into a directory; -o {out} names a "
+            "file (give a directory, e.g. -o out/)"
+        )
+    return folder
+
+
+def copy_renders(
+    kind: str,
+    data: dict[str, Any],
+    name: str,
+    formats: tuple[str, ...],
+    options: Options,
+    pdf_variant: str | None = None,
+) -> list[tuple[Rendition, dict[str, bytes]]]:
+    """The original, addressed to the recipient, then a copy for each person in
+    copies_to, addressed to them ("Copy for ..."): LAW.md § 9, one per person served."""
+    check_options(get_kind(kind), replace(options, copy=0))
+    people = data.get("copies_to")
+    return [
+        render_bytes(kind, data, formats, replace(options, copy=copy), pdf_variant, name=name)
+        for copy in [None, *range(len(people) if isinstance(people, list) else 0)]
+    ]
+
+
 def copy_files(
     kind: str,
     data: dict[str, Any],
@@ -283,27 +313,15 @@ def copy_files(
     pdf_variant: str | None = None,
     force: bool = False,
 ) -> Rendered:
-    """One file per person served (LAW.md § 9), in the directory ``out``: the original,
-    addressed to the recipient, and a copy for each person in copies_to, addressed to
-    them ("Copy for ..."), named ``<number>-<kind>-copy-N``. All are written or none."""
-    folder = Path(out) if out is not None else Path.cwd()
-    if out == STDOUT or (not _is_folder(out) and folder.suffix.lower().lstrip(".") in FORMATS):
-        raise OutputUsage(
-            f"--copies writes one file per person served into a directory; -o {out} names a "
-            "file (give a directory, e.g. -o out/)"
-        )
-    check_options(get_kind(kind), replace(options, copy=0))
-    people = data.get("copies_to")
+    """One file per person served (:func:`copy_renders`), in the directory ``out``, named
+    ``<number>-<kind>-copy-N`` for the copies. All are written or none."""
+    folder = copies_folder(out)
+    made = copy_renders(kind, data, name, formats, options, pdf_variant)
     blobs: dict[Path, bytes] = {}
-    documents = []
-    for copy in [None, *range(len(people) if isinstance(people, list) else 0)]:
-        done, made = render_bytes(
-            kind, data, formats, replace(options, copy=copy), pdf_variant, name=name
-        )
-        documents.append(done.document)
-        stem = safe_name(documents[-1].filename, fallback=kind)
-        blobs.update({folder / f"{stem}.{fmt}": blob for fmt, blob in made.items()})
-    return Rendered(documents[0], write_files(blobs, force))
+    for done, files in made:
+        stem = safe_name(done.document.filename, fallback=kind)
+        blobs.update({folder / f"{stem}.{fmt}": blob for fmt, blob in files.items()})
+    return Rendered(made[0][0].document, write_files(blobs, force))
 
 
 def blank(kind: str, jurisdiction: str, options: Options | None = None) -> HtmlDocument:

@@ -130,7 +130,16 @@ def _recorded_number_said():
 
 
 def _issue(
-    kind: str | None, case: Path, out, respondent, fmt, by, force, supersedes=None, final=None
+    kind: str | None,
+    case: Path,
+    out,
+    respondent,
+    fmt,
+    by,
+    force,
+    supersedes=None,
+    final=None,
+    copies=False,
 ):
     from docgen import api
 
@@ -145,6 +154,7 @@ def _issue(
             supersedes=supersedes,
             force=force,
             final=final.read_bytes() if final is not None else None,
+            copies=copies,
         )
     _print_issued(issued)
 
@@ -160,9 +170,14 @@ def _issue(
     help="an instrument: counsel's edited DOCX, kept as the text to sign and record, with "
     "the draft, the redline and a PDF/A-2b",
 )
-def issue(kind: str, case: Path, out, respondent, fmt, by, force, final) -> None:
+@click.option(
+    "--copies",
+    is_flag=True,
+    help="also a copy addressed to each person in copies_to, kept with the document",
+)
+def issue(kind: str, case: Path, out, respondent, fmt, by, force, final, copies) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
-    _issue(kind, case, out, respondent, fmt, by, force, final=final)
+    _issue(kind, case, out, respondent, fmt, by, force, final=final, copies=copies)
 
 
 @click.command()
@@ -369,6 +384,8 @@ def verify(file: Path) -> None:
             f"{file}: {found.number}, {found.kind} ({found.format}), issued "
             f"{found.issued.isoformat()}, respondent {found.respondent or 'none'}"
         )
+        if found.copy_for:
+            click.echo(f"the copy for {found.copy_for}, served with the landowner's original")
         if found.superseded_by:
             click.echo(
                 f"superseded by {found.superseded_by}: this document was corrected and no "

@@ -30,6 +30,7 @@ from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.pack import Pack
 from docgen.register import checks
 from docgen.register.audit import record
+from docgen.register.copies import copy_format, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.faults import checkpoint
 from docgen.register.finals import counsel_files
@@ -120,6 +121,7 @@ class Request:
     about: int | None = None  # the document an affidavit of service proves service of
     sealing: checks.Sealing | None = None  # the signing key, opened before the transaction
     final: bytes | None = None  # counsel's final DOCX of an instrument (docgen.register.finals)
+    copies: bool = False  # a copy for each person in copies_to (docgen.register.copies)
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -195,6 +197,20 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
     files = {f.format: f.content for f in row.files if f.format in request.formats}
     stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
     targets = api.output_paths(request.out, stem, files) if request.out is not None else {}
+    if request.copies:
+        kept = {
+            f.format: f.content
+            for f in row.files
+            if (found := copy_of(f.format)) and found[1] in request.formats
+        }
+        if not kept:
+            raise RegisterError(
+                f"{row.number} was issued from this case without copies; its number "
+                "stands as issued: render the copies with `docgen render --copies`"
+            )
+        files |= kept
+        if request.out is not None:
+            targets |= copy_targets(request.out, stem, kept)
     old = session.get(Document, row.supersedes_id) if row.supersedes_id else None
     issued = Issued(
         id=row.id,
@@ -211,6 +227,17 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
         repeated=True,
     )
     return issued, targets
+
+
+def copy_targets(out: str | Path, stem: str, copies: dict[str, bytes]) -> dict[str, Path]:
+    """Where each stored copy file goes: beside the original in the directory ``out``,
+    named ``<stem>-copy-N.<format>`` as `docgen render --copies` names them."""
+    folder = api.copies_folder(out)
+    targets = {}
+    for stored in copies:
+        index, fmt = copy_of(stored) or (0, stored)
+        targets[stored] = folder / f"{stem}-copy-{index + 1}.{fmt}"
+    return targets
 
 
 def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path]]:
@@ -266,14 +293,24 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     officer = checks.signing_officer(sealing, kind, data)
     corrects = (old.number, old.issued) if old is not None else None
     options, code = checks.mark_for(sealing, replace(ISSUING, corrects=corrects), number, officer)
-    rendered, files = api.render_bytes(
-        kind, data, formats, options, pdf_variant=request.pdf_variant
-    )
+    if request.copies:
+        made = api.copy_renders(kind, data, name, formats, options, request.pdf_variant)
+    else:
+        made = [api.render_bytes(kind, data, formats, options, pdf_variant=request.pdf_variant)]
+    rendered, files = made[0]
     doc = rendered.document
     files = checks.seal(files, sealing, officer, doc.title)  # signed before it is hashed
+    copies = {
+        copy_format(index, fmt): blob
+        for index, (copy, blobs) in enumerate(made[1:])
+        for fmt, blob in checks.seal(blobs, sealing, officer, copy.document.title).items()
+    }
     checkpoint("rendered")
     stem = safe_name(doc.filename or number, fallback=kind)
     targets = api.output_paths(out, stem, files) if out is not None else {}
+    if out is not None and request.copies:
+        targets |= copy_targets(out, stem, copies)
+    files |= copies
     pending_writes({targets[f]: files[f] for f in targets}, request.force)
     row = Document(
         jurisdiction=found.pack.id,

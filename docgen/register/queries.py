@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from docgen.register.copies import copy_for
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
 from docgen.register.numbering import normalize
@@ -168,6 +169,7 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         respondent=doc.respondent.name if doc.respondent else None,
         format=fmt,
         superseded_by=successor(session, doc.id),
+        copy_for=copy_for(doc.case, fmt),
     )
 
 

@@ -155,6 +155,7 @@ class Verified:
     respondent: str | None
     format: str
     superseded_by: str | None
+    copy_for: str | None = None  # whose copy it is (docgen.register.copies), or the original
 
 
 def service_record(

@@ -90,6 +90,7 @@ class Register:
         supersedes: str | None = None,
         force: bool = False,
         final: bytes | None = None,
+        copies: bool = False,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
@@ -99,7 +100,8 @@ class Register:
         AmbiguousRespondent listing the candidates). A case may not list
         ``prior_offenses``: the register is the history the penalty reads. ``final``:
         counsel's edited DOCX of an instrument, kept with the draft, its redline and its
-        PDF/A-2b (docgen.register.finals). With ``out``,
+        PDF/A-2b (docgen.register.finals). ``copies``: a copy for each person in
+        copies_to, kept with the document (docgen.register.copies). With ``out``,
         the files are written after the record is committed; a different file already at
         a path stops the issue before anything is recorded (unless ``force``).
         """
@@ -108,6 +110,10 @@ class Register:
             from docgen.register.finals import refuse_final
 
             refuse_final(kind, final, tuple(formats))
+        if copies:
+            from docgen.register.copies import refuse_copies
+
+            refuse_copies(kind, data)
         request = issuing.Request(
             kind,
             data,
@@ -121,6 +127,7 @@ class Register:
             force,
             sealing=issuing.sealing_for(data),
             final=final,
+            copies=copies,
         )
         with guarded(self.url), db.write_session(self.engine) as session:
             issued, targets = issuing.issue_in(session, request)

@@ -1,0 +1,54 @@
+"""A served document's copies, kept with it (LAW.md § 9: each person served gets a copy
+addressed to them): one number, the original's files, then each copy's files as further
+document files with their own SHA-256, so `verify` names whose copy a file is. A copy's
+files are stored as ``copyN.<format>``, N counting the case's copies_to from 1."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docgen.errors import DocgenError
+
+_COPY = re.compile(r"copy([1-9])\.(\w+)")
+MOST = 9  # document_files.format holds ten characters: copy9.docx
+
+
+def copy_format(index: int, fmt: str) -> str:
+    """The stored format of the copy for copies_to[index] in ``fmt``."""
+    return f"copy{index + 1}.{fmt}"
+
+
+def copy_of(stored: str) -> tuple[int, str] | None:
+    """(copies_to index, format) of a stored copy's format; None for the original's files."""
+    found = _COPY.fullmatch(stored)
+    return (int(found[1]) - 1, found[2]) if found else None
+
+
+def refuse_copies(kind: str, data: dict[str, Any]) -> None:
+    """Before anything is numbered: the kind has copies and the register can keep them."""
+    from docgen.documents import get_kind, kinds_with
+
+    if not get_kind(kind).copies:
+        served = ", ".join(kinds_with(copies=True))
+        raise DocgenError(
+            f"{kind} has no copies; --copies is for the documents served on each person "
+            f"named in copies_to ({served})"
+        )
+    people = data.get("copies_to")
+    if isinstance(people, list) and len(people) > MOST:
+        raise DocgenError(
+            f"copies_to: {len(people)} people; the register keeps up to {MOST} copies of "
+            "one document: issue without --copies and render the copies with docgen render"
+        )
+
+
+def copy_for(case: dict[str, Any], stored: str) -> str | None:
+    """Whose copy the stored format ``stored`` is: "NAME (role)", or None (the original)."""
+    found = copy_of(stored)
+    people = case.get("copies_to") or []
+    if found is None or found[0] >= len(people):
+        return None
+    person = people[found[0]]
+    role = person.get("role")
+    return f"{person.get('name')} ({role})" if role else str(person.get("name"))

@@ -1,0 +1,82 @@
+"""`docgen issue KIND CASE --copies` (LAW.md § 9): one document, one number, with the
+landowner's original and a copy addressed to each person in copies_to, each file stored
+with its SHA-256 and written to -o; `verify` names whose copy a file is, and a second
+process issuing the same case gets the same document. On SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+
+import pytest
+
+from docgen.errors import DocgenError
+from tests.helpers.cli import docgen
+from tests.helpers.readback import pdf_text
+from tests.helpers.register_cases import notice
+
+DEVELOPER = {
+    "name": "Tioughnioga Ridge Development LLC",
+    "role": "developer",
+    "address": {"street": "41 Route 281", "city": "Homer", "state": "NY", "zip": "13077"},
+}
+APPLICANT = {
+    "name": "Dana Pruitt",
+    "role": "applicant",
+    "address": {"street": "7 Clinton Avenue", "city": "Cortland", "state": "NY", "zip": "13045"},
+}
+
+
+def test_issue_copies_records_one_document_and_verify_names_each_copy(register_url, tmp_path):
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(notice() | {"copies_to": [DEVELOPER, APPLICANT]}))
+    run = docgen("issue", "notice-of-violation", case, "--copies", "-f", "pdf", "-o", tmp_path)
+    assert run.returncode == 0, run.stderr
+    stem = "NOV-2026-0001-notice-of-violation"
+    names = [f"{stem}.pdf", f"{stem}-copy-1.pdf", f"{stem}-copy-2.pdf"]
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == sorted(names)
+    texts = [" ".join(pdf_text((tmp_path / n).read_bytes()).split()) for n in names]
+    assert "Copy for" not in texts[0]
+    assert "Copy for Tioughnioga Ridge Development LLC (developer)." in texts[1]
+    assert "Copy for Dana Pruitt (applicant)." in texts[2]
+    for name, whose in zip(
+        names, ["", "Tioughnioga Ridge", "Dana Pruitt (applicant)"], strict=True
+    ):
+        run = docgen("verify", tmp_path / name)
+        assert run.returncode == 0, run.stderr
+        assert "NOV-2026-0001, notice-of-violation" in run.stdout
+        assert ("the copy for" in run.stdout) == bool(whose) and whose in run.stdout
+
+    # Another clerk, in another process, issues the same case: the same document.
+    command = ("issue", "notice-of-violation", case, "--copies", "-f", "pdf", "-o", "again/")
+    again = subprocess.run(
+        [sys.executable, "-m", "docgen.cli", *map(str, command)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "NOV-2026-0001" in again.stdout
+    for name in names:
+        assert (tmp_path / "again" / name).read_bytes() == (tmp_path / name).read_bytes()
+    from docgen.register import Register
+
+    with Register.open(register_url) as reg:
+        assert reg.count() == 1
+        stored = reg.document("NOV-2026-0001")
+    for name, fmt in zip(names, ["pdf", "copy1.pdf", "copy2.pdf"], strict=True):
+        digest = hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
+        assert stored.hashes[fmt] == digest
+
+
+def test_copies_are_refused_for_a_kind_without_them_and_asked_of_an_issue_without(reg):
+    with pytest.raises(DocgenError, match="has no copies"):
+        reg.issue("contractor-certification", {"kind": "x"}, copies=True)
+    case = notice() | {"copies_to": [DEVELOPER]}
+    issued = reg.issue("notice-of-violation", case, formats=("html",))
+    with pytest.raises(DocgenError, match="without copies; its number stands"):
+        reg.issue("notice-of-violation", case, formats=("html",), copies=True)
+    assert reg.count() == 1 and issued.number == "NOV-2026-0001"
