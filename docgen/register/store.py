@@ -24,6 +24,7 @@ from sqlalchemy import Engine
 from docgen import api
 from docgen.register import db, history, issuing, queries
 from docgen.register.audit import actor
+from docgen.register.copies import copy_of
 from docgen.register.db import RegisterError, guarded
 from docgen.register.faults import checkpoint
 from docgen.register.records import DocumentRecord, History, Issued, OffenseRecord, Verified
@@ -149,11 +150,17 @@ class Register:
         formats: Iterable[str] = api.FORMATS,
         force: bool = False,
     ) -> list[Path]:
-        """Write the stored bytes of ``number`` again (exactly as served) to ``out``."""
+        """Write the stored bytes of ``number`` again (exactly as served) to ``out``, with
+        the copies kept with it (each person's copy, named as when issued)."""
         with guarded(self.url), db.read_session(self.engine) as session:
             row = queries.document_row(session, number)
             formats = tuple(formats)
             blobs = queries.stored_files(row, set(formats))
+            copies = {
+                stored: blob
+                for stored, blob in queries.stored_files(row).items()
+                if (found := copy_of(stored)) and found[1] in formats
+            }
             stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
             if not blobs:
                 stored = ", ".join(f.format for f in row.files) or "none"
@@ -161,7 +168,11 @@ class Register:
                     f"{row.number}: no {', '.join(formats)} stored (stored: {stored})"
                 )
         paths = api.output_paths(out, stem, blobs)
-        return write_files({paths[fmt]: blob for fmt, blob in blobs.items()}, force)
+        files = {paths[fmt]: blob for fmt, blob in blobs.items()}
+        if copies:  # beside the original, as issued (docgen.register.copies)
+            targets = issuing.copy_targets(out, stem, copies)
+            files |= {path: copies[stored] for stored, path in targets.items()}
+        return write_files(files, force)
 
     # -- service and dispositions --------------------------------------------------------
     def record_disposition(

@@ -1,7 +1,8 @@
 """`docgen issue KIND CASE --copies` (LAW.md § 9): one document, one number, with the
 landowner's original and a copy addressed to each person in copies_to, each file stored
-with its SHA-256 and written to -o; `verify` names whose copy a file is, and a second
-process issuing the same case gets the same document. On SQLite and on PostgreSQL."""
+with its SHA-256 and written to -o (and by `export`); `verify` names whose copy a file is,
+and a second process issuing the same case gets the same document. On SQLite and on
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -60,8 +61,11 @@ def test_issue_copies_records_one_document_and_verify_names_each_copy(register_u
     )
     assert again.returncode == 0, again.stderr
     assert "NOV-2026-0001" in again.stdout
+    run = docgen("export", "NOV-2026-0001", "-f", "pdf", "-o", f"{tmp_path}/export/")
+    assert run.returncode == 0, run.stderr
     for name in names:
         assert (tmp_path / "again" / name).read_bytes() == (tmp_path / name).read_bytes()
+        assert (tmp_path / "export" / name).read_bytes() == (tmp_path / name).read_bytes()
     from docgen.register import Register
 
     with Register.open(register_url) as reg:
