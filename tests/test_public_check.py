@@ -21,12 +21,14 @@ from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import pki
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
+from tests.register.test_register_lift import order as stop_work_order
 
 
 @pytest.fixture(scope="module")
 def issued(tmp_path_factory):
-    """A desk whose municipality signs, with a notice issued and then superseded, and a
-    second notice current: {number: (code, pdf)} and the desk."""
+    """A desk whose municipality signs, with a notice issued and then superseded, a second
+    notice current, and a stop-work order served and lifted: {number: (code, pdf)} and the
+    desk."""
     home = tmp_path_factory.mktemp("public")
     settings = home / "settings"
     pki.install(settings)
@@ -44,6 +46,10 @@ def issued(tmp_path_factory):
             pdf = home / f"{done.number}.pdf"
             pdf.write_bytes(done.files["pdf"])
             documents[done.number] = (done.access_code, pdf)
+        order = register.issue("stop-work-order", stop_work_order(), formats=("pdf",))
+        register.record_service(order.number, "personal-delivery", order.issued, formats=())
+        register.lift(order.number, order.issued, formats=())
+        documents[order.number] = (order.access_code, None)
     server = start_desk(home)
     yield server, documents
     stop_desk(server)
@@ -89,6 +95,15 @@ def test_a_superseded_document_names_its_correction(page, issued):
     expect(page.locator("#status")).to_have_text(
         "Superseded: replaced by a corrected document, No. NOV-2026-0002"
     )
+
+
+def test_a_lifted_order_says_so_and_by_which_notice(page, issued):
+    code, _ = issued[1]["SWO-2026-0001"]
+    page.goto(f"/v/SWO-2026-0001?code={code}")
+    expect(page.locator("#status")).to_have_text(
+        "Lifted: no longer in effect, lifted by written notice No. SWL-2026-0001"
+    )
+    assert axe_violations(page) == []
 
 
 def test_an_upload_is_compared_byte_for_byte_and_its_signature_checked(page, issued, tmp_path):

@@ -189,27 +189,11 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "served": spec.served,  # service is recorded only for kinds that are served
         "charges": spec.charges_offense,  # dispositions only for a charged offense
         "liftable": spec.liftable and request.scope["visitor"].may("enforce"),
-        "lifted_by": _lifted_by(request, record) if spec.liftable else None,
+        "lifted_by": record.lifted_by,
         "copies": copies(record.kind, record.case),
         "follows": follows(record.kind, role) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
     }
-
-
-def _lifted_by(request: Request, record: Any) -> str | None:
-    """The number of the notice that lifted the order, if one did."""
-    from sqlalchemy import select
-
-    from docgen.documents import kinds_with
-    from docgen.register import db
-    from docgen.register.models import Document
-
-    reg = request.app.state.register()
-    query = select(Document.number).where(
-        Document.about_id == record.id, Document.kind.in_(kinds_with(lifts=True))
-    )
-    with db.guarded(reg.url), db.read_session(reg.engine) as session:
-        return session.scalar(query)
 
 
 @guarded("enforce")

@@ -2,7 +2,8 @@
 prints (with its QR code), open to anyone without signing in.
 
 With the right access code the page says the document is genuine and what it is: kind,
-number, issue date, whether it is current or superseded (by which number), whether its
+number, issue date, whether it is current, superseded (by which number) or, for a stop-work
+order, lifted (by which notice), whether its
 PDF was signed; a visitor may upload a file (``POST``) to compare it byte for byte with
 the issued one and to check its signature. With a wrong or missing code the page is the
 same for every number, issued or not: it reveals nothing. Each address may ask
@@ -81,6 +82,7 @@ def _facts(record: Any) -> dict[str, Any]:
         "municipality": load_pack(record.jurisdiction).name.value,
         "issued": record.issued,
         "superseded_by": record.superseded_by,
+        "lifted_by": record.lifted_by,
         "signed": record.signed,
     }
 

@@ -29,6 +29,7 @@ from docgen.documents.base import Options
 from docgen.law.pack import Pack
 from docgen.register import db
 from docgen.register.models import Base, Document, DocumentFile
+from docgen.register.queries import lifter, successor
 from docgen.signing.check import SignatureReport, check_signature
 from docgen.signing.codes import LOCAL_ADDRESS, IssueMark, code_matches, hash_code, new_code
 from docgen.signing.sign import Signer, municipal_signer, sign_pdf
@@ -132,6 +133,7 @@ class PublicRecord:
     jurisdiction: str
     issued: date
     superseded_by: str | None
+    lifted_by: str | None  # the written notice that lifted a stop-work order
     signed: bool
     document_id: int  # to compare an upload; never shown
 
@@ -155,15 +157,13 @@ def public_record(engine: Any, number: str, code: str | None) -> PublicRecord | 
             return None
         for doc, access in rows:
             if code_matches(access.code_hash, code):
-                successor = session.scalar(
-                    select(Document.number).where(Document.supersedes_id == doc.id)
-                )
                 return PublicRecord(
                     doc.number,
                     doc.kind,
                     doc.jurisdiction,
                     doc.issued,
-                    successor,
+                    successor(session, doc.id),
+                    lifter(session, doc),
                     access.signed,
                     doc.id,
                 )

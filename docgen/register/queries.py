@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from docgen.documents import get_kind, kinds_with
 from docgen.register.copies import copy_for
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
@@ -80,6 +81,17 @@ def successor(session: Session, document_id: int) -> str | None:
     return session.scalar(select(Document.number).where(Document.supersedes_id == document_id))
 
 
+def lifter(session: Session, doc: Document) -> str | None:
+    """The number of the written notice that lifted ``doc`` (a liftable order), if any."""
+    if not get_kind(doc.kind).liftable:
+        return None
+    return session.scalar(
+        select(Document.number).where(
+            Document.about_id == doc.id, Document.kind.in_(kinds_with(lifts=True))
+        )
+    )
+
+
 def document_record(session: Session, doc: Document) -> DocumentRecord:
     site = session.get(Site, doc.site_id) if doc.site_id else None
     number_of = {}
@@ -99,6 +111,7 @@ def document_record(session: Session, doc: Document) -> DocumentRecord:
         appeal_deadline=notice_deadline(doc.services),
         supersedes=number_of.get(doc.supersedes_id),
         superseded_by=successor(session, doc.id),
+        lifted_by=lifter(session, doc),
         about=number_of.get(doc.about_id),
         recorded_by=doc.recorded_by,
         docgen_version=doc.docgen_version,

@@ -135,6 +135,7 @@ class DocumentRecord:
     # The notice's one appeal deadline: the latest any recorded service on the landowner
     # gives; a later event never lowers it (LAW.md § 2).
     appeal_deadline: date | None = None
+    lifted_by: str | None = None  # the written notice that lifted a stop-work order
 
 
 @dataclass(frozen=True)

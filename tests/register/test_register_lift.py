@@ -46,6 +46,8 @@ def test_a_served_order_is_lifted_in_writing_and_leaves_the_in_effect_list(reg):
         assert "(§ 228-79C(2))" in flat
     assert reg.documents("stop-work-in-effect") == []
     assert reg.document(lifted.number).about == issued.number
+    assert reg.document(issued.number).lifted_by == lifted.number
+    assert reg.document(lifted.number).lifted_by is None  # a lifting notice is not liftable
     with pytest.raises(RegisterError, match=f"already lifted by {lifted.number}"):
         reg.lift(issued.number, date(2026, 12, 3))
 
