@@ -259,3 +259,52 @@ def test_service_is_recorded_per_person_with_what_the_affidavit_states(desk):
     )
     page = clerk.get(f"/documents/{number}").text
     assert "<td>convicted</td><td>November 20, 2026</td><td>Homer Village Court</td>" in page
+
+
+def test_the_attorney_issues_an_easement_with_counsels_final_text(desk):
+    """The Word copy edited by counsel goes with Issue: the register keeps the generated
+    draft, the final, the redline and the final's PDF/A, each downloadable and verified;
+    a file that is not a recordable DOCX is refused with the reason, nothing numbered."""
+    import docx
+
+    attorney = desk.signed_in("ada")
+    where, token = start_draft(attorney, "maintenance-easement")
+    _, typed = typed_sample("maintenance-easement", "homer-llc-two-signers")
+    attorney.post(where, data={**typed, "csrf_token": token})
+    page = attorney.get(where).text
+    assert 'enctype="multipart/form-data"' in page and 'name="final"' in page
+    word = attorney.get(f"{where}/word")
+    assert word.status_code == 200 and word.content[:2] == b"PK"
+    edited = docx.Document(io.BytesIO(word.content))
+    edited.add_paragraph("Counsel adds this sentence before signing.")
+    final = io.BytesIO()
+    edited.save(final)
+
+    refused = attorney.post(
+        f"{where}/issue",
+        data={"csrf_token": token},
+        files={"final": ("final.pdf", b"%PDF-1.7 not a Word file", "application/pdf")},
+    )
+    assert refused.status_code != 303 and "not a DOCX" in html.unescape(refused.text)
+
+    done = attorney.post(
+        f"{where}/issue",
+        data={"csrf_token": token},
+        files={"final": ("final.docx", final.getvalue(), "application/octet-stream")},
+    )
+    assert done.status_code == 303, done.text
+    number = done.headers["location"].rsplit("/", 1)[1]
+    shown = attorney.get(f"/documents/{number}").text
+    kept = {}
+    for stored in ("docx", "final", "redline", "final-pdfa"):
+        assert f"file.{stored}" in shown
+        got = attorney.get(f"/documents/{number}/file.{stored}")
+        assert got.status_code == 200, stored
+        kept[stored] = got.content
+    assert kept["final"] == final.getvalue()
+    assert kept["redline"][:2] == b"PK" and kept["final-pdfa"][:5] == b"%PDF-"
+    assert "Counsel adds this sentence" in text_of(kept["final-pdfa"])
+    assert (
+        "final.docx"
+        in attorney.get(f"/documents/{number}/file.final").headers["content-disposition"]
+    )

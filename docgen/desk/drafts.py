@@ -283,9 +283,12 @@ def _unsaved(request: Request, draft: Draft, pairs: list[list[str]]) -> Response
 
 
 def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
+    from docgen.register.finals import instruments
+
     return {
         "review_mode": get_kind(draft.kind).review,
         "may_issue": _may_draft(request, draft.kind),
+        "takes_final": draft.kind in instruments(),  # counsel's final text may be uploaded
     }
 
 

@@ -18,6 +18,7 @@ from starlette.routing import Route
 from docgen.desk import queued
 from docgen.desk.web import attachment, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
+from docgen.register.queries import file_type
 
 FORMAT_TYPES = {
     "pdf": "application/pdf",
@@ -267,11 +268,14 @@ def download(request: Request) -> Response:
         blob = register(request).files(number).get(fmt)
     except DocgenError:
         blob = None
-    if blob is None or fmt not in FORMAT_TYPES:
+    kind = file_type(fmt)
+    if blob is None or kind not in FORMAT_TYPES:
         return render(request, "missing.html.j2", status=404, what="file")
-    name = f"{record.number}-{record.kind}.{fmt}"
+    name = f"{record.number}-{record.kind}" + ("" if fmt == kind else f"-{fmt.split('.')[0]}")
     return Response(
-        blob, media_type=FORMAT_TYPES[fmt], headers={"content-disposition": attachment(name)}
+        blob,
+        media_type=FORMAT_TYPES[kind],
+        headers={"content-disposition": attachment(f"{name}.{kind}")},
     )
 
 
@@ -450,12 +454,13 @@ def _issue(request: Request) -> Response:
         return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
     chosen = _text(posted(request).get("respondent"))
     data = drafts.issuable(draft)
-    if queued.queue_name():  # a worker issues it; the page waits for it
+    final = _final(posted(request).get("final"))
+    if queued.queue_name() and final is None:  # a worker issues it; the page waits for it
         return queued.defer_issue(request, draft, data, chosen)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     corrects = actions.supersedes(draft)
-    tag, result = renderers.run(renderers.issue, url, draft.kind, data, chosen, by, corrects)
+    tag, result = renderers.run(renderers.issue, url, draft.kind, data, chosen, by, corrects, final)
     if tag == "ambiguous":
         return render(request, "choose_respondent.html.j2", draft=draft, candidates=result)
     if tag == "problems":
@@ -464,6 +469,14 @@ def _issue(request: Request) -> Response:
         return drafts.refused(request, draft, [Problem("", result)])
     drafts.mark_issued(request, draft, result)
     return RedirectResponse(f"/documents/{result}", status_code=303)
+
+
+def _final(upload: Any) -> bytes | None:
+    """Counsel's final DOCX sent with Issue (an instrument's), or None when none was chosen;
+    the register refuses one it cannot record (docgen.register.finals)."""
+    if upload is None or isinstance(upload, str) or not upload.filename:
+        return None
+    return upload.file.read()
 
 
 routes = [

@@ -89,16 +89,18 @@ def issue(
     respondent: Any,
     by: str,
     supersedes: str | None = None,
+    final: bytes | None = None,
 ) -> Result:
     """Issue through the register (superseding ``supersedes``, when it corrects an issued
-    document): ("issued", number), ("ambiguous", candidates), ("problems", problems) or
-    ("refused", the register's message)."""
+    document; with counsel's ``final`` DOCX, for an instrument): ("issued", number),
+    ("ambiguous", candidates), ("problems", problems) or ("refused", the register's
+    message)."""
     from docgen.errors import CaseInvalid, DocgenError
     from docgen.register import AmbiguousRespondent
 
     try:
         issued = _register(url).issue(
-            kind, data, respondent=respondent, by=by, supersedes=supersedes
+            kind, data, respondent=respondent, by=by, supersedes=supersedes, final=final
         )
     except AmbiguousRespondent as err:
         return "ambiguous", err.candidates

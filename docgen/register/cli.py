@@ -159,17 +159,20 @@ def _issue(
     _print_issued(issued)
 
 
-@click.command()
-@click.argument("kind")
-@click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
-@_issue_options
-@click.option(
+_final_option = click.option(
     "--final",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
     help="an instrument: counsel's edited DOCX, kept as the text to sign and record, with "
     "the draft, the redline and a PDF/A-2b",
 )
+
+
+@click.command()
+@click.argument("kind")
+@click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
+@_issue_options
+@_final_option
 @click.option(
     "--copies",
     is_flag=True,
@@ -184,9 +187,10 @@ def issue(kind: str, case: Path, out, respondent, fmt, by, force, final, copies)
 @click.argument("number")
 @click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
 @_issue_options
-def supersede(number: str, case: Path, out, respondent, fmt, by, force) -> None:
+@_final_option
+def supersede(number: str, case: Path, out, respondent, fmt, by, force, final) -> None:
     """Issue a corrected document from CASE under a new number, replacing NUMBER (which stays)."""
-    _issue(None, case, out, respondent, fmt, by, force, supersedes=number)
+    _issue(None, case, out, respondent, fmt, by, force, supersedes=number, final=final)
 
 
 @click.command("record-service")

@@ -13,15 +13,19 @@ from docgen.instruments.final import check_final, pdf_a, redline
 FINAL, REDLINE, FINAL_PDF_A = "final", "redline", "final-pdfa"
 
 
+def instruments() -> tuple[str, ...]:
+    """The kinds that take counsel's final: the attorney's recorded instruments."""
+    from docgen.documents import kinds_with
+
+    return tuple(kinds_with(permission="instruments"))
+
+
 def refuse_final(kind: str, final: bytes, formats: tuple[str, ...]) -> None:
     """Before anything is numbered: only an instrument takes a final, the draft's DOCX is
     made to compare it with, and the final itself can be recorded (check_final)."""
-    from docgen.documents import kinds_with
-
-    instruments = kinds_with(permission="instruments")  # the attorney's recorded instruments
-    if kind not in instruments:
+    if kind not in instruments():
         raise DocgenError(
-            f"--final is for the recorded instruments ({', '.join(instruments)}), not {kind}"
+            f"--final is for the recorded instruments ({', '.join(instruments())}), not {kind}"
         )
     if "docx" not in formats:
         raise DocgenError("--final compares counsel's DOCX with the draft's: issue with -f docx")

@@ -33,7 +33,7 @@ from docgen.register.audit import record
 from docgen.register.copies import copy_format, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.faults import checkpoint
-from docgen.register.finals import counsel_files
+from docgen.register.finals import FINAL, counsel_files
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
@@ -211,6 +211,15 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
         files |= kept
         if request.out is not None:
             targets |= copy_targets(request.out, stem, kept)
+    if request.final is not None:
+        kept = next((f for f in row.files if f.format == FINAL), None)
+        if kept is None or kept.content != request.final:
+            raise RegisterError(
+                f"{row.number} was issued from this case "
+                + ("without counsel's final" if kept is None else "with another final")
+                + "; its number stands as issued: a final text for it is a correction "
+                "(`docgen supersede` with --final)"
+            )
     old = session.get(Document, row.supersedes_id) if row.supersedes_id else None
     issued = Issued(
         id=row.id,

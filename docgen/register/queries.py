@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from docgen.documents import get_kind, kinds_with
-from docgen.register.copies import copy_for
+from docgen.register.copies import copy_for, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
 from docgen.register.numbering import normalize
@@ -24,6 +24,18 @@ from docgen.register.records import (
     service_record,
 )
 from docgen.register.respondents import candidates, parse_id, ref
+
+
+def file_type(stored: str) -> str:
+    """The file type (pdf, docx, html) of a document file stored as ``stored``: a format,
+    a copy's (``copy1.pdf``: docgen.register.copies) or counsel's final files (the final
+    and its redline are Word files, the final's PDF/A a PDF: docgen.register.finals)."""
+    from docgen.register.finals import FINAL, FINAL_PDF_A, REDLINE
+
+    copy = copy_of(stored)
+    if copy is not None:
+        return copy[1]
+    return {FINAL: "docx", REDLINE: "docx", FINAL_PDF_A: "pdf"}.get(stored, stored)
 
 
 def stored_files(row: Document, formats: set[str] | None = None) -> dict[str, bytes]:

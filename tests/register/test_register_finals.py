@@ -85,3 +85,18 @@ def test_a_final_that_cannot_be_recorded_is_refused_and_nothing_is_numbered(reg)
             final=counsel_final(),
         )
     assert reg.count() == 0
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+def test_a_final_for_a_case_issued_without_one_is_a_correction_never_a_silent_repeat(reg):
+    from docgen.register import RegisterError
+
+    first = reg.issue("maintenance-easement", CASE, formats=("docx",))
+    final = counsel_final()
+    with pytest.raises(RegisterError, match=f"{first.number} was issued from this case without"):
+        reg.issue("maintenance-easement", CASE, final=final)
+    corrected = reg.supersede(first.number, CASE, final=final)
+    assert corrected.number != first.number and corrected.supersedes == first.number
+    assert corrected.hashes["final"] == hashlib.sha256(final).hexdigest()
+    again = reg.supersede(first.number, CASE, final=final)  # the same correction, once
+    assert again.number == corrected.number

@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 from docgen.errors import CaseInvalid
 from docgen.register import AmbiguousRespondent, RegisterError
+from tests.helpers.envelope import window_block
 from tests.helpers.readback import docx_text, html_text, pdf_text
 from tests.helpers.register_cases import notice
 
@@ -212,6 +213,11 @@ def test_a_correction_says_what_it_replaces_and_that_its_service_starts_its_own_
         assert "This document replaces No. NOV-2026-0001, issued November 16, 2026" in flat
         assert "run from service of this corrected notice" in flat
     assert "replaces" not in " ".join(html_text(first.files["html"].decode()).split())
+    # The correction's head goes below the window: the addressee stays where the envelope
+    # shows it (LAW.md § 9).
+    window = window_block(second.files["pdf"])
+    assert 1.95 <= window.top <= 2.1, window.top
+    assert " ".join(window.words).startswith(corrected["recipient"]["name"])
     old = tmp_path / "old.html"
     old.write_bytes(first.files["html"])
     shown = subprocess.run(
