@@ -90,3 +90,32 @@ def test_its_figures_offices_and_wording_are_printed():
     assert "I hereby certify under penalty of law" in rendered("contractor-certification")
     agreement = rendered("maintenance-agreement")
     assert "7 Mill Pond Road" in agreement and "Greenvale County" in agreement
+
+
+@pytest.mark.parametrize("kind", ["maintenance-easement", "maintenance-agreement"])
+def test_counsels_final_of_its_instruments_is_compared_and_made_pdf_a(kind):
+    """The attorney's loop (docgen compare, issue --final) on the fictional village's
+    instruments: its draft keeps the recording page set-up, counsel's Word edit becomes a
+    redline of tracked changes and a PDF/A-2b of the final text."""
+    import io
+    import zipfile
+
+    import docx
+    from pypdf import PdfReader
+
+    from docgen.instruments.final import check_final, pdf_a, redline
+
+    path = dict(first_samples())[kind]
+    data = moved(api.load(path)[0]) | {"jurisdiction": "alderbrook"}
+    draft = api.render_bytes(kind, data)[1]["docx"]
+    check_final(draft, "the draft")
+    edited = docx.Document(io.BytesIO(draft))
+    edited.add_paragraph("Counsel for the Village of Alderbrook adds this sentence.")
+    final = io.BytesIO()
+    edited.save(final)
+    marked = zipfile.ZipFile(io.BytesIO(redline(draft, final.getvalue()))).read("word/document.xml")
+    assert b"<w:ins " in marked and b"adds this sentence" in marked
+    archived = pdf_a(final.getvalue())
+    assert "adds this sentence" in pdf_text(archived)
+    xmp = PdfReader(io.BytesIO(archived)).trailer["/Root"]["/Metadata"].get_object()
+    assert b"pdfaid:part>2<" in xmp.get_data().replace(b" ", b"")
