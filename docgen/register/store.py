@@ -156,11 +156,8 @@ class Register:
             row = queries.document_row(session, number)
             formats = tuple(formats)
             blobs = queries.stored_files(row, set(formats))
-            copies = {
-                stored: blob
-                for stored, blob in queries.stored_files(row).items()
-                if (found := copy_of(stored)) and found[1] in formats
-            }
+            wanted = {f.format for f in row.files if (c := copy_of(f.format)) and c[1] in formats}
+            copies = queries.stored_files(row, wanted) if wanted else {}
             stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
             if not blobs:
                 stored = ", ".join(f.format for f in row.files) or "none"
