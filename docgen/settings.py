@@ -233,6 +233,7 @@ def overlay(data: dict[str, Any], local: LocalSettings) -> dict[str, Any]:
     put("enforcement", "appeal_office", s.offices.appeal_office, "offices.appeal_office")
     if s.officers.signatory is not None:
         put("recording", "signatory", s.officers.signatory.title, "officers.signatory")
+        put("recording", "signatory_name", s.officers.signatory.name, "officers.signatory")
     if s.resolutions.instruments is not None:
         put(
             "recording",

@@ -80,11 +80,12 @@ def test_the_standing_resolution_signs_an_instrument_that_names_none(settings_di
     case = yaml.safe_load(
         (FIXTURES / "maintenance-easement" / "homer-individual.yaml").read_text(encoding="utf-8")
     )
-    del case["authorization"]
+    del case["authorization"], case["signatory"]  # the village's standing officer signs
     write(settings_dir, "homer", HOMER)
     text = html_text(api.build("maintenance-easement", case).standalone())
     assert "Resolution No. 2026-04 of the Board of Trustees" in text
-    assert "Title: Deputy Mayor" in text
+    assert "Name: Hal Brennan" in text and "Title: Deputy Mayor" in text
+    assert "Hal Brennan, the Deputy Mayor of the Village of Homer" in " ".join(text.split())
 
 
 def test_the_settings_folder_defaults_to_the_register_home(tmp_path, monkeypatch):
