@@ -2,7 +2,9 @@
 in Word (the DOCX as LibreOffice lays it out): the addressee's name and address, and the
 certified mail article number above them when given, begin about 2 in from the top and
 3/4 to 1 in from the left edge, fit 4 x 1 1/8 in, and nothing else is printed there.
-The first-offense notice stays within the four pages it had before the window."""
+So does the affidavit of a service by mail, addressed to the person served (the article
+number is stated in its facts). The first-offense notice stays within the four pages it
+had before the window."""
 
 from __future__ import annotations
 
@@ -10,12 +12,16 @@ import pytest
 from conftest import ROOT, SAMPLE_IDS, SAMPLES
 
 from docgen.cases.loader import read_case_file
+from docgen.documents.affidavit_of_service import MAIL
 from tests.helpers.envelope import window_block, window_lines
 from tests.helpers.office import office_pdfs
 from tests.helpers.readback import pdf_pages
 
 SERVED_KINDS = ("notice-of-violation", "stop-work-order", "penalty-statement", "stop-work-lifted")
-SERVED = [(k, p) for k, p in SAMPLES if k in SERVED_KINDS]
+AFFIDAVIT = "affidavit-of-service"
+AFFIDAVITS = [(k, p) for k, p in SAMPLES if k == AFFIDAVIT]
+MAILED = [(k, p) for k, p in AFFIDAVITS if read_case_file(p)["service"]["method"] in MAIL]
+SERVED = [(k, p) for k, p in SAMPLES if k in SERVED_KINDS] + MAILED
 SERVED_IDS = [SAMPLE_IDS[SAMPLES.index(s)] for s in SERVED]
 FIRST_OFFENSE = (
     "notice-of-violation",
@@ -45,9 +51,10 @@ def check_window(pdf: bytes, lines: list[str], where: str) -> None:
 
 
 def addressee_lines(kind: str, path) -> list[str]:
-    """The window's lines as the case file gives them: article number, name, address."""
+    """The window's lines as the case file gives them: article number, name, address (an
+    affidavit's window has no article number: its facts state the one served by)."""
     to = read_case_file(path)["recipient"]
-    article = "".join(str(to.get("certified_article", "")).split())
+    article = "" if kind == AFFIDAVIT else "".join(str(to.get("certified_article", "")).split())
     lines = [f"CERTIFIED MAIL {' '.join(article[i : i + 4] for i in range(0, len(article), 4))}"]
     a = to["address"]
     return (lines if article else []) + [
@@ -85,3 +92,15 @@ def test_the_first_offense_notice_stays_within_four_pages(renders, word_pdfs):
     r = renders.get(*FIRST_OFFENSE)
     assert len(pdf_pages(r["pdf"])) <= 4
     assert len(pdf_pages(word_pdfs[SERVED_IDS[SERVED.index(FIRST_OFFENSE)]])) <= 4
+
+
+def test_the_mailed_affidavit_is_one_page_and_the_others_keep_the_letterhead(renders):
+    assert MAILED, "a sample affidavit of service by mail"
+    for kind, path in MAILED:
+        assert len(pdf_pages(renders.get(kind, path)["pdf"])) == 1
+    delivered = [s for s in AFFIDAVITS if s not in MAILED]
+    assert delivered, "a sample affidavit of service by other means"
+    for kind, path in delivered:
+        r = renders.get(kind, path)
+        assert window_lines(r["html"]) == []
+        assert "window-page" not in r["html"]

@@ -106,6 +106,10 @@ class AffidavitContext(Context):
     title: str  # "Affidavit of Service", or "Affirmation of Service" (CPLR 2106)
     served_title: str  # "Notice of Violation" or "Stop-Work Order"
     officer: bool  # the server is an officer of the municipality (named with an office)
+    # Where served by mail, the person served, addressed in the window of page 1 (LAW.md
+    # § 9, § 10); the article number is stated in the facts, not over the address, since
+    # it belongs to the envelope that carried the document served, not to this one.
+    window: Party | None
 
 
 def appeal_from(
@@ -126,6 +130,11 @@ def context(case: AffidavitCase, pack: Pack, options: Options) -> AffidavitConte
         title=title,
         served_title=TITLES[case.document.kind],
         officer=bool(case.server.title),
+        window=(
+            case.recipient.model_copy(update={"certified_article": None})
+            if case.service.method in MAIL
+            else None
+        ),
         doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.service.date),
     )
 
