@@ -397,9 +397,11 @@ def check_options(spec: Spec, options: Options, split: bool = False) -> None:
             "drafts an attorney reviews (maintenance-easement, maintenance-agreement)"
         )
     if options.copy is not None and not spec.copies:
+        from docgen.documents import kinds_with
+
         raise OptionUnsupported(
             f"{spec.name} has no copies; --copies is for the documents served on each person "
-            "named in copies_to (notice-of-violation, stop-work-order, penalty-statement)"
+            f"named in copies_to ({', '.join(kinds_with(copies=True))})"
         )
     if split and spec.split is None:
         raise OptionUnsupported(

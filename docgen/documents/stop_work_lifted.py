@@ -89,6 +89,7 @@ KIND = Kind(
     summary="the written notice that the Village confirmed compliance and lifts the order",
     needs=("enforcement",),
     lifts=True,
+    copies=True,
     issued=issued_on,
     party=recipient_of,
     site=site_of,

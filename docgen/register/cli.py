@@ -159,6 +159,11 @@ def _issue(
     _print_issued(issued)
 
 
+_copies_option = click.option(
+    "--copies",
+    is_flag=True,
+    help="also a copy addressed to each person in copies_to, kept with the document",
+)
 _final_option = click.option(
     "--final",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -173,11 +178,7 @@ _final_option = click.option(
 @click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
 @_issue_options
 @_final_option
-@click.option(
-    "--copies",
-    is_flag=True,
-    help="also a copy addressed to each person in copies_to, kept with the document",
-)
+@_copies_option
 def issue(kind: str, case: Path, out, respondent, fmt, by, force, final, copies) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
     _issue(kind, case, out, respondent, fmt, by, force, final=final, copies=copies)
@@ -291,14 +292,21 @@ def record_service(
 )
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @BY
-def lift(number, on, out, fmt, force, by) -> None:
+@_copies_option
+def lift(number, on, out, fmt, force, by, copies) -> None:
     """Record the confirmation of compliance that lifts the stop-work order NUMBER
     (§ 228-79C(2)) and issue the written notice lifting it."""
     from docgen import api
 
     with _open() as reg:
         issued = reg.lift(
-            number, on, by=by, formats=api.formats_from(fmt), out=out or "./", force=force
+            number,
+            on,
+            by=by,
+            formats=api.formats_from(fmt),
+            out=out or "./",
+            force=force,
+            copies=copies,
         )
     click.echo(f"{number}: lifted on {on.isoformat()}")
     _print_issued(issued)

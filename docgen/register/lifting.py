@@ -17,6 +17,7 @@ from docgen.documents.affidavit_of_service import issuing_officer, persons_serve
 from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor
+from docgen.register.copies import refuse_copies
 from docgen.register.db import RegisterError, guarded
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.models import Document
@@ -33,8 +34,11 @@ def lift(
     formats: Iterable[str] = FORMATS,
     out: str | Path | None = None,
     force: bool = False,
+    copies: bool = False,
 ) -> Issued:
-    """Record that the order ``number`` was lifted on ``on`` and issue the notice."""
+    """Record that the order ``number`` was lifted on ``on`` and issue the notice.
+    ``copies``: also a copy of the notice for each other person the order was served on,
+    addressed to them and kept with it (docgen.register.copies; LAW.md § 9)."""
     who = actor(by)
     (kind,) = kinds_with(lifts=True)
     with guarded(reg.url), db.write_session(reg.engine) as session:
@@ -75,6 +79,8 @@ def lift(
             "copies_to": people[1:],
             "site": order.case["site"],
         }
+        if copies:
+            refuse_copies(kind, case)
         request = Request(
             kind,
             case,
@@ -85,6 +91,7 @@ def lift(
             who,
             force=force,
             about=order.id,
+            copies=copies,
         )
         issued, targets = issue_in(session, request)
     return write_out(issued, targets, force)

@@ -84,3 +84,68 @@ def test_copies_are_refused_for_a_kind_without_them_and_asked_of_an_issue_withou
     with pytest.raises(DocgenError, match="without copies; its number stands"):
         reg.issue("notice-of-violation", case, formats=("html",), copies=True)
     assert reg.count() == 1 and issued.number == "NOV-2026-0001"
+
+
+def test_lift_copies_address_the_notice_to_each_person_the_order_was_served_on(reg, tmp_path):
+    """`docgen lift NUMBER --copies`: the notice lifting an order, one number, the
+    landowner's original and a copy for each other person served with the order, each in
+    the window (PDF, and DOCX as LibreOffice lays it out), kept, verified and exported."""
+    from datetime import date
+
+    from tests.helpers.envelope import window_block
+    from tests.helpers.office import office_pdfs
+    from tests.helpers.readback import docx_text
+    from tests.register.test_register_lift import order
+
+    case = order() | {"copies_to": [DEVELOPER, APPLICANT]}
+    issued = reg.issue("stop-work-order", case, formats=("html",))
+    reg.record_service(issued.number, "personal-delivery", issued.issued, formats=("html",))
+    run = docgen(
+        "lift", issued.number, "--date", "2026-12-02", "--copies", "-f", "pdf,docx",
+        "-o", tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    stem = "SWL-2026-0001-stop-work-lifted"
+    people = [case["recipient"], DEVELOPER, APPLICANT]
+    names = [stem, f"{stem}-copy-1", f"{stem}-copy-2"]
+    (tmp_path / "office").mkdir()
+    word = office_pdfs(
+        {n: (tmp_path / f"{n}.docx").read_bytes() for n in names}, tmp_path / "office"
+    )
+    for name, person in zip(names, people, strict=True):
+        pdf = (tmp_path / f"{name}.pdf").read_bytes()
+        docx = (tmp_path / f"{name}.docx").read_bytes()
+        copy = f"Copy for {person['name']} ({person['role']})."
+        for text in (pdf_text(pdf), docx_text(docx)):
+            flat = " ".join(text.split())
+            assert "Notice Lifting Stop-Work Order" in flat
+            if person is people[0]:
+                assert "Copy for" not in flat
+            else:
+                assert copy in flat
+        a = person["address"]
+        lines = [person["name"], a["street"], f"{a['city']}, {a['state']} {a['zip']}"]
+        for laid_out in (pdf, word[name]):
+            block = window_block(laid_out)
+            assert block.words == " ".join(lines).split(), f"{name}: {block.words}"
+            assert 1.95 <= block.top <= 2.1 and 0.75 <= block.left <= 1.01
+            assert block.height <= 1.125 and block.width <= 4.0
+        run = docgen("verify", tmp_path / f"{name}.pdf")
+        assert run.returncode == 0, run.stderr
+        assert "SWL-2026-0001, stop-work-lifted" in run.stdout
+        if person is people[0]:
+            assert "the copy for" not in run.stdout
+        else:
+            assert f"the copy for {person['name']} ({person['role']})" in run.stdout
+    stored = reg.document("SWL-2026-0001")
+    for name, fmt in zip(names, ["pdf", "copy1.pdf", "copy2.pdf"], strict=True):
+        digest = hashlib.sha256((tmp_path / f"{name}.pdf").read_bytes()).hexdigest()
+        assert stored.hashes[fmt] == digest
+    run = docgen("export", "SWL-2026-0001", "-f", "pdf", "-o", f"{tmp_path}/export/")
+    assert run.returncode == 0, run.stderr
+    for name in names:
+        exported = (tmp_path / "export" / f"{name}.pdf").read_bytes()
+        assert exported == (tmp_path / f"{name}.pdf").read_bytes()
+    assert reg.document(issued.number).lifted_by == "SWL-2026-0001"
+    with pytest.raises(DocgenError, match="already lifted by SWL-2026-0001"):
+        reg.lift(issued.number, date(2026, 12, 3), copies=True)
