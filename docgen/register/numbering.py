@@ -12,6 +12,10 @@ must then be written exactly as the pack writes that kind's numbers for the issu
 notice and ``NOV-2027-0001`` in 2026 are refused, and a look-alike of an issued number is
 that number.
 
+Safe to print anywhere: a number is ASCII letters, digits and ``-._/`` only (it goes into
+file names, URLs and HTTP headers), checked at issue whatever produced it (a pack's
+format, or a number typed in a case); a pack whose format makes anything else is refused.
+
 Numbers are unique per jurisdiction: two municipalities sharing one register both have a
 ``CC-2026-0001`` (each pack's format is that municipality's practice, printed on its
 documents, so docgen does not add a prefix of its own); a command given a number that
@@ -62,6 +66,28 @@ def _pattern(fmt: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+ALLOWED = re.compile(r"[A-Za-z0-9._/-]+")
+
+
+def allowed(number: str, pack: Pack, kind: str) -> str:
+    """``number`` if it is made of ASCII letters, digits and ``-._/`` only; otherwise an
+    error naming the number, the characters refused and the format that made it."""
+    if ALLOWED.fullmatch(number) and not set(number) <= set("./"):
+        return number
+    bad = sorted({c for c in number if not ALLOWED.fullmatch(c)})
+    shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in bad) or "only dots and slashes"
+    fmt = pack.numbering.format_for(kind) if pack.numbering else None
+    made = (
+        f"the {pack.id} pack's numbering.formats.{kind} ({fmt!r}) makes it; change the format"
+        if fmt
+        else "type the number with those characters only"
+    )
+    raise RegisterError(
+        f"number: {number!r} cannot be issued: a document number is ASCII letters, digits and "
+        f"- . _ / only (it is printed in file names, addresses and headers), not {shown}; {made}"
+    )
+
+
 def typed_number(pack: Pack, kind: str, year: int, typed: str) -> str:
     """The number a case typed, in its one spelling, or an error saying what is wrong."""
     number = normalize(typed)
@@ -69,7 +95,7 @@ def typed_number(pack: Pack, kind: str, year: int, typed: str) -> str:
     if fmt is None:
         if not number:
             raise RegisterError("number: empty; leave it out and the register numbers the case")
-        return number
+        return allowed(number, pack, kind)
     example = fmt.format(year=year, seq=1)
     ref = pack.numbering.ref
     found = _pattern(fmt).fullmatch(number)
@@ -89,7 +115,7 @@ def typed_number(pack: Pack, kind: str, year: int, typed: str) -> str:
             f"number: {typed!r} is not written as {pack.id} writes numbers "
             f"({canonical if int(found['seq']) >= 1 else example}; {ref})"
         )
-    return canonical
+    return allowed(canonical, pack, kind)
 
 
 def _ensure_counter(session: Session, jurisdiction: str, kind: str, year: int) -> None:
@@ -104,6 +130,7 @@ def _ensure_counter(session: Session, jurisdiction: str, kind: str, year: int) -
 def next_number(session: Session, pack: Pack, kind: str, year: int) -> str:
     """Take the next free number (inside the caller's write transaction)."""
     fmt = number_format(pack, kind)
+    allowed(fmt.format(year=year, seq=1), pack, kind)  # before the counter is touched
     _ensure_counter(session, pack.id, kind, year)
     where = (Counter.jurisdiction == pack.id, Counter.kind == kind, Counter.year == year)
     last = session.execute(select(Counter.last).where(*where).with_for_update()).scalar_one()

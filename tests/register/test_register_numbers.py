@@ -4,6 +4,9 @@ in one register each keep their own series."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from docgen.law.packs import load_pack
@@ -78,3 +81,37 @@ def test_a_notice_cannot_take_another_series_or_year(reg, typed):
     with pytest.raises(RegisterError, match="number: "):
         reg.issue("notice-of-violation", numbered(typed), formats=HTML)
     assert reg.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("made", "refused"),
+    [
+        ("ALD NOV-{year}-{seq:04d}", "' ' (U+0020)"),
+        ('X"; filename="evil.exe-{year}-{seq:04d}', "'\"' (U+0022)"),
+        ("AVIS-É-{year}-{seq:04d}", "'É' (U+00C9)"),
+    ],
+)
+def test_a_number_is_letters_digits_and_dash_dot_underscore_slash(reg, tmp_path, made, refused):
+    """A pack whose format makes a number with any other character is refused at issue,
+    naming the character and the format, before a number is taken; `/` and `.` pass."""
+    from tests.test_fictional_pack import PACKS, moved
+
+    pack = (PACKS / "alderbrook.yaml").read_text()
+    ours = '"ALD-NOV-{year}-{seq:04d}"'
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    (folder / "alderbrook.yaml").write_text(pack.replace(ours, json.dumps(made)))
+    case = moved({**notice(), "jurisdiction": "alderbrook"})
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DOCGEN_PACKS", str(folder))
+        with pytest.raises(
+            RegisterError, match=re.escape("ASCII letters, digits and - . _ /")
+        ) as err:
+            reg.issue("notice-of-violation", case, formats=HTML)
+        assert refused in str(err.value) and "numbering.formats.notice-of-violation" in str(
+            err.value
+        )
+        assert reg.count() == 0
+        fine = pack.replace(ours, '"ALD/N.O_V-{year}-{seq:04d}"')
+        (folder / "alderbrook.yaml").write_text(fine)
+        assert reg.issue("notice-of-violation", case, formats=HTML).number == "ALD/N.O_V-2026-0001"
