@@ -8,6 +8,7 @@ through it over HTTPS; every docgen command the guide names exists with its opti
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -181,6 +182,26 @@ def test_a_clerk_signs_in_through_caddy_over_https(tmp_path):
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def test_caddy_closes_connections_slow_to_send_their_request():
+    """The documented Caddyfile, as Caddy reads it: a request's head within 10 s, the
+    whole request within 2 minutes, an idle connection closed after 2 minutes (Caddy's
+    own defaults have no limit; `docgen serve --header-timeout` is the desk's own)."""
+    caddy = need("caddy")
+    adapted = subprocess.run(
+        [caddy, "adapt", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert adapted.returncode == 0, adapted.stderr
+    servers = json.loads(adapted.stdout)["apps"]["http"]["servers"]
+    second = 1_000_000_000
+    for server in servers.values():
+        assert server["read_header_timeout"] == 10 * second
+        assert server["read_timeout"] == 120 * second
+        assert server["idle_timeout"] == 120 * second
 
 
 def guide_commands() -> list[list[str]]:

@@ -6,7 +6,13 @@ from __future__ import annotations
 import html
 import io
 import os
+import re
+import select
+import socket
 import stat
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -180,3 +186,71 @@ def test_the_register_and_its_folder_are_the_owners_only(tmp_path):
     assert done.returncode == 0, done.stderr
     assert stat.S_IMODE(os.stat(home).st_mode) == 0o700
     assert stat.S_IMODE(os.stat(home / "docgen.sqlite").st_mode) == 0o600
+
+
+def test_a_connection_slow_to_send_its_head_is_closed_and_a_kept_one_is_not(tmp_path):
+    """uvicorn has no header timeout of its own (docgen.desk.connections): a connection
+    that sends nothing, or its headers a byte at a time, is closed after --header-timeout;
+    a kept-alive connection that asks again later, within the keep-alive, is answered."""
+    from desk_server import environment, free_port, sqlite_of
+
+    port = free_port()
+    command = [sys.executable, "-m", "docgen.cli", "serve", "--port", str(port)]
+    with open(tmp_path / "desk.log", "w") as log:
+        server = subprocess.Popen(
+            [*command, "--header-timeout", "1"],
+            env=environment(tmp_path, sqlite_of(tmp_path)),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    head = b"GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    sockets: list[socket.socket] = []
+    try:
+        kept = connected(port, sockets, deadline=60)
+        kept.sendall(head + b"\r\n")
+        assert answered(kept).startswith(b"HTTP/1.1 200")
+        silent, slow = connected(port, sockets), connected(port, sockets)
+        slow.sendall(head)
+        for _ in range(40):  # a header byte every 0.2 s: never a whole head
+            try:
+                slow.sendall(b"X")
+            except OSError:
+                break
+            readable, _, _ = select.select([slow], [], [], 0.2)
+            if readable and slow.recv(100) == b"":
+                break
+        else:
+            pytest.fail("a head sent a byte at a time was waited for 8 s")
+        silent.settimeout(10)
+        assert silent.recv(100) == b""  # closed, not timed out
+        kept.sendall(head + b"\r\n")  # past the head timeout, within the keep-alive
+        assert answered(kept).startswith(b"HTTP/1.1 200")
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def connected(port: int, sockets: list[socket.socket], deadline: float = 5) -> socket.socket:
+    until = time.monotonic() + deadline
+    while True:
+        try:
+            sockets.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+            return sockets[-1]
+        except OSError:
+            if time.monotonic() > until:
+                raise
+            time.sleep(0.1)
+
+
+def answered(sock: socket.socket) -> bytes:
+    """One whole response on ``sock`` (its head and Content-Length bytes of body)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head

@@ -37,6 +37,13 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
     show_default=True,
     help="with --behind-proxy: the only address whose X-Forwarded-For is believed",
 )
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(0.5, 300),
+    default=10.0,
+    show_default=True,
+    help="seconds a connection has to send a request's line and headers, else it is closed",
+)
 def serve(
     host: str,
     port: int,
@@ -44,6 +51,7 @@ def serve(
     host_names: tuple[str, ...],
     behind_proxy: bool,
     proxy_address: str,
+    header_timeout: float,
 ) -> None:
     """Start the clerk's desk (a web page) on HOST:PORT; loopback only by default."""
     import os
@@ -59,6 +67,7 @@ def serve(
     names += [n for n in LOOPBACK if host in LOOPBACK and n not in names]
     os.environ["DOCGEN_SERVE_HOSTS"] = ",".join(n.strip("[]") for n in names)
     os.environ["DOCGEN_SERVE_SECURE"] = "1" if behind_proxy else "0"
+    os.environ["DOCGEN_SERVE_HEADER_TIMEOUT"] = str(header_timeout)
     from docgen.desk.database import engine
 
     engine()  # the register's file and the desk's tables made once, before the workers
@@ -73,6 +82,7 @@ def serve(
         forwarded_allow_ips=proxy_address if behind_proxy else None,
         server_header=False,
         log_level="info",
+        http="docgen.desk.connections:HeadTimeout",  # uvicorn has no header timeout itself
         timeout_keep_alive=5,  # an idle connection is closed after 5 s
         timeout_graceful_shutdown=30,  # an issue in flight finishes; no request hangs on
         h11_max_incomplete_event_size=64 * 1024,  # request line and headers: 64 KB
