@@ -219,11 +219,28 @@ def render(
 @main.command()
 @click.argument("kind")
 @click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
-def check(kind: str, case: Path) -> None:
+@click.option(
+    "--labels",
+    "words",
+    is_flag=True,
+    help="name each field by its label and place on the desk's form (Remedy 1, measure), "
+    "as a clerk reads it, instead of its path (remedies[0].measure)",
+)
+def check(kind: str, case: Path, words: bool) -> None:
     """Validate CASE for KIND: every problem listed, exit 1 if any."""
     from docgen import api
+    from docgen.errors import CaseInvalid
 
-    warnings = api.check(kind, case)
+    try:
+        warnings = api.check(kind, case)
+    except CaseInvalid as err:
+        if not words:
+            raise
+        from docgen.cases import labels
+        from docgen.documents import get_kind
+
+        model = get_kind(kind).model
+        raise CaseInvalid(err.problems, err.source, lambda p: labels.in_words(p, model)) from None
     _warn(warnings)
     click.echo(f"{case}: ok for {kind}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
 

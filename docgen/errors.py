@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -29,10 +30,12 @@ class CaseFileError(DocgenError):
 class CaseInvalid(DocgenError):
     """The case was read but breaks one or more rules; carries every problem at once."""
 
-    def __init__(self, problems: list[Problem], source: str = ""):
+    def __init__(
+        self, problems: list[Problem], source: str = "", said: Callable[[Problem], str] = str
+    ):
         self.problems = list(problems)
         self.source = source
-        lines = [str(p) for p in self.problems]
+        lines = [said(p) for p in self.problems]
         head = f"{source}: " if source else ""
         count = len(lines)
         super().__init__(

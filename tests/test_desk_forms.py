@@ -46,7 +46,8 @@ def test_every_input_is_labelled_and_named_once(kind, jurisdiction):
 def test_notice_form_speaks_the_law():
     found = dict(leaves(forms.form_for("notice-of-violation", "homer")))
     nature = found["violations[0].nature"]
-    assert (nature.label, nature.citation) == ("What the violation is", "§ 228-79C(1)(c)")
+    assert (nature.label, nature.hint) == ("Nature", "what the violation is")
+    assert nature.citation == "§ 228-79C(1)(c)"
     assert found["remedies[0].due"].widget == "date"
     assert found["remedies[0].due"].citation == "§ 228-79C(1)(d)"
     assert found["recipient.role"].choices == ("landowner", "developer", "applicant")
@@ -111,6 +112,7 @@ def test_problems_land_beside_the_nearest_input_shown():
             Problem("number", "is required"),
         ],
         shown,
+        "notice-of-violation",
     )
     assert [p.message for p in errors.at("violations[0].observed")] == ["after the issue date"]
     assert [p.message for p in errors.at("site")] == ["not a ZIP code"]

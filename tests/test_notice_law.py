@@ -164,7 +164,7 @@ def test_mail_without_receipt_adds_five_days(tmp_path):
 
 
 def test_posting_runs_from_the_later_of_posting_and_mailing(tmp_path):
-    served = {"date": "2026-11-04", "means": "posting", "mailed": "2026-11-05", "method": "posted"}
+    served = {"date": "2026-11-04", "means": "posting", "mailed": "2026-11-05", "method": "posting"}
     for text in service_text(tmp_path, served):
         assert "posted at the site on November 4, 2026 and mailed on November 5, 2026" in text
         # The later of posting (11-04) and mailing + 5 (11-10): day 15 is 11-25.
@@ -174,7 +174,7 @@ def test_posting_runs_from_the_later_of_posting_and_mailing(tmp_path):
 @pytest.mark.parametrize(
     ("served", "field"),
     [
-        ({"date": "2026-11-04", "method": "posted", "means": "posting"}, "served.mailed"),
+        ({"date": "2026-11-04", "method": "posting", "means": "posting"}, "served.mailed"),
         (
             {"date": "2026-11-04", "method": "m", "means": "mail", "received": "2026-11-03"},
             "served.received",

@@ -128,7 +128,7 @@ class Deed(Model):
 
 class Property(Model):
     address: Address
-    tax_map: TaxMap = Field(description="tax map number, Section-Block-Lot")
+    tax_map: TaxMap = Field(title="tax map number", description="tax map number, Section-Block-Lot")
     deed: Deed | None = Field(default=None, description="the owner's deed: liber and page")
     instrument: Line | None = Field(default=None, description="or the deed's instrument number")
     legal_description: Text = Field(description="printed as Schedule A")
@@ -137,7 +137,8 @@ class Property(Model):
     def _one_deed_reference(self) -> Property:
         if (self.deed is None) == (self.instrument is None):
             raise ValueError(
-                "needs the owner's deed reference: deed {liber, page} or instrument, one of the two"
+                "needs the owner's deed reference: the deed's liber and page, or the instrument "
+                "number; one of the two"
             )
         return self
 
@@ -166,7 +167,7 @@ class Facility(Model):
 
 class EasementArea(Model):
     area_description: Text
-    width_feet: Decimal | None = Field(default=None, gt=0, le=10_000)
+    width_feet: Decimal | None = Field(default=None, gt=0, le=10_000, title="width in feet")
     metes_and_bounds: Text | None = Field(
         default=None, description="the easement area by courses and distances (Schedule C)"
     )
@@ -183,7 +184,11 @@ class Security(Model):
 
 
 class Inspection(Model):
-    interval_years: int = cited(TERMS, "professional engineer's inspection, at most every 5 years")
+    interval_years: int = cited(
+        TERMS,
+        "professional engineer's inspection, at most every 5 years",
+        title="years between inspections",
+    )
     report_days: int | None = cited(TERMS, "days to deliver the written report (30)", default=None)
 
 

@@ -31,7 +31,7 @@ class Project(Model):
     """The land development activity whose SWPPP the certifications become part of."""
 
     name: Line = cited(SWPPP, "the project (land development activity)")
-    swppp: Line | None = cited(SWPPP, "the SWPPP's title or date", default=None)
+    swppp: Line | None = cited(SWPPP, "the SWPPP's title or date", default=None, title="SWPPP")
     permit: Line | None = cited(SWPPP, "SPDES permit or NOI identifier", default=None)
 
 

@@ -10,6 +10,7 @@ one of four ways, and every field can name the provision that needs it
 
 from __future__ import annotations
 
+import calendar
 import re
 import unicodedata
 from datetime import date
@@ -134,6 +135,17 @@ Line = Annotated[
 ]
 
 
+def _impossible(text: str) -> str:
+    """Why a YYYY-MM-DD that is no day is not a date, said as a person would read it:
+    "30 February 2026 is not a real calendar date (February 2026 has 28 days)"."""
+    year, month, day = (int(part) for part in text.split("-"))
+    if not 1 <= month <= 12:
+        return f"{text!r} is not a real calendar date (there is no month {month})"
+    name = calendar.month_name[month]
+    days = calendar.monthrange(max(year, 1), month)[1]
+    return f"{day} {name} {year} is not a real calendar date ({name} {year} has {days} days)"
+
+
 def _iso_date(value: Any) -> Any:
     if isinstance(value, date):
         return value
@@ -142,7 +154,7 @@ def _iso_date(value: Any) -> Any:
     try:
         parsed = date.fromisoformat(value.strip())
     except ValueError:
-        raise ValueError(f"{value!r} is not a real calendar date") from None
+        raise ValueError(_impossible(value.strip())) from None
     if not MIN_YEAR <= parsed.year <= MAX_YEAR:
         raise ValueError(f"year {parsed.year} is outside {MIN_YEAR}-{MAX_YEAR}")
     return parsed
@@ -224,7 +236,7 @@ class Address(Model):
     street: Line
     city: Line
     state: State
-    zip: Zip
+    zip: Zip = Field(title="ZIP code")
 
     def lines(self) -> list[str]:
         return [self.street, f"{self.city}, {self.state} {self.zip}"]
@@ -247,8 +259,7 @@ class Party(Model):
     role: Literal["landowner", "developer", "applicant"] = cited("@enforcement.elements.addressee")
     address: Address = cited("@enforcement.elements.addressee")
     certified_article: CertifiedArticle | None = Field(
-        default=None,
-        description=ARTICLE_HELP,
+        default=None, title="certified-mail article number", description=ARTICLE_HELP
     )
 
 
@@ -259,7 +270,9 @@ class Site(Model):
 
     address: Address | None = None
     description: Text | None = None
-    tax_map: Line | None = Field(default=None, description="tax map Section-Block-Lot")
+    tax_map: Line | None = Field(
+        default=None, title="tax map number", description="tax map Section-Block-Lot"
+    )
 
     def given(self) -> bool:
         return self.address is not None or self.description is not None

@@ -55,30 +55,39 @@ class ServedInfo(Model):
         "@enforcement.elements.appeal",
         "date of delivery, of mailing, or of posting at the site",
         default=None,
+        title="date of service",
     )
     means: Literal["personal", "mail", "posting"] | None = cited(
         "@enforcement.service",
         "personal (delivery), mail, or posting (at the site, with a copy mailed): "
         "the rule the appeal period runs by",
         default=None,
+        title="means of service",
     )
     received: IsoDate | None = cited(
         "@enforcement.service.mail",
         "by mail: date of receipt, e.g. from the return receipt",
         default=None,
+        title="date received",
     )
     mailed: IsoDate | None = cited(
-        "@enforcement.service.posting", "by posting: date the copy was mailed", default=None
+        "@enforcement.service.posting",
+        "by posting: date the copy was mailed",
+        default=None,
+        title="date mailed",
     )
     method: Line | None = cited(
         "@enforcement.elements",
-        "how it was served, in words, e.g. certified mail, return receipt requested",
+        "how it was served, in words that complete 'served ... by', e.g. certified mail, "
+        "return receipt requested; or posting at the site entrance",
         default=None,
+        title="method of service in words",
     )
     by: NameAndTitle | None = cited(
         "@enforcement.elements",
-        "who served it, when not the issuing officer {name, title}",
+        "who served it (name and title), when not the issuing officer",
         default=None,
+        title="served by",
     )
 
 
@@ -93,8 +102,7 @@ class Recipient(Model):
     role: Literal["landowner", "developer", "applicant"] = cited("@enforcement.elements.addressee")
     address: Address | None = cited("@enforcement.elements.addressee", default=None)
     certified_article: CertifiedArticle | None = Field(
-        default=None,
-        description=ARTICLE_HELP,
+        default=None, title="certified-mail article number", description=ARTICLE_HELP
     )
 
 

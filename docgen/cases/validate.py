@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import copy
 import difflib
-import types
-import typing
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from docgen.cases.labels import model_in
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
 
@@ -22,19 +21,6 @@ def field_path(loc: tuple[Any, ...]) -> str:
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
-
-
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    """The BaseModel inside an annotation such as ``list[Remedy] | None``."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType, list, tuple, typing.Annotated):
-        for arg in typing.get_args(annotation):
-            found = _model_in(arg)
-            if found:
-                return found
-    return None
 
 
 def provision_for(model: type[BaseModel], loc: tuple[Any, ...], pack: Pack | None) -> str:
@@ -50,7 +36,7 @@ def provision_for(model: type[BaseModel], loc: tuple[Any, ...], pack: Pack | Non
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         if extra.get("provision"):
             found = str(extra["provision"])
-        current = _model_in(info.annotation)
+        current = model_in(info.annotation)
     return cited_by(found, pack)
 
 
@@ -91,7 +77,7 @@ def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] |
         if current is None or isinstance(part, int):
             continue
         info = current.model_fields.get(str(part))
-        current = _model_in(info.annotation) if info else None
+        current = model_in(info.annotation) if info else None
     return current
 
 

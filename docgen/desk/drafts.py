@@ -251,7 +251,7 @@ def _page(
         form=node,
         values=forms.values(draft.fields),
         rows=lambda path: forms.rows(draft.fields, path),
-        errors=forms.errors_of(shown, set(paths)),
+        errors=forms.errors_of(shown, set(paths), draft.kind),
         input_id=forms.input_id,
         checked=checked,
         submitted=submitted,
@@ -349,7 +349,7 @@ def live(request: Request, draft: Draft) -> Response:
         for p in checked.problems
         if submitted or any(p.field == v or v.startswith(p.field + ".") for v in visited)
     ]
-    errors = forms.errors_of(shown, set(paths))
+    errors = forms.errors_of(shown, set(paths), draft.kind)
     return render(
         request,
         "live.html.j2",
@@ -369,7 +369,8 @@ def preview(request: Request, draft: Draft) -> Response:
     data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
     tag, result = renderers.run(renderers.preview, draft.kind, data, _options(draft).review)
     if tag == "problems":
-        response = render(request, "preview_blocked.html.j2", problems=result)
+        errors = forms.errors_of(result, set(), draft.kind)
+        response = render(request, "preview_blocked.html.j2", errors=errors)
         response.headers["content-security-policy"] = PREVIEW_CSP
         return response
     return HTMLResponse(result, headers={"content-security-policy": PREVIEW_CSP})

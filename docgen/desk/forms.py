@@ -27,6 +27,7 @@ from annotated_types import MaxLen
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from docgen.cases import labels
 from docgen.documents import get_kind
 from docgen.errors import Problem
 from docgen.law.packs import load_pack
@@ -47,13 +48,19 @@ class Node:
     """One input, fieldset or repeating group of a form."""
 
     key: str
-    label: str
+    label: str  # the field's label (docgen.cases.labels), shown and named in its errors
     citation: str = ""
     widget: str = "text"  # text, textarea, date, select, number, decimal, tel, group, repeat
     required: bool = False
     choices: tuple[str, ...] = ()
     children: tuple[Node, ...] = ()
     item: Node | None = None  # a repeating group's row
+    hint: str = ""  # what the field is for: the case model's description
+
+    @property
+    def options(self) -> list[tuple[str, str]]:
+        """(value, words) of each choice: "llc" -> "Limited liability company"."""
+        return [(c, labels.choice(c)) for c in self.choices]
 
 
 def _unwrap(annotation: Any) -> tuple[Any, list[Any], bool]:
@@ -85,14 +92,7 @@ def _max_length(metadata: list[Any]) -> int | None:
 
 
 def _label(key: str, info: FieldInfo) -> str:
-    words = info.description or key.replace("_", " ")
-    return words[:1].upper() + words[1:]
-
-
-def _one_of(model: type[BaseModel]) -> str:
-    """What one row of a repeating group is, from its model: Remedy, Owner signer."""
-    words = re.sub(r"(?<!^)(?=[A-Z])", " ", model.__name__).lower()
-    return words[:1].upper() + words[1:]
+    return labels.capital(labels.label(key, info))
 
 
 def _citation(info: FieldInfo, pack_id: str, inherited: str) -> str:
@@ -109,19 +109,21 @@ def _node(key: str, info: FieldInfo, pack_id: str, inherited: str) -> Node:
     label = _label(key, info)
     citation = _citation(info, pack_id, inherited)
     required = info.is_required() and not optional
+    hint = info.description or ""
     if typing.get_origin(bare) is list:
         (item_type,) = typing.get_args(bare)
         row_type, row_meta, _ = _unwrap(item_type)
-        row_info = FieldInfo(annotation=item_type, description=info.description)
+        one = labels.capital(labels.row(key, info))
         if isinstance(row_type, type) and issubclass(row_type, BaseModel):
-            row = _group(key, _one_of(row_type), row_type, pack_id, citation, required=True)
+            row = _group(key, one, row_type, pack_id, citation, required=True)
         else:
-            row = _scalar(key, label, citation, row_type, row_meta, True, key)
-            row = Node(**{**row.__dict__, "label": _label(key, row_info)})
-        return Node(key, label, citation, "repeat", required, item=row)
+            row = _scalar(key, one, citation, row_type, row_meta, True, key)
+        return Node(key, label, citation, "repeat", required, item=row, hint=hint)
     if isinstance(bare, type) and issubclass(bare, BaseModel):
-        return _group(key, label, bare, pack_id, citation, required)
-    return _scalar(key, label, citation, bare, metadata, required, key)
+        node = _group(key, label, bare, pack_id, citation, required)
+    else:
+        node = _scalar(key, label, citation, bare, metadata, required, key)
+    return Node(**{**node.__dict__, "hint": hint})
 
 
 def _scalar(
@@ -271,18 +273,28 @@ def input_id(path: str) -> str:
 
 @dataclass
 class Errors:
-    """The problems of a check, each under the input (or fieldset) it names."""
+    """The problems of a check, each under the input (or fieldset) it names, said in the
+    words of the form's labels (docgen.cases.labels)."""
 
+    model: type[BaseModel]
     by_field: dict[str, list[Problem]] = field(default_factory=dict)
     ordered: list[tuple[Problem, str]] = field(default_factory=list)  # (problem, where shown)
 
     def at(self, path: str) -> list[Problem]:
         return self.by_field.get(path, [])
 
+    def said(self, problem: Problem) -> str:
+        """What is wrong, beside the field (whose label is shown there)."""
+        return labels.said(problem, self.model)
 
-def errors_of(problems: list[Problem], paths: set[str]) -> Errors:
+    def in_words(self, problem: Problem) -> str:
+        """The problem with the field's label and place: "Remedy 1, measure: missing..."."""
+        return labels.in_words(problem, self.model)
+
+
+def errors_of(problems: list[Problem], paths: set[str], kind: str) -> Errors:
     """Problems keyed by the nearest path the form shows (``number`` and others: the form)."""
-    errors = Errors()
+    errors = Errors(get_kind(kind).model)
     for problem in problems:
         path = problem.field
         while path and path not in paths:

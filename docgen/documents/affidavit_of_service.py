@@ -16,6 +16,7 @@ from datetime import date
 from types import SimpleNamespace
 from typing import Any, Literal
 
+from docgen.cases import labels
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
 from docgen.documents.base import Context, DocMeta, Kind, Options, recipient_of
 from docgen.errors import Problem
@@ -94,7 +95,9 @@ def check(case: AffidavitCase, pack: Pack, options: Options) -> list[Problem]:
             Problem("service.mailed", "posting counts with the copy mailed: give the day", F)
         )
     if s.method in ("personal-delivery", "posting") and not s.place:
-        problems.append(Problem("service.place", f"where it was served by {s.method}", F))
+        problems.append(
+            Problem("service.place", f"where it was served by {labels.choice(s.method).lower()}", F)
+        )
     if s.method != "personal-delivery" and not s.address:
         problems.append(Problem("service.address", "the address on the envelope mailed", F))
     return problems

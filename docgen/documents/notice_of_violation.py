@@ -86,8 +86,8 @@ def element_problems(case: Any, pack: Pack) -> list[Problem]:
             Problem(
                 "site",
                 "missing (b): the address when available, or a description, of the building, "
-                "structure or land upon which the violation is occurring (give site.address "
-                "or site.description)",
+                "structure or land upon which the violation is occurring (give its address "
+                "or a description)",
                 B,
             )
         )
@@ -220,9 +220,53 @@ def service_problems(case: Any, provision: str, letter: str = "") -> list[Proble
                 N,
             )
         )
+    else:
+        problems += method_problems(served.method)
     if served is not None:
         problems += means_problems(served, provision, lead, required=bool(letter))
     return problems
+
+
+# Words that begin a sentence of what was done, not a means: the certificate of service
+# prints "served ... by" and the method, so "posted at the site entrance" would read
+# "by posted at the site entrance".
+DONE_WORDS = frozenset(
+    [
+        "affixed",
+        "attached",
+        "delivered",
+        "emailed",
+        "given",
+        "handed",
+        "left",
+        "mailed",
+        "placed",
+        "posted",
+        "sent",
+        "served",
+        "taped",
+    ]
+)
+
+
+def method_problems(method: str) -> list[Problem]:
+    """The method of service in words must complete "served ... by" as it is printed."""
+    words = method.split()
+    first = words[0].lower() if words else ""
+    if first == "by":
+        why = "starts with 'by', which the certificate of service already prints before it"
+    elif first in DONE_WORDS:
+        why = f"reads 'by {method}' in the certificate of service"
+    else:
+        return []
+    return [
+        Problem(
+            "served.method",
+            f"'{method}' {why}; write how it was served as it follows 'by', e.g. "
+            "'posting at the site entrance' or 'certified mail, return receipt requested'",
+            N,
+        )
+    ]
 
 
 def means_problems(served: Any, provision: str, lead: str, required: bool) -> list[Problem]:
@@ -252,7 +296,9 @@ def means_problems(served: Any, provision: str, lead: str, required: bool) -> li
         if served.means != "mail":
             problems.append(
                 Problem(
-                    "served.received", "is a date of receipt by mail; means is not mail", provision
+                    "served.received",
+                    "is a date of receipt by mail; the means of service is not mail",
+                    provision,
                 )
             )
         elif served.date is not None and served.received < served.date:

@@ -18,6 +18,7 @@ from dataclasses import replace
 from html import escape
 from typing import Any
 
+from docgen.cases import labels
 from docgen.cases.common import IsoDate, Line, Text, cited
 from docgen.cases.enforcement import Contact
 from docgen.cases.validate import validate_and_check
@@ -61,13 +62,14 @@ class PacketCase(NoticeCase):
 def check(case: PacketCase, data: dict[str, Any]) -> list[Problem]:
     """The notice's elements, and the stop-work keys when the packet carries an order."""
     problems: list[Problem] = []
-    given = [key for key in STOP_WORK_KEYS if key in data]
+    fields = type(case).model_fields
+    given = [labels.label(key, fields.get(key)) for key in STOP_WORK_KEYS if key in data]
     if given and case.effective is None:
         problems.append(
             Problem(
                 "effective",
                 f"is required when the packet carries a stop-work order ({', '.join(given)} "
-                "given); without it, leave out the stop-work keys",
+                "given); without it, leave out the stop-work order's fields",
                 S,
             )
         )

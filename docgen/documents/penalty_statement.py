@@ -109,8 +109,9 @@ def offense_problems(case: PenaltyStatementCase) -> list[Problem]:
         return [
             Problem(
                 "violations",
-                "missing: the violations the penalty is assessed for (each with observed and, "
-                "if it continued, continued_through), or offense for a single violation",
+                "missing: the violations the penalty is assessed for (each with the date "
+                "observed and, if it continued, the last day it continued), or the offense, "
+                "for a single violation",
                 P,
             )
         ]

@@ -140,7 +140,7 @@ def check_recording(case: Any, pack: Pack, kind_ref: str, options: Options) -> l
                 f"is missing: the {pack.recording.signatory.value} signs for the "
                 f"{pack.short_name.value} under a board resolution the instrument names "
                 "(give its body, date and resolution number here, or a standing resolution "
-                "as recording.authorization in the pack)",
+                "in the municipality's settings)",
                 pack.cite(kind_ref),
             )
         )
@@ -196,8 +196,8 @@ def party_problems(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
             Problem(
                 "signatory",
                 f"is missing: the instrument names the {pack.recording.signatory.value} who "
-                f"signs for the {pack.short_name.value} (give signatory {{name}} here, or a "
-                "standing officer as recording.signatory_name in the pack)",
+                f"signs for the {pack.short_name.value} (give the signatory's name here, or a "
+                "standing officer in the municipality's settings)",
                 pack.cite(kind_ref),
             )
         )
