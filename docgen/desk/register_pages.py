@@ -7,17 +7,18 @@ Every page is a call into docgen.register (the same methods as `docgen history`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, datetime
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk import queued
+from docgen.desk import clock, queued
 from docgen.desk.web import attachment, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
+from docgen.law.deadlines import long_date
 from docgen.register.queries import file_type
 
 FORMAT_TYPES = {
@@ -25,12 +26,15 @@ FORMAT_TYPES = {
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     "html": "text/html; charset=utf-8",
 }
-FILTER_LABELS = {
+FILTER_LABELS = {  # the register's named lists (docgen.register.filters), as statuses
     "awaiting-service": "Awaiting service",
+    "served": "Served",
     "appeal-running": "Appeal period running",
     "appeal-passed": "Appeal deadline passed",
     "remedies-overdue": "Remedies overdue",
     "stop-work-in-effect": "Stop-work in effect",
+    "lifted": "Stop-work lifted",
+    "superseded": "Superseded by a correction",
 }
 MAX_UPLOAD = 20 * 1024 * 1024
 PAGE = 50  # documents listed, newest first
@@ -47,6 +51,8 @@ class Listed:
     number: str
     kind: str
     issued: date
+    jurisdiction: str
+    recorded_at: datetime
     respondent_id: int | None
     respondent: str | None
     site: str | None
@@ -57,36 +63,96 @@ class Listed:
 
 @dataclass(frozen=True)
 class Wanted:
-    """What the documents page lists: the register's named list, a kind, a search (in the
-    number, the respondent's name, the site's address and tax map number), a page."""
+    """What the documents page lists: the register's named list (a status), a kind, a
+    municipality, a search (in the number, the respondent's name, the site's address and
+    tax map number), a range of issue dates, a page; ``problems`` with the range as typed
+    (``typed``: from and to, shown back) list nothing until they are put right."""
 
     name: str | None = None
     kind: str | None = None
     search: str = ""
     page: int = 1
+    jurisdiction: str | None = None
+    start: date | None = None
+    end: date | None = None
+    typed: tuple[str, str] = ("", "")
+    problems: tuple[str, ...] = ()
 
     def query(self, page: int | None = None) -> str:
+        """The query string of this list on ``page`` (every filter kept)."""
         from urllib.parse import urlencode
 
-        pairs = {"filter": self.name, "kind": self.kind, "q": self.search}
+        pairs = {
+            "q": self.search,
+            "kind": self.kind,
+            "jurisdiction": self.jurisdiction,
+            "filter": self.name,
+            "from": self.typed[0],
+            "to": self.typed[1],
+        }
         pairs["page"] = str(page or self.page) if (page or self.page) > 1 else None
         return urlencode({k: v for k, v in pairs.items() if v})
+
+    @property
+    def narrowed(self) -> bool:
+        return any((self.name, self.kind, self.jurisdiction, self.search, self.start, self.end))
 
 
 def wanted(request: Request) -> Wanted:
     from docgen.documents import MODULES
+    from docgen.law.packs import pack_names
     from docgen.register.filters import FILTERS
 
     params = request.query_params
     name = params.get("filter") or None
     kind = params.get("kind") or None
+    where = params.get("jurisdiction") or None
     page = params.get("page", "1")
+    typed = (params.get("from", "").strip()[:40], params.get("to", "").strip()[:40])
+    problems: list[str] = []
+    start = _range_end(typed[0], "Issued from", problems)
+    end = _range_end(typed[1], "Issued to", problems)
+    if start and end and start > end:
+        problems.append(
+            f"Issued from ({long_date(start)}) is after issued to ({long_date(end)}): no "
+            "date is in that range. Swap the two dates."
+        )
     return Wanted(
         name if name in FILTERS else None,
         kind if kind in MODULES else None,
         " ".join(params.get("q", "").split())[:100],
         int(page) if page.isascii() and page.isdigit() and 0 < len(page) <= 5 else 1,
+        where if where in pack_names() else None,
+        start,
+        end,
+        typed,
+        tuple(problems),
     )
+
+
+def _range_end(text: str, label: str, problems: list[str]) -> date | None:
+    """A date of the range as typed (YYYY-MM-DD, as a date field sends it); an impossible
+    one (February 30) or one that is not a date goes to ``problems`` in words."""
+    import calendar
+    import re
+
+    if not text:
+        return None
+    shape = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if shape is None:
+        problems.append(f"{label}: “{text}” is not a date; give it as year-month-day: 2026-11-03.")
+        return None
+    year, month, day = (int(part) for part in shape.groups())
+    if not year or not 1 <= month <= 12:
+        what = f"month {month}" if year else "year 0"
+        problems.append(f"{label}: {text} is impossible: there is no {what}.")
+        return None
+    days = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= days:
+        month_name = calendar.month_name[month]
+        problems.append(f"{label}: {text} is impossible: {month_name} {year} has {days} days.")
+        return None
+    return date(year, month, day)
 
 
 def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
@@ -105,6 +171,12 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
     ids = select(Document.id).order_by(*newest).limit(limit).offset((want.page - 1) * PAGE)
     if want.kind:
         ids = ids.where(Document.kind == want.kind)
+    if want.jurisdiction:
+        ids = ids.where(Document.jurisdiction == want.jurisdiction)
+    if want.start:
+        ids = ids.where(Document.issued >= want.start)
+    if want.end:
+        ids = ids.where(Document.issued <= want.end)
     if want.search:
         like = "%" + want.search.replace("\\", "").replace("%", "").replace("_", "") + "%"
         ids = (
@@ -125,6 +197,8 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
             Document.number,
             Document.kind,
             Document.issued,
+            Document.jurisdiction,
+            Document.recorded_at,
             Respondent.id,
             Respondent.name,
             func.coalesce(Site.address, Site.description),
@@ -159,26 +233,38 @@ def affidavits(reg: Any, document_id: int) -> list[str]:
 
 @guarded("register")
 def documents(request: Request) -> Response:
+    return _documents(request, wanted(request))
+
+
+def _documents(request: Request, want: Wanted) -> Response:
+    """The documents page; a range that is impossible or reversed lists nothing (400) and
+    says why, with the filters as typed."""
     from docgen.documents import MODULES
+    from docgen.law.packs import pack_names
     from docgen.register.filters import FILTERS
 
-    want = wanted(request)
-    rows = listing(register(request), want, PAGE + 1)
+    rows = [] if want.problems else listing(register(request), want, PAGE + 1)
     return render(
         request,
         "documents.html.j2",
+        status=400 if want.problems else 200,
         documents=rows[:PAGE],
         more=len(rows) > PAGE,
         want=want,
         kinds=tuple(MODULES),
+        zones={name: clock.zone(name) for name in pack_names()},
         filters=[(name, FILTER_LABELS.get(name, name)) for name in FILTERS],
         chosen=want.name,
         page=PAGE,
     )
 
 
-EXPORT_LIMIT = 10_000  # rows of one CSV export
+EXPORT_LIMIT = 10_000  # rows of one export
 FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so
+COLUMNS = (
+    "number", "kind", "jurisdiction", "issued", "recorded_at", "time_zone", "respondent",
+    "site", "served", "appeal_deadline", "superseded_by",
+)  # fmt: skip
 
 
 def _cell(value: Any) -> str:
@@ -188,30 +274,45 @@ def _cell(value: Any) -> str:
     return "'" + text if text.startswith(FORMULA) else text
 
 
+def _exported(row: Listed, here: Any) -> dict[str, Any]:
+    """One row of an export: dates as YYYY-MM-DD, the moment it was recorded in the
+    municipality's zone with its offset (ISO 8601), and that zone's name."""
+    values = {name: getattr(row, name, None) for name in COLUMNS}
+    values["recorded_at"] = row.recorded_at.astimezone(here).isoformat(timespec="seconds")
+    values["time_zone"] = here.key
+    return {k: v.isoformat() if isinstance(v, date) else v for k, v in values.items()}
+
+
 @guarded("register")
 def export(request: Request) -> Response:
-    """The documents page's list as CSV (the same filter, kind and search; every page)."""
+    """The documents page's list, every page of it (the same status, kind, municipality,
+    search and dates), as CSV or JSON."""
     import csv
     import io
+    import json
 
+    fmt = request.path_params["fmt"]
+    if fmt not in ("csv", "json"):
+        return render(request, "missing.html.j2", status=404, what="page")
     want = wanted(request)
-    rows = listing(register(request), Wanted(want.name, want.kind, want.search), EXPORT_LIMIT)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        ["number", "kind", "issued", "respondent", "site", "served", "appeal_deadline",
-         "superseded_by"]
-    )  # fmt: skip
-    for d in rows:
-        writer.writerow(
-            _cell(v)
-            for v in (d.number, d.kind, d.issued, d.respondent, d.site, d.served,
-                      d.appeal_deadline, d.superseded_by)
-        )  # fmt: skip
+    if want.problems:
+        return _documents(request, want)
+    zones: dict[str, Any] = {}
+    rows = [
+        _exported(d, zones.setdefault(d.jurisdiction, clock.zone(d.jurisdiction)))
+        for d in listing(register(request), replace(want, page=1), EXPORT_LIMIT)
+    ]
+    if fmt == "json":
+        body = json.dumps({"documents": rows}, ensure_ascii=False, indent=1)
+        media = "application/json"
+    else:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(COLUMNS)
+        writer.writerows([_cell(row[name]) for name in COLUMNS] for row in rows)
+        body, media = out.getvalue(), "text/csv; charset=utf-8"
     return Response(
-        out.getvalue(),
-        media_type="text/csv; charset=utf-8",
-        headers={"content-disposition": attachment("documents.csv")},
+        body, media_type=media, headers={"content-disposition": attachment(f"documents.{fmt}")}
     )
 
 
@@ -481,7 +582,7 @@ def _final(upload: Any) -> bytes | None:
 
 routes = [
     Route("/documents", documents, methods=["GET"]),
-    Route("/documents.csv", export, methods=["GET"]),
+    Route("/documents.{fmt}", export, methods=["GET"]),
     Route("/documents/{number}", document, methods=["GET"]),
     Route("/documents/{number}/file.{fmt}", download, methods=["GET"]),
     Route("/documents/{number}/notice", notice_at, methods=["POST"]),

@@ -54,6 +54,7 @@ def pages() -> Any:
     line-break points or bidi closers a printed document adds."""
     import jinja2
 
+    from docgen.desk import clock
     from docgen.render.environment import templates_dir
     from docgen.render.filters import FILTERS
 
@@ -65,6 +66,9 @@ def pages() -> Any:
         lstrip_blocks=True,
     )
     env.filters.update(FILTERS)
+    env.filters["local_time"] = clock.local_time
+    env.filters["wall_time"] = clock.wall_time
+    env.globals["zone"] = clock.zone
     return env
 
 

@@ -7,9 +7,12 @@
   offense is still pending (the register records no compliance, so "overdue" means the
   schedule of § 228-79C(1)(d) has run and no disposition closed the matter);
 - ``stop-work-in-effect``: stop-work orders served (an order takes effect on service or
-  posting, § 228-79C(2)) and not lifted (`docgen lift`).
+  posting, § 228-79C(2)) and not lifted (`docgen lift`);
+- ``served``: documents with service recorded;
+- ``lifted``: stop-work orders a written notice lifted;
+- ``superseded``: documents a correction replaced (the only list that shows them).
 
-A superseded document is never listed: its successor is.
+A superseded document is never listed but in ``superseded``: its successor is.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ FILTERS = (
     "appeal-passed",
     "remedies-overdue",
     "stop-work-in-effect",
+    "served",
+    "lifted",
+    "superseded",
 )
 
 
@@ -44,6 +50,16 @@ def apply(query: Select, name: str | None, today: date) -> Select:
         .scalar_subquery()
     )
     notice = Document.kind.in_(kinds_with(appealable=True))
+    if name == "superseded":
+        return query.where(~current)
+    if name == "served":
+        return query.where(current, served)
+    lifting = aliased(Document)
+    lifted = exists().where(
+        lifting.about_id == Document.id, lifting.kind.in_(kinds_with(lifts=True))
+    )
+    if name == "lifted":
+        return query.where(current, lifted)
     if name == "awaiting-service":
         return query.where(current, Document.kind.in_(kinds_with(served=True)), ~served)
     if name == "appeal-running":
@@ -56,9 +72,5 @@ def apply(query: Select, name: str | None, today: date) -> Select:
         )
         return query.where(current, notice, Document.remedies_due < today, pending)
     if name == "stop-work-in-effect":
-        lifting = aliased(Document)
-        lifted = exists().where(
-            lifting.about_id == Document.id, lifting.kind.in_(kinds_with(lifts=True))
-        )
         return query.where(current, Document.kind.in_(kinds_with(liftable=True)), served, ~lifted)
     raise RegisterError(f"unknown filter {name!r}; filters: {', '.join(FILTERS)}")

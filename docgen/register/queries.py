@@ -126,6 +126,7 @@ def document_record(session: Session, doc: Document) -> DocumentRecord:
         lifted_by=lifter(session, doc),
         about=number_of.get(doc.about_id),
         recorded_by=doc.recorded_by,
+        recorded_at=doc.recorded_at,
         docgen_version=doc.docgen_version,
         pack_version=doc.pack_version,
         case=doc.case,

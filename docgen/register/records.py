@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,7 @@ class ServiceRecord:
     received_by: str | None = None
     # The notice's one deadline after this event: the latest any service gave, never lower.
     notice_deadline: date | None = None
+    recorded_at: datetime | None = None  # when the register recorded it (aware)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ class DocumentRecord:
     # gives; a later event never lowers it (LAW.md § 2).
     appeal_deadline: date | None = None
     lifted_by: str | None = None  # the written notice that lifted a stop-work order
+    recorded_at: datetime | None = None  # when the register recorded it (aware)
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,7 @@ def service_record(
         description=event.description,
         received_by=event.received_by,
         notice_deadline=notice,
+        recorded_at=event.recorded_at,
     )
 
 

@@ -1,0 +1,38 @@
+"""Moments as the municipality's clock shows them: every time the desk prints is in the
+zone its pack names (the certification's ``time_zone``), with the zone's abbreviation,
+never the server's zone, never UTC unmarked."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+from docgen.law.deadlines import long_date
+
+
+def zone(jurisdiction: str | None = None) -> ZoneInfo:
+    """The zone of ``jurisdiction``'s pack; without one (the audit, the drafts list), the
+    zone every installed pack names, or UTC when they name different zones."""
+    from docgen.law.packs import load_pack, pack_names
+
+    names = [jurisdiction] if jurisdiction else pack_names()
+    zones = {load_pack(name).certification.time_zone.value for name in names}
+    return ZoneInfo(zones.pop() if len(zones) == 1 else "UTC")
+
+
+def local_time(moment: datetime | None, here: ZoneInfo) -> str:
+    """ "December 2, 2026, 09:14 EST": the date the documents print, the time on a 24-hour
+    clock and the zone's abbreviation (EST or EDT as the day has it)."""
+    if moment is None:
+        return ""
+    shown = moment.astimezone(here)
+    return f"{long_date(shown.date())}, {shown:%H:%M} {shown:%Z}"
+
+
+def wall_time(day: date, hhmm: str, here: ZoneInfo) -> str:
+    """A time of day typed on the municipality's clock ("10:45", personal delivery) with
+    the zone's abbreviation that day: "10:45 EST"."""
+    try:
+        return f"{datetime.combine(day, time.fromisoformat(hhmm), here):%H:%M %Z}"
+    except ValueError:
+        return hhmm
