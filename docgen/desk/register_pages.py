@@ -131,28 +131,19 @@ def wanted(request: Request) -> Wanted:
 
 
 def _range_end(text: str, label: str, problems: list[str]) -> date | None:
-    """A date of the range as typed (YYYY-MM-DD, as a date field sends it); an impossible
-    one (February 30) or one that is not a date goes to ``problems`` in words."""
-    import calendar
-    import re
+    """A date of the range as typed (YYYY-MM-DD, as a date field sends it); one that is
+    impossible (February 30) or not a date goes to ``problems``, said as case dates are."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from docgen.cases.common import IsoDate
 
     if not text:
         return None
-    shape = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
-    if shape is None:
-        problems.append(f"{label}: “{text}” is not a date; give it as year-month-day: 2026-11-03.")
+    try:
+        return TypeAdapter(IsoDate).validate_python(text)
+    except ValidationError as err:
+        problems.append(f"{label}: {err.errors()[0]['ctx']['error']}.")
         return None
-    year, month, day = (int(part) for part in shape.groups())
-    if not year or not 1 <= month <= 12:
-        what = f"month {month}" if year else "year 0"
-        problems.append(f"{label}: {text} is impossible: there is no {what}.")
-        return None
-    days = calendar.monthrange(year, month)[1]
-    if not 1 <= day <= days:
-        month_name = calendar.month_name[month]
-        problems.append(f"{label}: {text} is impossible: {month_name} {year} has {days} days.")
-        return None
-    return date(year, month, day)
 
 
 def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
