@@ -205,6 +205,18 @@ def test_a_clerks_day(browser, desk):
     expect(page.get_by_text("Lifted by")).to_be_visible()
     assert axe_violations(page) == []
     walk.step("stop-work order lifted")
+
+    walk.click("link", "Mailing list")
+    walk.fill({"date": "2026-11-11"})
+    walk.click("button", "Show the day's pieces")
+    expect(page.locator("table")).to_contain_text("9589 0710 5270 0123 4567 81")
+    assert axe_violations(page) == []
+    with page.expect_download() as listed:
+        walk.click("link", re.compile(r"\(PDF\)$"))
+    text = PdfReader(io.BytesIO(listed.value.path().read_bytes())).pages[0].extract_text()
+    assert "9589 0710 5270 0123 4567 81" in " ".join(text.split()), text
+    assert notice in text
+    walk.step("the day's mailing list printed")
     assert notice != second != order
     print("\n" + walk.report("clerk"))
     context.close()

@@ -209,7 +209,10 @@ def _lift(request: Request) -> Response:
     number = request.path_params["number"]
     try:
         on = _day(posted(request).get("date"), "date the order is lifted")
-        done = request.app.state.register().lift(number, on, by=request.scope["visitor"].name)
+        copies = posted(request).get("copies") == "1"  # a copy for each other person served
+        done = request.app.state.register().lift(
+            number, on, by=request.scope["visitor"].name, copies=copies
+        )
     except DocgenError as err:
         return _document_page(request, number, error=str(err), status=400, typed_for="lift")
     return RedirectResponse(f"/documents/{done.number}", status_code=303)

@@ -29,6 +29,7 @@ from docgen.desk import (
     auth,
     drafts,
     history_import,
+    mailing,
     public_check,
     register_pages,
     renderers,
@@ -241,6 +242,7 @@ def create_app(
         *actions.routes,  # before the register's /documents/{number}/{what}
         *drafts.routes,
         *history_import.routes,
+        *mailing.routes,
         *register_pages.routes,
         *users.routes,
         *public_check.routes,  # the public check: no sign-in

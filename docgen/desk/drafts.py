@@ -289,6 +289,7 @@ def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
         "review_mode": get_kind(draft.kind).review,
         "may_issue": _may_draft(request, draft.kind),
         "takes_final": draft.kind in instruments(),  # counsel's final text may be uploaded
+        "takes_copies": get_kind(draft.kind).copies,  # a copy for each person in copies_to
     }
 
 

@@ -329,6 +329,7 @@ def _document_page(
         "document.html.j2",
         status=status,
         doc=record,
+        files=downloads(record),
         affidavits=affidavits(register(request), record.id),
         methods=SERVICE_METHODS,
         dispositions=DISPOSITIONS,
@@ -339,6 +340,33 @@ def _document_page(
         typed=dict(posted(request)) if typed_for else {},
         typed_for=typed_for,
     )
+
+
+@dataclass(frozen=True)
+class Download:
+    """One stored file on a document's page: its link, what it is and its SHA-256."""
+
+    stored: str  # the stored format: pdf, or copy1.pdf (docgen.register.copies)
+    label: str
+    sha256: str
+
+
+def downloads(record: Any) -> list[Download]:
+    """The document's stored files, each copy named by whose it is (LAW.md § 9)."""
+    from docgen.register.copies import copy_for, copy_of
+
+    def order(stored: str) -> tuple[int, int]:  # the original's files, then each copy's
+        copy = copy_of(stored)
+        kind = file_type(stored)
+        return (copy[0] + 1 if copy else 0, list(FORMAT_TYPES).index(kind))
+
+    found = []
+    for stored in sorted(record.hashes, key=order):
+        digest = record.hashes[stored]
+        whose = copy_for(record.case, stored)
+        label = f"the copy for {whose}, {file_type(stored).upper()}" if whose else stored.upper()
+        found.append(Download(stored, f"Download {label}", digest))
+    return found
 
 
 # What a page says after a change it was redirected from (a reload never repeats it).
@@ -547,14 +575,19 @@ def _issue(request: Request) -> Response:
     chosen = _text(posted(request).get("respondent"))
     data = drafts.issuable(draft)
     final = _final(posted(request).get("final"))
-    if queued.queue_name() and final is None:  # a worker issues it; the page waits for it
+    copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
+    if queued.queue_name() and final is None and not copies:  # a worker issues it
         return queued.defer_issue(request, draft, data, chosen)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     corrects = actions.supersedes(draft)
-    tag, result = renderers.run(renderers.issue, url, draft.kind, data, chosen, by, corrects, final)
+    tag, result = renderers.run(
+        renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies
+    )
     if tag == "ambiguous":
-        return render(request, "choose_respondent.html.j2", draft=draft, candidates=result)
+        return render(
+            request, "choose_respondent.html.j2", draft=draft, candidates=result, copies=copies
+        )
     if tag == "problems":
         return drafts.refused(request, draft, result)
     if tag == "refused":

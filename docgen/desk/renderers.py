@@ -90,9 +90,11 @@ def issue(
     by: str,
     supersedes: str | None = None,
     final: bytes | None = None,
+    copies: bool = False,
 ) -> Result:
     """Issue through the register (superseding ``supersedes``, when it corrects an issued
-    document; with counsel's ``final`` DOCX, for an instrument): ("issued", number),
+    document; with counsel's ``final`` DOCX, for an instrument; with ``copies``, a copy
+    for each person in copies_to, docgen.register.copies): ("issued", number),
     ("ambiguous", candidates), ("problems", problems) or ("refused", the register's
     message)."""
     from docgen.errors import CaseInvalid, DocgenError
@@ -100,7 +102,13 @@ def issue(
 
     try:
         issued = _register(url).issue(
-            kind, data, respondent=respondent, by=by, supersedes=supersedes, final=final
+            kind,
+            data,
+            respondent=respondent,
+            by=by,
+            supersedes=supersedes,
+            final=final,
+            copies=copies,
         )
     except AmbiguousRespondent as err:
         return "ambiguous", err.candidates
@@ -131,3 +139,16 @@ def printed_copy(kind: str, name: str, case: dict[str, Any]) -> Result:
         return "pdf", api.to_bytes(done, "pdf")
     except DocgenError as err:
         return "refused", str(err)
+
+
+def case_file(kind: str, case: dict[str, Any], fmt: str) -> Result:
+    """(fmt, the bytes) of ``case`` rendered as ``kind`` (a document made from the
+    register, not recorded in it: the day's mailing list), or ("refused", why)."""
+    from docgen import api
+    from docgen.errors import DocgenError
+
+    try:
+        _, files = api.render_bytes(kind, case, (fmt,))
+    except DocgenError as err:
+        return "refused", str(err)
+    return fmt, files[fmt]

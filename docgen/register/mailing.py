@@ -87,3 +87,14 @@ def mailing_list_case(reg: Any, day: date, jurisdiction: str | None = None) -> d
             "date": day.isoformat(),
             "pieces": [_piece(event, doc) for event, doc in rows],
         }
+
+
+def jurisdictions(reg: Any) -> list[str]:
+    """The municipalities the register holds documents of (the mailing list is one
+    municipality's: a register of two asks which)."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        return list(
+            session.scalars(
+                select(Document.jurisdiction).distinct().order_by(Document.jurisdiction)
+            )
+        )
