@@ -94,10 +94,14 @@ def test_the_first_offense_notice_stays_within_four_pages(renders, word_pdfs):
     assert len(pdf_pages(word_pdfs[SERVED_IDS[SERVED.index(FIRST_OFFENSE)]])) <= 4
 
 
-def test_the_mailed_affidavit_is_one_page_and_the_others_keep_the_letterhead(renders):
+def test_the_mailed_affidavit_is_one_page_and_the_others_keep_the_letterhead(renders, word_pdfs):
+    """The window does not push the jurat onto a page of its own: the mailed affidavit is
+    one page in the PDF and in Word; an affidavit of delivery by hand is not mailed and
+    keeps the letterhead at the top of its page."""
     assert MAILED, "a sample affidavit of service by mail"
     for kind, path in MAILED:
         assert len(pdf_pages(renders.get(kind, path)["pdf"])) == 1
+        assert len(pdf_pages(word_pdfs[SERVED_IDS[SERVED.index((kind, path))]])) == 1
     delivered = [s for s in AFFIDAVITS if s not in MAILED]
     assert delivered, "a sample affidavit of service by other means"
     for kind, path in delivered:
