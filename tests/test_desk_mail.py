@@ -81,7 +81,7 @@ def test_issue_with_copies_lists_each_copy_checked_and_verify_names_whose(desk):
     assert {fmt: hashlib.sha256(b).hexdigest() for fmt, b in got.items()} == stored
     copy = clerk.get(f"/documents/{number}/file.copy1.pdf")
     assert (
-        f'filename="{number}-notice-of-violation-copy1.pdf"' in copy.headers["content-disposition"]
+        f'filename="{number}-notice-of-violation-copy-1.pdf"' in copy.headers["content-disposition"]
     )
     for text in (text_of(got["copy1.pdf"]), docx_text(got["copy1.docx"])):
         assert f"Copy for {applicant}." in " ".join(text.split())
@@ -169,3 +169,30 @@ def test_the_days_mailing_list_flags_a_missing_article_and_downloads(desk):
     none = clerk.get("/mailing-list", params={"date": "2026-01-02", "jurisdiction": "homer"})
     assert none.status_code == 400 and "no service by certified mail recorded" in none.text
     assert attorney.get("/mailing-list").status_code == 403  # not an attorney's work
+
+
+def test_copies_asked_are_kept_through_the_choice_of_respondent(desk):
+    """A near match stops the issue to ask which respondent it is; the copies asked for
+    are carried through that choice."""
+    clerk = desk.signed_in("otto")
+    _, typed = typed_sample("notice-of-violation", "homer-deadline-thanksgiving")
+    pages = []
+    for name, street in (
+        ("Tioughnioga Ridge Development LLC", "41 Route 281"),
+        ("Tioughnioga Ridge Development, L.L.C.", "9 Water Street"),
+    ):
+        where, token = start_draft(clerk, "notice-of-violation")
+        fields = {**typed, "recipient.name": name, "recipient.address.street": street}
+        clerk.post(where, data={**fields, "csrf_token": token})
+        pages.append(clerk.post(f"{where}/issue", data={"csrf_token": token, "copies": "1"}))
+    assert pages[0].status_code == 303
+    asked = pages[1].text
+    assert "Which respondent is this?" in asked, asked
+    assert '<input type="hidden" name="copies" value="1">' in asked
+    done = clerk.post(
+        f"{where}/issue",
+        data={"csrf_token": token, "copies": "1", "respondent": "new"},
+    )
+    assert done.status_code == 303, done.text
+    number = done.headers["location"].rsplit("/", 1)[1]
+    assert set(record(desk, number).hashes) >= {"pdf", "copy1.pdf", "copy1.docx"}

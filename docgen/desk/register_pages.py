@@ -391,7 +391,11 @@ def download(request: Request) -> Response:
     kind = file_type(fmt)
     if blob is None or kind not in FORMAT_TYPES:
         return render(request, "missing.html.j2", status=404, what="file")
-    name = f"{record.number}-{record.kind}" + ("" if fmt == kind else f"-{fmt.split('.')[0]}")
+    from docgen.register.copies import copy_of
+
+    copy = copy_of(fmt)  # named as `issue --copies` and `export` name it
+    part = f"copy-{copy[0] + 1}" if copy else fmt.split(".")[0]
+    name = f"{record.number}-{record.kind}" + ("" if fmt == kind else f"-{part}")
     return Response(
         blob,
         media_type=FORMAT_TYPES[kind],
