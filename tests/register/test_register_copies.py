@@ -108,10 +108,11 @@ def test_lift_copies_address_the_notice_to_each_person_the_order_was_served_on(r
     stem = "SWL-2026-0001-stop-work-lifted"
     people = [case["recipient"], DEVELOPER, APPLICANT]
     names = [stem, f"{stem}-copy-1", f"{stem}-copy-2"]
-    (tmp_path / "office").mkdir()
-    word = office_pdfs(
-        {n: (tmp_path / f"{n}.docx").read_bytes() for n in names}, tmp_path / "office"
-    )
+    word = {}  # Word's layout is the renderer's, not the database's: measured once
+    if reg.url.startswith("sqlite"):
+        (tmp_path / "office").mkdir()
+        docx = {n: (tmp_path / f"{n}.docx").read_bytes() for n in names}
+        word = office_pdfs(docx, tmp_path / "office")
     for name, person in zip(names, people, strict=True):
         pdf = (tmp_path / f"{name}.pdf").read_bytes()
         docx = (tmp_path / f"{name}.docx").read_bytes()
@@ -125,7 +126,7 @@ def test_lift_copies_address_the_notice_to_each_person_the_order_was_served_on(r
                 assert copy in flat
         a = person["address"]
         lines = [person["name"], a["street"], f"{a['city']}, {a['state']} {a['zip']}"]
-        for laid_out in (pdf, word[name]):
+        for laid_out in (pdf, *([word[name]] if word else [])):
             block = window_block(laid_out)
             assert block.words == " ".join(lines).split(), f"{name}: {block.words}"
             assert 1.95 <= block.top <= 2.1 and 0.75 <= block.left <= 1.01
