@@ -68,3 +68,22 @@ def test_the_article_number_prints_above_the_address_grouped_as_on_the_label(tmp
     line = f"CERTIFIED MAIL {grouped('9589071052700123456781')}</p>"
     assert line in html
     assert html.index(line) < html.index("Cayuga Street Holdings LLC")
+
+
+def test_the_affidavit_checks_the_article_number_it_states(tmp_path):
+    """An affidavit's certified article number is checked as the notice's is, and states
+    the number grouped as on the label however it was typed."""
+    from pathlib import Path
+
+    from docgen.cases.loader import read_case_file
+
+    sample = Path(__file__).parents[1] / "fixtures/affidavit-of-service/homer-certified-mail.yaml"
+    data = read_case_file(sample)
+    data["service"]["article"] = "9407 1118 9876 5432 1012 34"  # its check digit is 8
+    with pytest.raises(CaseInvalid) as err:
+        api.check("affidavit-of-service", write_yaml(tmp_path, data))
+    found = {p.field: p.message for p in err.value.problems}
+    assert "check digit" in found["service.article"]
+    data["service"]["article"] = "9407111898765432101238"
+    html = api.build("affidavit-of-service", write_yaml(tmp_path, data)).html
+    assert "article number 9407 1118 9876 5432 1012 38" in html

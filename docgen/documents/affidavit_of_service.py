@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from docgen.cases import labels
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
+from docgen.cases.mail import CertifiedArticle
 from docgen.documents.base import Context, DocMeta, Kind, Options, recipient_of
 from docgen.errors import Problem
 from docgen.law.deadlines import Deadline, Service, appeal_deadline, service_start
@@ -54,7 +55,9 @@ class ServiceFacts(Model):
     received: IsoDate | None = cited(F, "mail: the day of receipt (return receipt)", default=None)
     received_by: Line | None = cited(F, "mail: who signed the return receipt", default=None)
     mailed: IsoDate | None = cited(F, "posting: the day the copy was mailed", default=None)
-    article: Line | None = cited(F, "certified mail: the article number", default=None)
+    article: CertifiedArticle | None = cited(
+        F, "certified mail: the article number (its USPS check digit checked)", default=None
+    )
     place: Text | None = cited(F, "where it was delivered or posted", default=None)
     address: Text | None = cited(F, "the address on the envelope mailed", default=None)
     individual: Line | None = cited(F, "the individual who took it", default=None)
