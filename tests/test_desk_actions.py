@@ -118,7 +118,7 @@ def test_the_attorney_issues_an_easement_and_the_agreement_shares_its_property(d
     agreement = attorney.post(f"{where}/issue", data={"csrf_token": token})
     assert agreement.status_code == 303
     number = agreement.headers["location"].rsplit("/", 1)[1]
-    assert "maintenance-agreement" in attorney.get(f"/documents/{number}").text
+    assert "Maintenance agreement, " in attorney.get(f"/documents/{number}").text
 
     clerk = desk.signed_in("ann")  # a clerk may view, never correct or issue one
     viewed = clerk.get(f"/documents/{easement}").text
@@ -154,14 +154,15 @@ def test_older_convictions_are_previewed_then_imported_all_or_nothing(desk):
     )
     # the register's checks, before anything is recorded: every row shown, the bad one named
     assert shown.status_code == 400 and "2 rows in older.csv" in shown.text
-    assert "Homer Village Court" in shown.text and "older.csv:3" in shown.text
+    assert "Homer Village Court" in shown.text and "Row 3 of the file you uploaded" in shown.text
+    assert "older.csv:" not in shown.text
     assert "Import these rows" not in shown.text and offenses() == before
     refused = clerk.post(
         "/history/import/commit",
         data={"csrf_token": token, "text": bad, "filename": "older.csv"},
     )
     assert refused.status_code == 400 and "nothing imported" in refused.text
-    assert "older.csv:3" in refused.text and offenses() == before
+    assert "Row 3 of the file you uploaded" in refused.text and offenses() == before
 
     good = HEADER + ROW + ",Homer Village Court,24-3\n"
     shown = clerk.post(
@@ -234,7 +235,8 @@ def test_service_is_recorded_per_person_with_what_the_affidavit_states(desk):
     assert done.status_code == 303, done.text
     page = clerk.get(f"/documents/{number}").text
     assert "(handed to Alan P. Mercer, managing member)" in page
-    assert "<td>Tioughnioga Ridge Development LLC</td><td>certified-mail</td>" in page
+    mail = "Certified mail, return receipt requested"
+    assert f"<td>Tioughnioga Ridge Development LLC</td><td>{mail}</td>" in page
     first = re.search(r"Affidavits of service: <a href=\"/documents/([^\"]+)\"", page).group(1)
     text = text_of(clerk.get(f"/documents/{first}/file.pdf").content).replace("\n", " ")
     assert "10:45" in text and "Alan P. Mercer, managing member of Cayuga" in text
@@ -246,7 +248,7 @@ def test_service_is_recorded_per_person_with_what_the_affidavit_states(desk):
     assert 'value="R. Vantine"' in refused.text  # what was typed stays
 
     # dispositions: shown on the page; one ahead of its offense refused
-    assert "Offense and disposition" in page and "<td>pending</td>" in page
+    assert "Offense and disposition" in page and "<td>Pending</td>" in page
     early = {"disposition": "convicted", "date": "2026-01-05", "court": "Homer Village Court"}
     refused = clerk.post(f"/documents/{number}/disposition", data={**early, "csrf_token": token})
     assert refused.status_code == 400
@@ -258,7 +260,7 @@ def test_service_is_recorded_per_person_with_what_the_affidavit_states(desk):
         == 303
     )
     page = clerk.get(f"/documents/{number}").text
-    assert "<td>convicted</td><td>November 20, 2026</td><td>Homer Village Court</td>" in page
+    assert "<td>Convicted</td><td>November 20, 2026</td><td>Homer Village Court</td>" in page
 
 
 def test_the_attorney_issues_an_easement_with_counsels_final_text(desk):

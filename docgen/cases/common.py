@@ -163,6 +163,12 @@ def _iso_date(value: Any) -> Any:
 IsoDate = Annotated[date, BeforeValidator(_iso_date)]
 
 
+def read_date(text: str) -> date:
+    """A date typed as YYYY-MM-DD, as a case reads it; ValueError says why other text is not
+    one ("30 February 2026 is not a real calendar date ...")."""
+    return _iso_date(text)
+
+
 def _zip(value: Any) -> Any:
     value = as_written(value)  # never padded or converted: 06470 stays 06470
     if not isinstance(value, str) or not re.fullmatch(r"\d{5}(-\d{4})?", value.strip()):

@@ -34,31 +34,39 @@ def audit(
     )
 
 
-def _checked_name(name: str) -> str:
+def _name_problem(name: str) -> str | None:
     name = name.strip()
     if not name or len(name) > 100 or any(c.isspace() or not c.isprintable() for c in name):
-        raise DocgenError("user name: one word of up to 100 printable characters, no spaces")
-    return name
+        return "user name: one word of up to 100 printable characters, no spaces"
+    return None
+
+
+def _role_problem(role: str) -> str | None:
+    return None if role in ROLES else f"role {role!r}: choose {', '.join(ROLES)}"
+
+
+def _detail_problem(label: str, value: str) -> str | None:
+    value = " ".join(value.split())
+    if len(value) > MAX_DETAIL or any(not c.isprintable() for c in value):
+        return f"{label}: at most {MAX_DETAIL} printable characters"
+    return None
+
+
+def _refuse(*problems: str | None) -> None:
+    """Every problem found at once, one a line (none: nothing to refuse)."""
+    found = [p for p in problems if p]
+    if found:
+        raise DocgenError("\n".join(found))
 
 
 def _checked_role(role: str) -> str:
-    if role not in ROLES:
-        raise DocgenError(f"role {role!r}: choose {', '.join(ROLES)}")
+    _refuse(_role_problem(role))
     return role
 
 
 def _checked_password(password: str, name: str) -> str:
-    problem = password_problem(password, name)
-    if problem:
-        raise DocgenError(problem)
+    _refuse(password_problem(password, name))
     return password
-
-
-def _checked_detail(label: str, value: str) -> str:
-    value = " ".join(value.split())
-    if len(value) > MAX_DETAIL or any(not c.isprintable() for c in value):
-        raise DocgenError(f"{label}: at most {MAX_DETAIL} printable characters")
-    return value
 
 
 def _user(s: DbSession, name: str) -> User:
@@ -78,11 +86,15 @@ def add_user(
     title: str = "",
     by: str = "cli",
 ) -> User:
-    name = _checked_name(name)
-    _checked_role(role)
-    _checked_password(password, name)
-    full_name = _checked_detail("full name", full_name)
-    title = _checked_detail("title", title)
+    _refuse(
+        _name_problem(name),
+        _role_problem(role),
+        password_problem(password, name.strip()),
+        _detail_problem("full name", full_name),
+        _detail_problem("title", title),
+    )
+    name = name.strip()
+    full_name, title = " ".join(full_name.split()), " ".join(title.split())
     with db.begin() as s:
         found = s.scalar(select(User).where(User.name == name))
         if found is not None and found.removed is None:
@@ -179,8 +191,8 @@ def set_details(
     db: sessionmaker, name: str, full_name: str, title: str, *, by: str = "cli"
 ) -> None:
     """The full name and title documents print for ``name`` (a form's officer)."""
-    full_name = _checked_detail("full name", full_name)
-    title = _checked_detail("title", title)
+    _refuse(_detail_problem("full name", full_name), _detail_problem("title", title))
+    full_name, title = " ".join(full_name.split()), " ".join(title.split())
     with db.begin() as s:
         user = _user(s, name)
         user.full_name, user.title = full_name, title

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk import auth, drafts, forms, renderers
+from docgen.desk import auth, drafts, forms, record_forms, renderers
 from docgen.desk.web import attachment, guarded, once, posted, render
 from docgen.documents import BUNDLES, KINDS, get_kind
 from docgen.errors import DocgenError
@@ -204,17 +204,18 @@ def lift(request: Request) -> Response:
 def _lift(request: Request) -> Response:
     """Lift a stop-work order on the day the Village confirmed compliance: the register
     records it and issues the written notice lifting it (`docgen lift`)."""
-    from docgen.desk.register_pages import _day, _document_page
+    from docgen.desk.register_pages import _document_page
 
     number = request.path_params["number"]
     try:
-        on = _day(posted(request).get("date"), "date the order is lifted")
+        on = record_forms.lift_date(posted(request))
         copies = posted(request).get("copies") == "1"  # a copy for each other person served
         done = request.app.state.register().lift(
             number, on, by=request.scope["visitor"].name, copies=copies
         )
     except DocgenError as err:
-        return _document_page(request, number, error=str(err), status=400, typed_for="lift")
+        error = record_forms.said(err, "lift")
+        return _document_page(request, number, error=error, status=400, typed_for="lift")
     return RedirectResponse(f"/documents/{done.number}", status_code=303)
 
 

@@ -4,6 +4,7 @@ and shown first, with every problem; then imported all or nothing."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path, PurePath
 
@@ -11,10 +12,24 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from docgen.cases import labels
 from docgen.desk.web import guarded, once, posted, render
 from docgen.errors import DocgenError
 
 MAX_CSV = 2 * 1024 * 1024  # a village's older convictions: some thousands of rows at most
+
+
+def said(err: DocgenError, name: str) -> list[str]:
+    """The register's refusal of an upload as the clerk reads it: each problem a line, a
+    place in the file as the row of the sheet ("Row 3 of the file you uploaded"), never
+    the file's name and line ("older.csv:3")."""
+    lines = []
+    for line in str(err).splitlines():
+        line = re.sub(rf"{re.escape(name)}:(\d+)", r"row \1 of the file you uploaded", line)
+        line = re.sub(rf"{re.escape(name)}\b", "the file you uploaded", line.strip())
+        if line:
+            lines.append(labels.capital(line))
+    return lines
 
 
 @guarded("enforce")
@@ -25,7 +40,8 @@ def upload_page(request: Request) -> Response:
 def _page(request: Request, status: int = 200, **context) -> Response:
     from docgen.register.imports import REQUIRED
 
-    context.setdefault("error", "")
+    error = context.get("error") or []
+    context["error"] = [error] if isinstance(error, str) else error
     context.setdefault("done", request.query_params.get("done", ""))
     return render(request, "import.html.j2", status=status, columns=REQUIRED, **context)
 
@@ -49,11 +65,12 @@ def preview(request: Request) -> Response:
         try:
             rows = read_rows(path, default_jurisdiction())
         except DocgenError as err:
-            return _page(request, 400, error=str(err))
+            return _page(request, 400, error=said(err, name))
         try:
             validate(rows, name)
         except DocgenError as err:
-            return _page(request, 400, error=str(err), rows=[c for _, c in rows], filename=name)
+            rows_read = [c for _, c in rows]
+            return _page(request, 400, error=said(err, name), rows=rows_read, filename=name)
     text = blob.decode("utf-8-sig")
     return _page(request, rows=[c for _, c in rows], text=text, filename=name)
 
@@ -78,7 +95,7 @@ def _commit(request: Request) -> Response:
         try:
             done = import_history(request.app.state.register(), path, request.scope["visitor"].name)
         except DocgenError as err:
-            return _page(request, 400, error=str(err), text=text, filename=name)
+            return _page(request, 400, error=said(err, name), text=text, filename=name)
     return RedirectResponse(f"/history/import?done={len(done.lines)}", status_code=303)
 
 

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk import clock, queued
+from docgen.desk import clock, queued, record_forms
 from docgen.desk.web import attachment, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
 from docgen.law.deadlines import long_date
@@ -310,7 +310,7 @@ def export(request: Request) -> Response:
 def _document_page(
     request: Request,
     number: str,
-    error: str = "",
+    error: list[str] | str = "",
     status: int = 200,
     done: str = "",
     typed_for: str = "",
@@ -333,7 +333,8 @@ def _document_page(
         affidavits=affidavits(register(request), record.id),
         methods=SERVICE_METHODS,
         dispositions=DISPOSITIONS,
-        error=error,
+        labels=record_forms.FORMS,
+        error=[error] if isinstance(error, str) and error else error,
         done=done,
         may_serve=request.scope["visitor"].may("enforce"),
         actions=actions.for_document(request, record),
@@ -403,53 +404,8 @@ def download(request: Request) -> Response:
     )
 
 
-def _day(value: Any, label: str, required: bool = True) -> date | None:
-    text = str(value or "").strip()
-    if not text:
-        if required:
-            raise DocgenError(f"{label}: is required")
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise DocgenError(f"{label}: {text!r} is not a date (YYYY-MM-DD)") from None
-
-
 def _text(value: Any) -> str | None:
     return str(value or "").strip() or None
-
-
-def _service(reg: Any, number: str, form: Any, by: str) -> None:
-    reg.record_service(
-        number,
-        str(form.get("method") or ""),
-        _day(form.get("date"), "date of service"),
-        to=_text(form.get("to")),
-        time=_text(form.get("time")),
-        person=_text(form.get("person")),
-        capacity=_text(form.get("capacity")),
-        description=_text(form.get("description")),
-        received=_day(form.get("received"), "date received", required=False),
-        received_by=_text(form.get("received_by")),
-        served_by=_text(form.get("served_by")),
-        article=_text(form.get("article")),
-        oath="affirmation" if form.get("oath") == "affirmation" else "notary",
-        by=by,
-    )
-
-
-def _disposition(reg: Any, number: str, form: Any, by: str) -> None:
-    reg.record_disposition(
-        number,
-        str(form.get("disposition") or ""),
-        _day(form.get("date"), "date of the disposition", required=False),
-        court=_text(form.get("court")),
-        docket=_text(form.get("docket")),
-        by=by,
-    )
-
-
-CHANGES = {"service": _service, "disposition": _disposition}
 
 
 @guarded("enforce")
@@ -457,16 +413,18 @@ def change(request: Request) -> Response:
     """Record service or a disposition of a document; the register's refusal is shown on
     the document's page, a success is redirected to it (a reload never records twice)."""
     number, what = request.path_params["number"], request.path_params["what"]
-    if what not in CHANGES:
+    if what not in record_forms.CHANGES:
         return render(request, "missing.html.j2", status=404, what="page")
     return once(request, lambda request: _change(request, number, what))
 
 
 def _change(request: Request, number: str, what: str) -> Response:
+    change = record_forms.CHANGES[what]
     try:
-        CHANGES[what](register(request), number, posted(request), request.scope["visitor"].name)
+        change(register(request), number, posted(request), request.scope["visitor"].name)
     except DocgenError as err:
-        return _document_page(request, number, error=str(err), status=400, typed_for=what)
+        error = record_forms.said(err, what)
+        return _document_page(request, number, error=error, status=400, typed_for=what)
     return RedirectResponse(f"/documents/{number}?done={what}", status_code=303)
 
 

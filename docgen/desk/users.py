@@ -10,12 +10,20 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from docgen.cases import labels
 from docgen.desk import accounts, auth
 from docgen.desk.web import guarded, once, posted, render
 from docgen.errors import DocgenError
 
 
-def _page(request: Request, error: str = "", status: int = 200, done: str = "") -> Response:
+def said(err: DocgenError) -> list[str]:
+    """A refusal, every problem a line, each starting with the field's label."""
+    return [labels.capital(line) for line in str(err).splitlines() if line.strip()]
+
+
+def _page(
+    request: Request, error: list[str] | None = None, status: int = 200, done: str = ""
+) -> Response:
     db = request.app.state.db
     return render(
         request,
@@ -25,7 +33,7 @@ def _page(request: Request, error: str = "", status: int = 200, done: str = "") 
         removed=accounts.removed_with_drafts(db),
         audit=accounts.audit_rows(db, 50),
         roles=auth.ROLES,
-        error=error,
+        error=error or [],
         done=done,
         typed=dict(posted(request)) if error else {},
         min_password=auth.MIN_PASSWORD,
@@ -122,7 +130,7 @@ def change(request: Request) -> Response:
         try:
             done = CHANGES[what](request, by)
         except DocgenError as err:
-            return _page(request, str(err), 400)
+            return _page(request, said(err), 400)
         return RedirectResponse(f"/users?done={done}", status_code=303)
 
     return once(request, act)

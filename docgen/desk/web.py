@@ -54,7 +54,9 @@ def pages() -> Any:
     line-break points or bidi closers a printed document adds."""
     import jinja2
 
+    from docgen.cases.labels import choice
     from docgen.desk import clock
+    from docgen.documents import get_kind
     from docgen.render.environment import templates_dir
     from docgen.render.filters import FILTERS
 
@@ -69,6 +71,7 @@ def pages() -> Any:
     env.filters["local_time"] = clock.local_time
     env.filters["wall_time"] = clock.wall_time
     env.globals["zone"] = clock.zone
+    env.filters.update(choice=choice, kind_title=lambda kind: get_kind(kind).title)
     return env
 
 

@@ -14,10 +14,11 @@ never read the same last number); on PostgreSQL the counter row is locked with
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from docgen import __version__
-from docgen.errors import DocgenError
+from docgen.errors import DocgenError, Problem
 
 # The newest migration in docgen/register/migrations/versions (a test keeps them equal),
 # so opening an up-to-date register does not load Alembic at all.
@@ -37,6 +38,33 @@ WRITE_LOCK = 4242012  # PostgreSQL advisory lock taken by every write transactio
 
 class RegisterError(DocgenError):
     """The register cannot be opened or written, or refuses a request (exit code 1)."""
+
+
+def option(field: str) -> str:
+    """The command line's name of a request's field: ``received_by`` -> ``--received-by``."""
+    return "--" + field.replace("_", "-")
+
+
+class Refused(RegisterError):
+    """A request refused for what it was given: every problem at once, each about a field
+    of the request (``Problem.field``: ``received``, ``date``; "" for the whole request).
+    The caller names the fields: the command line by its options (``--received``, the
+    message), the desk by its form's labels (``said``). ``{field}`` in a message names
+    another field the same way."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(self.said(option, " ")))
+
+    def said(self, name: Callable[[str], str], after: str = ": ") -> list[str]:
+        """Each problem with its field named by ``name``: "--received 2026-11-03 is ..."
+        (``after`` " ") or "Date received: 2026-11-03 is ..." (``after`` ": ")."""
+        out = []
+        for p in self.problems:
+            text = re.sub(r"\{([a-z_]+)\}", lambda m: name(m.group(1)), p.message)
+            text = f"{name(p.field)}{after}{text}" if p.field else text
+            out.append(f"{text} ({p.provision})" if p.provision else text)
+        return out
 
 
 def default_url() -> str:

@@ -11,11 +11,12 @@ from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from docgen.documents.base import Charge
+from docgen.errors import Problem
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
 from docgen.law.penalties import disposition_problem, is_current_offense
 from docgen.register.audit import record
-from docgen.register.db import RegisterError
+from docgen.register.db import Refused, RegisterError
 from docgen.register.models import DISPOSITIONS, Document, Offense
 from docgen.register.queries import document_row, successor
 from docgen.register.records import OffenseRecord, PriorUsed, offense_record
@@ -163,10 +164,10 @@ def record_disposition(
 ) -> OffenseRecord:
     """The outcome of the offense a notice charged (convicted needs its date; never a
     date ahead of ``today``, the municipality's, or before the offense)."""
+    problems = []
     if disposition not in DISPOSITIONS:
-        raise RegisterError(
-            f"--disposition {disposition!r}: choose one of {', '.join(DISPOSITIONS)}"
-        )
+        listed = ", ".join(DISPOSITIONS)
+        problems.append(Problem("disposition", f"{disposition!r}: choose one of {listed}"))
     doc = document_row(session, number)
     later = successor(session, doc.id)
     if later:
@@ -179,13 +180,14 @@ def record_disposition(
             f"{number} is a {doc.kind}; dispositions are recorded on the notice of "
             "violation that charged the offense"
         )
+    section = load_pack(doc.jurisdiction).part("penalties").ref
     if disposition == "convicted" and on is None:
-        section = load_pack(doc.jurisdiction).part("penalties").ref
-        raise RegisterError(f"--date: a conviction needs its date ({section})")
+        problems.append(Problem("date", "missing: a conviction needs its date", section))
     wrong = on and disposition_problem(on, offense.committed, today, f"today ({today})")
     if wrong:
-        section = load_pack(doc.jurisdiction).part("penalties").ref
-        raise RegisterError(f"--date {on}: {wrong} ({section}; LAW.md § 4, reading 13)")
+        problems.append(Problem("date", f"{on}: {wrong}", f"{section}; LAW.md § 4, reading 13"))
+    if problems:
+        raise Refused(problems)
     before = {
         "disposition": offense.disposition,
         "date": _iso(offense.disposition_date),

@@ -14,11 +14,12 @@ from sqlalchemy import select
 from docgen.api import FORMATS
 from docgen.documents import get_kind, kinds_with
 from docgen.documents.affidavit_of_service import issuing_officer, persons_served
+from docgen.errors import Problem
 from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor
 from docgen.register.copies import refuse_copies
-from docgen.register.db import RegisterError, guarded
+from docgen.register.db import Refused, RegisterError, guarded
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.models import Document
 from docgen.register.queries import document_row
@@ -56,15 +57,17 @@ def lift(
             raise RegisterError(f"{number} was already lifted by {done}")
         served = [e.date for e in order.services]
         if not served:
-            raise RegisterError(
-                f"--date {on}: {number} has no recorded service; an order takes effect on "
-                f"service, so it is lifted only after it was served ({why}; LAW.md § 3)"
+            message = (
+                f"{on}: {number} has no recorded service; an order takes effect on service, "
+                "so it is lifted only after it was served"
             )
+            raise Refused([Problem("date", message, f"{why}; LAW.md § 3")])
         if on < min(served):
-            raise RegisterError(
-                f"--date {on}: before {number} was served ({min(served)}); an order is "
-                f"lifted only after it took effect ({why}; LAW.md § 3)"
+            message = (
+                f"{on}: before {number} was served ({min(served)}); an order is lifted only "
+                "after it took effect"
             )
+            raise Refused([Problem("date", message, f"{why}; LAW.md § 3")])
         people = persons_served(order.case)
         case = {
             "jurisdiction": order.jurisdiction,

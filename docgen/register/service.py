@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from docgen.api import FORMATS
+from docgen.cases.labels import choice
+from docgen.cases.mail import article_problem
 from docgen.documents import get_kind
 from docgen.documents.affidavit_of_service import KIND as AFFIDAVIT
 from docgen.documents.affidavit_of_service import (
@@ -29,10 +31,11 @@ from docgen.documents.affidavit_of_service import (
     persons_served,
     site_line,
 )
+from docgen.errors import Problem
 from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor, record
-from docgen.register.db import RegisterError, guarded
+from docgen.register.db import Refused, RegisterError, guarded
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.mailing import service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
@@ -73,7 +76,9 @@ def record_service(
     "affirmation"``, the CPLR 2106 affirmation) of this event is issued into the register
     in the same transaction, numbered, and written to ``out`` after the commit.
     """
-    _check_flags(method, on, time, person, capacity, description, received, received_by, article)
+    problems = service_problems(
+        method, on, time, person, capacity, description, received, received_by, article
+    )
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
         doc: Document = document_row(session, number)
@@ -92,29 +97,34 @@ def record_service(
                 f"record the service on {later}"
             )
         if on < doc.issued:
-            raise RegisterError(
-                f"--date {on}: before {number} was issued ({doc.issued}); a document is "
-                f"served on or after its issue date ({why})"
+            message = (
+                f"{on}: before {number} was issued ({doc.issued}); a document is served on "
+                "or after its issue date"
             )
-        served = _person(doc, number, to, why) if spec.served else None
+            problems.append(Problem("date", message, why))
+        served = _person(doc, number, to, why, problems) if spec.served else None
         name = served["name"] if served else None
         events = list(doc.services)
         mailed = None
         if method == "posting":
             mail = [e.date for e in events if e.method in MAIL and e.served_on in (name, None)]
             if not mail:
-                raise RegisterError(
-                    f"--method posting: posting at the site counts with a copy mailed ({why}): "
-                    f"record the mailing to {name or 'the person served'} first "
-                    "(--method first-class-mail or certified-mail)"
+                message = (
+                    "posting: posting at the site counts with a copy mailed: record the "
+                    f"mailing to {name or 'the person served'} first (by first-class or "
+                    "certified mail)"
                 )
-            mailed = max(mail)
+                problems.append(Problem("method", message, why))
+            mailed = max(mail, default=None)
+        if problems:
+            raise Refused(problems)
         twice = [
             e for e in events if (e.served_on, e.method, e.date, e.time) == (name, method, on, time)
         ]
         if twice:
             raise RegisterError(
-                f"{number}: service on {name or 'the recipient'} by {method} on {on}"
+                f"{number}: service on {name or 'the recipient'} by {choice(method).lower()} "
+                f"on {on}"
                 f"{' at ' + time if time else ''} is already recorded; the same event is "
                 "recorded once, with its one affidavit (LAW.md § 10)"
             )
@@ -213,48 +223,59 @@ def record_service(
     return Served(number=number, service=result, affidavit=proof)
 
 
-def _check_flags(
+def service_problems(
     method: str,
-    on: date,
-    time: str | None,
-    person: str | None,
-    capacity: str | None,
-    description: str | None,
-    received: date | None,
-    received_by: str | None,
-    article: str | None,
-) -> None:
-    """The flags that do not fit the method, refused before anything is recorded."""
+    on: date | None,
+    time: str | None = None,
+    person: str | None = None,
+    capacity: str | None = None,
+    description: str | None = None,
+    received: date | None = None,
+    received_by: str | None = None,
+    article: str | None = None,
+) -> list[Problem]:
+    """What was given that does not fit the method (every problem at once), found before
+    anything is recorded; ``on`` None: the date of service could not be read."""
     if method not in SERVICE_METHODS:
-        raise RegisterError(f"--method {method!r}: choose one of {', '.join(SERVICE_METHODS)}")
+        listed = ", ".join(SERVICE_METHODS)
+        return [Problem("method", f"{method!r}: choose one of {listed}")]
+    problems = []
+    how = choice(method).lower()
     mail = "CPLR 2103(b)(2), by analogy; LAW.md § 2"
     if received is not None and method not in MAIL:
-        raise RegisterError(
-            f"--received is the day a mailed copy was received; not for {method} ({mail})"
-        )
-    if received is not None and received < on:
-        raise RegisterError(
-            f"--received {received} is before the mailing {on}: a receipt follows the "
-            f"mailing ({mail})"
-        )
+        message = f"is the day a mailed copy was received; not for {how}"
+        problems.append(Problem("received", message, mail))
+    elif received is not None and on is not None and received < on:
+        message = f"{received} is before the mailing {on}: a receipt follows the mailing"
+        problems.append(Problem("received", message, mail))
     if received_by and received is None:
-        raise RegisterError("--received-by names who signed the return receipt: give --received")
+        message = "names who signed the return receipt: give {received}"
+        problems.append(Problem("received_by", message))
     if article and method != "certified-mail":
-        raise RegisterError("--article is a certified-mail article number; the method is " + method)
+        problems.append(Problem("article", f"is a certified-mail article number; not for {how}"))
+    elif article:
+        wrong = article_problem(article.strip().replace(" ", ""))
+        if wrong:
+            problems.append(Problem("article", f"{article!r} {wrong}", "USPS Publication 199"))
     delivery = "CPLR 311(a)(1) by analogy; LAW.md § 2"
     if (person or capacity or description or time) and method != "personal-delivery":
-        raise RegisterError(
-            "--person, --capacity, --description and --time describe a personal delivery "
-            f"({delivery}); the method is {method}"
+        message = (
+            "{person}, {capacity}, {description} and {time} describe a personal delivery; "
+            f"the method is {how}"
         )
+        problems.append(Problem("", message, delivery))
     if capacity and not person:
-        raise RegisterError(f"--capacity is the capacity of --person: name them ({delivery})")
+        problems.append(Problem("capacity", "is the capacity of {person}: name them", delivery))
     if time is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", time):
-        raise RegisterError(f"--time {time!r}: the time of delivery as HH:MM, e.g. 10:45")
+        problems.append(Problem("time", f"{time!r}: the time of delivery as HH:MM, e.g. 10:45"))
+    return problems
 
 
-def _person(doc: Document, number: str, to: str | None, why: str) -> dict[str, Any]:
-    """The person served: the landowner, or the one named ``to`` the document was sent to."""
+def _person(
+    doc: Document, number: str, to: str | None, why: str, problems: list[Problem]
+) -> dict[str, Any] | None:
+    """The person served: the landowner, or the one named ``to`` the document was sent to
+    (None, with the problem added, when it was not sent to that person)."""
     people = persons_served(doc.case)
     if to is None:
         return people[0]
@@ -263,10 +284,12 @@ def _person(doc: Document, number: str, to: str | None, why: str) -> dict[str, A
         if " ".join(p["name"].split()).casefold() == wanted:
             return p
     listed = "; ".join(f"{p['name']} ({p.get('role', 'copied')})" for p in people)
-    raise RegisterError(
-        f"--to {to!r}: {number} was not sent to that person; it was sent to {listed} "
-        f"(each person served is a service event of its own: {why})"
+    message = (
+        f"{to!r}: {number} was not sent to that person; it was sent to {listed} (each "
+        "person served is a service event of its own)"
     )
+    problems.append(Problem("to", message, why))
+    return None
 
 
 def _server(doc: Document, served_by: str | None) -> tuple[str, str | None]:

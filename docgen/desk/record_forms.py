@@ -1,0 +1,132 @@
+"""The forms on a document's page that record what happened to it (service, a disposition,
+lifting an order): each field's label, read by the page's template and by every message
+about the field, and what is typed turned into the register's call.
+
+The register refuses a request naming its fields (docgen.register.db.Refused), every
+problem at once; the desk says each with the form's label ("Date received: ..."), never
+the command line's option (``--received``). A date is typed as text and read by the case
+model's own parser, so an impossible one is reported as such (30 February 2026).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from docgen.cases.common import read_date
+from docgen.errors import DocgenError, Problem
+from docgen.register.db import Refused
+
+SERVICE = {
+    "to": "Person served",
+    "method": "Method",
+    "date": "Date of service (or mailing)",
+    "received": "Date received (mail, from the return receipt)",
+    "served_by": "Served by (when not the issuing officer)",
+    "article": "Certified-mail article number",
+    "received_by": "Return receipt signed by (mail)",
+    "time": "Time of delivery",
+    "person": "Individual handed the copy",
+    "capacity": "Their capacity (e.g. managing member)",
+    "description": "Their description (sex, approximate age, height, hair)",
+    "oath": "The server swears",
+}
+DISPOSITION = {
+    "disposition": "Disposition",
+    "date": "Date (a conviction needs it)",
+    "court": "Court",
+    "docket": "Docket",
+}
+LIFT = {"date": "Date compliance was confirmed and the order lifted"}
+FORMS = {"service": SERVICE, "disposition": DISPOSITION, "lift": LIFT}
+
+# A reference to the design notes behind a rule: for the reader of the code, not the clerk.
+_NOTES = re.compile(r";? ?LAW\.md § \d+(?:, reading \d+)?")
+
+
+def name(form: str, field: str) -> str:
+    """A field as a message names it: its label without the hint in parentheses."""
+    return FORMS[form].get(field, field.replace("_", " ")).split(" (")[0]
+
+
+def said(err: DocgenError, form: str) -> list[str]:
+    """A refusal in the clerk's words: each problem with the form's label of its field."""
+    if isinstance(err, Refused):
+        lines = err.said(lambda field: name(form, field))
+    else:
+        lines = str(err).splitlines()
+    return [_NOTES.sub("", line).replace(" ()", "") for line in lines]
+
+
+def text(value: Any) -> str | None:
+    return str(value or "").strip() or None
+
+
+def dates(form: Any, wanted: dict[str, bool]) -> tuple[dict[str, date | None], list[Problem]]:
+    """The dates typed in ``form`` (field -> required), and a problem for each one missing
+    or not a date."""
+    found: dict[str, date | None] = {}
+    problems = []
+    for field, required in wanted.items():
+        typed = text(form.get(field))
+        found[field] = None
+        if typed is None:
+            if required:
+                problems.append(Problem(field, "missing"))
+            continue
+        try:
+            found[field] = read_date(typed)
+        except ValueError as err:
+            problems.append(Problem(field, str(err)))
+    return found, problems
+
+
+def service(reg: Any, number: str, form: Any, by: str) -> None:
+    """Record the service typed in the form; every problem of it refused at once."""
+    from docgen.register.service import service_problems
+
+    days, problems = dates(form, {"date": True, "received": False})
+    given = {
+        key: text(form.get(key))
+        for key in ("time", "person", "capacity", "description", "received_by", "article")
+    }
+    method = str(form.get("method") or "")
+    if problems:
+        found = service_problems(method, days["date"], received=days["received"], **given)
+        raise Refused(problems + found)
+    reg.record_service(
+        number,
+        method,
+        days["date"],
+        to=text(form.get("to")),
+        received=days["received"],
+        served_by=text(form.get("served_by")),
+        oath="affirmation" if form.get("oath") == "affirmation" else "notary",
+        by=by,
+        **given,
+    )
+
+
+def disposition(reg: Any, number: str, form: Any, by: str) -> None:
+    days, problems = dates(form, {"date": False})
+    if problems:
+        raise Refused(problems)
+    reg.record_disposition(
+        number,
+        str(form.get("disposition") or ""),
+        days["date"],
+        court=text(form.get("court")),
+        docket=text(form.get("docket")),
+        by=by,
+    )
+
+
+def lift_date(form: Any) -> date:
+    days, problems = dates(form, {"date": True})
+    if problems:
+        raise Refused(problems)
+    return days["date"]
+
+
+CHANGES = {"service": service, "disposition": disposition}

@@ -1,0 +1,187 @@
+"""The clerk's words over HTTP, against a real `docgen serve`: every form's refusal names
+the field by its label and place as the clerk sees it (rows counted from 1), lists every
+problem of the submit at once, and shows no path, option, file position, key or slug."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from desk_server import csrf_of, serving, start_draft, typed_sample
+from helpers.clerk_words import developer_words
+
+from docgen.law.packs import load_pack
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    yield from serving(tmp_path_factory)
+
+
+def shown(page: str) -> list[str]:
+    """What the clerk reads of the page's problems: the error summary's lines, the error
+    lines beside fields, and an error box's lines (tags removed, entities decoded)."""
+    found = re.findall(r'<li><a href="#[^"]*">(.*?)</a></li>', page)
+    found += re.findall(r'<span class="error-line">(.*?)</span>', page)
+    boxes = re.findall(r'<div class="error-box" role="alert">(.*?)</div>', page, re.S)
+    for box in boxes:
+        found += re.findall(r"<(?:p|li)>(.*?)</(?:p|li)>", box, re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", line)).strip() for line in found]
+
+
+def readable(lines: list[str]) -> None:
+    assert lines
+    assert {line: developer_words(line) for line in lines if developer_words(line)} == {}
+
+
+def issued(client, kind: str, sample: str) -> str:
+    where, token = start_draft(client, kind)
+    _, typed = typed_sample(kind, sample)
+    client.post(where, data={**typed, "csrf_token": token})
+    done = client.post(f"{where}/issue", data={"csrf_token": token})
+    assert done.status_code == 303, client.get(where).text
+    return done.headers["location"].rsplit("/", 1)[1]
+
+
+def test_the_case_form_names_each_field_by_its_label_and_row_all_at_once(desk):
+    clerk = desk.signed_in("ann")
+    where, token = start_draft(clerk, "notice-of-violation")
+    _, typed = typed_sample("notice-of-violation", "homer-first-offense")
+    typed.pop("remedies[0].measure")
+    typed["served.date"] = "2026-02-30"
+    typed["recipient.address.zip"] = ""
+    typed["served.method"] = "posted at the site entrance"
+    clerk.post(where, data={**typed, "csrf_token": token, "_action": "check"})
+    page = clerk.get(where).text
+    lines = shown(page)
+    readable(lines)
+    cite = load_pack("homer").cite("enforcement.elements.remedies")
+    assert f"Remedy 1, measure: missing. {cite} requires it." in lines
+    assert any(
+        line.startswith("Served, date of service: 30 February 2026 is not a real calendar date")
+        for line in lines
+    ), lines
+    assert any(line.startswith("Recipient, address, ZIP code: missing.") for line in lines)
+    assert any(
+        line.startswith("Served, method of service in words: 'posted at the site entrance'")
+        for line in lines
+    )
+    assert "4 problems to fix" in page
+    # the typed text is kept, and the impossible date is shown as typed, not blanked
+    assert 'value="2026-02-30"' in page
+
+
+@pytest.mark.parametrize(
+    ("user", "kind", "sample"),
+    [
+        ("ann", "notice-of-violation", "homer-second-offense-continued"),
+        ("otto", "stop-work-order", "homer-silt-fence"),
+        ("ann", "penalty-statement", "homer-third-offense"),
+        ("otto", "contractor-certification", "homer-three-contractors"),
+        ("ada", "maintenance-easement", "homer-llc-two-signers"),
+    ],
+)
+def test_a_sample_with_a_field_of_each_part_left_out_is_refused_in_words(desk, user, kind, sample):
+    """The first field of every part left blank (and every date made impossible): every
+    message on the page is in the clerk's words."""
+    client = desk.signed_in(user)
+    where, token = start_draft(client, kind)
+    _, typed = typed_sample(kind, sample)
+    parts: set[str] = set()
+    for name in list(typed):
+        part = re.split(r"[.\[]", name)[0]
+        if part not in parts:
+            parts.add(part)
+            typed[name] = ""
+        elif re.search(r"(date|issued|observed|due|signed|trained|committed)$", name):
+            typed[name] = "2026-02-30"
+    client.post(where, data={**typed, "csrf_token": token, "_action": "check"})
+    lines = shown(client.get(where).text)
+    readable(lines)
+    assert len(lines) >= 2
+
+
+def test_service_refusals_name_the_forms_labels_all_at_once(desk):
+    clerk = desk.signed_in("ann")
+    number = issued(clerk, "notice-of-violation", "homer-first-offense")
+    token = csrf_of(clerk.get(f"/documents/{number}").text)
+    wrong = {
+        "method": "certified-mail",
+        "date": "2026-02-30",
+        "received": "2026-13-01",
+        "received_by": "",
+        "time": "09:00",
+        "capacity": "managing member",
+        "article": "1234",
+    }
+    refused = clerk.post(f"/documents/{number}/service", data={**wrong, "csrf_token": token})
+    assert refused.status_code == 400
+    lines = shown(refused.text)
+    readable(lines)
+    assert lines[0] == f"{len(lines) - 1} problems to fix:"
+    said = "\n".join(lines)
+    assert "Date of service: 30 February 2026 is not a real calendar date" in said
+    assert "Date received: '2026-13-01' is not a real calendar date" in said
+    assert "Their capacity: is the capacity of Individual handed the copy" in said
+    assert "describe a personal delivery; the method is certified mail" in said
+    assert "Certified-mail article number: '1234'" in said
+    assert "LAW.md" not in said and "--" not in said
+    assert 'value="managing member"' in refused.text  # what was typed stays
+
+    # a date before the issue date, from the register's own check of the document
+    early = {"method": "personal-delivery", "date": "2020-01-02"}
+    refused = clerk.post(f"/documents/{number}/service", data={**early, "csrf_token": token})
+    lines = shown(refused.text)
+    readable(lines)
+    assert lines[0].startswith(f"Date of service: 2020-01-02: before {number} was issued")
+
+
+def test_disposition_and_lift_refusals_are_in_words(desk):
+    clerk = desk.signed_in("ann")
+    number = issued(clerk, "notice-of-violation", "homer-first-offense")
+    token = csrf_of(clerk.get(f"/documents/{number}").text)
+    convicted = {"disposition": "convicted", "date": "", "court": "Homer Village Court"}
+    refused = clerk.post(
+        f"/documents/{number}/disposition", data={**convicted, "csrf_token": token}
+    )
+    lines = shown(refused.text)
+    readable(lines)
+    penalties = load_pack("homer").part("penalties").ref
+    assert lines == [f"Date: missing: a conviction needs its date ({penalties})"]
+    impossible = {**convicted, "date": "2026-04-31"}
+    refused = clerk.post(
+        f"/documents/{number}/disposition", data={**impossible, "csrf_token": token}
+    )
+    assert shown(refused.text)[0].startswith("Date: 31 April 2026 is not a real calendar date")
+
+    officer = desk.signed_in("otto")
+    order = issued(officer, "stop-work-order", "homer-unpermitted-grading")
+    token = csrf_of(officer.get(f"/documents/{order}").text)
+    early = officer.post(
+        f"/documents/{order}/lift", data={"date": "2026-12-01", "csrf_token": token}
+    )
+    lines = shown(early.text)
+    readable(lines)
+    assert lines[0].startswith(
+        f"Date compliance was confirmed and the order lifted: 2026-12-01: {order} has no "
+        "recorded service"
+    )
+    impossible = officer.post(
+        f"/documents/{order}/lift", data={"date": "2026-02-29", "csrf_token": token}
+    )
+    assert "29 February 2026 is not a real calendar date" in shown(impossible.text)[0]
+
+
+def test_the_users_form_lists_every_problem_at_once(desk):
+    admin = desk.signed_in("root")
+    token = csrf_of(admin.get("/users").text)
+    bad = {"name": "two words", "role": "clerk", "password": "short", "title": "x" * 300}
+    refused = admin.post("/users/add", data={**bad, "csrf_token": token})
+    assert refused.status_code == 400
+    lines = shown(refused.text)
+    readable(lines)
+    assert lines[0] == "3 problems to fix:"
+    assert lines[1].startswith("User name: one word")
+    assert lines[2].startswith("Password: at least")
+    assert lines[3].startswith("Title: at most")
