@@ -59,6 +59,51 @@ def test_the_command_line_issues_while_a_clerk_autosaves_and_nothing_fails(desk,
     assert "Traceback" not in log and "typed 1" not in log
 
 
+def test_an_autosave_is_answered_while_the_command_line_renders_an_issue(desk, tmp_path):
+    """The issue renders outside the register's write transaction: held in its render
+    (faults.pause), the command line keeps no lock, and the clerk's autosave is answered
+    (a lock held would keep it waiting past this client's timeout, then a 503)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from desk_server import environment
+
+    client = desk.signed_in("ann")
+    where, token = start_draft(client, "notice-of-violation")
+    case = tmp_path / "case.yaml"
+    case.write_text(_sample_yaml(), encoding="utf-8")
+    pause = tmp_path / "pause"
+    env = environment(desk.home, desk.database)
+    env |= {"DOCGEN_PAUSE_AT": "rendering", "DOCGEN_PAUSE_FILE": str(pause)}
+    command = ["issue", "notice-of-violation", str(case), "--format", "pdf",
+               "-o", f"{tmp_path / 'out'}/", "--respondent", "new"]  # fmt: skip
+    issuer = subprocess.Popen(
+        [sys.executable, "-m", "docgen.cli", *command],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not Path(f"{pause}.reached").exists():
+            assert issuer.poll() is None and time.monotonic() < deadline, issuer.communicate()
+            time.sleep(0.05)
+        data = {"csrf_token": token, "violations[0].nature": "typed while it renders"}
+        saved = client.post(where, data=data, timeout=20)
+        live = client.post(f"{where}/live", data=data, timeout=20)
+        assert issuer.poll() is None  # answered while the issue is still in its render
+    finally:
+        Path(f"{pause}.go").touch()
+        out, err = issuer.communicate(timeout=300)
+    assert issuer.returncode == 0 and "NOV-" in out, err
+    assert saved.status_code in (200, 303) and live.status_code == 200
+    assert "typed while it renders" in client.get(where).text
+    assert os.listdir(tmp_path / "out")
+
+
 def _sample_yaml() -> str:
     import yaml
 

@@ -5,6 +5,17 @@ render (docgen.api) -> record, hashes and bytes stored in one transaction with t
 number -> commit -> files written. Files can always be exported again from the record,
 so a crash after the commit loses nothing; a crash before it leaves no number used.
 
+Short write transactions (:func:`rendered_outside`): rendering takes seconds, and on
+SQLite every other writer (a clerk's autosave, another issue) waits while a write
+transaction is open. So the transaction runs up to the render, with the number it would
+take and the history it would print, and is rolled back; the document is rendered
+outside any transaction; then the transaction runs again and records those bytes only if
+it arrives at the same number, history and case (nothing moved meanwhile). If something
+did (another process took the number, or issued the same case: then that document is
+the answer), it renders again; after ``TRIES`` renders it renders inside the
+transaction, where nothing can move. A number is still taken only in the transaction
+that records its document: gap-free and never twice.
+
 What the register reads of a case (its issue date, party, site, the offense it charges)
 is the kind's own description (docgen.documents.base.Spec): nothing here knows a kind
 by its name or a case by its fields.
@@ -12,12 +23,15 @@ by its name or a case by its fields.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -32,7 +46,7 @@ from docgen.register import checks
 from docgen.register.audit import record
 from docgen.register.copies import copy_format, copy_of
 from docgen.register.db import RegisterError
-from docgen.register.faults import checkpoint
+from docgen.register.faults import checkpoint, pause
 from docgen.register.finals import FINAL, counsel_files
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
@@ -258,7 +272,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     first = issued_before(session, source)
     if first is not None:
         return again(session, first, request)
-    kind, data, name = request.kind, request.data, request.name
+    kind, data, name = request.kind, copy.deepcopy(request.data), request.name
     respondent, formats, out = request.respondent, request.formats, request.out
     who, supersedes = request.who, request.supersedes
     spec = get_kind(kind)
@@ -298,22 +312,23 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
                 f"document is issued with `docgen supersede {number} CASE`"
             )
     checkpoint("numbered")
-    sealing = request.sealing or checks.prepare(found.pack)
+    sealing = request.sealing or sealing_of(found.pack)
     officer = checks.signing_officer(sealing, kind, data)
     corrects = (old.number, old.issued) if old is not None else None
-    options, code = checks.mark_for(sealing, replace(ISSUING, corrects=corrects), number, officer)
-    if request.copies:
-        made = api.copy_renders(kind, data, name, formats, options, request.pdf_variant)
-    else:
-        made = [api.render_bytes(kind, data, formats, options, pdf_variant=request.pdf_variant)]
-    rendered, files = made[0]
-    doc = rendered.document
-    files = checks.seal(files, sealing, officer, doc.title)  # signed before it is hashed
-    copies = {
-        copy_format(index, fmt): blob
-        for index, (copy, blobs) in enumerate(made[1:])
-        for fmt, blob in checks.seal(blobs, sealing, officer, copy.document.title).items()
-    }
+    job = Job(
+        kind,
+        copy.deepcopy(data),
+        name,
+        formats,
+        request.pdf_variant,
+        request.copies,
+        sealing,
+        officer,
+        corrects,
+        number,
+    )
+    made = rendered_for(job)
+    files, copies, doc, code = dict(made.files), made.copies, made.document, made.code
     checkpoint("rendered")
     stem = safe_name(doc.filename or number, fallback=kind)
     targets = api.output_paths(out, stem, files) if out is not None else {}
@@ -383,6 +398,140 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         signed=signed,
     )
     return issued, targets
+
+
+T = TypeVar("T")
+TRIES = 3  # renders made outside the write transaction before one is made inside it
+
+
+@dataclass(frozen=True)
+class Made:
+    """A document rendered and sealed, with the copies kept with it and its check code."""
+
+    files: dict[str, bytes]
+    copies: dict[str, bytes]  # stored format (docgen.register.copies) -> bytes
+    document: Any  # the rendered document: its title, file name and warnings
+    code: str  # the verification line's code, recorded (hashed) with the document
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a document's bytes are made from, but the code its verification line
+    prints (new with each render): two jobs with one key render the same document."""
+
+    kind: str
+    data: dict[str, Any]  # the case with its number and the history it prints
+    name: str
+    formats: tuple[str, ...]
+    pdf_variant: str | None
+    copies: bool
+    sealing: checks.Sealing
+    officer: str | None
+    corrects: tuple[str, date] | None
+    number: str
+
+    @property
+    def key(self) -> str:
+        made_of = [
+            self.kind,
+            self.data,
+            self.formats,
+            self.pdf_variant,
+            self.copies,
+            self.officer,
+            self.corrects,
+            self.number,
+        ]
+        return json.dumps(made_of, sort_keys=True, default=str, ensure_ascii=False)
+
+    def make(self) -> Made:
+        pause("rendering")
+        options = replace(ISSUING, corrects=self.corrects)
+        options, code = checks.mark_for(self.sealing, options, self.number, self.officer)
+        data = copy.deepcopy(self.data)
+        if self.copies:
+            made = api.copy_renders(
+                self.kind, data, self.name, self.formats, options, self.pdf_variant
+            )
+        else:
+            made = [
+                api.render_bytes(
+                    self.kind, data, self.formats, options, pdf_variant=self.pdf_variant
+                )
+            ]
+        rendered, files = made[0]
+        doc = rendered.document
+        files = checks.seal(files, self.sealing, self.officer, doc.title)  # signed, then hashed
+        copies = {
+            copy_format(index, fmt): blob
+            for index, (other, blobs) in enumerate(made[1:])
+            for fmt, blob in checks.seal(
+                blobs, self.sealing, self.officer, other.document.title
+            ).items()
+        }
+        return Made(files, copies, doc, code)
+
+
+class Rerender(Exception):  # never a DocgenError: no caller's handler may take it
+    """The write transaction stops here (rolled back) so that ``job`` renders outside it."""
+
+    def __init__(self, job: Job):
+        super().__init__(job.number)
+        self.job = job
+
+
+@dataclass
+class Renders:
+    """Documents rendered outside the write transaction, by their job's key."""
+
+    made: dict[str, Made] = field(default_factory=dict)
+    inline: bool = False  # the last try: render inside the transaction
+    sealings: dict[str, checks.Sealing] = field(default_factory=dict)  # opened once
+
+
+_RENDERS: ContextVar[Renders | None] = ContextVar("docgen_renders", default=None)
+
+
+def rendered_outside(work: Callable[[], T]) -> T:
+    """``work()``, one write transaction that issues a document, run so that the document
+    renders outside it: the transaction stops at its render and is rolled back, the job is
+    rendered, and ``work`` runs again to record it (see the module's doc)."""
+    if _RENDERS.get() is not None:
+        return work()  # already inside (a correction issues through Register.issue)
+    renders = Renders()
+    token = _RENDERS.set(renders)
+    try:
+        for attempt in range(TRIES + 1):
+            renders.inline = attempt == TRIES
+            try:
+                return work()
+            except Rerender as asked:  # the transaction was rolled back: render now
+                renders.made = {asked.job.key: asked.job.make()}
+        raise AssertionError("the last try renders inside the transaction")
+    finally:
+        _RENDERS.reset(token)
+
+
+def rendered_for(job: Job) -> Made:
+    """The job's document: rendered before, outside the transaction, or now (outside
+    :func:`rendered_outside`, or on its last try) ; else the transaction stops."""
+    renders = _RENDERS.get()
+    if renders is None or renders.inline:
+        return job.make()
+    made = renders.made.get(job.key)
+    if made is None:
+        raise Rerender(job)
+    return made
+
+
+def sealing_of(pack: Pack) -> checks.Sealing:
+    """The municipality's key, opened once however often the transaction runs."""
+    renders = _RENDERS.get()
+    if renders is None:
+        return checks.prepare(pack)
+    if pack.id not in renders.sealings:
+        renders.sealings[pack.id] = checks.prepare(pack)
+    return renders.sealings[pack.id]
 
 
 def check_supersede(session: Session, old: Document, kind: str) -> None:

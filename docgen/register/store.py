@@ -9,7 +9,8 @@
 
 Each verb is one transaction over the register's jobs: issuing (docgen.register.issuing),
 the offense history (docgen.register.history), service (docgen.register.service) and
-reading (docgen.register.queries).
+reading (docgen.register.queries). A verb that issues a document renders it outside its
+write transaction (docgen.register.issuing.rendered_outside).
 """
 
 from __future__ import annotations
@@ -130,10 +131,13 @@ class Register:
             final=final,
             copies=copies,
         )
-        with guarded(self.url), db.write_session(self.engine) as session:
-            issued, targets = issuing.issue_in(session, request)
+        issued, targets = issuing.rendered_outside(lambda: self._issue(request))
         checkpoint("committed")
         return issuing.write_out(issued, targets, force)
+
+    def _issue(self, request: issuing.Request) -> tuple[Issued, dict[str, Path]]:
+        with guarded(self.url), db.write_session(self.engine) as session:
+            return issuing.issue_in(session, request)
 
     def supersede(self, number: str, source: api.Source, **kwargs: Any) -> Issued:
         """Issue a corrected document under a new number, pointing to ``number``; the
@@ -193,13 +197,13 @@ class Register:
         """Lift the stop-work order ``number`` on ``on``; see docgen.register.lifting.lift."""
         from docgen.register.lifting import lift
 
-        return lift(self, number, on, **kwargs)
+        return issuing.rendered_outside(lambda: lift(self, number, on, **kwargs))
 
     def record_service(self, number: str, method: str, on: date, **kwargs: Any):
         """Record service of ``number``; see docgen.register.service.record_service."""
         from docgen.register.service import record_service
 
-        return record_service(self, number, method, on, **kwargs)
+        return issuing.rendered_outside(lambda: record_service(self, number, method, on, **kwargs))
 
     # -- reading -------------------------------------------------------------------------
     def document(self, number: str) -> DocumentRecord:
