@@ -223,8 +223,7 @@ def _offenses(request: Request, record: Any) -> list[Any]:
     """The offense the document charges, with its disposition (the register's history)."""
     if record.respondent is None:
         return []
-    history = request.app.state.register().history(record.respondent.id)
-    return [o for o in history.offenses if o.number == record.number]
+    return request.app.state.register().charged(record)
 
 
 routes = [

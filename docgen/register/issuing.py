@@ -265,6 +265,8 @@ def copy_targets(out: str | Path, stem: str, copies: dict[str, bytes]) -> dict[s
 
 def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path]]:
     """Issue inside the caller's write transaction: (the record, where its files go).
+    Inside :func:`rendered_outside`, the document is rendered outside that transaction
+    (which stops at its render the first time: :func:`rendered_for`).
 
     A request issued before (the same case or draft: :func:`source_hash`) returns that
     document; the hash is recorded with the document, in the same transaction."""

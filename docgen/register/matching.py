@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 FIRM_FORMS = {
     "llc": "llc",
@@ -128,11 +129,17 @@ def looks_like_firm(name: str) -> bool:
     return bool(FIRM_WORDS & set(name_key(name).split()))
 
 
-def similarity(a: str, b: str) -> float:
-    """How alike two name keys are, 0..1, ignoring the firm's form ("LLC" vs "Inc")."""
+def similarity(a: str, b: str, at_least: float = 0.0) -> float:
+    """How alike two name keys are, 0..1, ignoring the firm's form ("LLC" vs "Inc"); with
+    ``at_least``, a bound below it is returned without the full comparison (SequenceMatcher's
+    quick ratios are upper bounds of its ratio)."""
     core_a = " ".join(w for w in a.split() if w not in FIRM_WORDS) or a
     core_b = " ".join(w for w in b.split() if w not in FIRM_WORDS) or b
-    return SequenceMatcher(None, core_a, core_b).ratio()
+    matcher = SequenceMatcher(None, core_a, core_b)
+    for bound in (matcher.real_quick_ratio, matcher.quick_ratio):
+        if (ratio := bound()) < at_least:
+            return ratio
+    return matcher.ratio()
 
 
 def abbreviates(a: str, b: str) -> bool:
@@ -143,6 +150,7 @@ def abbreviates(a: str, b: str) -> bool:
     )
 
 
+@lru_cache(maxsize=65536)  # a pure function, asked again for every name at each desk check
 def is_near(a: str, b: str) -> bool:
     """Two name keys that may name the same person or firm (equal keys included); keys
     with no words are near nothing. Loose keys are compared apart (see ``loose_key``)."""
@@ -150,7 +158,6 @@ def is_near(a: str, b: str) -> bool:
         return False
     if a == b or abbreviates(a, b) or sorted(a.split()) == sorted(b.split()):
         return True
-    matcher = SequenceMatcher(None, a, b)
-    if matcher.real_quick_ratio() < NEAR - 0.15:
-        return False
-    return similarity(a, b) >= NEAR
+    if 2 * min(len(a), len(b)) / (len(a) + len(b)) < NEAR - 0.15:  # real_quick_ratio
+        return False  # lengths too far apart (and no matcher built: a desk check scans all)
+    return similarity(a, b, NEAR) >= NEAR

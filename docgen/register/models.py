@@ -127,6 +127,7 @@ class Document(Base):
         UniqueConstraint("jurisdiction", "number"),
         Index("ix_documents_kind_issued", "kind", "issued"),
         Index("ux_documents_source_sha256", "source_sha256", unique=True),
+        Index("ix_documents_number", "number"),  # looked up by number alone
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

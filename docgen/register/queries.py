@@ -18,6 +18,7 @@ from docgen.register.numbering import normalize
 from docgen.register.records import (
     DocumentRecord,
     History,
+    OffenseRecord,
     Verified,
     notice_deadline,
     offense_record,
@@ -152,6 +153,17 @@ def history(session: Session, who: int | str) -> History:
         offenses=tuple(offense_record(o, n) for o, n in offenses),
         documents=tuple(document_record(session, d) for d in docs),
     )
+
+
+def charged(session: Session, document_id: int, number: str) -> list[OffenseRecord]:
+    """The offense document ``number`` (id ``document_id``) charges, as its respondent's
+    history lists it (one row; a document's page reads this, not the whole history)."""
+    rows = session.scalars(
+        select(Offense)
+        .where(Offense.document_id == document_id)
+        .order_by(Offense.committed.desc(), Offense.id.desc())
+    ).all()
+    return [offense_record(o, number) for o in rows]
 
 
 def documents(

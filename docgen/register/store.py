@@ -246,6 +246,11 @@ class Register:
         with guarded(self.url), db.read_session(self.engine) as session:
             return [p for p, _ in history.priors(session, respondent, jurisdiction, as_of, None)]
 
+    def charged(self, document: DocumentRecord) -> list[OffenseRecord]:
+        """The offense ``document`` charges, with its disposition (as ``history`` has it)."""
+        with guarded(self.url), db.read_session(self.engine) as session:
+            return queries.charged(session, document.id, document.number)
+
     def history(self, who: int | str) -> History:
         """A respondent's offenses and documents, newest first. ``who`` is an id (or
         "#id"), or a name matching exactly one respondent (else the candidates are listed)."""
