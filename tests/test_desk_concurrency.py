@@ -72,8 +72,8 @@ def test_an_autosave_is_answered_while_the_command_line_renders_an_issue(desk, t
 
     client = desk.signed_in("ann")
     where, token = start_draft(client, "notice-of-violation")
-    case = tmp_path / "case.yaml"
-    case.write_text(_sample_yaml(), encoding="utf-8")
+    case = tmp_path / "case.yaml"  # a case of its own: a repeat would not render at all
+    case.write_text(_sample_yaml().replace("seed and mulch", "seed, mulch"), encoding="utf-8")
     pause = tmp_path / "pause"
     env = environment(desk.home, desk.database)
     env |= {"DOCGEN_PAUSE_AT": "rendering", "DOCGEN_PAUSE_FILE": str(pause)}
