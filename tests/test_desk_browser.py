@@ -94,7 +94,7 @@ def test_a_clerk_fills_in_a_notice_and_the_law_answers(page):
     remedies_error = page.locator("#f-remedies-error")
     expect(remedies_error).to_contain_text("missing (d)")
     expect(remedies_error).to_contain_text("§ 228-79C(1)(d)")
-    expect(page.locator("#error-summary")).to_contain_text("remedies: missing (d)")
+    expect(page.locator("#error-summary")).to_contain_text("Remedies: missing (d)")
     expect(page.locator("#f-remedies-0-measure")).to_be_focused()
     assert axe_violations(page) == []
 

@@ -149,7 +149,7 @@ def test_a_clerks_day(browser, desk):
     conviction = {"disposition": "convicted", "date": "2026-11-25"}
     walk.fill({**conviction, "court": "Homer Village Court", "docket": "26-101"}, "/disposition")
     walk.click("button", "Record disposition")
-    expect(page.locator("table").last).to_contain_text("convicted")
+    expect(page.locator("table").last).to_contain_text("Convicted")
     walk.step("conviction recorded")
 
     walk.click("button", "Start a new notice at this site")
@@ -240,7 +240,7 @@ def test_an_attorneys_day(browser, desk):
     expect(page.locator('[name="property.tax_map"]')).to_have_value("87.18-02-05.000")
     page.keyboard.press("Tab")
     agreement = issue(walk)
-    expect(page.get_by_role("heading", level=1)).to_contain_text("maintenance-agreement")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Maintenance agreement")
     walk.step("agreement issued for the same property")
     assert easement != agreement
     print("\n" + walk.report("attorney"))
