@@ -155,3 +155,14 @@ def test_a_method_of_service_that_would_not_follow_by_is_refused(kind, method):
     assert said.startswith(f"Served, method of service in words: '{method}'")
     fixed = set_in(data, ("served", "method"), "posting at the site entrance")
     assert not [p for p in _problems(kind, fixed) if p.field == "served.method"]
+
+
+def test_the_design_notes_are_not_cited_to_the_clerk():
+    """A rule's reference to the notes it was designed from (LAW.md) is for the reader of
+    the code; the clerk reads the provision."""
+    model = get_kind("stop-work-order").model
+    problem = Problem("effective", "is before service (LAW.md § 3)", "§ 1-2C(2); LAW.md § 3")
+    assert labels.in_words(problem, model) == "Effective: is before service (§ 1-2C(2))"
+    assert labels.without_notes("(CPLR 2103(b)(2), by analogy; LAW.md § 2)") == (
+        "(CPLR 2103(b)(2), by analogy)"
+    )

@@ -130,8 +130,22 @@ def choices_at(model: type[BaseModel], path: str) -> list[str]:
     return _literals(info.annotation) if info is not None else []
 
 
+# A reference to the design notes behind a rule: for the reader of the code, not the clerk.
+_NOTE = r"LAW\.md § \d+(?:, reading \d+)?"
+_NOTES = re.compile(rf" ?\({_NOTE}\)|;? ?{_NOTE}")
+
+
+def without_notes(text: str) -> str:
+    """``text`` without its references to the design notes ("(§ 228-79C(2); LAW.md § 3)"
+    -> "(§ 228-79C(2))")."""
+    return _NOTES.sub("", text).replace(" ()", "")
+
+
 def said(problem: Problem, model: type[BaseModel]) -> str:
     """What is wrong, in the clerk's words (beside the field, whose label is shown)."""
+    problem = Problem(
+        problem.field, without_notes(problem.message), without_notes(problem.provision)
+    )
     message = problem.message
     if message == "is required" or message.startswith("is required: "):
         rest = message.removeprefix("is required").removeprefix(": ")

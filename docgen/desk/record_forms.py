@@ -10,10 +10,10 @@ model's own parser, so an impossible one is reported as such (30 February 2026).
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from typing import Any
 
+from docgen.cases import labels
 from docgen.cases.common import read_date
 from docgen.errors import DocgenError, Problem
 from docgen.register.db import Refused
@@ -41,9 +41,6 @@ DISPOSITION = {
 LIFT = {"date": "Date compliance was confirmed and the order lifted"}
 FORMS = {"service": SERVICE, "disposition": DISPOSITION, "lift": LIFT}
 
-# A reference to the design notes behind a rule: for the reader of the code, not the clerk.
-_NOTES = re.compile(r";? ?LAW\.md § \d+(?:, reading \d+)?")
-
 
 def name(form: str, field: str) -> str:
     """A field as a message names it: its label without the hint in parentheses."""
@@ -56,7 +53,7 @@ def said(err: DocgenError, form: str) -> list[str]:
         lines = err.said(lambda field: name(form, field))
     else:
         lines = str(err).splitlines()
-    return [_NOTES.sub("", line).replace(" ()", "") for line in lines]
+    return [labels.without_notes(line) for line in lines]
 
 
 def text(value: Any) -> str | None:

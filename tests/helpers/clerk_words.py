@@ -16,6 +16,7 @@ _PATTERNS = {
     "snake_case key": r"\b[a-z]+(?:_[a-z0-9]+)+\b",
     "dotted key": r"\b(?!e\.g\b|i\.e\b)[a-z_]+\.[a-z_]+\b",
     "braces": r"[{}]",
+    "design note": r"LAW\.md",
 }
 
 
