@@ -185,3 +185,24 @@ def test_the_users_form_lists_every_problem_at_once(desk):
     assert lines[1].startswith("User name: one word")
     assert lines[2].startswith("Password: at least")
     assert lines[3].startswith("Title: at most")
+
+
+def test_an_upload_is_refused_by_row_and_column_of_the_sheet(tmp_path):
+    from docgen.desk.history_import import said
+    from docgen.errors import DocgenError
+    from docgen.register.imports import read_rows, validate
+
+    header = "name,street,city,state,zip,committed,convicted,court,docket\n"
+    rows = "A. Owner,1 Main Street,Homer,NY,1307,2024-02-30,2024-05-01,Homer Village Court,1\n"
+    (tmp_path / "older.csv").write_text(header + rows, encoding="utf-8")
+    with pytest.raises(DocgenError) as refused:
+        validate(read_rows(tmp_path / "older.csv", "homer"), "older.csv")
+    lines = said(refused.value, "older.csv")
+    assert lines[1] == (
+        "Row 2 of the file you uploaded, column zip: '1307' is not a ZIP code (12345 or 12345-6789)"
+    )
+    assert lines[2].startswith(
+        "Row 2 of the file you uploaded, column committed: 30 February 2024 is not a real "
+        "calendar date"
+    )
+    assert not [line for line in lines if ".csv" in line or "quote it" in line]

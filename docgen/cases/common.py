@@ -170,11 +170,13 @@ def read_date(text: str) -> date:
 
 
 def _zip(value: Any) -> Any:
+    # A number in a case file may have lost its leading zero: the way out is to quote it
+    # (typed text, as on the desk's form, has nothing to quote).
+    number = isinstance(value, int) and not isinstance(value, bool)
     value = as_written(value)  # never padded or converted: 06470 stays 06470
     if not isinstance(value, str) or not re.fullmatch(r"\d{5}(-\d{4})?", value.strip()):
-        raise ValueError(
-            f'{value!r} is not a ZIP code (12345 or 12345-6789); quote it, e.g. zip: "06470"'
-        )
+        quote = '; quote it, e.g. zip: "06470"' if number else ""
+        raise ValueError(f"{value!r} is not a ZIP code (12345 or 12345-6789){quote}")
     return value.strip()
 
 

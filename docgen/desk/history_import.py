@@ -25,6 +25,11 @@ def said(err: DocgenError, name: str) -> list[str]:
     the file's name and line ("older.csv:3")."""
     lines = []
     for line in str(err).splitlines():
+        line = re.sub(
+            rf"{re.escape(name)}:(\d+): ([a-z_]+): ",
+            r"row \1 of the file you uploaded, column \2: ",
+            line,
+        )
         line = re.sub(rf"{re.escape(name)}:(\d+)", r"row \1 of the file you uploaded", line)
         line = re.sub(rf"{re.escape(name)}\b", "the file you uploaded", line.strip())
         if line:
