@@ -168,6 +168,7 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
     page.get_by_role("link", name=number).click()
     page.get_by_label("Method").select_option("certified-mail")
     page.get_by_label("Date of service (or mailing)").fill(date.today().isoformat())
+    page.get_by_text("Sent by mail: article number, return receipt").click()
     page.get_by_label("Certified-mail article number").fill("9589 0710 5270 0123 4567 81")
     page.get_by_role("button", name="Record service").click()
     expect(page.get_by_role("status").first).to_have_text("Service recorded.")

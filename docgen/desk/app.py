@@ -227,6 +227,15 @@ async def bad_input(request: Request, err: Exception) -> Response:
     return render(request, "error.html.j2", status=400, message=message)
 
 
+async def not_found(request: Request, err: Exception) -> Response:
+    """An address the desk does not have: the desk's own not-found page (404), or the
+    method's refusal (405) on the same page."""
+    from starlette.exceptions import HTTPException
+
+    status = err.status_code if isinstance(err, HTTPException) else 404
+    return render(request, "missing.html.j2", status=status, what="page")
+
+
 def create_app(
     database_url: str | None = None,
     secure_cookies: bool = False,
@@ -248,7 +257,13 @@ def create_app(
         *public_check.routes,  # the public check: no sign-in
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {DocgenError: refused, DBAPIError: unavailable, BadInput: bad_input}
+    handlers = {
+        DocgenError: refused,
+        DBAPIError: unavailable,
+        BadInput: bad_input,
+        404: not_found,
+        405: not_found,
+    }
     app = Starlette(
         routes=routes,
         exception_handlers=handlers,  # type: ignore[arg-type]

@@ -59,9 +59,28 @@
     });
   });
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", focusFirstError);
-  } else {
+  // On a phone a table's rows are stacked (desk.css): each cell is labelled with its
+  // column's heading, which the stacked layout shows before the value.
+  function labelCells() {
+    document.querySelectorAll("table").forEach(function (table) {
+      var heads = table.querySelectorAll("thead th");
+      table.querySelectorAll("tbody tr").forEach(function (row) {
+        Array.prototype.forEach.call(row.children, function (cell, i) {
+          var head = heads[i] && heads[i].textContent.trim();
+          if (head && !cell.hasAttribute("data-label")) cell.setAttribute("data-label", head);
+        });
+      });
+    });
+  }
+
+  function ready() {
+    labelCells();
     focusFirstError();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
   }
 })();
