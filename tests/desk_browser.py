@@ -62,3 +62,17 @@ def browsing():
         browser = launch(playwright)
         yield browser
         browser.close()
+
+
+def sign_in(page, name: str) -> None:
+    """Sign in through the form as ``name`` (a user of tests/desk_server.py)."""
+    import re
+
+    from desk_server import PASSWORD
+    from playwright.sync_api import expect
+
+    page.goto("/login")
+    page.get_by_label("User name").fill(name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(re.compile(r"/documents$"))

@@ -8,7 +8,7 @@ import re
 from datetime import date
 
 import pytest
-from desk_browser import axe_violations, launch
+from desk_browser import axe_violations, launch, sign_in
 from desk_server import PASSWORD, start_desk, stop_desk
 from playwright.sync_api import expect, sync_playwright
 from pypdf import PdfReader
@@ -41,14 +41,6 @@ def page(browser, desk):
     yield page
     assert page.csp_errors == []
     context.close()
-
-
-def sign_in(page, name: str) -> None:
-    page.goto("/login")
-    page.get_by_label("User name").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(re.compile(r"/documents$"))
 
 
 def start(page, kind_title: str, jurisdiction: str = "Homer") -> None:

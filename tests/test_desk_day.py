@@ -52,6 +52,8 @@ class Walk:
         scope = self.page.locator(f'form[action$="{within}"]') if within else self.page
         for name, value in fields.items():
             field = scope.locator(f'[name="{name}"]')
+            if not field.is_visible():  # folded details: open them as a clerk would
+                field.evaluate("e => e.closest('details').querySelector('summary').click()")
             if field.evaluate("e => e.tagName") == "SELECT":
                 field.select_option(value)
                 self.chosen += 1

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from desk_browser import axe_violations, chromium
-from desk_server import PASSWORD, serving, start_draft, typed_sample
+from desk_browser import axe_violations, chromium, sign_in
+from desk_server import serving, start_draft, typed_sample
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,14 +73,6 @@ def made(desk) -> dict[str, str]:
         "certification": certification.number,
         "respondent": str(respondent),
     }
-
-
-def sign_in(page, name: str) -> None:
-    page.goto("/login")
-    page.get_by_label("User name").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(re.compile(r"/documents$"))
 
 
 def overflow(page) -> list[str]:
@@ -208,6 +200,7 @@ def test_every_page_fits_a_phone_and_passes_axe(browser, desk, made, tmp_path):
         visit(page, draft, found)
         visit(page, f"{draft}/discard", found)
     visit(page, "/verify", found)
+    visit(page, "/mailing-list", found)
     visit(page, "/history/import", found)
     older = tmp_path / "older.csv"
     older.write_text(
