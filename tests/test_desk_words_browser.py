@@ -84,6 +84,7 @@ def test_the_service_form_lists_every_problem_by_its_label(page, desk):
     form = page.locator('form[action$="/service"]')
     form.get_by_label("Method").select_option(label="Certified mail, return receipt requested")
     form.get_by_label("Date of service (or mailing)").press_sequentially("2026-02-30")
+    form.get_by_text("Delivered by hand: time, the individual and their capacity").click()
     form.get_by_label("Time of delivery").fill("09:00")
     form.get_by_label(re.compile("^Their capacity")).fill("managing member")
     form.get_by_role("button", name="Record service").click()
