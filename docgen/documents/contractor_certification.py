@@ -10,14 +10,14 @@ form still to be signed) is flagged: a warning on check and render, a note on th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from docgen.cases.certification import Contractor, ContractorCertificationCase
 from docgen.documents.base import Context, DocMeta, Kind, Options, site_of, site_problems
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
-from docgen.law.pack import Pack
+from docgen.law.pack import Pack, municipal_today
 from docgen.law.training import TrainingStatus, training_status
 
 TITLE = "Contractor Certification"
@@ -29,13 +29,6 @@ class Form:
 
     contractor: Contractor | None
     training: TrainingStatus | None = None
-
-
-def municipal_today(pack: Pack) -> date:
-    """Today where the form is used (the pack's time zone), never the server's date."""
-    from zoneinfo import ZoneInfo
-
-    return datetime.now(ZoneInfo(pack.part("certification").time_zone.value)).date()
 
 
 def certification_date(contractor: Contractor, pack: Pack, options: Options) -> date:

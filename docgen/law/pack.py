@@ -354,3 +354,12 @@ class Pack(Strict):
         from docgen.documents import MODULES
 
         return [kind for kind in MODULES if self.provides(kind)]
+
+
+def municipal_today(pack: Pack) -> Day:
+    """Today in the municipality (the pack's time zone), never the server's date: the
+    date of an unsigned form, and the last day a service or a disposition may be dated."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    return datetime.now(ZoneInfo(pack.part("certification").time_zone.value)).date()

@@ -3,9 +3,15 @@
     docgen issue KIND CASE [-o PATH] [--respondent ID]
     docgen record-service NUMBER --method M --date D [--received D] [--by NAME] [--article NO]
     docgen record-disposition NUMBER --disposition D --date D [--court C] [--docket N]
+    docgen export NUMBER [-o DIR] [-f F]
+    docgen lift NUMBER --date D
     docgen history RESPONDENT [--json]
     docgen verify FILE
     docgen supersede NUMBER CASE
+
+Each command taking a NUMBER takes --jurisdiction J too: numbers are unique per
+municipality, and where two municipalities share one register and both issued a number,
+the command is refused until --jurisdiction says whose it is (never guessed).
     docgen mailing-list --date D [--jurisdiction J] [-o PATH]
     docgen register upgrade | backup FILE | import-history CSV
 
@@ -44,6 +50,13 @@ class IsoDateParam(click.ParamType):
 ISO = IsoDateParam()
 VERIFY_LIMIT = 200 * 1024 * 1024  # far above any issued document; /dev/zero never ends
 BY = click.option("--by", "by", default=None, help="who records this (default: your user name)")
+WHOSE = click.option(
+    "--jurisdiction",
+    "jurisdiction",
+    default=None,
+    help="whose NUMBER it is (homer, macedon), when municipalities sharing this register "
+    "both issued it",
+)
 
 
 def _open(readonly: bool = False):
@@ -140,18 +153,20 @@ def _issue(
     supersedes=None,
     final=None,
     copies=False,
+    jurisdiction=None,
 ):
     from docgen import api
 
     with _open() as reg, _recorded_number_said():
         issued = reg.issue(
-            kind or reg.document(supersedes).kind,
+            kind or reg.document(supersedes, jurisdiction).kind,
             case,
             respondent=respondent,
             formats=api.formats_from(fmt),
             out=_folder_or_file(out),
             by=by,
             supersedes=supersedes,
+            jurisdiction=jurisdiction,
             force=force,
             final=final.read_bytes() if final is not None else None,
             copies=copies,
@@ -189,9 +204,23 @@ def issue(kind: str, case: Path, out, respondent, fmt, by, force, final, copies)
 @click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
 @_issue_options
 @_final_option
-def supersede(number: str, case: Path, out, respondent, fmt, by, force, final) -> None:
+@WHOSE
+def supersede(
+    number: str, case: Path, out, respondent, fmt, by, force, final, jurisdiction
+) -> None:
     """Issue a corrected document from CASE under a new number, replacing NUMBER (which stays)."""
-    _issue(None, case, out, respondent, fmt, by, force, supersedes=number, final=final)
+    _issue(
+        None,
+        case,
+        out,
+        respondent,
+        fmt,
+        by,
+        force,
+        supersedes=number,
+        final=final,
+        jurisdiction=jurisdiction,
+    )
 
 
 @click.command("record-service")
@@ -219,6 +248,7 @@ def supersede(number: str, case: Path, out, respondent, fmt, by, force, final) -
 )
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @BY
+@WHOSE
 def record_service(
     number,
     method,
@@ -238,6 +268,7 @@ def record_service(
     fmt,
     force,
     by,
+    jurisdiction,
 ) -> None:
     """Record service of NUMBER on one person (the landowner, or --to), print the notice's
     last day to appeal (§ 228-79C(1)(f); never shortened) and issue the affidavit of
@@ -264,6 +295,7 @@ def record_service(
             formats=api.formats_from(fmt),
             out=_folder_or_file(out),
             force=force,
+            jurisdiction=jurisdiction,
         )
     s = served.service
     on_whom = f" on {s.served_on}" if s.served_on else ""
@@ -293,7 +325,8 @@ def record_service(
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @BY
 @_copies_option
-def lift(number, on, out, fmt, force, by, copies) -> None:
+@WHOSE
+def lift(number, on, out, fmt, force, by, copies, jurisdiction) -> None:
     """Record the confirmation of compliance that lifts the stop-work order NUMBER
     (§ 228-79C(2)) and issue the written notice lifting it."""
     from docgen import api
@@ -307,6 +340,7 @@ def lift(number, on, out, fmt, force, by, copies) -> None:
             out=out or "./",
             force=force,
             copies=copies,
+            jurisdiction=jurisdiction,
         )
     click.echo(f"{number}: lifted on {on.isoformat()}")
     _print_issued(issued)
@@ -319,10 +353,13 @@ def lift(number, on, out, fmt, force, by, copies) -> None:
 @click.option("--court", default=None)
 @click.option("--docket", default=None)
 @BY
-def record_disposition(number, disposition, on, court, docket, by) -> None:
+@WHOSE
+def record_disposition(number, disposition, on, court, docket, by, jurisdiction) -> None:
     """Record what came of the offense NUMBER charged (convicted, dismissed, ...)."""
     with _open() as reg:
-        offense = reg.record_disposition(number, disposition, on, court=court, docket=docket, by=by)
+        offense = reg.record_disposition(
+            number, disposition, on, court=court, docket=docket, by=by, jurisdiction=jurisdiction
+        )
     when = f" on {offense.disposition_date.isoformat()}" if offense.disposition_date else ""
     where = ", ".join(
         p for p in (offense.court, offense.docket and f"docket {offense.docket}") if p
@@ -417,12 +454,19 @@ def verify(file: Path) -> None:
     "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
 )
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
-def export(number: str, out: str, fmt: str, force: bool) -> None:
+@WHOSE
+def export(number: str, out: str, fmt: str, force: bool, jurisdiction) -> None:
     """Write NUMBER's stored files again, byte for byte, each checked against its SHA-256."""
     from docgen import api
 
     with _open(readonly=True) as reg:
-        written = reg.export(number, _folder_or_file(out), api.formats_from(fmt), force=force)
+        written = reg.export(
+            number,
+            _folder_or_file(out),
+            api.formats_from(fmt),
+            force=force,
+            jurisdiction=jurisdiction,
+        )
     for path in written:
         click.echo(str(path))
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, aliased
 
 from docgen.documents.base import Charge
 from docgen.errors import Problem
-from docgen.law.pack import Pack
+from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.law.penalties import disposition_problem, is_current_offense
 from docgen.register.audit import record
@@ -160,15 +160,16 @@ def record_disposition(
     court: str | None,
     docket: str | None,
     who: str,
-    today: date,
+    jurisdiction: str | None = None,
 ) -> OffenseRecord:
     """The outcome of the offense a notice charged (convicted needs its date; never a
-    date ahead of ``today``, the municipality's, or before the offense)."""
+    date ahead of the municipality's today, or before the offense)."""
     problems = []
     if disposition not in DISPOSITIONS:
         listed = ", ".join(DISPOSITIONS)
         problems.append(Problem("disposition", f"{disposition!r}: choose one of {listed}"))
-    doc = document_row(session, number)
+    doc = document_row(session, number, jurisdiction)
+    today = municipal_today(load_pack(doc.jurisdiction))
     later = successor(session, doc.id)
     if later:
         raise RegisterError(

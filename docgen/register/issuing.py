@@ -136,6 +136,7 @@ class Request:
     sealing: checks.Sealing | None = None  # the signing key, opened before the transaction
     final: bytes | None = None  # counsel's final DOCX of an instrument (docgen.register.finals)
     copies: bool = False  # a copy for each person in copies_to (docgen.register.copies)
+    jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -280,9 +281,9 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     spec = get_kind(kind)
     refuse_typed_priors(data, name)
     found = facts(spec, data, name)
-    old = document_row(session, supersedes) if supersedes else None
+    old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
-        check_supersede(session, old, kind)
+        check_supersede(session, old, kind, found.pack.id)
     person, created = None, False
     if found.party is not None:
         expected = old.respondent_id if old is not None else None
@@ -536,9 +537,14 @@ def sealing_of(pack: Pack) -> checks.Sealing:
     return renders.sealings[pack.id]
 
 
-def check_supersede(session: Session, old: Document, kind: str) -> None:
+def check_supersede(session: Session, old: Document, kind: str, jurisdiction: str) -> None:
     if old.kind != kind:
         raise RegisterError(f"{old.number} is a {old.kind}; a correction is the same kind")
+    if old.jurisdiction != jurisdiction:
+        raise RegisterError(
+            f"jurisdiction: {old.number} is {old.jurisdiction}'s; a correction is issued by "
+            f"the municipality that issued the original, not {jurisdiction}"
+        )
     later = successor(session, old.id)
     if later:
         raise RegisterError(f"{old.number} was already superseded by {later}; supersede {later}")

@@ -36,14 +36,16 @@ def lift(
     out: str | Path | None = None,
     force: bool = False,
     copies: bool = False,
+    jurisdiction: str | None = None,
 ) -> Issued:
-    """Record that the order ``number`` was lifted on ``on`` and issue the notice.
+    """Record that the order ``number`` (of ``jurisdiction``, when two municipalities
+    sharing the register hold that number) was lifted on ``on`` and issue the notice.
     ``copies``: also a copy of the notice for each other person the order was served on,
     addressed to them and kept with it (docgen.register.copies; LAW.md § 9)."""
     who = actor(by)
     (kind,) = kinds_with(lifts=True)
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        order: Document = document_row(session, number)
+        order: Document = document_row(session, number, jurisdiction)
         section = load_pack(order.jurisdiction, order.issued).provisions
         why = section["stop-work-order"].ref if "stop-work-order" in section else "LAW.md § 3"
         if not get_kind(order.kind).liftable:

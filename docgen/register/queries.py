@@ -57,15 +57,28 @@ def stored_files(row: Document, formats: set[str] | None = None) -> dict[str, by
     return out
 
 
-def document_row(session: Session, number: str) -> Document:
-    """The document numbered ``number``, or a RegisterError saying why there is not one."""
+def document_row(session: Session, number: str, jurisdiction: str | None = None) -> Document:
+    """The document numbered ``number`` (in ``jurisdiction``: numbers are unique per
+    municipality, and two may share a register), or a RegisterError saying why there is
+    not one. A number two municipalities hold is never guessed: ``jurisdiction`` says which."""
     number = normalize(number)
     found = session.scalars(select(Document).where(Document.number == number)).all()
     if not found:
         raise RegisterError(f"{number}: no document with that number in this register")
+    where = sorted(d.jurisdiction for d in found)
+    if jurisdiction is not None:
+        chosen = [d for d in found if d.jurisdiction == jurisdiction.strip().casefold()]
+        if not chosen:
+            raise RegisterError(
+                f"--jurisdiction {jurisdiction}: {number} is not a document of "
+                f"{jurisdiction} in this register (it is {', '.join(where)}'s)"
+            )
+        return chosen[0]
     if len(found) > 1:
-        where = ", ".join(d.jurisdiction for d in found)
-        raise RegisterError(f"{number} exists in several jurisdictions ({where})")
+        raise RegisterError(
+            f"{number} exists in several jurisdictions ({', '.join(where)}); say which "
+            f"with --jurisdiction ({' or '.join(where)})"
+        )
     return found[0]
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from docgen.api import FORMATS
 from docgen.cases.labels import choice
 from docgen.cases.mail import article_problem
-from docgen.documents import get_kind
+from docgen.documents import get_kind, kinds_with
 from docgen.documents.affidavit_of_service import KIND as AFFIDAVIT
 from docgen.documents.affidavit_of_service import (
     MAIL,
@@ -32,6 +32,7 @@ from docgen.documents.affidavit_of_service import (
     site_line,
 )
 from docgen.errors import Problem
+from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor, record
@@ -65,8 +66,10 @@ def record_service(
     formats: Iterable[str] = FORMATS,
     out: str | Path | None = None,
     force: bool = False,
+    jurisdiction: str | None = None,
 ) -> Served:
-    """Record that ``number`` was served on one person (the landowner, or ``to``: a person
+    """Record that ``number`` (of ``jurisdiction``, when two municipalities sharing the
+    register hold that number) was served on one person (the landowner, or ``to``: a person
     it was copied to) by ``method`` on ``on``; for a notice served on the landowner,
     compute the deadline this service gives and keep the notice's one deadline, never
     lowered. ``served_by`` (who served; default the issuing officer) is apart from ``by``
@@ -81,15 +84,21 @@ def record_service(
     )
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        doc: Document = document_row(session, number)
+        doc: Document = document_row(session, number, jurisdiction)
         spec = get_kind(doc.kind)
-        pack = load_pack(doc.jurisdiction, doc.issued)
-        why = f"{pack.part('enforcement').appeal_days.ref}; LAW.md § 2"
         if doc.kind == AFFIDAVIT.name:
             raise RegisterError(
                 f"{number} is an affidavit of service: it proves service of another document "
                 "and is not served itself; record the service on that document"
             )
+        if not spec.served:
+            raise RegisterError(
+                f"{number} is a {doc.kind}: not a document served on persons, so no service "
+                f"is recorded on it (service is recorded on: {', '.join(kinds_with(served=True))})"
+            )
+        pack = load_pack(doc.jurisdiction, doc.issued)
+        why = f"{pack.part('enforcement').appeal_days.ref}; LAW.md § 2"
+        problems += _ahead(pack, on, received, why)
         later = successor(session, doc.id)
         if later:
             raise RegisterError(
@@ -269,6 +278,22 @@ def service_problems(
     if time is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", time):
         problems.append(Problem("time", f"{time!r}: the time of delivery as HH:MM, e.g. 10:45"))
     return problems
+
+
+def _ahead(pack: Pack, on: date, received: date | None, why: str) -> list[Problem]:
+    """A service is recorded once it happened: neither its day nor the day of receipt
+    may be after today in the municipality (its time zone, from the pack)."""
+    today = municipal_today(pack)
+    return [
+        Problem(
+            field,
+            f"{day}: after today ({today} in the {pack.name.value}); service is recorded once "
+            "it has happened, and its affidavit states facts, not plans",
+            f"{why}; LAW.md § 10",
+        )
+        for field, day in (("date", on), ("received", received))
+        if day is not None and day > today
+    ]
 
 
 def _person(

@@ -4,7 +4,7 @@
     reg = Register.open()                      # DOCGEN_DATABASE_URL, or the SQLite file
     issued = reg.issue("notice-of-violation", "case.yaml", out="out/")
     reg.record_service(issued.number, "certified-mail", date(2026, 11, 4), article="9407...")
-    reg.record_disposition(issued.number, "convicted", date(2027, 1, 12), court="Village Court")
+    reg.record_disposition(issued.number, "convicted", date(2026, 11, 30), court="Village Court")
     reg.history(issued.respondent.id)
 
 Each verb is one transaction over the register's jobs: issuing (docgen.register.issuing),
@@ -90,6 +90,7 @@ class Register:
         by: str | None = None,
         pdf_variant: str | None = None,
         supersedes: str | None = None,
+        jurisdiction: str | None = None,
         force: bool = False,
         final: bytes | None = None,
         copies: bool = False,
@@ -102,8 +103,10 @@ class Register:
         AmbiguousRespondent listing the candidates). A case may not list
         ``prior_offenses``: the register is the history the penalty reads. ``final``:
         counsel's edited DOCX of an instrument, kept with the draft, its redline and its
-        PDF/A-2b (docgen.register.finals). ``copies``: a copy for each person in
-        copies_to, kept with the document (docgen.register.copies). With ``out``,
+        PDF/A-2b (docgen.register.finals). ``jurisdiction``: whose ``supersedes`` it is,
+        when two municipalities sharing the register both issued that number.
+        ``copies``: a copy for each person in copies_to, kept with the document
+        (docgen.register.copies). With ``out``,
         the files are written after the record is committed; a different file already at
         a path stops the issue before anything is recorded (unless ``force``).
         """
@@ -128,6 +131,7 @@ class Register:
             supersedes,
             force,
             sealing=issuing.sealing_for(data),
+            jurisdiction=jurisdiction,
             final=final,
             copies=copies,
         )
@@ -139,12 +143,15 @@ class Register:
         with guarded(self.url), db.write_session(self.engine) as session:
             return issuing.issue_in(session, request)
 
-    def supersede(self, number: str, source: api.Source, **kwargs: Any) -> Issued:
-        """Issue a corrected document under a new number, pointing to ``number``; the
-        original stays in the register as issued (its record and files never change)."""
+    def supersede(
+        self, number: str, source: api.Source, jurisdiction: str | None = None, **kwargs: Any
+    ) -> Issued:
+        """Issue a corrected document under a new number, pointing to ``number`` (of
+        ``jurisdiction``); the original stays in the register as issued (its record and
+        files never change)."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            kind = queries.document_row(session, number).kind
-        return self.issue(kind, source, supersedes=number, **kwargs)
+            kind = queries.document_row(session, number, jurisdiction).kind
+        return self.issue(kind, source, supersedes=number, jurisdiction=jurisdiction, **kwargs)
 
     # -- files ---------------------------------------------------------------------------
     def export(
@@ -153,11 +160,13 @@ class Register:
         out: str | Path,
         formats: Iterable[str] = api.FORMATS,
         force: bool = False,
+        jurisdiction: str | None = None,
     ) -> list[Path]:
-        """Write the stored bytes of ``number`` again (exactly as served) to ``out``, with
-        the copies kept with it (each person's copy, named as when issued)."""
+        """Write the stored bytes of ``number`` (of ``jurisdiction``) again (exactly as
+        served) to ``out``, with the copies kept with it (each person's copy, named as
+        when issued)."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            row = queries.document_row(session, number)
+            row = queries.document_row(session, number, jurisdiction)
             formats = tuple(formats)
             blobs = queries.stored_files(row, set(formats))
             wanted = {f.format for f in row.files if (c := copy_of(f.format)) and c[1] in formats}
@@ -185,12 +194,14 @@ class Register:
         court: str | None = None,
         docket: str | None = None,
         by: str | None = None,
+        jurisdiction: str | None = None,
     ) -> OffenseRecord:
-        """The outcome of the offense a notice charged (convicted needs its date)."""
+        """The outcome of the offense a notice charged (convicted needs its date), the
+        notice ``number`` of ``jurisdiction`` when two municipalities hold that number."""
         who = actor(by)
         with guarded(self.url), db.write_session(self.engine) as session:
             return history.record_disposition(
-                session, number, disposition, on, court, docket, who, _today()
+                session, number, disposition, on, court, docket, who, jurisdiction
             )
 
     def lift(self, number: str, on: date, **kwargs: Any) -> Issued:
@@ -206,15 +217,16 @@ class Register:
         return issuing.rendered_outside(lambda: record_service(self, number, method, on, **kwargs))
 
     # -- reading -------------------------------------------------------------------------
-    def document(self, number: str) -> DocumentRecord:
+    def document(self, number: str, jurisdiction: str | None = None) -> DocumentRecord:
         """One issued document, with its service events and what supersedes it."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            return queries.document_record(session, queries.document_row(session, number))
+            row = queries.document_row(session, number, jurisdiction)
+            return queries.document_record(session, row)
 
-    def files(self, number: str) -> dict[str, bytes]:
+    def files(self, number: str, jurisdiction: str | None = None) -> dict[str, bytes]:
         """The stored bytes of each format of ``number``, exactly as issued."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            return queries.stored_files(queries.document_row(session, number))
+            return queries.stored_files(queries.document_row(session, number, jurisdiction))
 
     def verify(self, blob: bytes) -> Verified | None:
         """The issued document whose file has these exact bytes, or None (not issued here,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
-from docgen.register import RegisterError
+from docgen.law.pack import municipal_today
+from docgen.law.packs import load_pack
+from docgen.register import Register, RegisterError
+from tests.helpers.cli import docgen
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 
@@ -91,33 +94,34 @@ def test_service_details_that_do_not_fit_the_method_are_refused(reg):
 
 
 def test_mail_is_complete_on_the_later_of_receipt_and_mailing_plus_five(reg):
-    # LAW.md § 2: mailed Monday 2026-12-07, receipt signed 2026-12-08: complete 12-12,
-    # day 15 is Sunday 12-27, the last day Monday 12-28.
-    issued = reg.issue("notice-of-violation", notice("2026-12-07"), formats=HTML)
+    # LAW.md § 2: mailed Monday 2026-10-05, receipt signed 2026-10-06: complete 10-10,
+    # day 15 is Sunday 10-25, the last day Monday 10-26. (Service is recorded once it
+    # happened: every date here is before today.)
+    issued = reg.issue("notice-of-violation", notice("2026-10-05"), formats=HTML)
     served = reg.record_service(
         issued.number,
         "certified-mail",
-        date(2026, 12, 7),
-        received=date(2026, 12, 8),
+        date(2026, 10, 5),
+        received=date(2026, 10, 6),
         received_by="M. Keller",
         article="9407 1118 9876 5432 1012 38",
         formats=HTML,
     )
-    assert served.service.appeal_deadline == date(2026, 12, 28)
+    assert served.service.appeal_deadline == date(2026, 10, 26)
     assert "signed by M. Keller" in words(served.affidavit.files["html"])
 
 
 def test_one_deadline_per_notice_never_shortened(reg):
-    issued = reg.issue("notice-of-violation", notice("2026-12-07"), formats=HTML)
-    reg.record_service(issued.number, "certified-mail", date(2026, 12, 7), formats=HTML)
-    # Then delivered in person on 12-09: day 15 is 12-24, earlier than 12-28: 12-28 stands.
-    later = reg.record_service(issued.number, "personal-delivery", date(2026, 12, 9))
-    assert later.service.appeal_deadline == date(2026, 12, 24)
-    assert later.service.notice_deadline == date(2026, 12, 28)
-    assert reg.document(issued.number).appeal_deadline == date(2026, 12, 28)
+    issued = reg.issue("notice-of-violation", notice("2026-10-05"), formats=HTML)
+    reg.record_service(issued.number, "certified-mail", date(2026, 10, 5), formats=HTML)
+    # Then delivered in person on 10-07: day 15 is 10-22, earlier than 10-26: 10-26 stands.
+    later = reg.record_service(issued.number, "personal-delivery", date(2026, 10, 7))
+    assert later.service.appeal_deadline == date(2026, 10, 22)
+    assert later.service.notice_deadline == date(2026, 10, 26)
+    assert reg.document(issued.number).appeal_deadline == date(2026, 10, 26)
     shown = reg.history(issued.respondent.id).documents
-    assert [d.appeal_deadline for d in shown if d.number == issued.number] == [date(2026, 12, 28)]
-    running = reg.documents("appeal-running", today=date(2026, 12, 26))
+    assert [d.appeal_deadline for d in shown if d.number == issued.number] == [date(2026, 10, 26)]
+    running = reg.documents("appeal-running", today=date(2026, 10, 24))
     assert issued.number in [d.number for d in running]
 
 
@@ -189,3 +193,40 @@ def test_bad_service_input_is_refused_naming_flag_and_reading(reg):
     with pytest.raises(RegisterError, match="--person, --capacity"):
         reg.record_service(issued.number, "first-class-mail", date(2026, 11, 3), person="A")
     assert reg.document(issued.number).services == ()
+
+
+def test_service_and_dispositions_dated_after_today_are_refused(register_url, tmp_path):
+    # Today is the municipality's (the pack's time zone), not the machine's: a service or a
+    # judgment is recorded once it happened (the affidavit states facts, LAW.md § 10).
+    pack = load_pack("homer")
+    today = municipal_today(pack)
+    tomorrow = (today + timedelta(days=1)).isoformat()
+    with Register.open(register_url) as reg:
+        number = reg.issue("notice-of-violation", notice(today.isoformat()), formats=HTML).number
+    appeal = pack.part("enforcement").appeal_days.ref
+    ahead = docgen("record-service", number, "--method", "personal-delivery", "--date", tomorrow)
+    assert ahead.returncode == 1 and "Traceback" not in ahead.stderr
+    assert f"--date {tomorrow}: after today ({today} in the Village of Homer)" in ahead.stderr
+    assert f"({appeal}; LAW.md § 2; LAW.md § 10)" in ahead.stderr
+    mailed = ("--method", "certified-mail", "--date", today.isoformat())
+    receipt = docgen("record-service", number, *mailed, "--received", tomorrow)
+    assert f"--received {tomorrow}: after today ({today}" in receipt.stderr
+    judged = docgen("record-disposition", number, "--disposition", "convicted", "--date", tomorrow)
+    assert judged.returncode == 1 and f"--date {tomorrow}: " in judged.stderr
+    assert f"{pack.part('penalties').ref}; LAW.md § 4, reading 13" in judged.stderr
+    with Register.open(register_url) as reg:
+        assert reg.document(number).services == ()  # nothing recorded
+        assert reg.count() == 1
+    done = docgen(
+        "record-service",
+        number,
+        "--method",
+        "personal-delivery",
+        "--date",
+        today.isoformat(),
+        "-f",
+        "html",
+        "-o",
+        f"{tmp_path}/",
+    )
+    assert done.returncode == 0, done.stderr  # today itself is not ahead
