@@ -24,7 +24,9 @@ def pause(step: str) -> None:
     """``DOCGEN_PAUSE_AT=step`` and ``DOCGEN_PAUSE_FILE=PATH``: the first time the process
     comes to ``step`` it writes ``PATH.reached`` and waits until ``PATH.go`` exists, so a
     test's second process acts meanwhile (``rendering``: a document renders, outside the
-    register's write transaction)."""
+    register's write transaction; ``committing``: an issue's work is done, its COMMIT
+    next; ``staged``: every file of a write is in its temporary beside its target, none
+    renamed yet, docgen.render.output.write_files), or kills it there (SIGKILL)."""
     if os.environ.get("DOCGEN_PAUSE_AT") != step or step in _paused:
         return
     _paused.add(step)

@@ -8,7 +8,6 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from sqlalchemy import select
 from docgen.register import db
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, DocumentFile
+from docgen.render.output import staging_file
 
 
 @dataclass
@@ -84,7 +84,7 @@ def backup(reg: Any, target: Path) -> Path:
             + "\nrestore it from the last good backup"
         )
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    fd, tmp = staging_file(target)
     os.close(fd)
     try:
         if reg.engine.dialect.name == "sqlite":

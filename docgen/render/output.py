@@ -15,9 +15,11 @@
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import re
 import shutil
+import socket
 import stat
 import sys
 import tempfile
@@ -27,6 +29,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from docgen.errors import OutputError, OutputExists
+from docgen.register.faults import pause
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -108,11 +111,68 @@ def make_folder(folder: Path) -> Path:
     return folder
 
 
+# The temporaries docgen stages beside a target are named for it and for the process
+# writing them: ".NAME.docgen-HOST-PID-RANDOM.part", and the backup of a file being
+# replaced ".NAME.docgen-HOST-PID.old" (HOST: a short hash of the machine's name). A
+# process killed outright (SIGKILL, a power cut) leaves them behind; the next write into
+# that folder removes those of this machine whose process is gone. Nothing else is ever
+# removed: not a user's file, not another machine's, not a live process's.
+_HOST = hashlib.sha256(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:6]
+_OURS = re.compile(r"^\..+\.docgen-([0-9a-f]{6})-([0-9]+)(?:-[a-z0-9_]+\.part|\.old)$")
+_SWEPT: set[str] = set()  # folders already swept by this process
+
+
+def _marker() -> str:
+    return f"docgen-{_HOST}-{os.getpid()}"
+
+
+def staging_file(target: Path) -> tuple[int, str]:
+    """A new temporary (mode 0600) beside ``target``, named as ours (see above), open for
+    writing, after the folder's stale temporaries are swept: (descriptor, path), as
+    ``tempfile.mkstemp``; an OSError if the folder refuses."""
+    sweep_stale(target.parent)
+    return tempfile.mkstemp(
+        prefix=f".{target.name[:120]}.{_marker()}-", suffix=".part", dir=target.parent
+    )
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # alive, and someone else's
+    return True
+
+
+def sweep_stale(folder: Path) -> list[str]:
+    """Remove from ``folder`` the temporaries that docgen processes of this machine, now
+    gone, left there (once per folder and process); the names removed."""
+    key = os.path.abspath(folder)
+    if key in _SWEPT:
+        return []
+    _SWEPT.add(key)
+    removed = []
+    with suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            found = _OURS.match(entry.name)
+            if found is None or found.group(1) != _HOST or _alive(int(found.group(2))):
+                continue
+            with suppress(OSError):
+                if entry.is_file(follow_symlinks=False):
+                    os.unlink(entry.path)
+                    removed.append(entry.name)
+    return removed
+
+
 def _stage(path: Path, data: bytes) -> Path:
     """``data`` in a temporary file beside ``path``, flushed to disk, with the final mode."""
     make_folder(path.parent)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        fd, tmp = staging_file(path)
     except OSError as err:
         raise _cannot(path.parent, err) from None
     try:
@@ -140,7 +200,7 @@ def _swap(staged: dict[Path, Path]) -> None:
         for target, tmp in staged.items():
             backup: Path | None = None
             if os.path.lexists(target):
-                backup = target.with_name(f".{target.name}.{os.getpid()}.old")
+                backup = target.with_name(f".{target.name[:120]}.{_marker()}.old")
                 try:
                     os.link(target, backup, follow_symlinks=False)
                 except OSError:  # a filesystem without hard links: keep a copy instead
@@ -182,6 +242,8 @@ def write_files(files: Mapping[Path, bytes], force: bool = False) -> list[Path]:
         for tmp in staged.values():
             tmp.unlink(missing_ok=True)
         raise
+    if staged:
+        pause("staged")
     _swap(staged)
     return list(files)
 
