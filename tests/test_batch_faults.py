@@ -20,6 +20,7 @@ import yaml
 from conftest import ROOT
 
 from docgen import batch
+from docgen.batch.manifest import previous_entries
 from docgen.batch.pool import outcomes
 from docgen.batch.worker import Job
 from docgen.cases.loader import read_case_file
@@ -277,3 +278,60 @@ def test_a_batch_never_reads_its_own_manifest_as_a_case(tmp_path):
     assert (folder / "manifest.json").is_file() and first.failures == []
     assert [Path(c.source).name for c in batch.collect([folder])] == ["case-000.yaml",
                                                                      "case-001.yaml"]  # fmt: skip
+
+
+def test_resume_after_sigkill_renders_only_what_is_missing(tmp_path):
+    # Each case's entries reach manifest.journal as its files are written, so a batch
+    # killed outright (no handler runs) still says what it wrote.
+    folder = cases_in(tmp_path / "cases", 30)
+    out = tmp_path / "out"
+    proc = docgen_batch(folder, "-o", out, "-j", "1", "-f", "html")
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(out.glob("*.html"))) < 4:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    assert json.loads((out / "manifest.json").read_text())["complete"] is False
+    journaled = previous_entries(out, KIND)
+    written = {p.name for p in out.glob("*.html")}
+    assert 4 <= len(journaled) < 30
+    listed = {entry["file"] for entries in journaled.values() for entry in entries}
+    assert listed <= written and len(written - listed) <= 1  # the kill may fall in between
+    # One case already written is corrected: its file is its own, so it is replaced.
+    corrected = sorted(journaled)[1]
+    path = Path(corrected)
+    path.write_text(path.read_text().replace("Marguerite", "Margaret"), encoding="utf-8")
+    heard = []
+    again = batch.run(KIND, batch.collect([folder]), out, ("html",), 1,
+                      on_outcome=heard.append, resume=True)  # fmt: skip
+    rendered = {o.source for o in heard}
+    assert rendered == {str(p) for p in folder.iterdir()} - set(journaled) | {corrected}
+    assert again.failures == [] and again.resumed == len(journaled) - 1
+    manifest = assert_manifest_true(out)  # no journal, no temporary left
+    assert manifest["complete"] is True and len(manifest["files"]) == 30
+    (entry,) = [e for e in manifest["files"] if e["source"] == corrected]
+    assert "Margaret" in (out / entry["file"]).read_text(encoding="utf-8")
+
+
+def test_a_file_name_that_is_not_utf8_is_reported_not_fatal(tmp_path):
+    folder = cases_in(tmp_path / "cases", 2)
+    odd = os.fsencode(folder) + b"/caf\xe9.yaml"
+    os.rename(folder / "case-001.yaml", odd)
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "docgen.cli", "batch", KIND, folder, "-o", out, "-f", "html"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    shown = f"{folder}/caf\\xe9.yaml"
+    assert f"warning: {shown}: the file's name is not UTF-8 text" in done.stderr
+    manifest = assert_manifest_true(out)
+    assert sorted(e["source"] for e in manifest["files"]) == sorted(
+        [str(folder / "case-000.yaml"), shown]
+    )

@@ -95,4 +95,7 @@ def print_summary(report: Report, out: Path, stream: Any = None, fancy: bool = F
         widths = [max(len(n), len(v)) for n, v in rows]
         print("  ".join(n.rjust(w) for (n, _), w in zip(rows, widths, strict=True)), file=stream)
         print("  ".join(v.rjust(w) for (_, v), w in zip(rows, widths, strict=True)), file=stream)
-    print(f"{len(report.files)} files and {MANIFEST} in {out}", file=stream)
+    if (out / MANIFEST).is_file():
+        print(f"{len(report.files)} files and {MANIFEST} in {out}", file=stream)
+    else:  # a full disk: the manifest could not be written (the warning says why)
+        print(f"{len(report.files)} files in {out}; no {MANIFEST} (not written)", file=stream)

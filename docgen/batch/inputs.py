@@ -31,6 +31,24 @@ class CaseInput:
     path: str | None = None
     data: dict[str, Any] | None = None
     error: str | None = None  # the case could not even be read (reported, not rendered)
+    warning: str | None = None  # rendered, but reported (a file name that is not UTF-8)
+
+
+def shown(path: Path) -> tuple[str, str | None]:
+    """How reports and the manifest name ``path``, and a warning if its name is not UTF-8
+    text (its undecodable bytes shown as \\xNN escapes: the file is still read by its
+    real name)."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogateescape")
+        printable = raw.decode("utf-8", "backslashreplace")
+        return printable, (
+            "the file's name is not UTF-8 text (shown here with \\x escapes); it was "
+            "read, but rename it so that reports and the manifest name it exactly"
+        )
+    return text, None
 
 
 def collect(inputs: Iterable[str | Path]) -> list[CaseInput]:
@@ -72,36 +90,38 @@ def _kind_of(path: Path) -> str | None:
 
 def _file_input(path: Path) -> CaseInput:
     what = _kind_of(path)
+    source, warning = shown(path)
     if what is None:
-        return CaseInput(str(path), path.stem, path=str(path))
+        return CaseInput(source, path.stem, path=str(path), warning=warning)
     return CaseInput(
-        str(path),
+        source,
         path.stem,
-        error=f"{path}: skipped: is {what}, not a file; only regular files are read",
+        error=f"{source}: skipped: is {what}, not a file; only regular files are read",
     )
 
 
 def csv_cases(path: Path) -> list[CaseInput]:
     """One case per data row; the header row is row 1, so the first case is ``file.csv:2``."""
+    named, warning = shown(path)
     try:
         text = read_regular(path, MAX_CSV_BYTES).decode("utf-8-sig")
     except UnicodeDecodeError:
-        return [CaseInput(str(path), path.stem, error=f"{path}: not UTF-8 text")]
+        return [CaseInput(named, path.stem, error=f"{named}: not UTF-8 text")]
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as err:
-        return [CaseInput(str(path), path.stem, error=f"{path}: not a valid CSV file: {err}")]
+        return [CaseInput(named, path.stem, error=f"{named}: not a valid CSV file: {err}")]
     if not rows or not any(cell.strip() for cell in rows[0]):
-        return [CaseInput(str(path), path.stem, error=f"{path}: no header row")]
+        return [CaseInput(named, path.stem, error=f"{named}: no header row")]
     header = [cell.strip() for cell in rows[0]]
     if len(header) == 1:
         for mark, name in ((";", "semicolons (;)"), ("\t", "tabs")):
             if mark in header[0]:
                 return [
                     CaseInput(
-                        str(path),
+                        named,
                         path.stem,
-                        error=f"{path}: the header is separated by {name}, not commas; save "
+                        error=f"{named}: the header is separated by {name}, not commas; save "
                         'the sheet as CSV with commas ("CSV UTF-8 (comma delimited)")',
                     )
                 ]
@@ -109,11 +129,12 @@ def csv_cases(path: Path) -> list[CaseInput]:
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue  # a blank line is not a case
-        source, name = f"{path}:{number}", f"{path.stem}-{number}"
+        source, name = f"{named}:{number}", f"{path.stem}-{number}"
         try:
             if len(row) > len(header):
                 raise CaseFileError(f"{len(row)} cells but the header names {len(header)} columns")
-            cases.append(CaseInput(source, name, data=unflatten(zip(header, row, strict=False))))
+            data = unflatten(zip(header, row, strict=False))
+            cases.append(CaseInput(source, name, data=data, warning=None if cases else warning))
         except CaseFileError as err:
             cases.append(CaseInput(source, name, error=f"{source}: {err}"))
     return cases

@@ -5,18 +5,27 @@ batch killed outright never leaves last run's manifest standing for this run's f
 Each file's entry carries the SHA-256 of the case it came from (``case_sha256``): a
 later ``--resume`` renders again only the cases whose files are missing or changed, or
 whose case changed.
+
+While a batch runs, each case's entries are appended to ``manifest.journal`` as soon as
+its files are written: one line per case, in one ``write`` (a kill leaves whole lines),
+so the cost per case stays constant however long the batch. The finished manifest takes
+them all and the journal is removed; after a kill, ``--resume`` reads the journal with
+the manifest, renders only what is missing, and a corrected case replaces its own files.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from docgen.batch.inputs import MANIFEST, CaseInput
 from docgen.errors import OutputError
+
+JOURNAL = "manifest.journal"  # the entries of the cases written so far, while a batch runs
 
 
 @dataclass
@@ -65,12 +74,72 @@ def write_manifest(out: Path, kind: str, report: Report, finished: bool = True) 
     from docgen.render.output import atomic_write
 
     data = manifest(kind, report, finished)
+    if not finished:
+        data["journal"] = JOURNAL  # where the entries of this run's cases are, meanwhile
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
     try:
         return atomic_write(out / MANIFEST, (text + "\n").encode("utf-8"))
     except OutputError:
         (out / MANIFEST).unlink(missing_ok=True)
         raise
+
+
+class Journal:
+    """``manifest.journal``: a line of JSON per case, appended as each case's files are
+    written (see the module docstring)."""
+
+    def __init__(self, out: Path, kind: str):
+        self.path, self.kind = out / JOURNAL, kind
+        self.fd: int | None = None
+
+    def begin(self, kept: list[dict[str, str]]) -> None:
+        """A new journal holding ``kept`` (the cases a resumed batch keeps), then open."""
+        from docgen.render.output import atomic_write
+
+        atomic_write(self.path, self._line(kept) if kept else b"")
+        try:
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        except OSError as err:
+            raise OutputError(f"{self.path}: cannot write: {err.strerror}") from None
+
+    def add(self, entries: list[dict[str, str]]) -> None:
+        if self.fd is None:
+            return
+        line = self._line(entries)
+        try:
+            if os.write(self.fd, line) != len(line):
+                raise OSError(28, "No space left on device")
+        except OSError as err:
+            raise OutputError(f"{self.path}: cannot write: {err.strerror}") from None
+
+    def end(self, finished: bool) -> None:
+        """Close it; once the finished manifest holds every entry, remove it."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        if finished:
+            self.path.unlink(missing_ok=True)
+
+    def _line(self, entries: list[dict[str, str]]) -> bytes:
+        text = json.dumps({"kind": self.kind, "files": entries}, sort_keys=True)
+        return (text + "\n").encode("ascii")
+
+
+def _journaled(out: Path, kind: str) -> list[Any]:
+    """The entries of the cases a run wrote before it was stopped (whole lines only)."""
+    try:
+        lines = (out / JOURNAL).read_bytes().splitlines()
+    except OSError:
+        return []
+    entries: list[Any] = []
+    for line in lines:
+        try:
+            case = json.loads(line)
+        except ValueError:
+            continue  # a line cut short
+        if isinstance(case, dict) and case.get("kind") == kind:
+            entries += case.get("files") or []
+    return entries
 
 
 def case_digest(case: CaseInput) -> str:
@@ -89,16 +158,18 @@ def previous_entries(out: Path, kind: str) -> dict[str, list[dict[str, str]]]:
     try:
         old = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
-    if not isinstance(old, dict) or old.get("kind") != kind:
-        return {}
+        old = {}
+    listed = old.get("files", []) if isinstance(old, dict) and old.get("kind") == kind else []
     entries: dict[str, list[dict[str, str]]] = {}
-    for entry in old.get("files", []):
+    seen: set[str] = set()
+    for entry in [*listed, *_journaled(out, kind)]:
         if (
             isinstance(entry, dict)
             and {"file", "sha256", "source", "format"} <= entry.keys()
             and Path(str(entry["file"])).name == entry["file"]  # a name in ``out``, no path
+            and entry["file"] not in seen
         ):
+            seen.add(entry["file"])
             entries.setdefault(str(entry["source"]), []).append(entry)
     return entries
 

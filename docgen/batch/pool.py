@@ -27,6 +27,7 @@ from docgen.batch.guard import capped_jobs, folder_lock, signals_as_interrupt
 from docgen.batch.inputs import CaseInput
 from docgen.batch.manifest import (
     MANIFEST,
+    Journal,
     Report,
     case_digest,
     own_files,
@@ -102,8 +103,9 @@ def run(
     out = Path(out)
     make_folder(out)
     report = Report(total=len(cases))
+    report.warnings += [(case.source, case.warning) for case in cases if case.warning]
     with folder_lock(out), signals_as_interrupt():
-        writer = _OrderedWriter(out, job, report, force)
+        writer = _OrderedWriter(out, job, report, force, Journal(out, kind))
         previous = previous_entries(out, kind) if resume else {}
         todo: list[tuple[int, CaseInput]] = []
         for index, case in enumerate(cases):
@@ -125,6 +127,7 @@ def run(
 
             stream = queued(todo, job, queue, by=by)
         write_manifest(out, kind, report, finished=False)  # last run's no longer stands
+        writer.journal.begin(report.files)  # the cases kept, then each case as written
         start = time.perf_counter()
         try:
             with closing(stream):
@@ -141,12 +144,23 @@ def run(
         finally:
             report.seconds = time.perf_counter() - start
             try:
-                write_manifest(out, kind, report)
+                _finish(out, kind, report, writer.journal)
             except OutputError as err:
                 if report.complete:
                     raise
                 report.warnings.append((MANIFEST, f"not written, old one removed: {err}"))
     return report
+
+
+def _finish(out: Path, kind: str, report: Report, journal: Journal) -> None:
+    """The final manifest, then the journal it replaces removed. On a full disk the journal
+    gives its room to the manifest (which says all it said, and more) for a second try."""
+    try:
+        write_manifest(out, kind, report)
+    except OutputError:
+        journal.end(finished=True)
+        write_manifest(out, kind, report)
+    journal.end(finished=True)
 
 
 def _pool(workers: int, job: Job) -> ProcessPoolExecutor:
@@ -213,8 +227,9 @@ def _one_by_one(
 class _OrderedWriter:
     """Writes outcomes in input order, so names (and their -2 suffixes) never depend on timing."""
 
-    def __init__(self, out: Path, job: Job, report: Report, force: bool = False):
+    def __init__(self, out: Path, job: Job, report: Report, force: bool, journal: Journal):
         self.out, self.job, self.report, self.force = out, job, report, force
+        self.journal = journal
         self.pending: dict[int, Outcome | None] = {}
         self.next = 0
         from docgen.api import UniqueStems
@@ -270,6 +285,7 @@ class _OrderedWriter:
             return
         except OutputError as err:
             raise _Stop(str(err)) from None
+        entries = []
         for path, data in blobs.items():
             entry = {
                 "file": path.name,
@@ -281,7 +297,12 @@ class _OrderedWriter:
             }
             if outcome.number is not None:
                 entry["number"] = outcome.number  # issued: the register's record of it
-            report.files.append(entry)
+            entries.append(entry)
+        report.files += entries
+        try:
+            self.journal.add(entries)
+        except OutputError as err:
+            raise _Stop(str(err)) from None
         self.done.add(outcome.source)
         report.documents += 1
         for fmt, seconds in outcome.seconds.items():
