@@ -1,7 +1,9 @@
 """The docgen command: a thin shell over docgen.api.
 
-Exit codes: 0 success; 1 invalid case data, or a kind the jurisdiction does not provide
-(the message names field, problem and provision; never a traceback); 2 usage error.
+Exit codes: 0 success; 1 an error the user can fix, said in one line, never a traceback:
+invalid case data (the message names field, problem and provision), a kind the
+jurisdiction does not provide, a file, disk or standard stream that cannot be written or
+read (a full disk, ``>&-``, ``<&-``), a register refusing or unreachable; 2 usage error.
 Heavy modules (the case models, WeasyPrint, python-docx) load inside the commands that
 need them, so `docgen --help` stays fast.
 """

@@ -100,7 +100,15 @@ ROLE = click.Choice(["clerk", "officer", "attorney", "admin"])
 
 def _password(from_stdin: bool) -> str:
     if from_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
+        line = sys.stdin.readline() if sys.stdin is not None else ""
+        if not line:
+            from docgen.errors import DocgenError
+
+            raise DocgenError(
+                "--password-stdin: standard input is closed or empty; give the password on "
+                "it, one line (e.g. printf '%s\\n' \"$PASSWORD\" | docgen users ...)"
+            )
+        return line.rstrip("\r\n")
     return click.prompt("password", hide_input=True, confirmation_prompt=True)
 
 

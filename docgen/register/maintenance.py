@@ -84,7 +84,10 @@ def backup(reg: Any, target: Path) -> Path:
             + "\nrestore it from the last good backup"
         )
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = staging_file(target)
+    try:
+        fd, tmp = staging_file(target)
+    except OSError as err:
+        raise _not_written(target, err.strerror or str(err)) from None
     os.close(fd)
     try:
         if reg.engine.dialect.name == "sqlite":
@@ -95,18 +98,35 @@ def backup(reg: Any, target: Path) -> Path:
                     with copy:
                         source.driver_connection.backup(copy)
                     copy.close()
+                except sqlite3.Error as err:  # the register was just checked: the copy failed
+                    raise _not_written(target, str(err)) from None
                 finally:
                     source.close()
         else:
-            _pg_dump(reg.url, Path(tmp))
+            failed = _pg_dump(reg.url, Path(tmp))
+            if failed is not None:
+                raise _not_written(target, failed.replace(tmp, str(target)))
         os.replace(tmp, target)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise _not_written(target, err.strerror or str(err)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
 
 
-def _pg_dump(url: str, target: Path) -> None:
+def _not_written(target: Path, cause: str) -> RegisterError:
+    """A backup that could not be written (a full disk, a size limit): one line, naming the
+    file and the cause; nothing is left at ``target`` and the register is unchanged."""
+    return RegisterError(
+        f"{target}: the backup could not be written ({cause}); nothing was written there and "
+        "the register is unchanged: free some space or choose another disk"
+    )
+
+
+def _pg_dump(url: str, target: Path) -> str | None:
+    """``pg_dump`` of the database at ``url`` into ``target``: None, or what went wrong."""
     from sqlalchemy.engine import make_url
 
     parsed = make_url(db.driver_url(url))
@@ -124,4 +144,6 @@ def _pg_dump(url: str, target: Path) -> None:
         check=False,
     )
     if done.returncode != 0:
-        raise RegisterError(f"pg_dump failed: {done.stderr.strip().splitlines()[-1:]}")
+        said = done.stderr.strip().splitlines()
+        return f"pg_dump: {said[-1] if said else done.returncode}"
+    return None

@@ -262,7 +262,13 @@ STDOUT = "-"
 
 
 def write_stdout(data: bytes) -> None:
-    """One document to standard output (``-o -``); a reader that stops early is an error."""
+    """One document to standard output (``-o -``); a reader that stops early is an error,
+    and so is a standard output closed before docgen started (``>&-``)."""
+    if sys.stdout is None:
+        raise OutputError(
+            "standard output: closed (docgen was started without one); nothing was "
+            "written: give a file or folder with -o instead of -"
+        )
     try:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

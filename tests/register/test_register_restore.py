@@ -5,6 +5,7 @@ on from it; a document issued after the backup is not in it."""
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import stat
 import subprocess
@@ -90,3 +91,26 @@ def test_a_backup_restored_as_documented(register_url, tmp_path):
     # The restored register numbers on from what it holds.
     again = issue(restored, tmp_path, "2026-05-04")
     assert again.name.startswith("NOV-2026-0002")
+
+
+def test_a_backup_onto_a_full_disk_is_one_line_and_leaves_nothing(reg, register_url, tmp_path):
+    from tests.test_output_safety import small_disk
+
+    for _ in range(3):  # about 150 KB of PDFs: more than the small disk holds
+        reg.issue("notice-of-violation", notice(), formats=("pdf",))
+    with small_disk(tmp_path, 48) as disk:
+        limit = None
+        if disk is None:  # no tmpfs here: a file-size limit fails the same writes
+            disk = tmp_path / "disk"
+            limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (48_000, 48_000))  # noqa: E731
+        target = disk / "register.backup"
+        done = subprocess.run(
+            [sys.executable, "-m", "docgen.cli", "register", "backup", target],
+            capture_output=True, text=True, cwd=tmp_path, preexec_fn=limit, check=False,
+        )  # fmt: skip
+        assert done.returncode == 1, done.stderr
+        (line,) = done.stderr.strip().splitlines()
+        assert line.startswith(f"error: {target}: the backup could not be written (")
+        assert "nothing was written there and the register is unchanged" in line
+        assert list(disk.iterdir()) == []  # no backup, no temporary
+    assert reg.count() == 3
