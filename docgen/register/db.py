@@ -226,29 +226,33 @@ def _sqlite_transactions(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+class DatabaseFailure(RegisterError):
+    """The database failed or went away (not a refusal of the register's own rules)."""
+
+
 def explain(err: Exception, url: str) -> RegisterError:
     """A database failure as one line a clerk can act on."""
     message = str(getattr(err, "orig", err)).strip().splitlines()[0]
     where = safe_url(url)
     lowered = message.lower()
     if "locked" in lowered or "lock timeout" in lowered:
-        return RegisterError(
+        return DatabaseFailure(
             f"the register {where} is locked by another process (still locked after waiting); "
             "try again when the other issue or backup has finished"
         )
     if "readonly" in lowered or "read-only" in lowered or "read only" in lowered:
-        return RegisterError(
+        return DatabaseFailure(
             f"the register {where} is read-only; nothing was recorded. Open it with write "
             "access (check the file's and folder's permissions) or set DOCGEN_HOME"
         )
     if "not a database" in lowered:
-        return RegisterError(
+        return DatabaseFailure(
             f"the register {where} is not a SQLite database (or is damaged); restore the "
             "register from a backup, or set DOCGEN_HOME to the folder that holds it"
         )
     if "unable to open" in lowered:
-        return RegisterError(f"cannot open the register {where}: {message}")
-    return RegisterError(f"register {where}: {message}")
+        return DatabaseFailure(f"cannot open the register {where}: {message}")
+    return DatabaseFailure(f"register {where}: {message}")
 
 
 def safe_url(url: str) -> str:

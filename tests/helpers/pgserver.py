@@ -18,6 +18,7 @@ PG_BIN = Path(os.environ.get("DOCGEN_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
 
 _DATA: dict[str, Path] = {}  # server URL -> its data folder, for restart()
+_OPTIONS: dict[str, str] = {}  # server URL -> its start options, for start()
 
 
 def available() -> bool:
@@ -51,11 +52,12 @@ def postgres() -> Iterator[str]:
     start = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w"]
     subprocess.run(_as_postgres([*start, "-o", options, "start"]), check=True, capture_output=True)
     url = f"postgresql://postgres@127.0.0.1:{port}"
-    _DATA[url] = data
+    _DATA[url], _OPTIONS[url] = data, options
     try:
         yield url
     finally:
         _DATA.pop(url, None)
+        _OPTIONS.pop(url, None)
         stop = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
         subprocess.run(_as_postgres(stop), check=False, capture_output=True)
         shutil.rmtree(base, ignore_errors=True)
@@ -77,3 +79,20 @@ def create_database(server: str, name: str, template: str | None = None) -> str:
     with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
     return f"{server}/{name}"
+
+
+def stop(server: str, mode: str = "fast") -> None:
+    """Stop the server (``fast``: its clients' transactions are rolled back and their
+    connections closed, as an administrator's ``pg_ctl stop`` does)."""
+    data = _DATA[server]
+    stop = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", mode, "-w", "stop"]
+    subprocess.run(_as_postgres(stop), check=True, capture_output=True)
+
+
+def start(server: str) -> None:
+    """Start a stopped server again, as it was started."""
+    data = _DATA[server]
+    start = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(data.parent / "log"), "-w"]
+    subprocess.run(
+        _as_postgres([*start, "-o", _OPTIONS[server], "start"]), check=True, capture_output=True
+    )
