@@ -77,7 +77,7 @@ def _no_controls(value: Any) -> Any:
     # Runs before pydantic strips white space, which would otherwise silently drop a
     # leading or trailing \r, \v, \f or U+0085 instead of refusing it like the others.
     value = as_written(value)
-    if not isinstance(value, str):
+    if not isinstance(value, str) or value.isprintable():  # no Cc, Cs or noncharacter (Cn)
         return value
     for ch in value:
         if ch in _ALLOWED_CONTROLS:

@@ -43,22 +43,37 @@ class PackInvalid(DocgenError):
     """A pack file that cannot be used: names the file, the key path and what is wrong."""
 
 
+_LISTED: dict[tuple[Any, ...], dict[str, Path]] = {}  # pack_files() by what it depends on
+
+
+@cache
+def _builtin() -> Path:
+    return Path(str(resources.files("docgen.law")))
+
+
 def pack_files() -> dict[str, Path]:
-    """Every known pack: id -> file. A second file with an id already taken is an error."""
+    """Every known pack: id -> file. A second file with an id already taken is an error.
+
+    Read again only when a folder's listing changed (its modification time) or another
+    pack was added: a case's jurisdiction is checked against it for every case read."""
     found: dict[str, Path] = {}
-    builtin = Path(str(resources.files("docgen.law")))
-    folders = [builtin]
+    folders = [_builtin()]
     extra = os.environ.get(ENV, "").strip()
     if extra:
         folder = Path(extra)
         if not folder.is_dir():
             raise DocgenError(f"{ENV}={extra}: not a directory of pack files")
         folders.append(folder)
+    key = (*((str(f), f.stat().st_mtime_ns) for f in folders), *sorted(_EXTRA.items()))
+    if key in _LISTED:
+        return dict(_LISTED[key])
+    _LISTED.clear()
     for folder in folders:
         for path in sorted(folder.glob("*.yaml")):
             _add(found, path.stem.lower(), path)
     for name, path in _EXTRA.items():
         _add(found, name, path)
+    _LISTED[key] = dict(found)
     return found
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError, field_validator
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, select
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Zip
 from docgen.cases.loader import read_regular
@@ -399,12 +399,10 @@ def _write(
                 _new_respondents(session, who, chunk, people, made)
                 _remember(session, who, chunk)
                 values = [_offense(path, n, row, made.get(r, r), batch_id) for n, row, r in chunk]
-                ids = session.scalars(
-                    insert(Offense).returning(Offense.id, sort_by_parameter_order=True), values
-                ).all()
+                ids = _inserted(session, Offense, values)
                 now = datetime.now(UTC)
                 session.execute(
-                    insert(AuditEntry),
+                    AuditEntry.__table__.insert(),
                     [
                         {
                             "at": now,
@@ -448,8 +446,9 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
         return
     now = datetime.now(UTC)
     rows = [people.new[p][0] for p in fresh]
-    ids = session.scalars(
-        insert(Respondent).returning(Respondent.id, sort_by_parameter_order=True),
+    ids = _inserted(
+        session,
+        Respondent,
         [
             {
                 "name": r.name,
@@ -460,10 +459,10 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
             }
             for r in rows
         ],
-    ).all()
+    )
     made.update(zip(fresh, ids, strict=True))
     session.execute(
-        insert(RespondentAddress),
+        RespondentAddress.__table__.insert(),
         [
             {
                 "respondent_id": rid,
@@ -477,7 +476,7 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
         ],
     )
     session.execute(
-        insert(AuditEntry),
+        AuditEntry.__table__.insert(),
         [
             {
                 "at": now,
@@ -490,6 +489,14 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
             for rid, r in zip(ids, rows, strict=True)
         ],
     )
+
+
+def _inserted(session, model: Any, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert ``rows`` into ``model``'s table in one statement (Core's multi-row INSERT,
+    not the ORM's unit of work): their new ids, in the order of ``rows``."""
+    table = model.__table__
+    done = session.execute(table.insert().returning(table.c.id, sort_by_parameter_order=True), rows)
+    return list(done.scalars())
 
 
 def _remember(session, who, chunk) -> None:

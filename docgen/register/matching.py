@@ -99,19 +99,29 @@ def _words(text: str) -> str:
     return " ".join(kept.split())
 
 
+# "l l c" and friends (initials split by the dots) become one word first: longest first.
+_FIRM_PATTERNS = [
+    (re.compile(rf"(?<!\w){spelled}(?!\w)"), short)
+    for spelled, short in sorted(FIRM_FORMS.items(), key=lambda kv: -len(kv[0]))
+]
+
+
 def _firm_forms(words: str) -> str:
-    # "l l c" and friends (initials split by the dots) become one word first.
-    for spelled, short in sorted(FIRM_FORMS.items(), key=lambda kv: -len(kv[0])):
-        words = re.sub(rf"(?<!\w){spelled}(?!\w)", short, words)
+    for pattern, short in _FIRM_PATTERNS:
+        words = pattern.sub(short, words)
     return " ".join(words.split())
 
 
+# name_key and loose_key are pure and called for every name an import or an issue reads
+# (each row's name several times): remembered for the names seen most recently.
+@lru_cache(maxsize=65536)
 def name_key(name: str) -> str:
     """``"Tioughnioga Ridge Development, L.L.C."`` -> ``"tioughnioga ridge development llc"``;
     ``""`` for a name with no letter or digit (which matches nothing)."""
     return _firm_forms(_words(name.replace(".", " .")))
 
 
+@lru_cache(maxsize=65536)
 def loose_key(name: str) -> str:
     """The name's words without accents or marks, look-alike letters read as Latin, in
     sorted order: equal loose keys of different names are a near match, never the same."""
@@ -120,6 +130,7 @@ def loose_key(name: str) -> str:
     return " ".join(sorted(name_key(plain).split()))
 
 
+@lru_cache(maxsize=65536)
 def address_key(street: str, city: str, state: str, zip: str) -> str:
     street_words = [STREET_WORDS.get(w, w) for w in _words(street).split()]
     return " ".join([*street_words, "|", _words(city), "|", _words(state), zip[:5]])
