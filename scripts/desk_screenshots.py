@@ -68,6 +68,11 @@ def main() -> None:
             page.get_by_role("button", name="Record service").click()
             page.wait_for_url("**done=service")
             shot(page, "document")
+            phone = browser.new_page(base_url=desk.url, viewport={"width": 390, "height": 844})
+            sign_in(phone, "ann")
+            phone.goto(page.url.split("?")[0])
+            shot(phone, "phone")
+            phone.close()
             page.goto("/documents")
             shot(page, "register")
             history = Path(tempfile.mkdtemp()) / "older-convictions.csv"
