@@ -128,6 +128,9 @@ def test_service_refusals_name_the_forms_labels_all_at_once(desk):
     assert "Certified-mail article number: '1234'" in said
     assert "LAW.md" not in said and "--" not in said
     assert 'value="managing member"' in refused.text  # what was typed stays
+    for name in ("date", "received", "capacity", "article"):  # each field is marked
+        assert re.search(rf'name="{name}"[^>]*aria-invalid="true"', refused.text), name
+    assert not re.search(r'name="served_by"[^>]*aria-invalid', refused.text)
 
     # a date before the issue date, from the register's own check of the document
     early = {"method": "personal-delivery", "date": "2020-01-02"}

@@ -214,8 +214,8 @@ def _lift(request: Request) -> Response:
             number, on, by=request.scope["visitor"].name, copies=copies
         )
     except DocgenError as err:
-        error = record_forms.said(err, "lift")
-        return _document_page(request, number, error=error, status=400, typed_for="lift")
+        error, bad = record_forms.said(err, "lift"), record_forms.fields(err)
+        return _document_page(request, number, error, 400, typed_for="lift", bad=bad)
     return RedirectResponse(f"/documents/{done.number}", status_code=303)
 
 

@@ -56,6 +56,11 @@ def said(err: DocgenError, form: str) -> list[str]:
     return [labels.without_notes(line) for line in lines]
 
 
+def fields(err: DocgenError) -> set[str]:
+    """The fields a refusal is about (marked invalid on the form)."""
+    return {p.field for p in err.problems if p.field} if isinstance(err, Refused) else set()
+
+
 def text(value: Any) -> str | None:
     return str(value or "").strip() or None
 

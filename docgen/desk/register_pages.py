@@ -314,6 +314,7 @@ def _document_page(
     status: int = 200,
     done: str = "",
     typed_for: str = "",
+    bad: set[str] | None = None,
 ) -> Response:
     """A document's page; with ``typed_for`` ("service", "disposition") that form keeps
     what was typed in it (a refusal never wipes a form)."""
@@ -340,6 +341,7 @@ def _document_page(
         actions=actions.for_document(request, record),
         typed=dict(posted(request)) if typed_for else {},
         typed_for=typed_for,
+        bad=bad or set(),
     )
 
 
@@ -423,8 +425,8 @@ def _change(request: Request, number: str, what: str) -> Response:
     try:
         change(register(request), number, posted(request), request.scope["visitor"].name)
     except DocgenError as err:
-        error = record_forms.said(err, what)
-        return _document_page(request, number, error=error, status=400, typed_for=what)
+        error, bad = record_forms.said(err, what), record_forms.fields(err)
+        return _document_page(request, number, error, 400, typed_for=what, bad=bad)
     return RedirectResponse(f"/documents/{number}?done={what}", status_code=303)
 
 
