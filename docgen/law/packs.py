@@ -54,8 +54,8 @@ def _builtin() -> Path:
 def pack_files() -> dict[str, Path]:
     """Every known pack: id -> file. A second file with an id already taken is an error.
 
-    Read again only when a folder's listing changed (its modification time) or another
-    pack was added: a case's jurisdiction is checked against it for every case read."""
+    Read again only when a folder's listing changed (the names in it) or another pack
+    was added: a case's jurisdiction is checked against it for every case read."""
     found: dict[str, Path] = {}
     folders = [_builtin()]
     extra = os.environ.get(ENV, "").strip()
@@ -64,7 +64,7 @@ def pack_files() -> dict[str, Path]:
         if not folder.is_dir():
             raise DocgenError(f"{ENV}={extra}: not a directory of pack files")
         folders.append(folder)
-    key = (*((str(f), f.stat().st_mtime_ns) for f in folders), *sorted(_EXTRA.items()))
+    key = (*((str(f), *sorted(os.listdir(f))) for f in folders), *sorted(_EXTRA.items()))
     if key in _LISTED:
         return dict(_LISTED[key])
     _LISTED.clear()
