@@ -14,8 +14,9 @@ lint: setup-test
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 
+# Two test processes, each taking whole modules (their servers and fixtures are per module).
 test: lint
-	.venv/bin/pytest
+	.venv/bin/pytest -n 2 --dist loadfile
 
 bench: setup-test
 	.venv/bin/python benchmarks/batch.py

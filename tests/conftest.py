@@ -16,6 +16,9 @@ from docgen.demo import sample_cases
 # A municipality's settings on this machine (docgen.settings) would change what the samples
 # print: the tests read an empty settings folder unless a test gives its own.
 os.environ.setdefault("DOCGEN_SETTINGS", tempfile.mkdtemp(prefix="docgen-settings-"))
+# Nor does a test write to this machine's register: a command run without DOCGEN_HOME uses
+# a folder of this test process (so parallel test processes never share one).
+os.environ.setdefault("DOCGEN_HOME", tempfile.mkdtemp(prefix="docgen-home-"))
 
 ROOT = Path(__file__).resolve().parent.parent
 LAW_TEXT = Path(__file__).parent / "law_text"
@@ -28,22 +31,25 @@ def running_head(html: str) -> str:
     return unescape(found.group(1)) if found else ""
 
 
+class Rendered(dict):
+    """One sample's renders, each made when first asked for: 'doc', 'html', 'pdf', 'docx'."""
+
+    def __missing__(self, fmt: str):
+        doc = self["doc"]
+        self[fmt] = doc.standalone() if fmt == "html" else api.to_bytes(doc, fmt)
+        return self[fmt]
+
+
 class Renders:
-    """Cache of rendered samples: kind/path -> {'doc', 'html', 'pdf', 'docx'}."""
+    """Cache of rendered samples for the session: kind/path -> Rendered."""
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[str, str], dict] = {}
+        self._cache: dict[tuple[str, str], Rendered] = {}
 
-    def get(self, kind: str, path: Path) -> dict:
+    def get(self, kind: str, path: Path) -> Rendered:
         key = (kind, str(path))
         if key not in self._cache:
-            doc = api.build(kind, path)
-            self._cache[key] = {
-                "doc": doc,
-                "html": doc.standalone(),
-                "pdf": api.to_bytes(doc, "pdf"),
-                "docx": api.to_bytes(doc, "docx"),
-            }
+            self._cache[key] = Rendered(doc=api.build(kind, path))
         return self._cache[key]
 
 
