@@ -508,8 +508,10 @@ def rendered_outside(work: Callable[[], T]) -> T:
             renders.inline = attempt == TRIES
             try:
                 return work()
-            except Rerender as asked:  # the transaction was rolled back: render now
-                renders.made = {asked.job.key: asked.job.make()}
+            except Rerender as asked:  # the transaction was rolled back
+                job = asked.job
+            # Rendered past the except: a render's own error is raised as itself.
+            renders.made = {job.key: job.make()}
         raise AssertionError("the last try renders inside the transaction")
     finally:
         _RENDERS.reset(token)
