@@ -285,16 +285,17 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)
     person, created = None, False
-    if found.party is not None:
-        expected = old.respondent_id if old is not None else None
+    expected = old.respondent_id if old is not None else None
+    if found.party is not None:  # a new respondent is made once the document is rendered
         person, created = resolve(
-            session, found.party.name, found.party.address, respondent, who, expected
+            session, found.party.name, found.party.address, respondent, who, expected, False
         )
     read: list[tuple[dict[str, Any], str]] = []
-    if spec.reads_history and person is not None:
-        skip = old.id if old is not None else None
-        current = current_offense(session, found.case, found.pack)
-        read = priors(session, person.id, found.pack.id, found.issued, skip, current)
+    if spec.reads_history and (person is not None or created):
+        if person is not None:  # a new respondent has no history
+            skip = old.id if old is not None else None
+            current = current_offense(session, found.case, found.pack)
+            read = priors(session, person.id, found.pack.id, found.issued, skip, current)
         data["prior_offenses"] = [p for p, _ in read]
     number = data.get("number") if spec.numbered else None
     if number and old is not None and normalize(number) == old.number:
@@ -333,6 +334,8 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     made = rendered_for(job)
     files, copies, doc, code = dict(made.files), made.copies, made.document, made.code
     checkpoint("rendered")
+    if person is None and created and (party := found.party) is not None:  # made now
+        person, created = resolve(session, party.name, party.address, respondent, who, expected)
     stem = safe_name(doc.filename or number, fallback=kind)
     targets = api.output_paths(out, stem, files) if out is not None else {}
     if out is not None and request.copies:

@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import get_kind, kinds_with
 from docgen.register.copies import copy_for, copy_of
@@ -173,6 +173,7 @@ def charged(session: Session, document_id: int, number: str) -> list[OffenseReco
     history lists it (one row; a document's page reads this, not the whole history)."""
     rows = session.scalars(
         select(Offense)
+        .options(lazyload(Offense.document))  # its document is the one the page has
         .where(Offense.document_id == document_id)
         .order_by(Offense.committed.desc(), Offense.id.desc())
     ).all()

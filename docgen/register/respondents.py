@@ -149,12 +149,15 @@ def resolve(
     chosen: int | str | None,
     actor: str,
     expected: int | None = None,
-) -> tuple[Respondent, bool]:
+    make: bool = True,
+) -> tuple[Respondent | None, bool]:
     """The respondent for a case (and whether it was created now); see the module's rules.
 
     ``expected``: the respondent the case should be about (a superseded document's): it
     is taken only when the name and address match it exactly, and the clerk is asked
-    otherwise, never told that someone else is that respondent.
+    otherwise, never told that someone else is that respondent. ``make=False``: a new
+    respondent is not made yet, ``(None, True)`` says one would be (an issue makes it
+    once its document is rendered: no id is spent on a transaction rolled back).
     """
     from docgen.register.audit import record
 
@@ -177,6 +180,9 @@ def resolve(
             found.append(Candidate(r.id, r.name, where, "the superseded document's respondent"))
         if found:
             raise AmbiguousRespondent(name, found)
+    if not make:
+        key_of(name)  # a name that cannot be a respondent is refused now, not later
+        return None, True
     respondent = Respondent(
         name=name,
         kind="firm" if looks_like_firm(name) else "person",
