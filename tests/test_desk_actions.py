@@ -78,6 +78,22 @@ def test_a_correction_starts_from_the_record_and_supersedes_it(desk):
     assert "Correct this document" not in old and "Record service" not in old
     again = clerk.post(f"/documents/{number}/correct", data={"csrf_token": token})
     assert again.status_code == 409 and new in again.text
+    # Corrected once more (on the command line): every page of the line shows it whole.
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
+        case = register.document(new).case
+        for own in ("number", "prior_offenses"):  # the register gives these again
+            case.pop(own, None)
+        case["site"]["description"] = "Lot 4, corrected again"
+        latest = register.supersede(new, case, formats=("html",)).number
+    for shown in (number, new, latest):
+        page = clerk.get(f"/documents/{shown}").text
+        assert "Corrections, oldest first" in page
+        assert f'<span aria-current="page">{shown} (this document)</span>' in page
+        assert (
+            f"{latest} (this document)</span> (in effect)" in page
+            if shown == latest
+            else f'<a href="/documents/{latest}">{latest}</a> (in effect)' in page
+        )
 
 
 def test_the_next_document_is_filled_from_the_notice(desk):

@@ -82,6 +82,7 @@ def _facts(record: Any) -> dict[str, Any]:
         "municipality": load_pack(record.jurisdiction).name.value,
         "issued": record.issued,
         "superseded_by": record.superseded_by,
+        "in_effect": record.in_effect,
         "lifted_by": record.lifted_by,
         "signed": record.signed,
     }

@@ -29,7 +29,7 @@ from docgen.documents.base import Options
 from docgen.law.pack import Pack
 from docgen.register import db
 from docgen.register.models import Base, Document, DocumentFile
-from docgen.register.queries import lifter, successor
+from docgen.register.queries import in_effect, lifter, successor
 from docgen.signing.check import SignatureReport, check_signature
 from docgen.signing.codes import LOCAL_ADDRESS, IssueMark, code_matches, hash_code, new_code
 from docgen.signing.sign import Signer, municipal_signer, sign_pdf
@@ -136,6 +136,7 @@ class PublicRecord:
     lifted_by: str | None  # the written notice that lifted a stop-work order
     signed: bool
     document_id: int  # to compare an upload; never shown
+    in_effect: str | None = None  # the latest correction, where superseded more than once
 
 
 @cache
@@ -166,6 +167,7 @@ def public_record(engine: Any, number: str, code: str | None) -> PublicRecord | 
                     lifter(session, doc),
                     access.signed,
                     doc.id,
+                    in_effect(session, doc),
                 )
         return None
 

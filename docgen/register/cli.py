@@ -438,7 +438,7 @@ def verify(file: Path) -> None:
         if found.superseded_by:
             click.echo(
                 f"superseded by {found.superseded_by}: this document was corrected and no "
-                f"longer has effect; the current one is {found.superseded_by}"
+                f"longer has effect; the current one is {found.in_effect or found.superseded_by}"
             )
     if report.signed or file.suffix.lower() == ".pdf" or blob.startswith(b"%PDF"):
         for line in report.lines():

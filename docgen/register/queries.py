@@ -107,6 +107,37 @@ def successor(session: Session, document_id: int) -> str | None:
     return session.scalar(select(Document.number).where(Document.supersedes_id == document_id))
 
 
+def corrections(session: Session, doc: Document) -> tuple[str, ...]:
+    """The numbers of the chain of corrections ``doc`` belongs to, oldest first: what it
+    corrected (and what that corrected), itself, then each later correction. A document is
+    superseded at most once (the register refuses a second correction), so it is a line;
+    the last number is the one in effect."""
+    earlier: list[str] = []
+    previous = doc.supersedes_id
+    while previous is not None:
+        number, previous = session.execute(
+            select(Document.number, Document.supersedes_id).where(Document.id == previous)
+        ).one()
+        earlier.append(number)
+    later: list[str] = []
+    following = doc.id
+    while (
+        row := session.execute(
+            select(Document.id, Document.number).where(Document.supersedes_id == following)
+        ).first()
+    ) is not None:
+        following, number = row
+        later.append(number)
+    return (*reversed(earlier), doc.number, *later)
+
+
+def in_effect(session: Session, doc: Document) -> str | None:
+    """The number of the latest correction of ``doc`` (the one in effect), or None when
+    ``doc`` was never superseded."""
+    chain = corrections(session, doc)
+    return chain[-1] if chain[-1] != doc.number else None
+
+
 def lifter(session: Session, doc: Document) -> str | None:
     """The number of the written notice that lifted ``doc`` (a liftable order), if any."""
     if not get_kind(doc.kind).liftable:
@@ -137,6 +168,7 @@ def document_record(session: Session, doc: Document) -> DocumentRecord:
         appeal_deadline=notice_deadline(doc.services),
         supersedes=number_of.get(doc.supersedes_id),
         superseded_by=successor(session, doc.id),
+        corrections=corrections(session, doc),
         lifted_by=lifter(session, doc),
         about=number_of.get(doc.about_id),
         recorded_by=doc.recorded_by,
@@ -221,6 +253,7 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         respondent=doc.respondent.name if doc.respondent else None,
         format=fmt,
         superseded_by=successor(session, doc.id),
+        in_effect=in_effect(session, doc),
         copy_for=copy_for(doc.case, fmt),
     )
 

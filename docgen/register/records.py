@@ -138,6 +138,8 @@ class DocumentRecord:
     appeal_deadline: date | None = None
     lifted_by: str | None = None  # the written notice that lifted a stop-work order
     recorded_at: datetime | None = None  # when the register recorded it (aware)
+    # Its chain of corrections, oldest first, itself included; the last is in effect.
+    corrections: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,7 @@ class Verified:
     respondent: str | None
     format: str
     superseded_by: str | None
+    in_effect: str | None = None  # the latest correction, where superseded
     copy_for: str | None = None  # whose copy it is (docgen.register.copies), or the original
 
 

@@ -131,6 +131,43 @@ def test_supersede_gives_a_new_number_pointing_to_the_original(reg):
         reg.supersede(first.number, corrected, formats=HTML)
 
 
+def verify_on_the_command_line(reg, file) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "docgen.cli", "verify", str(file)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
+        check=False,
+    )
+
+
+def test_a_chain_of_corrections_is_read_whole_from_any_of_its_documents(reg, tmp_path):
+    first = reg.issue("notice-of-violation", notice(), formats=HTML)
+    chain = [first.number]
+    for acres in ("1.2", "1.3"):
+        corrected = notice()
+        corrected["violations"][0]["nature"] = f"Land disturbed ({acres} acres) without a SWPPP"
+        chain.append(reg.supersede(chain[-1], corrected, formats=HTML).number)
+    assert chain == ["NOV-2026-0001", "NOV-2026-0002", "NOV-2026-0003"]
+    for number in chain:
+        assert reg.document(number).corrections == tuple(chain)
+    assert reg.document(chain[0]).superseded_by == chain[1]  # the step, and the whole line
+    found = reg.verify(first.files["html"])
+    assert (found.superseded_by, found.in_effect) == (chain[1], chain[2])
+    assert reg.verify(reg.files(chain[2])["html"]).in_effect is None
+    other = reg.issue(
+        "notice-of-violation",
+        notice(name="Cortland Earthworks Inc.", street="9 Elm Street"),
+        formats=HTML,
+    )
+    assert reg.document(other.number).corrections == (other.number,)
+    old = tmp_path / "old.html"
+    old.write_bytes(first.files["html"])
+    shown = verify_on_the_command_line(reg, old)
+    assert f"superseded by {chain[1]}" in shown.stdout, shown.stdout + shown.stderr
+    assert f"the current one is {chain[2]}" in shown.stdout
+
+
 def test_every_change_is_audited_with_who_did_it(reg):
     issued = reg.issue("notice-of-violation", notice(), formats=HTML, by="Dana R. Whitcomb")
     reg.record_disposition(issued.number, "dismissed", issued.issued, by="Clerk Ames")
@@ -220,11 +257,5 @@ def test_a_correction_says_what_it_replaces_and_that_its_service_starts_its_own_
     assert " ".join(window.words).startswith(corrected["recipient"]["name"])
     old = tmp_path / "old.html"
     old.write_bytes(first.files["html"])
-    shown = subprocess.run(
-        [sys.executable, "-m", "docgen.cli", "verify", str(old)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
-        check=False,
-    )
+    shown = verify_on_the_command_line(reg, old)
     assert "superseded by NOV-2026-0002" in shown.stdout, shown.stdout + shown.stderr

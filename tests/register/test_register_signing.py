@@ -68,8 +68,14 @@ def test_the_access_code_is_kept_hashed_and_opens_the_public_record(reg, keyed):
     assert same_file(reg.engine, found, issued.files["pdf"] + b"\n") is None
     correction = reg.supersede(issued.number, notice(), formats=PDF)
     again = public_record(reg.engine, issued.number, issued.access_code)
-    assert again.superseded_by == correction.number
+    assert again.superseded_by == correction.number and again.in_effect == correction.number
     assert correction.access_code != issued.access_code
+    # Corrected again: the first document's public record names the one now in effect.
+    changed = notice()
+    changed["violations"][0]["nature"] = "Land disturbed (1.2 acres) without an approved SWPPP"
+    latest = reg.supersede(correction.number, changed, formats=PDF)
+    third = public_record(reg.engine, issued.number, issued.access_code)
+    assert (third.superseded_by, third.in_effect) == (correction.number, latest.number)
 
 
 def test_without_a_key_the_page_says_it_is_unsigned(reg):
