@@ -199,6 +199,7 @@ def test_every_page_fits_a_phone_and_passes_axe(browser, desk, made, tmp_path):
     visit(page, f"/respondents/{made['respondent']}", found)
     visit(page, "/documents/NO-SUCH-NUMBER", found, 404)
     visit(page, "/drafts", found)
+    visit(page, f"{filled_draft(desk)}/preview", found)  # the document's own HTML
     for draft in drafts_of_every_kind(page):
         visit(page, draft, found)
         visit(page, f"{draft}/discard", found)
