@@ -2,7 +2,7 @@
 from Issue to the PDF being ready.
 
     .venv/bin/python -m benchmarks.desk [--documents 10000] [--requests 200]
-    .venv/bin/python -m benchmarks.desk --clerks 10 --issuers 2 [--workers N]
+    .venv/bin/python -m benchmarks.desk --clerks 10 --issuers 2 [--workers N] [--pause S]
 
 
 A fresh register (SQLite in a temporary DOCGEN_HOME) is filled with ``--documents``
@@ -20,7 +20,10 @@ loads the register, opens a draft, leaves a field (autosave and live check) and 
 document, over and over, first with nobody issuing ("idle"), then while ``--issuers``
 other clerks each issue notices (PDF, DOCX and HTML rendered); p50/p95 per page are
 printed side by side, with every failed request counted (targets: page p95 under
-100 ms, live check p95 under 250 ms while issues render).
+100 ms, live check p95 under 250 ms while issues render). By default a clerk's requests
+follow each other with no pause, a stress test: ten such clients keep two cores busy on
+their own. ``--pause 1`` gives each clerk a second between requests, still faster than
+anyone reads a page or leaves a field.
 """
 
 from __future__ import annotations
@@ -182,6 +185,12 @@ def main() -> None:
     parser.add_argument("--issuers", type=int, default=2)
     parser.add_argument("--issues", type=int, default=3, help="notices each issuer issues")
     parser.add_argument("--workers", type=int, default=1, help="`docgen serve --workers`")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        help="seconds a clerk takes between requests (0: back to back, a stress test)",
+    )
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -348,12 +357,19 @@ class Timings:
                 self.failed[name] = self.failed.get(name, 0) + 1
 
 
-def clerk_round(t: Timings, client: httpx.Client, token: str, draft: str, typed, number) -> None:
-    t.request("GET /documents", client, "GET", "/documents")
-    t.request("GET /drafts/ID", client, "GET", draft)
+def clerk_round(
+    t: Timings, client: httpx.Client, token: str, draft: str, typed, number, pause: float
+) -> None:
+    """One clerk's round of work, ``pause`` seconds between requests (reading, typing)."""
     data = {**typed, "csrf_token": token, "_visited": "issued"}
-    t.request("POST /drafts/ID/live", client, "POST", f"{draft}/live", data=data)
-    t.request("GET /documents/NUMBER", client, "GET", f"/documents/{number}")
+    for name, method, path, kw in (
+        ("GET /documents", "GET", "/documents", {}),
+        ("GET /drafts/ID", "GET", draft, {}),
+        ("POST /drafts/ID/live", "POST", f"{draft}/live", {"data": data}),
+        ("GET /documents/NUMBER", "GET", f"/documents/{number}", {}),
+    ):
+        t.request(name, client, method, path, **kw)
+        time.sleep(pause)
 
 
 def percentile(times: list[float], share: float) -> float:
@@ -376,7 +392,7 @@ def clerks_at_work(base: str, args: argparse.Namespace, number: str, issuing: bo
         draft = new_draft(client, token, typed)
         done = 0
         while done < rounds or (issuing and not issued.is_set()):
-            clerk_round(t, client, token, draft, typed, number)
+            clerk_round(t, client, token, draft, typed, number, args.pause)
             done += 1
         client.close()
 
@@ -445,7 +461,8 @@ def concurrent_on(home: str, url: str, label: str, args: argparse.Namespace) -> 
         server.wait(timeout=30)
     print(
         f"{label}: {args.clerks} clerks, {args.issuers} issuing {args.issues} notices each, "
-        f"{args.workers} server process(es); milliseconds"
+        f"{args.workers} server process(es), {args.pause:g} s between a clerk's requests; "
+        "milliseconds"
     )
     print(f"  {'page':<24} {'idle p50':>9} {'idle p95':>9} {'busy p50':>9} {'busy p95':>9}  failed")
     for name in sorted(busy.times):

@@ -16,6 +16,10 @@ from functools import cache
 from typing import Any
 
 RENDERERS = 2  # processes per server process: rendering is bounded by the machine's cores
+# A render waits behind the pages and autosaves of the clerks who are typing: on a machine
+# with few cores the renderers yield the processor to the server (a nice value, as the
+# kernel's scheduler weighs it; a render still gets its share when the server is idle).
+RENDER_NICENESS = 10
 
 Result = tuple[str, Any]
 
@@ -46,6 +50,11 @@ def stop() -> None:
 
 
 def _ready() -> None:
+    import os
+
+    # Set, not added (warm() runs this again); never lowered (only root may raise priority).
+    nice = max(os.getpriority(os.PRIO_PROCESS, 0), RENDER_NICENESS)
+    os.setpriority(os.PRIO_PROCESS, 0, nice)
     import docgen.api  # noqa: F401  (WeasyPrint, python-docx and the packs, loaded once)
 
 
