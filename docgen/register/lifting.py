@@ -16,11 +16,11 @@ from docgen.documents import get_kind, kinds_with
 from docgen.documents.affidavit_of_service import issuing_officer, persons_served
 from docgen.errors import Problem
 from docgen.law.packs import load_pack
-from docgen.register import db
 from docgen.register.audit import actor
 from docgen.register.copies import refuse_copies
-from docgen.register.db import Refused, RegisterError, guarded
+from docgen.register.db import Refused, RegisterError
 from docgen.register.issuing import Request, issue_in, write_out
+from docgen.register.lost import recording
 from docgen.register.models import Document
 from docgen.register.queries import document_row
 from docgen.register.records import Issued
@@ -44,7 +44,8 @@ def lift(
     addressed to them and kept with it (docgen.register.copies; LAW.md § 9)."""
     who = actor(by)
     (kind,) = kinds_with(lifts=True)
-    with guarded(reg.url), db.write_session(reg.engine) as session:
+    again, safe = f"lift {number} again", "an order already lifted is refused, never lifted twice"
+    with recording(reg, again, safe, f"the lifting of {number}") as (session, held):
         order: Document = document_row(session, number, jurisdiction)
         section = load_pack(order.jurisdiction, order.issued).provisions
         why = section["stop-work-order"].ref if "stop-work-order" in section else "LAW.md § 3"
@@ -99,4 +100,5 @@ def lift(
             copies=copies,
         )
         issued, targets = issue_in(session, request)
+        held.issuing(request, issued.number)
     return write_out(issued, targets, force)

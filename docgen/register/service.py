@@ -34,10 +34,10 @@ from docgen.documents.affidavit_of_service import (
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
-from docgen.register import db
 from docgen.register.audit import actor, record
-from docgen.register.db import Refused, RegisterError, guarded
+from docgen.register.db import Refused, RegisterError
 from docgen.register.issuing import Request, issue_in, write_out
+from docgen.register.lost import recording
 from docgen.register.mailing import service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
 from docgen.register.queries import document_row, successor
@@ -83,7 +83,9 @@ def record_service(
         method, on, time, person, capacity, description, received, received_by, article
     )
     who = actor(by)
-    with guarded(reg.url), db.write_session(reg.engine) as session:
+    again, safe = "record the service again", "a service already recorded is refused, never twice"
+    what = f"the service of {number} on {on}"
+    with recording(reg, again, safe, what) as (session, held):
         doc: Document = document_row(session, number, jurisdiction)
         spec = get_kind(doc.kind)
         if doc.kind == AFFIDAVIT.name:
@@ -227,6 +229,7 @@ def record_service(
                 about=doc.id,
             )
             proof, targets = issue_in(session, request)
+            held.issuing(request, proof.number)
     if proof is not None:
         proof = write_out(proof, targets, force)
     return Served(number=number, service=result, affidavit=proof)

@@ -27,7 +27,8 @@ from docgen.register import db, history, issuing, queries
 from docgen.register.audit import actor
 from docgen.register.copies import copy_of
 from docgen.register.db import RegisterError, guarded
-from docgen.register.faults import checkpoint, pause
+from docgen.register.faults import checkpoint
+from docgen.register.lost import recording
 from docgen.register.records import DocumentRecord, History, Issued, OffenseRecord, Verified
 from docgen.register.respondents import candidates
 from docgen.render.output import safe_name, write_files
@@ -140,36 +141,11 @@ class Register:
         return issuing.write_out(issued, targets, force)
 
     def _issue(self, request: issuing.Request) -> tuple[Issued, dict[str, Path]]:
-        committing = None
-        try:
-            with guarded(self.url), db.write_session(self.engine) as session:
-                issued, targets = issuing.issue_in(session, request)
-                committing = issued.number  # what follows is the commit
-                pause("committing")
-        except db.DatabaseFailure as err:
-            raise self._lost(request, committing, err) from None
+        safe = "if {number} was recorded it is given back, never numbered twice"
+        with recording(self, "issue it again", safe) as (session, held):
+            issued, targets = issuing.issue_in(session, request)
+            held.issuing(request, issued.number)
         return issued, targets
-
-    def _lost(self, request: issuing.Request, number: str | None, err: Exception) -> Exception:
-        """The database failed or went away during an issue: say whether the document was
-        recorded. Before the commit, nothing was; at the commit, the register is asked
-        again (by the request's content hash) when it answers."""
-        if number is not None:
-            try:
-                with guarded(self.url), db.read_session(self.engine) as session:
-                    row = issuing.issued_before(session, issuing.source_hash(request))
-            except db.DatabaseFailure:
-                return RegisterError(
-                    f"not known whether {number} was recorded: the register went away while "
-                    f"committing it ({err}); once it answers, issue the same case again: if "
-                    f"{number} was recorded it is given back, never numbered twice"
-                )
-            if row is not None:
-                return issuing.NotWritten(row.number, f"the register went away ({err})")
-        return RegisterError(
-            f"nothing was recorded ({err}); no number was used: issue it again once the "
-            "register answers"
-        )
 
     def supersede(
         self, number: str, source: api.Source, jurisdiction: str | None = None, **kwargs: Any

@@ -107,3 +107,58 @@ def test_stopped_after_the_commit_the_number_was_recorded(server, tmp_path):
         pgserver.start(server)
     with Register.open(url) as reg:
         assert [d.number for d in reg.documents()] == [number]
+
+
+def command_while(args: list, url: str, step: str, folder: Path, then) -> tuple[int, str, str]:
+    """``docgen ARGS`` held at ``step``; ``then()`` runs; it goes on."""
+    proc, pause = held_at(step, args, folder, {"DOCGEN_DATABASE_URL": url})
+    with proc:
+        try:
+            then()
+            Path(f"{pause}.go").touch()
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    return proc.returncode, out, err
+
+
+def test_a_service_stopped_before_its_commit_was_not_recorded(server, tmp_path):
+    url = fresh(server, "lost_service")
+    with Register.open(url) as reg:
+        number = reg.issue("notice-of-violation", notice(), formats=("html",)).number
+    args = ["record-service", number, "--method", "personal-delivery", "--date", "2026-11-16"]
+    args += ["-f", "html", "-o", f"{tmp_path}/out/"]
+    # Held while its affidavit renders (outside the transaction): the record finds no server.
+    stop = lambda: pgserver.stop(server)  # noqa: E731
+    code, out, err = command_while(args, url, "rendering", tmp_path, stop)
+    pgserver.start(server)
+    assert code == 1 and out == "", err
+    (line,) = err.strip().splitlines()
+    assert line.startswith("error: nothing was recorded (register postgresql+psycopg://")
+    assert line.endswith("no number was used: record the service again once the register answers")
+    with Register.open(url) as reg:
+        assert reg.document(number).services == () and reg.count() == 1
+
+
+def test_a_lifting_gone_at_its_commit_is_not_guessed(server, tmp_path):
+    from tests.register.test_register_lift import order
+
+    url = fresh(server, "lost_lift")
+    with Register.open(url) as reg:
+        issued = reg.issue("stop-work-order", order(), formats=("html",))
+        reg.record_service(issued.number, "personal-delivery", issued.issued, formats=("html",))
+    args = ["lift", issued.number, "--date", issued.issued.isoformat(), "-o", f"{tmp_path}/out/"]
+    stop = lambda: pgserver.stop(server)  # noqa: E731
+    code, out, err = command_while(args, url, "committing", tmp_path, stop)
+    pgserver.start(server)
+    assert code == 1 and out == "", err
+    (line,) = err.strip().splitlines()
+    assert line.startswith(f"error: not known whether the lifting of {issued.number} with SWL-")
+    assert "was recorded: the register went away while committing it" in line
+    assert line.endswith(
+        f"lift {issued.number} again: an order already lifted is refused, never lifted twice"
+    )
+    with Register.open(url) as reg:
+        assert reg.document(issued.number).lifted_by is None  # rolled back, as a retry finds
+        assert reg.lift(issued.number, issued.issued, formats=("html",)).number.endswith("-0001")
