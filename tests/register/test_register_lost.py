@@ -32,16 +32,7 @@ def issue_while(server: str, url: str, step: str, folder: Path, then) -> tuple[i
     case = folder / "case.yaml"
     case.write_text(yaml.safe_dump(notice()), encoding="utf-8")
     args = ["issue", "notice-of-violation", case, "-f", "html", "-o", f"{folder}/out/"]
-    proc, pause = held_at(step, args, folder, {"DOCGEN_DATABASE_URL": url})
-    with proc:
-        try:
-            then()
-            Path(f"{pause}.go").touch()
-            out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-    return proc.returncode, out, err
+    return command_while(args, url, step, folder, then)
 
 
 def fresh(server: str, name: str) -> str:
