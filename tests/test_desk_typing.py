@@ -108,6 +108,7 @@ def service_form(context, desk) -> tuple[Any, str]:
 
 def test_a_refused_service_form_keeps_what_was_typed(context, desk):
     page, _ = service_form(context, desk)
+    page.get_by_text("Sent by mail: article number, return receipt").click()  # folded
     page.get_by_label(re.compile("^Date received")).fill("2026-11-22")
     page.get_by_label(re.compile("^Served by")).fill("Dana R. Whitcomb")
     page.get_by_role("button", name="Record service").click()
