@@ -292,9 +292,10 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         )
     read: list[tuple[dict[str, Any], str]] = []
     if spec.reads_history and (person is not None or created):
+        # The notice a statement follows must be here, whoever the respondent (reading 11).
+        current = current_offense(session, found.case, found.pack)
         if person is not None:  # a new respondent has no history
             skip = old.id if old is not None else None
-            current = current_offense(session, found.case, found.pack)
             read = priors(session, person.id, found.pack.id, found.issued, skip, current)
         data["prior_offenses"] = [p for p, _ in read]
     number = data.get("number") if spec.numbered else None
