@@ -11,6 +11,7 @@ is interrupted, its jobs still waiting are cancelled and its results removed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -160,7 +161,10 @@ def _collect(
         for result in results:
             for index, case in waiting.pop(result.key, []):
                 yield _outcome(index, case, result)
-            store.forget(batch, [result.key])
+        # Housekeeping: a database gone meanwhile leaves them to be read again next round
+        # (nothing waits on them any more) and removed with the batch at its end.
+        with contextlib.suppress(OperationalError, DBAPIError):
+            store.forget(batch, [result.key for result in results])
         for key, cause in failed:
             for index, case in waiting.pop(key, []):
                 yield Outcome(index, case.source, error=f"{case.source}: not rendered: {cause}")
