@@ -21,6 +21,18 @@ os.environ.setdefault("DOCGEN_SETTINGS", tempfile.mkdtemp(prefix="docgen-setting
 os.environ.setdefault("DOCGEN_HOME", tempfile.mkdtemp(prefix="docgen-home-"))
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def postgres_server():
+    """A PostgreSQL server of the module's own (tests/helpers/pgserver.py), stopped after it."""
+    from tests.helpers import pgserver
+
+    pgserver.require()
+    with pgserver.postgres() as server:
+        yield server
+
+
 LAW_TEXT = Path(__file__).parent / "law_text"
 SAMPLES = sample_cases()
 SAMPLE_IDS = [f"{kind}/{path.stem}" for kind, path in SAMPLES]

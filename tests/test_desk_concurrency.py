@@ -167,16 +167,6 @@ def test_a_double_post_of_one_form_acts_once(desk):
 # -- PostgreSQL ----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def postgres_server():
-    from tests.helpers import pgserver
-
-    if not pgserver.available():
-        pytest.skip(f"PostgreSQL server binaries not found in {pgserver.PG_BIN}")
-    with pgserver.postgres() as server:
-        yield server
-
-
 def test_two_server_processes_issue_on_postgresql_and_a_nul_is_refused(postgres_server, tmp_path):
     from tests.helpers import pgserver
 

@@ -229,16 +229,6 @@ def test_times_are_the_municipalitys(filled):
     assert "UTC" not in drafts
 
 
-@pytest.fixture(scope="module")
-def postgres_server():
-    from tests.helpers import pgserver
-
-    if not pgserver.available():
-        pytest.skip(f"PostgreSQL server binaries not found in {pgserver.PG_BIN}")
-    with pgserver.postgres() as server:
-        yield server
-
-
 def test_the_same_filters_and_export_on_postgresql(postgres_server, tmp_path):
     from benchmarks.desk import fill_register
     from tests.helpers import pgserver

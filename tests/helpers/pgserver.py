@@ -25,6 +25,18 @@ def available() -> bool:
     return (PG_BIN / "initdb").exists()
 
 
+def require() -> None:
+    """Skip the calling test on a workstation without the server binaries; fail it in CI
+    (the environment variable CI is set), where both backends must run."""
+    import pytest
+
+    if not available():
+        message = f"PostgreSQL server binaries not found in {PG_BIN} (setup.sh --test)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
 def _as_postgres(args: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
 

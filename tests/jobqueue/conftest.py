@@ -28,14 +28,6 @@ FAST = {"DOCGEN_QUEUE_HEARTBEAT": "0.5", "DOCGEN_QUEUE_BACKOFF": "0"}
 _numbers = itertools.count(1)
 
 
-def _need_server() -> None:
-    if not pgserver.available():
-        message = f"PostgreSQL server binaries not found in {pgserver.PG_BIN} (setup.sh --test)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-
-
 def migrated(server: str, name: str) -> str:
     from docgen.register import Register
 
@@ -47,7 +39,7 @@ def migrated(server: str, name: str) -> str:
 @pytest.fixture(scope="session")
 def queue_server() -> Iterator[str]:
     """A server for the session with a migrated register (the queue included) to copy."""
-    _need_server()
+    pgserver.require()
     with pgserver.postgres() as server:
         migrated(server, "queue_template")
         yield server

@@ -9,8 +9,6 @@ import signal
 import time
 from pathlib import Path
 
-import pytest
-
 from tests.helpers import pgserver
 from tests.helpers.cli import docgen
 from tests.helpers.readback import html_text
@@ -77,8 +75,7 @@ def test_sigterm_lets_the_job_in_hand_finish(queue_url, machines, tmp_path):
 
 
 def test_the_database_restarted_mid_batch(machines, tmp_path):
-    if not pgserver.available():
-        pytest.skip("PostgreSQL server binaries not found")
+    pgserver.require()
     with pgserver.postgres() as server:
         url = migrated(server, "restarted")
         cases = copy_cases(tmp_path / "cases")

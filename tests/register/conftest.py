@@ -23,11 +23,7 @@ _numbers = itertools.count(1)
 @pytest.fixture(scope="session")
 def postgres_template():
     """A server for the session with a migrated database that each test copies."""
-    if not pgserver.available():
-        message = f"PostgreSQL server binaries not found in {pgserver.PG_BIN} (setup.sh --test)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    pgserver.require()
     from docgen.register import Register
 
     with pgserver.postgres() as server:

@@ -18,13 +18,10 @@ from tests.helpers import pgserver
 from tests.helpers.faults import held_at
 from tests.helpers.register_cases import notice
 
-pytestmark = pytest.mark.skipif(not pgserver.available(), reason="no PostgreSQL binaries")
-
 
 @pytest.fixture(scope="module")
-def server():
-    with pgserver.postgres() as url:
-        yield url
+def server(postgres_server):
+    return postgres_server  # a server of this module's own: the tests stop and start it
 
 
 def issue_while(server: str, url: str, step: str, folder: Path, then) -> tuple[int, str, str]:
