@@ -87,7 +87,7 @@ def test_a_correction_starts_from_the_record_and_supersedes_it(desk):
         latest = register.supersede(new, case, formats=("html",)).number
     for shown in (number, new, latest):
         page = clerk.get(f"/documents/{shown}").text
-        assert "Corrections, oldest first" in page
+        assert "<dt>Corrections</dt>" in page and "Corrections, oldest first" in page
         assert f'<span aria-current="page">{shown} (this document)</span>' in page
         assert (
             f"{latest} (this document)</span> (in effect)" in page
