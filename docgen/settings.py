@@ -32,12 +32,14 @@ relative to the settings file::
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, field_validator
@@ -115,9 +117,31 @@ class Verification(_Strict):
     @field_validator("address")
     @classmethod
     def _web_address(cls, value: str) -> str:
-        if not value.startswith(("https://", "http://")):
+        parts = urlsplit(value)
+        if parts.scheme not in ("https", "http") or not parts.hostname:
             raise ValueError(f"{value!r} is not a web address (https://...)")
+        if parts.username or parts.password or parts.query or parts.fragment:
+            raise ValueError(
+                f"{value!r}: the public check's address is a plain site address "
+                "(https://host or https://host/path), without a user, query or fragment"
+            )
+        try:
+            parts.port  # noqa: B018 - urlsplit checks the port only when asked
+        except ValueError:
+            raise ValueError(f"{value!r} has an impossible port") from None
         return value.rstrip("/")
+
+
+def is_loopback(address: str) -> bool:
+    """Whether the web ``address`` names this machine only (127.0.0.0/8, ::1, localhost):
+    a document printing it tells the public to check it where nobody else can."""
+    host = (urlsplit(address).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class Settings(_Strict):
@@ -244,6 +268,38 @@ def overlay(data: dict[str, Any], local: LocalSettings) -> dict[str, Any]:
     return data
 
 
+def address_problem(local: LocalSettings) -> str | None:
+    """What is wrong with ``local``'s public check address (None: a public address)."""
+    verification = local.settings.verification
+    if verification is None:
+        return (
+            f"{local.path}: verification.address is not set: documents issued for "
+            f"{local.jurisdiction} would tell the public to check them on this machine only"
+        )
+    if is_loopback(verification.address):
+        return (
+            f"{local.path}: verification.address is {verification.address}, which only this "
+            "machine can reach; set the desk's public address (https://...)"
+        )
+    return None
+
+
+def public_address_problems(jurisdictions: list[str]) -> list[str]:
+    """Why a desk reached from other machines would print an address nobody can visit.
+    Every issued document tells the public to check it at the settings'
+    ``verification.address``: each municipality with a settings file must give one that
+    is not loopback, and at least one must. (A municipality without settings cannot issue
+    from such a desk: :func:`docgen.register.checks.prepare` refuses.) Empty when fine."""
+    found = [local for j in jurisdictions if (local := load_settings(j)) is not None]
+    problems = [said for local in found if (said := address_problem(local)) is not None]
+    if not found:
+        problems.append(
+            f"no settings file in {settings_folder()} gives verification.address, the public "
+            "check's address printed on every issued document"
+        )
+    return problems
+
+
 def check_settings_file(path: Path, echo: Any = print) -> LocalSettings:
     """Validate the settings at ``path`` against its jurisdiction's pack (``docgen pack
     check``): its keys and values, each value against the pack value it replaces, and the
@@ -255,6 +311,9 @@ def check_settings_file(path: Path, echo: Any = print) -> LocalSettings:
     local = read_settings(path.resolve(), path.stat().st_mtime_ns, path.stat().st_size)
     pack = load_pack_with(local)
     echo(f"{path}: valid settings for {pack.id!r} ({pack.name.value})")
+    problem = address_problem(local)
+    if problem is not None:
+        echo(f"warning: {problem}; a desk reached from other machines will not start")
     if local.settings.signing is not None:
         from docgen.signing.keys import describe, read_certificate, usable
 

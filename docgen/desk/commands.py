@@ -64,9 +64,21 @@ def serve(
             "name the host the desk is reached by: --host-name desk.example.org "
             "(requests naming any other host are refused)"
         )
+    public = host not in LOOPBACK or any(n.strip("[]") not in LOOPBACK for n in names)
+    if public:
+        from docgen.law.packs import pack_names
+        from docgen.settings import public_address_problems
+
+        problems = public_address_problems(pack_names())
+        if problems:
+            raise click.UsageError(
+                "a desk reached from other machines prints its public check's address on "
+                "every document it issues:\n  " + "\n  ".join(problems)
+            )
     names += [n for n in LOOPBACK if host in LOOPBACK and n not in names]
     os.environ["DOCGEN_SERVE_HOSTS"] = ",".join(n.strip("[]") for n in names)
     os.environ["DOCGEN_SERVE_SECURE"] = "1" if behind_proxy else "0"
+    os.environ["DOCGEN_SERVE_PUBLIC"] = "1" if public else "0"  # docgen.register.checks
     os.environ["DOCGEN_SERVE_HEADER_TIMEOUT"] = str(header_timeout)
     from docgen.desk.database import engine
 

@@ -16,6 +16,7 @@ it is current or superseded (by which number), and whether it was signed.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import cache
@@ -30,9 +31,13 @@ from docgen.law.pack import Pack
 from docgen.register import db
 from docgen.register.models import Base, Document, DocumentFile
 from docgen.register.queries import in_effect, lifter, successor
+from docgen.settings import is_loopback, load_settings, settings_path
 from docgen.signing.check import SignatureReport, check_signature
 from docgen.signing.codes import LOCAL_ADDRESS, IssueMark, code_matches, hash_code, new_code
 from docgen.signing.sign import Signer, municipal_signer, sign_pdf
+
+# Set by `docgen serve` for a desk reached from other machines (docgen.desk.commands).
+PUBLIC_DESK = "DOCGEN_SERVE_PUBLIC"
 
 
 class AccessCode(Base):
@@ -58,12 +63,17 @@ class Sealing:
 
 def prepare(pack: Pack, prompt: bool = True) -> Sealing:
     """Open the municipality's signing key and check its certificate (before issuing)."""
-    from docgen.settings import load_settings
-
     local = load_settings(pack.id)
     settings = local.settings if local is not None else None
     warnings = []
     base = settings.verification.address if settings and settings.verification else None
+    if os.environ.get(PUBLIC_DESK) == "1" and (base is None or is_loopback(base)):
+        raise db.RegisterError(
+            f"{settings_path(pack.id)}: verification.address "
+            + ("is not set" if base is None else f"is {base}, which only this machine can reach")
+            + f": a desk reached from other machines issues nothing for {pack.id} until its "
+            "settings give the public check's address (https://...); nothing was issued"
+        )
     if base is None:
         base = LOCAL_ADDRESS
         warnings.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -18,6 +19,7 @@ from docgen.register import db
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, DocumentFile
 from docgen.render.output import staging_file
+from docgen.settings import is_loopback
 
 
 @dataclass
@@ -27,6 +29,9 @@ class Checked:
     files: int = 0
     altered: list[str] = field(default_factory=list)
     database: list[str] = field(default_factory=list)  # problems; empty when sound
+    # Issued documents whose verification line points to a loopback address: genuine, but
+    # the public cannot check them there (a desk issuing before its settings gave one).
+    loopback: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def sound(self) -> bool:
@@ -36,6 +41,11 @@ class Checked:
         said = [f"{self.files} stored file(s) checked against their SHA-256"]
         said += [f"altered: {a}" for a in self.altered]
         said += [f"database: {d}" for d in self.database] or ["database: integrity ok"]
+        said += [
+            f"warning: {number} tells the public to check it at {address}, which only this "
+            "machine can reach (settings: verification.address)"
+            for number, address in self.loopback
+        ]
         return said
 
 
@@ -55,6 +65,8 @@ def check(reg: Any) -> Checked:
             found.files += 1
             if blob is None or hashlib.sha256(blob).hexdigest() != recorded:
                 found.altered.append(f"{number} {fmt.upper()} does not match its SHA-256")
+            elif fmt == "html":
+                found.loopback += [(number, a) for a in _check_addresses(blob) if is_loopback(a)]
         conn = session.connection()
         if conn.dialect.name == "sqlite":
             answer = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]
@@ -63,6 +75,14 @@ def check(reg: Any) -> Checked:
             for table in Document.metadata.sorted_tables:
                 conn.exec_driver_sql(f'SELECT count(*) FROM "{table.name}"')
     return found
+
+
+# The verification line's address as the HTML prints it: ADDRESS/v/NUMBER (signing.codes).
+_CHECK_ADDRESS = re.compile(rb"(https?://[^/\s\"'<>]+(?:/[^\s\"'<>]*?)?)/v/")
+
+
+def _check_addresses(html: bytes) -> set[str]:
+    return {m.decode("ascii", "replace") for m in _CHECK_ADDRESS.findall(html)}
 
 
 def backup(reg: Any, target: Path) -> Path:
