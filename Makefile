@@ -1,5 +1,5 @@
 # The two Quick start commands (README): `make demo` and `make test`.
-.PHONY: setup setup-test demo test lint bench frame
+.PHONY: setup setup-test demo test lint bench frame dist
 
 setup:
 	bash scripts/setup.sh
@@ -28,3 +28,7 @@ bench: setup-test
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py
+
+# A release wheel in dist/, its version from the repository's tags (docs/deploy.md, step 10).
+dist: setup-test
+	.venv/bin/python -m pip wheel --no-deps --no-build-isolation -w dist .

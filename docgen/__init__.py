@@ -6,4 +6,9 @@ the required elements, builds the template context), ``render`` (HTML, PDF, DOCX
 ``docgen.api`` is the library surface; ``docgen.cli`` is a thin shell over it.
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:  # the installed distribution's version: from the repository's tags (hatch-vcs)
+    __version__ = version("docgen")
+except PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0.0.0+unknown"

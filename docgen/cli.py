@@ -76,8 +76,27 @@ def _warn(messages: list[str] | tuple[str, ...]) -> None:
         click.echo(f"warning: {message}", err=True)
 
 
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``docgen --version``: this docgen's version and the register's schema revision."""
+    if not value or ctx.resilient_parsing:
+        return
+    from docgen import __version__
+    from docgen.register.db import default_url, schema_said
+
+    click.echo(f"docgen {__version__}")
+    click.echo(schema_said(default_url()))
+    ctx.exit()
+
+
 @click.group(cls=DocgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="docgen")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_version,
+    help="Show docgen's version and the register's schema revision, and exit.",
+)
 def main() -> None:
     """Stormwater enforcement documents for Homer (ch. 228) and Macedon (ch. 301)."""
     logging.basicConfig(level=logging.WARNING, format="warning: %(message)s", stream=sys.stderr)

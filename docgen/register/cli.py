@@ -13,7 +13,7 @@ Each command taking a NUMBER takes --jurisdiction J too: numbers are unique per
 municipality, and where two municipalities share one register and both issued a number,
 the command is refused until --jurisdiction says whose it is (never guessed).
     docgen mailing-list --date D [--jurisdiction J] [-o PATH]
-    docgen register upgrade | backup FILE | import-history CSV
+    docgen register upgrade | backup FILE | restore BACKUP | account-numbers | import-history CSV
 
 A thin shell over docgen.register.Register: parse, call, print. Errors are DocgenErrors,
 which the main group prints as one line with exit code 1.
@@ -512,6 +512,54 @@ def check_register() -> None:
         click.echo(line)
     if not found.sound:
         sys.exit(1)
+
+
+@register.command("restore")
+@click.argument("backup", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="restore over a register that has issued documents")
+@BY
+def restore_register(backup: Path, force: bool, by) -> None:
+    """Put the register back as BACKUP holds it; it issues nothing until the numbers used
+    after the backup are accounted for (docgen register account-numbers)."""
+    from docgen.register.audit import actor
+    from docgen.register.db import default_url, safe_url
+    from docgen.register.restores import restore
+
+    url = default_url()
+    done = restore(url, backup, force, actor(by))
+    if done.kept is not None:
+        click.echo(f"the register it replaced is kept as {done.kept}")
+    click.echo(f"{safe_url(url)}: restored from {done.backup}")
+    for series, last in sorted(done.highest.items()):
+        click.echo(f"  {series}: the backup's last number is {last}")
+    click.echo(
+        "nothing is issued until the numbers used after the backup are accounted for: "
+        "docgen register account-numbers --used-through NUMBER ... (or --none-since)"
+    )
+
+
+@register.command("account-numbers")
+@click.option(
+    "--used-through",
+    "used_through",
+    multiple=True,
+    metavar="NUMBER",
+    help="the highest number of a series used after the backup (repeat, one per series)",
+)
+@click.option("--none-since", is_flag=True, help="nothing was issued after the backup was taken")
+@WHOSE
+@BY
+def account_numbers(used_through: tuple[str, ...], none_since: bool, jurisdiction, by) -> None:
+    """After a restore: say which numbers were used after the backup, so none is given twice;
+    each series named starts above its number and the gap is recorded with its reason."""
+    from docgen.register.audit import actor
+    from docgen.register.restores import account
+
+    with _open() as reg:
+        gaps = account(reg, list(used_through), none_since, actor(by), jurisdiction)
+    for gap in gaps:
+        click.echo(f"gap recorded: {gap.said()} (issued after the backup)")
+    click.echo("the register issues again")
 
 
 @register.command("import-history")

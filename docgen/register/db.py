@@ -20,18 +20,20 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, event, insert, inspect, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from docgen import __version__
 from docgen.errors import DocgenError, Problem
+from docgen.register.models import RegisterUpgrade
 
 # The newest migration in docgen/register/migrations/versions (a test keeps them equal),
 # so opening an up-to-date register does not load Alembic at all.
-HEAD = "0007"
+HEAD = "0013"
 WRITE = "docgen_write"  # execution option: this transaction takes the write lock at once
 WRITE_LOCK = 4242012  # PostgreSQL advisory lock taken by every write transaction
 
@@ -285,6 +287,25 @@ def current_revision(engine: Engine) -> str | None:
         return _revision(conn)
 
 
+def schema_said(url: str) -> str:
+    """The register at ``url`` and its schema revision, in one line for ``docgen
+    --version``; opened read-only, so asking never creates a register."""
+    where = safe_url(url)
+    path = sqlite_path(driver_url(url))
+    if path is not None and not path.exists():
+        return f"register {where}: none yet (this docgen makes schema revision {HEAD})"
+    try:
+        engine = make_engine(url, timeout=5, readonly=True)
+        try:
+            with guarded(url):
+                revision = current_revision(engine)
+        finally:
+            engine.dispose()
+    except RegisterError as err:
+        return f"register {where}: not read ({err})"
+    return f"register {where}: schema revision {revision or 'empty'} (this docgen reads {HEAD})"
+
+
 def _migrations():
     from alembic.config import Config
 
@@ -317,9 +338,11 @@ def check_revision(engine: Engine, url: str, migrate: bool, readonly: bool = Fal
 
         known = {s.revision for s in ScriptDirectory.from_config(_migrations()).walk_revisions()}
         if revision not in known:
+            needed = _upgraded_by(engine)
             raise RegisterError(
-                f"this register was upgraded by a newer docgen (revision {revision}); "
-                f"upgrade docgen (this one, {__version__}, knows revisions up to {HEAD})"
+                f"this register was upgraded by a newer docgen ({needed or 'unknown version'},"
+                f" schema revision {revision}); this docgen ({__version__}) knows revisions up "
+                f"to {HEAD}: install docgen {needed or 'of that version'} or newer"
             )
     if readonly:
         raise RegisterError(
@@ -328,6 +351,16 @@ def check_revision(engine: Engine, url: str, migrate: bool, readonly: bool = Fal
         )
     if migrate:
         upgrade(engine)
+
+
+def _upgraded_by(engine: Engine) -> str | None:
+    """The docgen version that made the register's newest upgrade, where it said so."""
+    with engine.connect() as conn:
+        if not conn.dialect.has_table(conn, "register_upgrades"):
+            return None
+        return conn.execute(
+            text("SELECT version FROM register_upgrades ORDER BY id DESC LIMIT 1")
+        ).scalar()
 
 
 def upgrade(engine: Engine) -> tuple[str | None, str]:
@@ -349,6 +382,15 @@ def upgrade(engine: Engine) -> tuple[str | None, str]:
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
         after = _revision(conn) or ""
+        if after != before:
+            conn.execute(
+                insert(RegisterUpgrade).values(
+                    at=datetime.now(UTC),
+                    revision_from=before,
+                    revision_to=after,
+                    version=__version__,
+                )
+            )
         conn.commit()
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": WRITE_LOCK + 1})

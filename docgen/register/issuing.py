@@ -55,6 +55,7 @@ from docgen.register.numbering import normalize, typed_number
 from docgen.register.queries import document_row, successor
 from docgen.register.records import Issued
 from docgen.register.respondents import ref, resolve
+from docgen.register.restores import refuse_until_accounted
 from docgen.render.output import pending_writes, safe_name, write_files
 
 PLACEHOLDER = "NUMBER-TO-BE-ASSIGNED"
@@ -298,6 +299,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
             skip = old.id if old is not None else None
             read = priors(session, person.id, found.pack.id, found.issued, skip, current)
         data["prior_offenses"] = [p for p, _ in read]
+    refuse_until_accounted(session)  # a restored register: numbers used since its backup
     number = data.get("number") if spec.numbered else None
     if number and old is not None and normalize(number) == old.number:
         number = None  # a correction restating its original's number gets a new one

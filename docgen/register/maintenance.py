@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 import sqlite3
 import subprocess
 from dataclasses import dataclass, field
@@ -18,6 +17,8 @@ from sqlalchemy import select
 from docgen.register import db
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, DocumentFile
+from docgen.register.pgclient import libpq, postgres_client
+from docgen.register.restores import restore_lines
 from docgen.render.output import staging_file
 from docgen.settings import is_loopback
 
@@ -32,6 +33,7 @@ class Checked:
     # Issued documents whose verification line points to a loopback address: genuine, but
     # the public cannot check them there (a desk issuing before its settings gave one).
     loopback: list[tuple[str, str]] = field(default_factory=list)
+    restores: list[str] = field(default_factory=list)  # gaps left by restores, and a waiting one
 
     @property
     def sound(self) -> bool:
@@ -46,7 +48,7 @@ class Checked:
             "machine can reach (settings: verification.address)"
             for number, address in self.loopback
         ]
-        return said
+        return said + self.restores
 
 
 def check(reg: Any) -> Checked:
@@ -67,6 +69,7 @@ def check(reg: Any) -> Checked:
                 found.altered.append(f"{number} {fmt.upper()} does not match its SHA-256")
             elif fmt == "html":
                 found.loopback += [(number, a) for a in _check_addresses(blob) if is_loopback(a)]
+        found.restores = restore_lines(session)
         conn = session.connection()
         if conn.dialect.name == "sqlite":
             answer = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]
@@ -147,18 +150,8 @@ def _not_written(target: Path, cause: str) -> RegisterError:
 
 def _pg_dump(url: str, target: Path) -> str | None:
     """``pg_dump`` of the database at ``url`` into ``target``: None, or what went wrong."""
-    from sqlalchemy.engine import make_url
-
-    parsed = make_url(db.driver_url(url))
-    libpq = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
-    found = shutil.which("pg_dump") or next(
-        (str(p) for p in sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_dump"), reverse=True)),
-        None,
-    )
-    if found is None:
-        raise RegisterError("pg_dump not found; install the PostgreSQL client (postgresql-client)")
     done = subprocess.run(
-        [found, "--format=custom", f"--file={target}", f"--dbname={libpq}"],
+        [postgres_client("pg_dump"), "--format=custom", f"--file={target}", "--dbname", libpq(url)],
         capture_output=True,
         text=True,
         check=False,

@@ -274,3 +274,35 @@ class AuditEntry(Base):
     entity: Mapped[str] = mapped_column(String(40))
     entity_id: Mapped[int] = mapped_column(Integer)
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class RegisterUpgrade(Base):
+    """A schema upgrade and the docgen version that made it: an older docgen opening the
+    register names the version it needs."""
+
+    __tablename__ = "register_upgrades"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column()
+    revision_from: Mapped[str | None] = mapped_column(String(40))
+    revision_to: Mapped[str] = mapped_column(String(40))
+    version: Mapped[str] = mapped_column(String(100))
+
+
+class Restore(Base):
+    """The register restored from a backup: which backup (its path and SHA-256), the highest
+    number of every series it held (``"homer notice-of-violation 2026": 7``), and, once the
+    clerk has accounted for the numbers used after the backup, the gaps that left
+    (``[{"series": ..., "after": 7, "through": 9}]``). Until then nothing is issued."""
+
+    __tablename__ = "restores"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column()
+    backup: Mapped[str] = mapped_column(String(1000))
+    sha256: Mapped[str] = mapped_column(String(64))
+    by: Mapped[str] = mapped_column(String(200))
+    highest: Mapped[dict[str, Any]] = mapped_column()
+    accounted_at: Mapped[datetime | None] = mapped_column()
+    accounted_by: Mapped[str | None] = mapped_column(String(200))
+    gaps: Mapped[list[Any] | None] = mapped_column()

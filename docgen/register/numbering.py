@@ -118,7 +118,7 @@ def typed_number(pack: Pack, kind: str, year: int, typed: str) -> str:
     return allowed(canonical, pack, kind)
 
 
-def _ensure_counter(session: Session, jurisdiction: str, kind: str, year: int) -> None:
+def ensure_counter(session: Session, jurisdiction: str, kind: str, year: int) -> None:
     values = {"jurisdiction": jurisdiction, "kind": kind, "year": year, "last": 0}
     if session.get_bind().dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
@@ -131,7 +131,7 @@ def next_number(session: Session, pack: Pack, kind: str, year: int) -> str:
     """Take the next free number (inside the caller's write transaction)."""
     fmt = number_format(pack, kind)
     allowed(fmt.format(year=year, seq=1), pack, kind)  # before the counter is touched
-    _ensure_counter(session, pack.id, kind, year)
+    ensure_counter(session, pack.id, kind, year)
     where = (Counter.jurisdiction == pack.id, Counter.kind == kind, Counter.year == year)
     last = session.execute(select(Counter.last).where(*where).with_for_update()).scalar_one()
     while True:
@@ -146,3 +146,9 @@ def next_number(session: Session, pack: Pack, kind: str, year: int) -> str:
             break
     session.execute(update(Counter).where(*where).values(last=last))
     return number
+
+
+def sequence_of(fmt: str, number: str) -> tuple[int, int] | None:
+    """(year, sequence) of ``number`` written in format ``fmt``; None when it is not."""
+    found = _pattern(fmt).fullmatch(normalize(number))
+    return (int(found["year"]), int(found["seq"])) if found is not None else None
