@@ -1,5 +1,5 @@
 # The two Quick start commands (README): `make demo` and `make test`.
-.PHONY: setup setup-test demo test lint bench frame dist
+.PHONY: setup setup-test demo test lint bench frame dist docs
 
 setup:
 	bash scripts/setup.sh
@@ -32,3 +32,7 @@ frame: setup
 # A release wheel in dist/, its version from the repository's tags (docs/deploy.md, step 10).
 dist: setup-test
 	.venv/bin/python -m pip wheel --no-deps --no-build-isolation -w dist .
+
+# The documentation site in site/: the guides per person and the reference from the code.
+docs: setup-test
+	.venv/bin/mkdocs build --strict
