@@ -108,3 +108,13 @@ def start(server: str) -> None:
     subprocess.run(
         _as_postgres([*start, "-o", _OPTIONS[server], "start"]), check=True, capture_output=True
     )
+
+
+def socket_folder(server: str) -> Path:
+    """The folder holding the server's Unix socket (``-k``), for clients that connect as a
+    local service does (``postgresql://docgen@/docgen?host=FOLDER``, PGPORT its port)."""
+    return _DATA[server].parent
+
+
+def port_of(server: str) -> int:
+    return int(server.rsplit(":", 1)[1].split("/", 1)[0])

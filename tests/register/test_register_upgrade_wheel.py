@@ -16,8 +16,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -27,24 +25,9 @@ from conftest import ROOT
 from docgen.register import db
 from tests.helpers import pgserver
 from tests.helpers.register_cases import notice
+from tests.helpers.wheels import built, environment, pip_install, run
 
 PREVIOUS_RELEASE = "8be2bbb4080a0d536fcf5d784fc063b502398c5d"  # v0.3.0
-
-
-def run(*args: object, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(a) for a in args], capture_output=True, text=True, check=False, timeout=300, **kw
-    )
-
-
-def built(source: Path, out: Path) -> Path:
-    done = run(
-        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-        "-w", out, source,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    (wheel,) = [w for w in out.glob("docgen-*.whl") if w.stat().st_mtime_ns]
-    return wheel
 
 
 @pytest.fixture(scope="module")
@@ -56,24 +39,11 @@ def wheels(tmp_path_factory) -> tuple[Path, Path]:
     assert cloned.returncode == 0, cloned.stderr
     checked_out = run("git", "-C", old_tree, "checkout", "-q", PREVIOUS_RELEASE)
     assert checked_out.returncode == 0, checked_out.stderr
-    (base / "old").mkdir()
-    (base / "new").mkdir()
     return built(old_tree, base / "old"), built(ROOT, base / "new")
 
 
-def environment(folder: Path) -> Path:
-    """A virtual environment whose only docgen is the one pip installs into it."""
-    made = run(sys.executable, "-m", "venv", "--without-pip", folder)
-    assert made.returncode == 0, made.stderr
-    (site,) = (folder / "lib").glob("python3*/site-packages")
-    (site / "docgen-dependencies.pth").write_text(
-        sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8"
-    )
-    return folder / "bin" / "python"
-
-
 def pip(python: Path, *args: object) -> subprocess.CompletedProcess:
-    done = run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", *args)
+    done = pip_install(python, *args)
     assert done.returncode == 0, done.stderr
     return done
 
