@@ -18,6 +18,7 @@ from starlette.routing import Route
 from docgen.desk import clock, queued, record_forms
 from docgen.desk.web import attachment, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
+from docgen.instruments.docx_checks import MAX_FINAL_BYTES
 from docgen.law.deadlines import long_date
 from docgen.register.queries import file_type
 
@@ -562,10 +563,11 @@ def _issue(request: Request) -> Response:
 
 def _final(upload: Any) -> bytes | None:
     """Counsel's final DOCX sent with Issue (an instrument's), or None when none was chosen;
-    the register refuses one it cannot record (docgen.register.finals)."""
+    the register refuses one it cannot record (docgen.register.finals), a larger one too:
+    no more than one byte past the limit is read."""
     if upload is None or isinstance(upload, str) or not upload.filename:
         return None
-    return upload.file.read()
+    return upload.file.read(MAX_FINAL_BYTES + 1)
 
 
 routes = [

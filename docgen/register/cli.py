@@ -156,6 +156,7 @@ def _issue(
     jurisdiction=None,
 ):
     from docgen import api
+    from docgen.instruments.docx_checks import read_final
 
     with _open() as reg, _recorded_number_said():
         issued = reg.issue(
@@ -168,7 +169,7 @@ def _issue(
             supersedes=supersedes,
             jurisdiction=jurisdiction,
             force=force,
-            final=final.read_bytes() if final is not None else None,
+            final=read_final(final) if final is not None else None,
             copies=copies,
         )
     _print_issued(issued)

@@ -100,3 +100,35 @@ def test_a_final_for_a_case_issued_without_one_is_a_correction_never_a_silent_re
     assert corrected.hashes["final"] == hashlib.sha256(final).hexdigest()
     again = reg.supersede(first.number, CASE, final=final)  # the same correction, once
     assert again.number == corrected.number
+
+
+GATED = (
+    "tracked changes",
+    "a linked picture",
+    "a DOCTYPE",
+    "no content types",
+    "a zip bomb by size",
+)
+
+
+def test_issue_refuses_a_hostile_or_unfinished_final_and_numbers_nothing(reg, tmp_path):
+    """`docgen issue ... --final` with each: exit 1, the reason, no traceback, no file
+    written and nothing recorded."""
+    from tests.helpers import hostile
+
+    for what in GATED:
+        make, expected = hostile.HOSTILE_FINALS[what]
+        (tmp_path / "final.docx").write_bytes(make())
+        run = docgen(
+            "issue",
+            "maintenance-easement",
+            CASE,
+            "--final",
+            tmp_path / "final.docx",
+            "-o",
+            f"{tmp_path / 'out'}/",
+        )
+        assert run.returncode == 1, (what, run.stdout, run.stderr)
+        assert expected in " ".join(run.stderr.split()) and "Traceback" not in run.stderr
+        assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    assert reg.count() == 0

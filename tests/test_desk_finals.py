@@ -1,0 +1,51 @@
+"""Counsel's final sent with Issue in the desk (LAW.md § 8): a hostile or unfinished final
+comes back as the draft's page with the reason, never a 500; nothing is recorded, and the
+rendering process that read it goes on serving."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from desk_server import database, serving, start_draft, typed_sample
+
+from tests.helpers import hostile
+
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    yield from serving(tmp_path_factory)
+
+
+def test_a_hostile_final_is_refused_on_the_draft_s_page_and_nothing_is_recorded(desk):
+    attorney = desk.signed_in("ada")
+    where, token = start_draft(attorney, "maintenance-easement")
+    _, typed = typed_sample("maintenance-easement", "homer-llc-two-signers")
+    assert attorney.post(where, data={**typed, "csrf_token": token}).status_code == 303
+    for what in (
+        "tracked changes",
+        "a comment",
+        "a linked picture",
+        "an INCLUDEPICTURE field",
+        "a renamed VBA project",
+        "a DOCTYPE",
+        "no content types",
+        "an odd page size",
+        "a zip bomb by size",
+        "a zip bomb by ratio",
+    ):
+        make, expected = hostile.HOSTILE_FINALS[what]
+        reply = attorney.post(
+            f"{where}/issue",
+            data={"csrf_token": token},
+            files={"final": ("final.docx", make(), DOCX)},
+        )
+        assert reply.status_code < 500, (what, reply.text[-2000:])
+        page = " ".join(html.unescape(reply.text).split())
+        assert expected in page, (what, page[-3000:])
+    count = database(desk).execute("select count(*) from documents").fetchone()[0]
+    assert count == 0
+    # the renderers that read them still serve: the draft's Word copy comes back
+    assert attorney.get(f"{where}/word").content[:2] == b"PK"
