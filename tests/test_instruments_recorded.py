@@ -305,17 +305,19 @@ def test_a_map_exhibit_is_embedded_in_the_pdf_and_the_docx(tmp_path, fmt):
 
 
 def test_an_exhibit_that_cannot_be_attached_is_an_error_naming_the_field(tmp_path):
-    missing = problems("maintenance-easement", api.load(exhibit_case(tmp_path, "nowhere.png"))[0])
-    assert missing[0].startswith("easement.exhibit: ") and "does not exist" in missing[0]
+    with pytest.raises(CaseInvalid) as missing:
+        api.check("maintenance-easement", exhibit_case(tmp_path, "nowhere.png"))
+    (problem,) = (str(p) for p in missing.value.problems)
+    assert problem.startswith("easement.exhibit: 'nowhere.png' does not exist in the case file's")
     (tmp_path / "map.png").write_text("not an image", encoding="utf-8")
-    case = exhibit_case(tmp_path, str(tmp_path / "map.png"))
+    case = exhibit_case(tmp_path, "map.png")
     with pytest.raises(CaseInvalid, match="is not a PNG, JPEG or PDF file"):
         api.check("maintenance-easement", case)
     with (tmp_path / "big.png").open("wb") as out:
         out.write(b"\x89PNG\r\n\x1a\n")
         out.truncate(MAX_BYTES + 1)
     with pytest.raises(CaseInvalid, match="a map exhibit is between 1 byte and 20 MB"):
-        api.check("maintenance-easement", exhibit_case(tmp_path, str(tmp_path / "big.png")))
+        api.check("maintenance-easement", exhibit_case(tmp_path, "big.png"))
 
 
 def test_an_area_only_the_plans_show_is_a_warning_and_metes_and_bounds_is_schedule_c(renders):

@@ -96,13 +96,14 @@ class Facts:
     site: tuple[str, str | None, str | None, str | None] | None  # key, address, descr., tax map
 
 
-def facts(spec: Spec, data: dict[str, Any], source: str) -> Facts:
+def facts(spec: Spec, data: dict[str, Any], source: str, case_dir: Path | None = None) -> Facts:
     """The case validated as the register issues it (before service, its number still to
-    be assigned), with what its kind says of it."""
+    be assigned), with what its kind says of it (``case_dir``: the case file's folder, where
+    the files it names are read)."""
     probe = dict(data)
     if spec.numbered and not probe.get("number"):
         probe["number"] = PLACEHOLDER
-    case, pack = spec.prepare(probe, ISSUING, source)
+    case, pack = spec.prepare(probe, replace(ISSUING, case_dir=case_dir), source)
     issued = spec.issued(case) or today()
     place = spec.site(case)
     site = None
@@ -137,6 +138,7 @@ class Request:
     final: bytes | None = None  # counsel's final DOCX of an instrument (docgen.register.finals)
     copies: bool = False  # a copy for each person in copies_to (docgen.register.copies)
     jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
+    case_dir: Path | None = None  # the case file's folder: a map exhibit is read there only
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -280,7 +282,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     who, supersedes = request.who, request.supersedes
     spec = get_kind(kind)
     refuse_typed_priors(data, name)
-    found = facts(spec, data, name)
+    found = facts(spec, data, name, request.case_dir)
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)
@@ -331,6 +333,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         officer,
         corrects,
         number,
+        request.case_dir,
     )
     made = rendered_for(job)
     files, copies, doc, code = dict(made.files), made.copies, made.document, made.code
@@ -436,6 +439,7 @@ class Job:
     officer: str | None
     corrects: tuple[str, date] | None
     number: str
+    case_dir: Path | None = None  # the case file's folder (docgen.documents.exhibits)
 
     @property
     def key(self) -> str:
@@ -453,7 +457,7 @@ class Job:
 
     def make(self) -> Made:
         pause("rendering")
-        options = replace(ISSUING, corrects=self.corrects)
+        options = replace(ISSUING, corrects=self.corrects, case_dir=self.case_dir)
         options, code = checks.mark_for(self.sealing, options, self.number, self.officer)
         data = copy.deepcopy(self.data)
         if self.copies:

@@ -135,6 +135,7 @@ class Register:
             jurisdiction=jurisdiction,
             final=final,
             copies=copies,
+            case_dir=api.case_dir_of(source),
         )
         issued, targets = issuing.rendered_outside(lambda: self._issue(request))
         checkpoint("committed")

@@ -297,3 +297,89 @@ HOSTILE_FINALS: dict[str, tuple[Callable[[], bytes], str]] = {
     "a zip bomb by ratio": (lambda: zip_bomb(16), "times (from"),
     "a lying zip directory": (lying_directory, "damaged DOCX file"),
 }
+
+
+# -- exhibits ----------------------------------------------------------------------------------
+def pdf(objects: list[bytes]) -> bytes:
+    """A PDF of ``objects`` (numbered from 1; the first the catalog), with its xref."""
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def stream(data: bytes, extra: bytes = b"") -> bytes:
+    return b"<</Length %d%s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
+
+
+def pdf_page_bomb(side_points: int = 5000) -> bytes:
+    """The tiny PDF bomb: one blank page so large that drawing it at 200 dpi takes a
+    gigabyte and more (about 190 bytes)."""
+    return (
+        b"%%PDF-1.0\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]"
+        b"/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 %d %d]>>endobj\n"
+        b"trailer<</Root 1 0 R>>\n" % (side_points, side_points)
+    )
+
+
+def pdf_image_bomb() -> bytes:
+    """A letter page drawing an image that declares 60,000 x 60,000 pixels."""
+    import zlib
+
+    pixels = zlib.compress(b"\0" * 3000, 9)
+    image = stream(
+        pixels,
+        b"/Type/XObject/Subtype/Image/Width 60000/Height 60000"
+        b"/ColorSpace/DeviceGray/BitsPerComponent 8/Filter/FlateDecode",
+    )
+    return pdf(
+        [
+            b"<</Type/Catalog/Pages 2 0 R>>",
+            b"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+            b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Resources<</XObject<</I 5 0 R>>>>"
+            b"/Contents 4 0 R>>",
+            stream(b"q 612 0 0 792 0 0 cm /I Do Q"),
+            image,
+        ]
+    )
+
+
+def pdf_stream_bomb(megabytes: int = 300) -> bytes:
+    """A letter page whose content stream inflates to ``megabytes`` MB of spaces."""
+    import zlib
+
+    packer = zlib.compressobj(9)
+    packed = b"".join(packer.compress(b" " * 2**20) for _ in range(megabytes)) + packer.flush()
+    return pdf(
+        [
+            b"<</Type/Catalog/Pages 2 0 R>>",
+            b"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+            b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R>>",
+            stream(packed, b"/Filter/FlateDecode"),
+        ]
+    )
+
+
+def pdf_many_pages(pages: int = 250) -> bytes:
+    kids = b" ".join(b"%d 0 R" % (3 + i) for i in range(pages))
+    return pdf(
+        [
+            b"<</Type/Catalog/Pages 2 0 R>>",
+            b"<</Type/Pages/Kids[%s]/Count %d>>" % (kids, pages),
+            *[b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>" for _ in range(pages)],
+        ]
+    )
+
+
+PDF_BOMBS: dict[str, tuple[Callable[[], bytes], str]] = {
+    "a page 69 inches square": (pdf_page_bomb, "first page is 69 x 69 in"),
+    "an image of 60,000 x 60,000 pixels": (pdf_image_bomb, "60,000 x 60,000 pixels"),
+    "a stream inflating to 300 MB": (pdf_stream_bomb, "streams inflate past 128 MB"),
+    "250 pages": (pdf_many_pages, "a PDF of 250 pages"),
+}
