@@ -4,7 +4,8 @@ generated draft, and the PDF/A-2b a county clerk's e-recording takes (9 NYCRR 54
 
 The redline is python-redlines' Docxodus engine (a self-contained .NET build shipped in its
 wheel): Word's own tracked changes (w:ins, w:del), which Word and LibreOffice open. The PDF/A
-is LibreOffice headless's export of the final DOCX with its PDF/A-2b filter option.
+is LibreOffice headless's export of the final DOCX with its PDF/A-2b filter option, run in a
+sandbox (docgen.instruments.office) on a copy without links outside the file.
 
 A final is refused, with the reason, when it is not a DOCX (a zip holding
 word/document.xml), is encrypted (an OLE compound file), is macro-enabled (a vbaProject or
@@ -14,21 +15,23 @@ blank top of page 1 left for the County Clerk's stamp.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 from typing import Any
 
-from docgen.errors import DocgenError
-from docgen.instruments.docx_checks import FinalRefused, Package, W, inspect
+from docgen.instruments.docx_checks import (
+    FinalRefused,
+    Package,
+    W,
+    inspect,
+    without_outside_references,
+)
+from docgen.instruments.office import convert
 
 __all__ = ["FinalRefused", "check_final", "pdf_a", "redline"]
 
 LETTER_TWIPS = (12240, 15840)  # 8.5 x 11 inches
 CLERK_SPACE_TWIPS = 2.5 * 1440  # the blank top of page 1 (the frame's Clerk Space style)
+PDF_A_2 = 'pdf:writer_pdf_Export:{"SelectPdfVersion":{"type":"long","value":"2"}}'
 TWIPS = re.compile(r"^[0-9]{1,6}$")  # as Word writes a measure: whole twentieths of a point
 
 
@@ -104,33 +107,6 @@ def redline(
 
 
 def pdf_a(final: bytes) -> bytes:
-    """The final DOCX as PDF/A-2b, through LibreOffice headless (a profile of its own)."""
-    soffice = shutil.which("soffice") or shutil.which("libreoffice")
-    if soffice is None:
-        raise DocgenError(
-            "LibreOffice is not installed: the PDF/A of counsel's final is LibreOffice's "
-            "export (apt-get install libreoffice-writer)"
-        )
-    with tempfile.TemporaryDirectory(prefix="docgen-pdfa-") as tmp:
-        folder = Path(tmp)
-        (folder / "final.docx").write_bytes(final)
-        run = subprocess.run(
-            [
-                soffice,
-                f"-env:UserInstallation={(folder / 'profile').as_uri()}",
-                "--headless",
-                "--convert-to",
-                'pdf:writer_pdf_Export:{"SelectPdfVersion":{"type":"long","value":"2"}}',
-                "--outdir",
-                str(folder),
-                str(folder / "final.docx"),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, "HOME": str(folder)},
-        )
-        made = folder / "final.pdf"
-        if run.returncode != 0 or not made.exists():
-            raise DocgenError(f"LibreOffice could not make the PDF/A: {run.stderr.strip()}")
-        return made.read_bytes()
+    """The final DOCX as PDF/A-2b, through LibreOffice headless in its sandbox
+    (docgen.instruments.office), given a copy without relationships outside the file."""
+    return convert(without_outside_references(final), PDF_A_2)

@@ -118,7 +118,7 @@ def linked_picture(url: str) -> bytes:
     return edited(change)
 
 
-def field(instruction: str, simple: bool = False) -> bytes:
+def field(instruction: str, simple: bool = False, start: bytes | None = None) -> bytes:
     """A field in Clause 4: complex (its instruction split across two runs, as Word often
     writes it) or simple (w:fldSimple)."""
 
@@ -149,7 +149,7 @@ def field(instruction: str, simple: bool = False) -> bytes:
                 run.append(instr)
             p.append(run)
 
-    return edited(change)
+    return edited(change, start)
 
 
 def rezip(
