@@ -6,11 +6,13 @@ path is refused unread: the desk's case has no folder."""
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 from desk_server import database, serving, start_draft, typed_sample
 
 from tests.helpers import hostile
+from tests.helpers.office import SOFFICE
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -66,3 +68,34 @@ def test_an_exhibit_typed_as_a_server_path_is_refused_unread(desk):
         assert "this case has no folder to read it from" in page, page[-3000:]
         pages.append(page.replace(name, "NAME"))
     assert "does not exist" not in pages[0] and "does not exist" not in pages[1]
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+def test_the_issued_page_puts_the_file_to_record_first_each_other_saying_what_it_is_for(desk):
+    attorney = desk.signed_in("ada")
+    where, token = start_draft(attorney, "maintenance-easement")
+    _, typed = typed_sample("maintenance-easement", "homer-llc-two-signers")
+    assert attorney.post(where, data={**typed, "csrf_token": token}).status_code == 303
+
+    def edit(document):
+        p = hostile.paragraph(document, hostile.OBSTRUCTION)
+        p.runs[-1].text = p.runs[-1].text.replace("fence", "shed, fence")
+
+    final = hostile.edited(edit)
+    issued = attorney.post(
+        f"{where}/issue", data={"csrf_token": token}, files={"final": ("f.docx", final, DOCX)}
+    )
+    assert issued.status_code == 303, issued.text[-2000:]
+    document = issued.headers["location"]
+    number = document.rsplit("/", 1)[1]
+    page = html.unescape(attorney.get(document).text)
+    files = page[page.index("Files, exactly as issued") :]
+    assert files.index("To record with the County Clerk") < files.index("The other files")
+    first = re.search(r'href="([^"]+)" download>', files).group(1)
+    assert first == f"{document}/file.final-pdfa"
+    for purpose in ("Counsel's final in Word", "Counsel's changes to the generated draft"):
+        assert purpose in files
+    assert "The generated draft counsel edited, as issued: for the file, not for recording" in files
+    served = attorney.get(first)
+    assert served.content[:5] == b"%PDF-"
+    assert f'{number}-maintenance-easement-to-record.pdf"' in served.headers["content-disposition"]

@@ -15,7 +15,9 @@ blank top of page 1 left for the County Clerk's stamp.
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from typing import Any
 
 from docgen.instruments.docx_checks import (
@@ -23,6 +25,7 @@ from docgen.instruments.docx_checks import (
     Package,
     W,
     inspect,
+    parse,
     without_outside_references,
 )
 from docgen.instruments.office import convert
@@ -31,6 +34,7 @@ __all__ = ["FinalRefused", "check_final", "pdf_a", "redline"]
 
 LETTER_TWIPS = (12240, 15840)  # 8.5 x 11 inches
 CLERK_SPACE_TWIPS = 2.5 * 1440  # the blank top of page 1 (the frame's Clerk Space style)
+DOCUMENT = "word/document.xml"
 PDF_A_2 = 'pdf:writer_pdf_Export:{"SelectPdfVersion":{"type":"long","value":"2"}}'
 TWIPS = re.compile(r"^[0-9]{1,6}$")  # as Word writes a measure: whole twentieths of a point
 
@@ -106,7 +110,42 @@ def redline(
     return bytes(out)
 
 
-def pdf_a(final: bytes) -> bytes:
+def pdf_a(final: bytes, number: str | None = None) -> bytes:
     """The final DOCX as PDF/A-2b, through LibreOffice headless in its sandbox
-    (docgen.instruments.office), given a copy without relationships outside the file."""
-    return convert(without_outside_references(final), PDF_A_2)
+    (docgen.instruments.office), given a copy without relationships outside the file and,
+    with ``number``, the register's number added to its running header."""
+    copy = without_outside_references(final)
+    return convert(numbered(copy, number) if number else copy, PDF_A_2)
+
+
+def numbered(docx: bytes, number: str) -> bytes:
+    """``docx`` with "No. NUMBER" at the end of each header's last paragraph (the frame's
+    running header: municipality, kind, tax map), so that every page of the instrument to
+    record carries its number beside the footer's page numbering; a DOCX without a header
+    gets it as its last paragraph. Never the access code (README: the instrument to record
+    is a public record; the code belongs to the served paper's public check)."""
+    from lxml import etree
+
+    source = zipfile.ZipFile(io.BytesIO(docx))
+    headers = [n for n in source.namelist() if re.fullmatch(r"word/header\d*\.xml", n)]
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+        for entry in source.infolist():
+            blob = source.read(entry)
+            if entry.filename in (headers or [DOCUMENT]):
+                root = parse(blob, "the final", entry.filename)
+                paragraphs = list(root.iter(f"{W}p"))
+                if headers and paragraphs:
+                    target, words = paragraphs[-1], f" · No. {number}"
+                else:  # a paragraph of its own, before the body's closing section properties
+                    holder = root.find(f"{W}body") if root.find(f"{W}body") is not None else root
+                    target, words = etree.Element(f"{W}p"), f"No. {number}"
+                    ending = holder.find(f"{W}sectPr")
+                    at = holder.index(ending) if ending is not None else len(holder)
+                    holder.insert(at, target)
+                text = etree.SubElement(etree.SubElement(target, f"{W}r"), f"{W}t")
+                text.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
+                text.text = words
+                blob = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+            copy.writestr(entry, blob)
+    return out.getvalue()

@@ -47,7 +47,7 @@ from docgen.register.audit import record
 from docgen.register.copies import copy_format, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.faults import checkpoint, pause
-from docgen.register.finals import FINAL, counsel_files
+from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
@@ -213,7 +213,10 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
     is numbered, rendered or recorded; its files are written again where asked."""
     files = {f.format: f.content for f in row.files if f.format in request.formats}
     stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
-    targets = api.output_paths(request.out, stem, files) if request.out is not None else {}
+    counsel = {}
+    if request.final is not None:
+        counsel = {f.format: f.content for f in row.files if f.format in COUNSEL_FILES}
+    targets = out_targets(request.out, stem, files, counsel)
     if request.copies:
         kept = {
             f.format: f.content
@@ -237,6 +240,7 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
                 + "; its number stands as issued: a final text for it is a correction "
                 "(`docgen supersede` with --final)"
             )
+    files |= counsel
     old = session.get(Document, row.supersedes_id) if row.supersedes_id else None
     issued = Issued(
         id=row.id,
@@ -253,6 +257,19 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
         repeated=True,
     )
     return issued, targets
+
+
+def out_targets(
+    out: str | Path | None, stem: str, files: dict[str, bytes], counsel: dict[str, bytes]
+) -> dict[str, Path]:
+    """Where ``-o`` writes: the document's files; with counsel's final, counsel's files
+    instead (the PDF/A to record, the final DOCX, the redline: docgen.register.finals),
+    the draft staying in the register (`docgen export NUMBER -f docx`)."""
+    if out is None:
+        return {}
+    if counsel:
+        return counsel_targets(out, stem, counsel)
+    return api.output_paths(out, stem, files)
 
 
 def copy_targets(out: str | Path, stem: str, copies: dict[str, bytes]) -> dict[str, Path]:
@@ -341,10 +358,16 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     if person is None and created and (party := found.party) is not None:  # made now
         person, created = resolve(session, party.name, party.address, respondent, who, expected)
     stem = safe_name(doc.filename or number, fallback=kind)
-    targets = api.output_paths(out, stem, files) if out is not None else {}
+    counsel = {}
+    if request.final is not None:  # made before the write is prepared: it writes these
+        counsel = counsel_files(unmarked_docx(job), request.final, who, number)
+    if counsel:  # named by the register's number, as `export` names them
+        targets = out_targets(out, safe_name(f"{number}-{kind}", fallback=kind), files, counsel)
+    else:
+        targets = out_targets(out, stem, files, counsel)
     if out is not None and request.copies:
         targets |= copy_targets(out, stem, copies)
-    files |= copies
+    files |= copies | counsel
     pending_writes({targets[f]: files[f] for f in targets}, request.force)
     row = Document(
         jurisdiction=found.pack.id,
@@ -366,10 +389,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     session.add(row)
     session.flush()
     hashes = {}
-    stored = dict(files)
-    if request.final is not None:
-        stored |= counsel_files(files["docx"], request.final, who)
-    for fmt, blob in stored.items():
+    for fmt, blob in files.items():
         hashes[fmt] = hashlib.sha256(blob).hexdigest()
         session.add(
             DocumentFile(
@@ -481,6 +501,14 @@ class Job:
             ).items()
         }
         return Made(files, copies, doc, code)
+
+
+def unmarked_docx(job: Job) -> bytes:
+    """The job's DOCX as counsel had it to edit: without the verification line and code
+    issuing adds (so the redline shows counsel's edits only, never issuing's additions)."""
+    options = replace(ISSUING, corrects=job.corrects, case_dir=job.case_dir)
+    _, files = api.render_bytes(job.kind, copy.deepcopy(job.data), ("docx",), options)
+    return files["docx"]
 
 
 class Rerender(Exception):  # never a DocgenError: no caller's handler may take it
