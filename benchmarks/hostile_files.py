@@ -74,7 +74,7 @@ def payloads(folder: Path) -> dict[str, Path]:
     from tests.helpers import hostile
 
     files = {
-        "refuse a 1 MB zip bomb as the final": hostile.zip_bomb(1024),
+        "refuse a 1 MB zip bomb as the final": hostile.document_bomb(1024),
         "refuse a ~190-byte PDF bomb as the exhibit": hostile.pdf_page_bomb(),
     }
 

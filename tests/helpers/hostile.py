@@ -258,6 +258,25 @@ def zip_bomb(megabytes: int, name: str = "word/media/fill.bin") -> bytes:
     return out.getvalue()
 
 
+def document_bomb(megabytes: int) -> bytes:
+    """The draft whose word/document.xml is ``megabytes`` MB of blank space inside its body
+    (well-formed XML that a parser and LibreOffice read whole): about a thousand times
+    smaller zipped."""
+    data = draft()
+    xml = part(data, "word/document.xml")
+    head, tail = xml.split(b"<w:body>", 1)
+    out = io.BytesIO(rezip(data, replace={"word/document.xml": None}))
+    with (
+        zipfile.ZipFile(out, "a", zipfile.ZIP_DEFLATED, compresslevel=9) as archive,
+        archive.open("word/document.xml", "w", force_zip64=True) as stream,
+    ):
+        stream.write(head + b"<w:body>")
+        for _ in range(megabytes):
+            stream.write(b" " * (1024 * 1024))
+        stream.write(tail)
+    return out.getvalue()
+
+
 def lying_directory(megabytes: int = 16) -> bytes:
     """A part whose directory states it inflates to 1,000 bytes, while it inflates to
     ``megabytes`` MB: caught while inflating, never trusted."""
@@ -295,6 +314,7 @@ HOSTILE_FINALS: dict[str, tuple[Callable[[], bytes], str]] = {
     "an odd page size": (odd_page_size, "page width is written '12240.0'"),
     "a zip bomb by size": (lambda: zip_bomb(40), "would inflate to 41,943,040 bytes"),
     "a zip bomb by ratio": (lambda: zip_bomb(16), "times (from"),
+    "a zip bomb in the document": (lambda: document_bomb(24), "word/document.xml would inflate"),
     "a lying zip directory": (lying_directory, "damaged DOCX file"),
 }
 
