@@ -99,3 +99,21 @@ def test_the_issued_page_puts_the_file_to_record_first_each_other_saying_what_it
     served = attorney.get(first)
     assert served.content[:5] == b"%PDF-"
     assert f'{number}-maintenance-easement-to-record.pdf"' in served.headers["content-disposition"]
+
+
+def test_not_served_yet_is_said_only_of_a_kind_that_is_served(desk):
+    pages = {}
+    for user, kind, sample in (
+        ("ann", "notice-of-violation", "homer-first-offense"),
+        ("ada", "maintenance-easement", "homer-individual"),
+    ):
+        client = desk.signed_in(user)
+        where, token = start_draft(client, kind)
+        _, typed = typed_sample(kind, sample)
+        assert client.post(where, data={**typed, "csrf_token": token}).status_code == 303
+        issued = client.post(f"{where}/issue", data={"csrf_token": token})
+        assert issued.status_code == 303, issued.text[-2000:]
+        pages[kind] = client.get(issued.headers["location"]).text
+    assert "Not served yet." in pages["notice-of-violation"]
+    assert "Not served yet." not in pages["maintenance-easement"]
+    assert "<h2>Service</h2>" not in pages["maintenance-easement"]
