@@ -131,3 +131,23 @@ def test_a_large_map_sheet_is_drawn_smaller_never_larger(tmp_path):
     attached = load_exhibit("sheet.pdf", tmp_path)
     width, height = Image.open(io.BytesIO(attached.data)).size
     assert width * height <= PDF_MAX_PIXELS and width > 1500
+
+
+def test_the_verification_is_never_on_the_exhibit_page_nor_alone_on_a_page(
+    folders, tmp_path, monkeypatch
+):
+    from docgen.register import Register
+    from tests.helpers.readback import pdf_pages
+
+    case, _ = folders
+    url = f"sqlite:///{tmp_path / 'docgen.sqlite'}"
+    with Register.open(url) as reg:
+        issued = reg.issue(
+            "maintenance-easement", case_naming(case, "maps/map.png"), formats=("pdf",)
+        )
+    pages = [" ".join(page.split()) for page in pdf_pages(issued.files["pdf"])]
+    (exhibit,) = [p for p in pages if "Exhibit 1: Map of the Easement Area" in p]
+    assert "Access code" not in exhibit and pages[-1] == exhibit
+    (checked,) = [p for p in pages if "Access code" in p]
+    before = checked[: checked.index("This document is not signed")]
+    assert "Facilities" in before or "Schedule" in before  # the verification keeps company
