@@ -58,8 +58,9 @@ def exhibit_path(name: str, case_dir: Path | None) -> Path:
     ``..``, and no link that resolves outside it; ExhibitError otherwise."""
     if case_dir is None:
         raise ExhibitError(
-            f"{name!r} names a file, and this case has no folder to read it from; in the desk, "
-            "attach the map as a file instead"
+            f"{name!r} names a file, and this case has no folder to read it from (the desk "
+            "reads no file on the server): describe the area by metes and bounds instead, or "
+            "issue the easement from a case file beside its map (`docgen issue`)"
         )
     relative = PurePath(name)
     if relative.is_absolute() or name.startswith(("~", "\\")) or ".." in relative.parts:
