@@ -55,9 +55,15 @@ def render_case(
 def with_case_dir(options: Options, source: Source) -> Options:
     """``options`` knowing the case file's folder: a file the case names (an easement's
     map exhibit) is read from there."""
-    if isinstance(source, Mapping) or options.case_dir is not None:
+    if options.case_dir is not None:
         return options
-    return replace(options, case_dir=Path(source).resolve().parent)
+    return replace(options, case_dir=case_dir_of(source))
+
+
+def case_dir_of(source: Source) -> Path | None:
+    """The folder of the case file ``source``; None for case data given as a mapping (the
+    desk's), which names no file (docgen.documents.exhibits)."""
+    return None if isinstance(source, Mapping) else Path(source).resolve().parent
 
 
 def build(kind: str, source: Source, options: Options | None = None) -> HtmlDocument:
@@ -94,7 +100,7 @@ def check(kind: str, source: Source, options: Options | None = None) -> list[str
     """Validate only. Returns warnings; raises CaseInvalid listing every problem."""
     spec = get_kind(kind)
     data, name = load(source)
-    return spec.check_case(data, options or Options(), name)
+    return spec.check_case(data, with_case_dir(options or Options(), source), name)
 
 
 def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:
@@ -197,15 +203,14 @@ def render(
     check_options(spec, options, split)
     check_variant(pdf_variant)
     data, name = load(source)
+    options = with_case_dir(options, source)
     if split:
         doc = render_case(kind, data, options, name).document
         blobs = split_blobs(spec, data, name, formats, out, options, pdf_variant)
         return Rendered(doc, write_files(blobs, force))
     if copies:
-        options = with_case_dir(options, source)
         return copy_files(kind, data, name, formats, out, options, pdf_variant, force)
     _check_out(out, formats, options.review)
-    options = with_case_dir(options, source)
     done, blobs = render_bytes(kind, data, formats, options, pdf_variant, name=name)
     doc = done.document
     stem = safe_name(doc.filename, fallback=safe_name(Path(name).stem, fallback=kind))

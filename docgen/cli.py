@@ -424,7 +424,7 @@ def compare(draft: Path, edited: Path, out: Path, author: str, force: bool) -> N
     from docgen.instruments.final import redline
     from docgen.render.output import write_files
 
-    marked = redline(draft.read_bytes(), edited.read_bytes(), author)
+    marked = redline(draft.read_bytes(), edited.read_bytes(), author, (str(draft), str(edited)))
     write_files({out: marked}, force)
     click.echo(f"wrote {out}")
 

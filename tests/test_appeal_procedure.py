@@ -45,7 +45,10 @@ def test_who_hears_it_mailed_filing_and_stay_are_readings_for_counsel(jurisdicti
     ap = load_pack(jurisdiction).enforcement.appeal_procedure
     for value in (ap.heard_by, ap.mailed_filing, ap.stay):
         assert value.note and value.note.startswith("reading for counsel"), value
-    # Homer's article is silent on a stay: the notice says so, in plain words.
+    # Homer's article is silent on a stay: the notice says so, in plain words, and states
+    # the unsettled reading (Village Law § 7-712-a(6)) as unsettled, never as settled.
     assert "does not say whether filing an appeal stops the remedies" in ap.stay.value
+    assert "not settled" in ap.stay.value and "7-712-a(6)" in ap.stay.value
+    assert "for the Village's counsel to say" in ap.stay.value
     # A mailed appeal counts when received: never a date the Village might refuse.
     assert "filed on the day" in ap.mailed_filing.value and "receives it" in ap.mailed_filing.value

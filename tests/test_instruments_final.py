@@ -88,7 +88,7 @@ def test_compare_refuses_a_file_that_is_not_a_docx(tmp_path):
     run = docgen(
         "compare", tmp_path / "draft.docx", tmp_path / "notes.docx", "-o", tmp_path / "r.docx"
     )
-    assert run.returncode == 1 and "the edited document is not a DOCX file" in run.stderr
+    assert run.returncode == 1 and "notes.docx is not a DOCX file" in run.stderr
     assert "Traceback" not in run.stderr and not (tmp_path / "r.docx").exists()
 
 

@@ -223,14 +223,18 @@ def test_an_acknowledgment_outside_new_york_names_the_state_in_full_with_commiss
         assert "Commission No.: ____" in block and "(Seal)" in block
 
 
-@pytest.mark.parametrize(
-    ("kind", "section"),
-    [("maintenance-easement", "228-78D(3)"), ("maintenance-agreement", "228-78D(5)")],
-)
-def test_approval_as_to_form_cites_the_section_of_its_own_kind(kind, section):
+@pytest.mark.parametrize("kind", ["maintenance-easement", "maintenance-agreement"])
+def test_approval_as_to_form_is_counsel_s_and_cites_nothing(kind):
+    """Counsel's approval as to form is not the Village's approval of § 228-78D(5): no
+    citation follows it (LAW.md § 8), in the PDF and in the DOCX."""
     for text in texts(kind, sample(kind, "homer-individual")):
-        approval = text[text.index("Approved as to form by") :][:120]
-        assert f"(§ {section})" in approval, approval
+        approval = text[text.index("Approved as to form by") :]
+        line = approval[: approval.index("______")]
+        assert (
+            line.strip()
+            == "Approved as to form by the counsel for the Village of Homer, before recording."
+        )
+        assert "§" not in line
 
 
 # -- 3. dates that agree ---------------------------------------------------------------------
@@ -305,17 +309,19 @@ def test_a_map_exhibit_is_embedded_in_the_pdf_and_the_docx(tmp_path, fmt):
 
 
 def test_an_exhibit_that_cannot_be_attached_is_an_error_naming_the_field(tmp_path):
-    missing = problems("maintenance-easement", api.load(exhibit_case(tmp_path, "nowhere.png"))[0])
-    assert missing[0].startswith("easement.exhibit: ") and "does not exist" in missing[0]
+    with pytest.raises(CaseInvalid) as missing:
+        api.check("maintenance-easement", exhibit_case(tmp_path, "nowhere.png"))
+    (problem,) = (str(p) for p in missing.value.problems)
+    assert problem.startswith("easement.exhibit: 'nowhere.png' does not exist in the case file's")
     (tmp_path / "map.png").write_text("not an image", encoding="utf-8")
-    case = exhibit_case(tmp_path, str(tmp_path / "map.png"))
+    case = exhibit_case(tmp_path, "map.png")
     with pytest.raises(CaseInvalid, match="is not a PNG, JPEG or PDF file"):
         api.check("maintenance-easement", case)
     with (tmp_path / "big.png").open("wb") as out:
         out.write(b"\x89PNG\r\n\x1a\n")
         out.truncate(MAX_BYTES + 1)
     with pytest.raises(CaseInvalid, match="a map exhibit is between 1 byte and 20 MB"):
-        api.check("maintenance-easement", exhibit_case(tmp_path, str(tmp_path / "big.png")))
+        api.check("maintenance-easement", exhibit_case(tmp_path, "big.png"))
 
 
 def test_an_area_only_the_plans_show_is_a_warning_and_metes_and_bounds_is_schedule_c(renders):

@@ -55,7 +55,10 @@ def test_served_copy_states_the_order(renders, path, fmt):
 def test_default_allowed_work_is_corrective_work_and_stabilization(renders):
     text = squash(docx_text(renders.get(KIND, DEFAULT)["docx"]))
     assert squash("work that addresses the violations leading to this stop-work order") in text
-    assert squash(HOMER.enforcement.stabilization.value) in text
+    # site stabilization inside C(2)'s exception, cited to C(2); A(1)'s narrower rule is not
+    # printed beside it (LAW.md § 3)
+    assert squash("stop-work order, site stabilization among it. (§ 228-79C(2))") in text
+    assert squash(HOMER.enforcement.stabilization.value) not in text
     listed = squash(docx_text(renders.get(KIND, LISTED)["docx"]))
     assert squash("work that addresses the violations leading") in listed  # examples inside it
 

@@ -14,8 +14,11 @@ from pypdf import PdfReader
 from docgen import api
 from docgen.documents.base import Options
 from docgen.errors import CaseInvalid
+from docgen.law.packs import load_pack
 from tests.helpers.enforcement_cases import ORDERS, case_data, squash, write_yaml
 from tests.helpers.readback import docx_text, pdf_text
+
+HOMER = load_pack("homer")
 
 KIND = "stop-work-order"
 SILT = next(p for p in ORDERS if "silt" in p.stem)
@@ -70,8 +73,8 @@ def test_an_order_addressed_to_the_developer_alone_is_an_error(tmp_path):
 @pytest.mark.parametrize("path", ORDERS, ids=[p.stem for p in ORDERS])
 def test_allowed_work_is_the_statutory_exception(renders, path):
     exception = (
-        "the only work allowed is work that addresses the violations leading to this "
-        "stop-work order (§ 228-79C(2)), and site stabilization"
+        "only work that addresses the violations leading to this stop-work order, site "
+        "stabilization among it. (§ 228-79C(2))"
     )
     for text in texts(renders, path):
         assert squash(exception) in text
@@ -125,6 +128,31 @@ def test_the_placard_fills_the_page_in_type_read_from_a_distance(placard):
     assert order and min(order) >= 18
     lowest = min(y for y, _, _ in runs)
     assert lowest < 792 * 0.2  # within the bottom fifth of a Letter page (points)
+
+
+def test_every_line_of_the_placard_is_at_least_14_points(placard):
+    """Read from a distance (LAW.md § 3): the letterhead's lines too."""
+    sizes: list[tuple[float, str]] = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            sizes.append((size * (tm[0] or 1) * (cm[0] or 1), text.strip()))
+
+    PdfReader(io.BytesIO(placard[0])).pages[0].extract_text(visitor_text=visit)
+    small = [(round(size, 1), text[:40]) for size, text in sizes if size < 14 - 0.05]
+    assert sizes and small == []
+
+
+def test_the_placard_puts_stabilization_inside_c2_and_says_what_failure_brings(placard):
+    """Site stabilization is inside § 228-79C(2)'s exception, cited to C(2), never A(1)'s
+    narrower rule beside it; the placard carries C(2)'s failure-to-comply sentence."""
+    for text in (pdf_text(placard[0]), docx_text(placard[1])):
+        flat = squash(text)
+        assert squash("stop-work order, site stabilization among it. (§ 228-79C(2))") in flat
+        assert squash(HOMER.enforcement.stabilization.value) not in flat
+        assert "228-79A(1)" not in flat
+        failure = HOMER.enforcement.stop_work_failure
+        assert squash(f"{failure.value} (§ 228-79C(2))") in flat
 
 
 def test_an_order_issued_before_service_takes_effect_on_service(tmp_path):

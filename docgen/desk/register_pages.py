@@ -18,6 +18,7 @@ from starlette.routing import Route
 from docgen.desk import clock, queued, record_forms
 from docgen.desk.web import attachment, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
+from docgen.instruments.docx_checks import MAX_FINAL_BYTES
 from docgen.law.deadlines import long_date
 from docgen.register.queries import file_type
 
@@ -352,23 +353,32 @@ class Download:
     stored: str  # the stored format: pdf, or copy1.pdf (docgen.register.copies)
     label: str
     sha256: str
+    purpose: str = ""  # what the file is for (counsel's files: docgen.register.finals)
+    to_record: bool = False  # the one file the County Clerk records
 
 
 def downloads(record: Any) -> list[Download]:
-    """The document's stored files, each copy named by whose it is (LAW.md § 9)."""
+    """The document's stored files, each copy named by whose it is (LAW.md § 9); with
+    counsel's final, the PDF/A to record first, then the rest each saying what it is for."""
     from docgen.register.copies import copy_for, copy_of
+    from docgen.register.finals import COUNSEL_FILES, DRAFT_PURPOSE, FINAL_PDF_A, PURPOSES
 
-    def order(stored: str) -> tuple[int, int]:  # the original's files, then each copy's
+    def order(stored: str) -> tuple[int, int, int]:  # counsel's, the original's, each copy's
+        if stored in COUNSEL_FILES:
+            return (0, COUNSEL_FILES.index(stored), 0)
         copy = copy_of(stored)
-        kind = file_type(stored)
-        return (copy[0] + 1 if copy else 0, list(FORMAT_TYPES).index(kind))
+        return (1, copy[0] + 1 if copy else 0, list(FORMAT_TYPES).index(file_type(stored)))
 
+    finalized = FINAL_PDF_A in record.hashes
     found = []
     for stored in sorted(record.hashes, key=order):
         digest = record.hashes[stored]
         whose = copy_for(record.case, stored)
         label = f"the copy for {whose}, {file_type(stored).upper()}" if whose else stored.upper()
-        found.append(Download(stored, f"Download {label}", digest))
+        if stored in COUNSEL_FILES:
+            label = f"{file_type(stored).upper()}, {PURPOSES[stored].split(':')[0]}"
+        purpose = PURPOSES.get(stored, DRAFT_PURPOSE if finalized else "")
+        found.append(Download(stored, f"Download {label}", digest, purpose, stored == FINAL_PDF_A))
     return found
 
 
@@ -395,10 +405,13 @@ def download(request: Request) -> Response:
     if blob is None or kind not in FORMAT_TYPES:
         return render(request, "missing.html.j2", status=404, what="file")
     from docgen.register.copies import copy_of
+    from docgen.register.finals import file_name_end
 
-    copy = copy_of(fmt)  # named as `issue --copies` and `export` name it
+    copy = copy_of(fmt)  # named as `issue --copies`, `issue --final` and `export` name them
     part = f"copy-{copy[0] + 1}" if copy else fmt.split(".")[0]
     name = f"{record.number}-{record.kind}" + ("" if fmt == kind else f"-{part}")
+    if (end := file_name_end(fmt)) is not None:
+        name = f"{record.number}-{record.kind}-{end}".rsplit(".", 1)[0]
     return Response(
         blob,
         media_type=FORMAT_TYPES[kind],
@@ -562,10 +575,11 @@ def _issue(request: Request) -> Response:
 
 def _final(upload: Any) -> bytes | None:
     """Counsel's final DOCX sent with Issue (an instrument's), or None when none was chosen;
-    the register refuses one it cannot record (docgen.register.finals)."""
+    the register refuses one it cannot record (docgen.register.finals), a larger one too:
+    no more than one byte past the limit is read."""
     if upload is None or isinstance(upload, str) or not upload.filename:
         return None
-    return upload.file.read()
+    return upload.file.read(MAX_FINAL_BYTES + 1)
 
 
 routes = [

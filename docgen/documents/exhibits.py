@@ -5,12 +5,20 @@ The case names a file (``easement.exhibit``): a PNG, a JPEG, or a PDF whose firs
 the map. It is checked for existence, type (by its first bytes, never its name) and size,
 and becomes one image that the PDF, the DOCX and the HTML all embed on the exhibit page:
 a PDF page is drawn at 200 dots per inch by PDFium (pypdfium2).
+
+An exhibit is one of the case's files, never the server's: its name is resolved in the case
+file's folder and may not leave it (an absolute path, ``~``, ``..`` or a link out are all
+refused with one message that does not say whether such a file exists). A case with no
+folder (the desk's) names no file at all. A PDF is bounded before PDFium draws it: its size,
+its objects, what its streams inflate to, its pages, and the pixels its first page makes.
 """
 
 from __future__ import annotations
 
 import io
-from pathlib import Path
+import re
+import zlib
+from pathlib import Path, PurePath
 from typing import Any
 
 from docgen.errors import Problem
@@ -21,15 +29,49 @@ PDF_DPI = 200
 # The room on a letter page with 1-inch margins, below the exhibit's heading.
 PAGE_WIDTH_IN, PAGE_HEIGHT_IN = 6.5, 7.5
 KINDS = {b"\x89PNG\r\n\x1a\n": "png", b"\xff\xd8\xff": "jpeg", b"%PDF-": "pdf"}
+# A PDF map, bounded before it is drawn: a survey sheet is one page of a few thousand
+# objects; its streams inflate to tens of megabytes; its first page, drawn, fits the exhibit
+# page at 200 dpi many times over (a 36 x 48 in sheet is drawn smaller, never larger).
+PDF_MAX_PAGES = 200
+PDF_MAX_OBJECTS = 200_000
+PDF_MAX_INFLATED = 128 * 1024 * 1024
+PDF_MAX_PIXELS = 8_000_000  # 2,400 x 3,300: letter at 200 dpi is 3.7 million
+PDF_MAX_IMAGE_PIXELS = 100_000_000  # an image a page holds, as its dictionary declares it
+PDF_MAX_SIDE_POINTS = 60 * 72  # 60 in: the largest drawing sheet (ARCH E) is 36 x 48 in
+STREAM = re.compile(rb"stream\r?\n")
 
 
 class ExhibitError(ValueError):
     """What is wrong with the file a case names as its exhibit."""
 
 
+def outside(name: str) -> ExhibitError:
+    """One refusal for every name that leaves the case's folder, existing or not."""
+    return ExhibitError(
+        f"{name!r} is not a file in the case file's folder; name a PNG, JPEG or PDF file in "
+        "that folder (or a folder below it), by its name there"
+    )
+
+
 def exhibit_path(name: str, case_dir: Path | None) -> Path:
-    path = Path(name).expanduser()
-    return path if path.is_absolute() else (case_dir or Path.cwd()) / path
+    """The file ``name`` in ``case_dir``, confined to it: no absolute path, no ``~``, no
+    ``..``, and no link that resolves outside it; ExhibitError otherwise."""
+    if case_dir is None:
+        raise ExhibitError(
+            f"{name!r} names a file, and this case has no folder to read it from (the desk "
+            "reads no file on the server): describe the area by metes and bounds instead, or "
+            "issue the easement from a case file beside its map (`docgen issue`)"
+        )
+    relative = PurePath(name)
+    if relative.is_absolute() or name.startswith(("~", "\\")) or ".." in relative.parts:
+        raise outside(name)
+    if any(":" in part or "\\" in part for part in relative.parts):
+        raise outside(name)
+    folder = case_dir.resolve()
+    resolved = (folder / relative).resolve()
+    if not resolved.is_relative_to(folder):
+        raise outside(name)
+    return resolved
 
 
 def file_kind(head: bytes) -> str | None:
@@ -42,26 +84,26 @@ def load_exhibit(name: str, case_dir: Path | None) -> Attachment:
 
     path = exhibit_path(name, case_dir)
     if not path.is_file():
-        raise ExhibitError(f"{path} does not exist or is not a file")
+        raise ExhibitError(f"{name!r} does not exist in the case file's folder, or is not a file")
     size = path.stat().st_size
     if size == 0 or size > MAX_BYTES:
         raise ExhibitError(
-            f"{path} is {size:,} bytes; a map exhibit is between 1 byte and "
+            f"{name!r} is {size:,} bytes; a map exhibit is between 1 byte and "
             f"{MAX_BYTES // (1024 * 1024)} MB"
         )
     data = path.read_bytes()
     kind = file_kind(data[:8])
     if kind is None:
-        raise ExhibitError(f"{path} is not a PNG, JPEG or PDF file (read from its first bytes)")
+        raise ExhibitError(f"{name!r} is not a PNG, JPEG or PDF file (read from its first bytes)")
     try:
         if kind == "pdf":
             data, kind = _pdf_first_page(data), "png"
         image = Image.open(io.BytesIO(data))
         image.load()
     except ExhibitError as err:
-        raise ExhibitError(f"{path} {err}") from None
+        raise ExhibitError(f"{name!r} {err}") from None
     except Exception as err:  # a damaged file: Pillow and PDFium raise many kinds
-        raise ExhibitError(f"{path} cannot be read as a {kind.upper()} file ({err})") from None
+        raise ExhibitError(f"{name!r} cannot be read as a {kind.upper()} file ({err})") from None
     # The map as large as the page allows, its proportions kept.
     ratio = image.size[0] / image.size[1]
     if ratio >= PAGE_WIDTH_IN / PAGE_HEIGHT_IN:
@@ -72,21 +114,84 @@ def load_exhibit(name: str, case_dir: Path | None) -> Attachment:
 
 
 def _pdf_first_page(data: bytes) -> bytes:
+    """The first page drawn, after the PDF's bounds are checked (pdf_bounds)."""
     import pypdfium2 as pdfium
 
+    pdf_bounds(data)
     try:
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as err:
         raise ExhibitError(f"is not a readable PDF ({err})") from None
     try:
-        if len(pdf) == 0:
+        pages = len(pdf)
+        if pages == 0:
             raise ExhibitError("is a PDF without pages")
-        bitmap = pdf[0].render(scale=PDF_DPI / 72)
+        if pages > PDF_MAX_PAGES:
+            raise ExhibitError(
+                f"is a PDF of {pages:,} pages; attach the map's page alone (at most "
+                f"{PDF_MAX_PAGES} pages are read)"
+            )
+        page = pdf[0]
+        width, height = page.get_size()
+        if not (0 < width <= PDF_MAX_SIDE_POINTS and 0 < height <= PDF_MAX_SIDE_POINTS):
+            raise ExhibitError(
+                f"is a PDF whose first page is {width / 72:,.0f} x {height / 72:,.0f} in, "
+                f"larger than any map sheet ({PDF_MAX_SIDE_POINTS // 72} in a side); it is "
+                "refused undrawn"
+            )
+        # the pixels rounded up by PDFium stay within the bound
+        scale = min(PDF_DPI / 72, 0.999 * (PDF_MAX_PIXELS / (width * height)) ** 0.5)
+        bitmap = page.render(scale=scale)
         out = io.BytesIO()
-        bitmap.to_pil().save(out, format="PNG", dpi=(PDF_DPI, PDF_DPI))
+        dpi = round(scale * 72)
+        bitmap.to_pil().save(out, format="PNG", dpi=(dpi, dpi))
         return out.getvalue()
     finally:
         pdf.close()
+
+
+def pdf_bounds(data: bytes) -> None:
+    """Refuse a PDF with more objects than a map has, or whose Flate streams would inflate
+    past the limit (read with a bounded inflater, never whole)."""
+    objects = len(re.findall(rb"\d+\s+\d+\s+obj\b", data)) + sum(
+        int(n) for n in re.findall(rb"/N\s+(\d{1,9})", data)
+    )
+    if objects > PDF_MAX_OBJECTS:
+        raise ExhibitError(
+            f"is a PDF of about {objects:,} objects, more than a map has ({PDF_MAX_OBJECTS:,}); "
+            "it is refused unread"
+        )
+    widths = [int(n) for n in re.findall(rb"/Width\s+(\d{1,12})", data)]
+    heights = [int(n) for n in re.findall(rb"/Height\s+(\d{1,12})", data)]
+    if widths and heights and max(widths) * max(heights) > PDF_MAX_IMAGE_PIXELS:
+        raise ExhibitError(
+            f"is a PDF holding an image of {max(widths):,} x {max(heights):,} pixels, more "
+            "than a scanned map has; it is refused unread"
+        )
+    inflated = 0
+    for start in STREAM.finditer(data):
+        inflated += _inflated_size(data, start.end(), PDF_MAX_INFLATED - inflated)
+        if inflated > PDF_MAX_INFLATED:
+            raise ExhibitError(
+                f"is a PDF whose streams inflate past {PDF_MAX_INFLATED // 2**20} MB; a "
+                "map's do not. It is refused unread"
+            )
+
+
+def _inflated_size(data: bytes, at: int, most: int) -> int:
+    """How far the Flate stream starting at ``at`` inflates, counted a few megabytes at a
+    time and no further than ``most`` + 1 (0 when it is not a Flate stream)."""
+    inflater = zlib.decompressobj()
+    size = 0
+    pending = memoryview(data)[at:]
+    while pending and size <= most and not inflater.eof:
+        try:
+            size += len(inflater.decompress(pending[: 2**20], 4 * 2**20))
+        except zlib.error:
+            return size  # not Flate (or its end): PDFium reads it, bounded by pixels
+        used = min(len(pending), 2**20) - len(inflater.unconsumed_tail)
+        pending = pending[used:]
+    return size
 
 
 def exhibit_problems(case: Any, case_dir: Path | None, provision: str) -> list[Problem]:

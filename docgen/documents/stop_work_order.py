@@ -1,7 +1,7 @@
 """Stop-work order (§ 228-79C(2); § 228-79A(1)): the served copy and the site placard.
 
 Persons receiving the order halt all land development activities except those that
-address the violations (and site stabilization, § 228-79A(1)); the order stays in effect
+address the violations (site stabilization among them, § 228-79C(2)); the order stays in effect
 until the Village confirms compliance. Both layouts take their words from
 templates/notices/_enforcement.html.j2, so the placard says what the served copy says.
 """

@@ -156,6 +156,7 @@ def _issue(
     jurisdiction=None,
 ):
     from docgen import api
+    from docgen.instruments.docx_checks import read_final
 
     with _open() as reg, _recorded_number_said():
         issued = reg.issue(
@@ -168,7 +169,7 @@ def _issue(
             supersedes=supersedes,
             jurisdiction=jurisdiction,
             force=force,
-            final=final.read_bytes() if final is not None else None,
+            final=read_final(final) if final is not None else None,
             copies=copies,
         )
     _print_issued(issued)
@@ -451,19 +452,25 @@ def verify(file: Path) -> None:
 @click.argument("number")
 @click.option("-o", "--out", default="./", show_default=True, help="a file or a directory")
 @click.option(
-    "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
+    "-f",
+    "--format",
+    "fmt",
+    default="all",
+    show_default=True,
+    help="pdf, docx, html; for an instrument issued with counsel's final: record (the PDF/A "
+    "to record with the County Clerk), final (counsel's DOCX), redline; or all",
 )
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @WHOSE
 def export(number: str, out: str, fmt: str, force: bool, jurisdiction) -> None:
     """Write NUMBER's stored files again, byte for byte, each checked against its SHA-256."""
-    from docgen import api
+    from docgen.register.finals import export_formats
 
     with _open(readonly=True) as reg:
         written = reg.export(
             number,
             _folder_or_file(out),
-            api.formats_from(fmt),
+            export_formats(fmt),
             force=force,
             jurisdiction=jurisdiction,
         )

@@ -47,7 +47,7 @@ from docgen.register.audit import record
 from docgen.register.copies import copy_format, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.faults import checkpoint, pause
-from docgen.register.finals import FINAL, counsel_files
+from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
@@ -97,13 +97,14 @@ class Facts:
     site: tuple[str, str | None, str | None, str | None] | None  # key, address, descr., tax map
 
 
-def facts(spec: Spec, data: dict[str, Any], source: str) -> Facts:
+def facts(spec: Spec, data: dict[str, Any], source: str, case_dir: Path | None = None) -> Facts:
     """The case validated as the register issues it (before service, its number still to
-    be assigned), with what its kind says of it."""
+    be assigned), with what its kind says of it (``case_dir``: the case file's folder, where
+    the files it names are read)."""
     probe = dict(data)
     if spec.numbered and not probe.get("number"):
         probe["number"] = PLACEHOLDER
-    case, pack = spec.prepare(probe, ISSUING, source)
+    case, pack = spec.prepare(probe, replace(ISSUING, case_dir=case_dir), source)
     issued = spec.issued(case) or today()
     place = spec.site(case)
     site = None
@@ -138,6 +139,7 @@ class Request:
     final: bytes | None = None  # counsel's final DOCX of an instrument (docgen.register.finals)
     copies: bool = False  # a copy for each person in copies_to (docgen.register.copies)
     jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
+    case_dir: Path | None = None  # the case file's folder: a map exhibit is read there only
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -212,7 +214,10 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
     is numbered, rendered or recorded; its files are written again where asked."""
     files = {f.format: f.content for f in row.files if f.format in request.formats}
     stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
-    targets = api.output_paths(request.out, stem, files) if request.out is not None else {}
+    counsel = {}
+    if request.final is not None:
+        counsel = {f.format: f.content for f in row.files if f.format in COUNSEL_FILES}
+    targets = out_targets(request.out, stem, files, counsel)
     if request.copies:
         kept = {
             f.format: f.content
@@ -236,6 +241,7 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
                 + "; its number stands as issued: a final text for it is a correction "
                 "(`docgen supersede` with --final)"
             )
+    files |= counsel
     old = session.get(Document, row.supersedes_id) if row.supersedes_id else None
     issued = Issued(
         id=row.id,
@@ -252,6 +258,19 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
         repeated=True,
     )
     return issued, targets
+
+
+def out_targets(
+    out: str | Path | None, stem: str, files: dict[str, bytes], counsel: dict[str, bytes]
+) -> dict[str, Path]:
+    """Where ``-o`` writes: the document's files; with counsel's final, counsel's files
+    instead (the PDF/A to record, the final DOCX, the redline: docgen.register.finals),
+    the draft staying in the register (`docgen export NUMBER -f docx`)."""
+    if out is None:
+        return {}
+    if counsel:
+        return counsel_targets(out, stem, counsel)
+    return api.output_paths(out, stem, files)
 
 
 def copy_targets(out: str | Path, stem: str, copies: dict[str, bytes]) -> dict[str, Path]:
@@ -281,7 +300,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     who, supersedes = request.who, request.supersedes
     spec = get_kind(kind)
     refuse_typed_priors(data, name)
-    found = facts(spec, data, name)
+    found = facts(spec, data, name, request.case_dir)
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)
@@ -333,6 +352,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         officer,
         corrects,
         number,
+        request.case_dir,
     )
     made = rendered_for(job)
     files, copies, doc, code = dict(made.files), made.copies, made.document, made.code
@@ -340,10 +360,16 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     if person is None and created and (party := found.party) is not None:  # made now
         person, created = resolve(session, party.name, party.address, respondent, who, expected)
     stem = safe_name(doc.filename or number, fallback=kind)
-    targets = api.output_paths(out, stem, files) if out is not None else {}
+    counsel = {}
+    if request.final is not None:  # made before the write is prepared: it writes these
+        counsel = counsel_files(unmarked_docx(job), request.final, who, number)
+    if counsel:  # named by the register's number, as `export` names them
+        targets = out_targets(out, safe_name(f"{number}-{kind}", fallback=kind), files, counsel)
+    else:
+        targets = out_targets(out, stem, files, counsel)
     if out is not None and request.copies:
         targets |= copy_targets(out, stem, copies)
-    files |= copies
+    files |= copies | counsel
     pending_writes({targets[f]: files[f] for f in targets}, request.force)
     row = Document(
         jurisdiction=found.pack.id,
@@ -365,10 +391,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     session.add(row)
     session.flush()
     hashes = {}
-    stored = dict(files)
-    if request.final is not None:
-        stored |= counsel_files(files["docx"], request.final, who)
-    for fmt, blob in stored.items():
+    for fmt, blob in files.items():
         hashes[fmt] = hashlib.sha256(blob).hexdigest()
         session.add(
             DocumentFile(
@@ -438,6 +461,7 @@ class Job:
     officer: str | None
     corrects: tuple[str, date] | None
     number: str
+    case_dir: Path | None = None  # the case file's folder (docgen.documents.exhibits)
 
     @property
     def key(self) -> str:
@@ -455,7 +479,7 @@ class Job:
 
     def make(self) -> Made:
         pause("rendering")
-        options = replace(ISSUING, corrects=self.corrects)
+        options = replace(ISSUING, corrects=self.corrects, case_dir=self.case_dir)
         options, code = checks.mark_for(self.sealing, options, self.number, self.officer)
         data = copy.deepcopy(self.data)
         if self.copies:
@@ -479,6 +503,14 @@ class Job:
             ).items()
         }
         return Made(files, copies, doc, code)
+
+
+def unmarked_docx(job: Job) -> bytes:
+    """The job's DOCX as counsel had it to edit: without the verification line and code
+    issuing adds (so the redline shows counsel's edits only, never issuing's additions)."""
+    options = replace(ISSUING, corrects=job.corrects, case_dir=job.case_dir)
+    _, files = api.render_bytes(job.kind, copy.deepcopy(job.data), ("docx",), options)
+    return files["docx"]
 
 
 class Rerender(Exception):  # never a DocgenError: no caller's handler may take it

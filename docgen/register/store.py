@@ -28,6 +28,7 @@ from docgen.register.audit import actor
 from docgen.register.copies import copy_of
 from docgen.register.db import RegisterError, guarded
 from docgen.register.faults import checkpoint
+from docgen.register.finals import COUNSEL_FILES, counsel_targets
 from docgen.register.lost import recording
 from docgen.register.records import DocumentRecord, History, Issued, OffenseRecord, Verified
 from docgen.register.respondents import candidates
@@ -135,6 +136,7 @@ class Register:
             jurisdiction=jurisdiction,
             final=final,
             copies=copies,
+            case_dir=api.case_dir_of(source),
         )
         issued, targets = issuing.rendered_outside(lambda: self._issue(request))
         checkpoint("committed")
@@ -168,21 +170,24 @@ class Register:
     ) -> list[Path]:
         """Write the stored bytes of ``number`` (of ``jurisdiction``) again (exactly as
         served) to ``out``, with the copies kept with it (each person's copy, named as
-        when issued)."""
+        when issued) and counsel's files asked for (docgen.register.finals.export_formats:
+        NUMBER-kind-to-record.pdf, -final.docx, -redline.docx)."""
         with guarded(self.url), db.read_session(self.engine) as session:
             row = queries.document_row(session, number, jurisdiction)
             formats = tuple(formats)
             blobs = queries.stored_files(row, set(formats))
+            counsel = {f: blobs.pop(f) for f in COUNSEL_FILES if f in blobs}
             wanted = {f.format for f in row.files if (c := copy_of(f.format)) and c[1] in formats}
             copies = queries.stored_files(row, wanted) if wanted else {}
             stem = safe_name(f"{row.number}-{row.kind}", fallback=row.kind)
-            if not blobs:
+            if not blobs and not counsel:
                 stored = ", ".join(f.format for f in row.files) or "none"
                 raise RegisterError(
                     f"{row.number}: no {', '.join(formats)} stored (stored: {stored})"
                 )
-        paths = api.output_paths(out, stem, blobs)
-        files = {paths[fmt]: blob for fmt, blob in blobs.items()}
+        paths = api.output_paths(out, stem, blobs) if blobs else {}
+        paths |= counsel_targets(out, stem, counsel)
+        files = {paths[fmt]: blob for fmt, blob in (blobs | counsel).items()}
         if copies:  # beside the original, as issued (docgen.register.copies)
             targets = issuing.copy_targets(out, stem, copies)
             files |= {path: copies[stored] for stored, path in targets.items()}

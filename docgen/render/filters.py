@@ -88,9 +88,15 @@ def cite(ref: str) -> str:
     return text
 
 
-def full_stop(text: str) -> str:
+def full_stop(text: Any) -> Any:
     """``text`` ending its sentence: a period added, unless it already ends in one ("Inc.",
-    "No. 2."), so a name ending in a period never gets a second."""
+    "L.L.C.", "J.", "No. 2."), so a name ending in a period never gets a second. Markup
+    (a value marked for review, a block the template set) stays markup; what it reads as
+    text decides."""
+    if isinstance(text, Markup):
+        value = text.rstrip()
+        said = value.striptags()
+        return value if said.endswith((".", "?", "!")) else value + Markup(".")
     value = str(text).rstrip()
     return value if value.endswith((".", "?", "!")) else value + "."
 

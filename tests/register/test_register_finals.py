@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import zipfile
 
 import docx
@@ -100,3 +101,80 @@ def test_a_final_for_a_case_issued_without_one_is_a_correction_never_a_silent_re
     assert corrected.hashes["final"] == hashlib.sha256(final).hexdigest()
     again = reg.supersede(first.number, CASE, final=final)  # the same correction, once
     assert again.number == corrected.number
+
+
+GATED = (
+    "tracked changes",
+    "a linked picture",
+    "a DOCTYPE",
+    "no content types",
+    "a zip bomb by size",
+)
+
+
+def test_issue_refuses_a_hostile_or_unfinished_final_and_numbers_nothing(reg, tmp_path):
+    """`docgen issue ... --final` with each: exit 1, the reason, no traceback, no file
+    written and nothing recorded."""
+    from tests.helpers import hostile
+
+    for what in GATED:
+        make, expected = hostile.HOSTILE_FINALS[what]
+        (tmp_path / "final.docx").write_bytes(make())
+        run = docgen(
+            "issue",
+            "maintenance-easement",
+            CASE,
+            "--final",
+            tmp_path / "final.docx",
+            "-o",
+            f"{tmp_path / 'out'}/",
+        )
+        assert run.returncode == 1, (what, run.stdout, run.stderr)
+        assert expected in " ".join(run.stderr.split()) and "Traceback" not in run.stderr
+        assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    assert reg.count() == 0
+
+
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+def test_the_final_comes_out_the_pdf_a_to_record_first_and_export_gives_each(reg, tmp_path):
+    """`issue --final -o DIR/` writes counsel's files, not the draft: the PDF/A to record
+    (numbered, with its page numbering, without the access code), the final DOCX and the
+    redline, which shows counsel's edit and nothing issuing adds; `export -f` gives each."""
+    from tests.helpers.readback import pdf_text
+
+    final = counsel_final()
+    (tmp_path / "final.docx").write_bytes(final)
+    out = tmp_path / "out"
+    run = docgen(
+        "issue", "maintenance-easement", CASE, "--final", tmp_path / "final.docx", "-o", f"{out}/"
+    )
+    assert run.returncode == 0, run.stderr
+    number = run.stdout.split()[1]
+    stem = f"{number}-maintenance-easement"
+    written = sorted(p.name for p in out.iterdir())
+    assert written == [f"{stem}-final.docx", f"{stem}-redline.docx", f"{stem}-to-record.pdf"]
+    assert (out / f"{stem}-final.docx").read_bytes() == final
+    to_record = " ".join(pdf_text((out / f"{stem}-to-record.pdf").read_bytes()).split())
+    assert f"No. {number}" in to_record and "Page 1 of" in to_record
+    assert "Access code" not in to_record and "building, shed, fence" in to_record
+    body = zipfile.ZipFile(out / f"{stem}-redline.docx").read("word/document.xml").decode()
+    deleted = " ".join(re.findall(r"<w:delText[^>]*>([^<]*)<", body))
+    inserted = " ".join(re.findall(r"<w:ins [^>]*>.*?</w:ins>", body, re.S))
+    assert "shed" in inserted
+    assert "Access code" not in deleted and "not signed" not in deleted, deleted
+
+    again = tmp_path / "again"
+    for asked, names in {
+        "record": [f"{stem}-to-record.pdf"],
+        "final,redline": [f"{stem}-final.docx", f"{stem}-redline.docx"],
+    }.items():
+        run = docgen("export", number, "-f", asked, "-o", f"{again / asked}/")
+        assert run.returncode == 0, run.stderr
+        assert sorted(p.name for p in (again / asked).iterdir()) == names
+    run = docgen("export", number, "-f", "all", "-o", f"{again / 'all'}/")
+    assert sorted(p.name for p in (again / "all").iterdir()) == sorted(
+        [*written, f"{stem}.docx", f"{stem}.html", f"{stem}.pdf"]
+    )
+    assert (again / "record" / f"{stem}-to-record.pdf").read_bytes() == (
+        out / f"{stem}-to-record.pdf"
+    ).read_bytes()

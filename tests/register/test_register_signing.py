@@ -83,7 +83,9 @@ def test_without_a_key_the_page_says_it_is_unsigned(reg):
     assert not issued.signed
     assert check_signature(issued.files["pdf"], None).signed is False
     text_ = words(issued.files["pdf"])
-    assert "This document is not signed electronically." in text_
+    assert "This document is not signed electronically; the signed paper original controls." in (
+        text_
+    )
     assert f"Access code: {issued.access_code}" in text_
     assert any("verification.address" in w for w in issued.warnings)
 

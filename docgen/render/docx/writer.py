@@ -418,7 +418,8 @@ def _style_spacing(style: Any, name: str) -> Any:
 
 def _fit_columns(table: Any, rows: list[tuple[Any, bool]], count: int) -> None:
     """Column widths in proportion to what each column holds, as the PDF's table layout
-    does; left alone, Word and LibreOffice split the page evenly (a wide "No." column)."""
+    does; left alone, Word and LibreOffice split the page evenly (a wide "No." column).
+    A cell of class "nowrap" (print.css keeps it on one line) gets room for all of it."""
     weights, longest = [4] * count, [0] * count
     for row_el, _ in rows:
         col = 0
@@ -427,7 +428,12 @@ def _fit_columns(table: Any, rows: list[tuple[Any, bool]], count: int) -> None:
             if span == 1 and col < count:
                 words = cell_el.text_content().split()
                 weights[col] = max(weights[col], min(len(" ".join(words)), 60) + 4)
-                # a word longer than 30 characters (a URL) breaks inside its cell instead
+                # a word longer than 30 characters (a URL) breaks inside its cell instead;
+                # a cell the template holds on one line (class "nowrap": a certified
+                # article number) is one word
+                if "nowrap" in (cell_el.get("class") or "").split():
+                    words = [" ".join(words)]
+                    longest[col] = max(longest[col], len(words[0]))
                 longest[col] = max([longest[col], *(min(len(w), 30) for w in words)])
             col += span
     # Each column first gets room for its longest word (about 0.09 inch a character, plus
