@@ -1,9 +1,21 @@
 """The docgen command: a thin shell over docgen.api.
 
-Exit codes: 0 success; 1 an error the user can fix, said in one line, never a traceback:
-invalid case data (the message names field, problem and provision), a kind the
-jurisdiction does not provide, a file, disk or standard stream that cannot be written or
-read (a full disk, ``>&-``, ``<&-``), a register refusing or unreachable; 2 usage error.
+Exit codes, of every command (:class:`Exit`; the one map from errors to codes is
+``DocgenGroup.invoke``):
+
+- 0 success; ``docgen verify``: the file is a document this register issued, unaltered,
+  and its signature (if any) is valid;
+- 1 an error the user can fix, said in one line, never a traceback: invalid case data (the
+  message names field, problem and provision), a kind the jurisdiction does not provide,
+  a file, disk or standard stream that cannot be written or read (a full disk, ``>&-``,
+  ``<&-``), a register refusing or unreachable; ``docgen verify``: the file is not a
+  document this register issued, or it was altered, or its signature is not valid;
+- 2 usage error (an unknown option, options that contradict each other);
+- 3 ``docgen verify`` could not give an answer: the register could not be reached or read;
+- 4 an internal error: a defect in docgen or an engine, reported in one line (no
+  traceback; DOCGEN_DEBUG=1 shows it); nothing was written;
+- 130 interrupted (Ctrl-C); no partial files were left.
+
 Heavy modules (the case models, WeasyPrint, python-docx) load inside the commands that
 need them, so `docgen --help` stays fast.
 """
@@ -14,6 +26,7 @@ import json
 import logging
 import os
 import sys
+from enum import IntEnum
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -22,34 +35,47 @@ import click
 FORMAT_HELP = "pdf, docx, html or all; several as pdf,docx"
 
 
-def fail(err: Exception) -> NoReturn:
+class Exit(IntEnum):
+    """docgen's exit codes (the module's docstring says when each is given)."""
+
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    UNANSWERED = 3
+    INTERNAL = 4
+    INTERRUPTED = 130
+
+
+def fail(err: Exception, code: Exit = Exit.ERROR) -> NoReturn:
     click.echo(f"error: {err}", err=True)
-    sys.exit(1)
+    sys.exit(code)
 
 
 class DocgenGroup(click.Group):
     """Turns every DocgenError into 'error: ...' and exit 1, in one place."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from docgen.errors import DocgenError, OutputUsage
+        from docgen.errors import DocgenError, OutputUsage, Unanswered
 
         try:
             return super().invoke(ctx)
         except OutputUsage as err:
             raise click.UsageError(str(err), ctx) from None
+        except Unanswered as err:
+            fail(err, Exit.UNANSWERED)
         except DocgenError as err:
             fail(err)
         except BrokenPipeError:
             # Standard output was closed by its reader (`| head`) after the files were
             # written: not a failure. Point stdout at nothing so the exit flush is quiet.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(0)
+            sys.exit(Exit.OK)
         except OSError as err:  # the filesystem's answer: the user's to fix, not a defect
             where = f"{err.filename}: " if err.filename else ""
             fail(RuntimeError(f"{where}{err.strerror or err}"))
         except KeyboardInterrupt:
             click.echo("interrupted; no partial files were left", err=True)
-            sys.exit(130)
+            sys.exit(Exit.INTERRUPTED)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as err:
@@ -61,7 +87,8 @@ class DocgenGroup(click.Group):
                 RuntimeError(
                     f"internal error ({type(err).__name__}: {err}); no file was "
                     "written. Please report it; DOCGEN_DEBUG=1 shows the traceback"
-                )
+                ),
+                Exit.INTERNAL,
             )
 
 
@@ -149,7 +176,7 @@ def pack_check(file: Path, is_settings: bool) -> None:
     from docgen.law.pack_check import check_pack_file
 
     if check_pack_file(file, echo=click.echo):
-        sys.exit(1)
+        sys.exit(Exit.ERROR)
 
 
 @main.command()
@@ -323,7 +350,7 @@ def demo(out: Path, fmt: str) -> None:
 
     failures = demo_module.run(out, fmt, echo=click.echo)
     if failures:
-        sys.exit(1)
+        sys.exit(Exit.ERROR)
 
 
 @main.command()
@@ -410,7 +437,7 @@ def batch(
             )
         )
     if report.failures:
-        sys.exit(1)
+        sys.exit(Exit.ERROR)
 
 
 @main.command()

@@ -66,6 +66,12 @@ class OutputExists(OutputError):
         )
 
 
+class Unanswered(DocgenError):
+    """A question docgen could not answer because what holds the answer could not be
+    reached or read: ``docgen verify`` whose register is unreachable (exit code 3, so a
+    script never takes "could not check" for "not issued")."""
+
+
 class OutputUsage(DocgenError):
     """The output options contradict each other (the CLI's usage error, exit code 2)."""
 

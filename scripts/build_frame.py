@@ -164,8 +164,22 @@ def numbering(doc):
             part.append(el)
 
 
+# Word 2010's copy of the styles (python-docx's default template has one). Word reads it
+# instead of styles.xml when both are there; a copy that disagrees with styles.xml (our
+# styles are not in it, its docDefaults differ) is a file Word repairs on opening.
+STYLES_WITH_EFFECTS = "http://schemas.microsoft.com/office/2007/relationships/stylesWithEffects"
+
+
+def without_styles_with_effects(doc) -> None:
+    """Drop the document's stylesWithEffects part: styles.xml alone holds the styles."""
+    for rid, rel in list(doc.part.rels.items()):
+        if rel.reltype == STYLES_WITH_EFFECTS:
+            doc.part.drop_rel(rid)
+
+
 def build(out: Path = OUT) -> Path:
     doc = Document()
+    without_styles_with_effects(doc)
     normal = doc.styles["Normal"]
     normal.font.name = FONT
     normal.font.size = Pt(12)

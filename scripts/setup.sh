@@ -8,16 +8,19 @@ cd "$(dirname "$0")/.."
 # Pango renders text; libharfbuzz-subset0 subsets fonts fast and deterministically
 # (without it PDFs are ~4.5x slower and differ between runs); the fonts cover Latin
 # (Liberation, metric twins of Times New Roman and Arial), Greek and Cyrillic (DejaVu)
-# and CJK (WenQuanYi Micro Hei); poppler-utils gives pdftotext for reading PDFs by eye.
+# and CJK (WenQuanYi Micro Hei).
 SYSTEM_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig
                  fonts-liberation2 fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei)
 # `setup.sh --test` adds what the tests drive for real: a PostgreSQL 15 server (the
 # register's shared backend; tests start their own with initdb/pg_ctl), Debian's Chromium
 # and its driver (browser tests through Playwright) and LibreOffice Writer (DOCX pages as
 # Word users see them), and what docs/deploy.md runs: Caddy (the HTTPS proxy in front of the
-# desk, tested on loopback) and systemd's systemd-analyze (checks the unit files).
+# desk, tested on loopback) and systemd's systemd-analyze (checks the unit files); and the
+# conformance gate's validators that are not Python packages (tests/helpers/validators.py):
+# poppler-utils (pdfsig reads the signatures; pdftotext reads a PDF by eye) and qpdf.
 if [ "${1:-}" = "--test" ]; then
-  SYSTEM_PACKAGES+=(postgresql-15 chromium chromium-driver libreoffice-writer-nogui caddy systemd)
+  SYSTEM_PACKAGES+=(postgresql-15 chromium chromium-driver libreoffice-writer-nogui caddy systemd
+                    poppler-utils qpdf)
 fi
 
 missing=()

@@ -39,8 +39,11 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
-def axe_violations(page, levels=("serious", "critical")) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now."""
+IMPACTS = ("minor", "moderate", "serious", "critical")
+
+
+def axe_violations(page, levels=IMPACTS) -> list[str]:
+    """axe-core's violations on the page as it is now, at every impact (``levels``)."""
     page.evaluate(AXE.read_text(encoding="utf-8"))  # evaluated by the driver, not a <script>
     found = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"

@@ -5,8 +5,6 @@ from __future__ import annotations
 import copy
 import io
 import re
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from docgen.errors import CaseInvalid
 from docgen.law.acknowledgment import CERTIFICATE_TEXT, office_article
 from docgen.law.packs import load_pack
 from docgen.render.filters import money_words
+from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, html_text, pdf_pages, pdf_text
 
 KINDS = ("maintenance-easement", "maintenance-agreement")
@@ -450,21 +449,7 @@ def test_cli_reports_the_error_without_a_traceback(tmp_path):
     data = sample()
     data["inspection"] = {"interval_years": 7}
     path = write_case(tmp_path, yaml.safe_dump(data, allow_unicode=True))
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "docgen.cli",
-            "render",
-            "maintenance-agreement",
-            str(path),
-            "-o",
-            str(tmp_path) + "/",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    run = docgen("render", "maintenance-agreement", path, "-o", f"{tmp_path}/", cwd=ROOT)
     assert run.returncode == 1
     assert "inspection.interval_years: 7 years" in run.stderr and "Traceback" not in run.stderr
     assert not list(tmp_path.glob("*.pdf"))

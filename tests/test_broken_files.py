@@ -1,4 +1,5 @@
-"""Broken case files through the CLI: exit 1, a clear message, no traceback, no output.
+"""Broken case files through the CLI (in this process): exit 1, a clear message, no
+traceback, no output.
 
 (How long each takes to be refused is measured by benchmarks/broken_inputs.py, not
 asserted here: timings on a shared machine make flaky tests.)
@@ -6,20 +7,18 @@ asserted here: timings on a shared machine make flaky tests.)
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from tests.helpers.broken_cases import Broken, broken_cases, write
+from tests.helpers.cli import Run, docgen
 
 CASES = broken_cases()
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "docgen.cli", *args], capture_output=True, text=True, timeout=60
-    )
+def run_cli(*args: str) -> Run:
+    """The command in this process (tests/helpers/cli.py): the same click command, its
+    errors mapped to exit codes in the same place, 100 times faster than a process."""
+    return docgen(*args)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -4,8 +4,6 @@ letterhead works, and reaching for Python internals fails with a clear DocgenErr
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 from conftest import SAMPLE_IDS, SAMPLES
@@ -13,6 +11,7 @@ from conftest import SAMPLE_IDS, SAMPLES
 from docgen import api
 from docgen.documents.base import Options
 from docgen.errors import DocgenError, RenderError
+from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, html_text, pdf_text
 
 LETTERHEAD = """<header class="masthead">
@@ -61,22 +60,7 @@ def test_sandbox_refusal_through_the_cli(tmp_path):
     kind, path = SAMPLES[0]
     folder = custom(tmp_path, "<header>{{ cycler.__init__.__globals__ }}</header>")
     out = tmp_path / "out"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "docgen.cli",
-            "render",
-            kind,
-            str(path),
-            "--templates",
-            folder,
-            "-o",
-            f"{out}/",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    run = docgen("render", kind, path, "--templates", folder, "-o", f"{out}/")
     assert run.returncode == 1
     assert run.stderr.startswith("error: ") and "sandbox" in run.stderr
     assert "Traceback" not in run.stderr

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import ssl
 import subprocess
 import sys
@@ -20,25 +19,15 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.desk_server import PASSWORD, csrf_of, docgen, free_port, sqlite_of
+from tests.helpers.tools import need
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "docs" / "deploy"
 GUIDE = ROOT / "docs" / "deploy.md"
 UNITS = ("docgen.service", "docgen-backup.service", "docgen-backup.timer")
 INSTALLED = "/opt/docgen/venv"  # where the guide installs docgen
-
-
-def need(program: str) -> str:
-    found = shutil.which(program)
-    if found is None:
-        message = f"{program} not found (scripts/setup.sh --test installs it)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 def unit_text(name: str) -> str:

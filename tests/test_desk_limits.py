@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from desk_server import csrf_of, database, docgen, serving, start_draft, typed_sample
+from desk_server import TIMEOUT, csrf_of, database, docgen, serving, start_draft, typed_sample
 
 
 @pytest.fixture(scope="module")
@@ -176,7 +176,7 @@ def test_content_disposition_is_rfc_6266_whatever_the_number(desk):
 
 
 def test_a_host_header_not_named_is_refused(desk):
-    reply = httpx.get(desk.url + "/drafts/", headers={"host": "evil.example"})
+    reply = httpx.get(desk.url + "/drafts/", headers={"host": "evil.example"}, timeout=TIMEOUT)
     assert reply.status_code == 400 and "evil.example" not in reply.headers.get("location", "")
 
 

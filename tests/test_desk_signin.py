@@ -12,6 +12,7 @@ import time
 import pytest
 from desk_server import (
     PASSWORD,
+    TIMEOUT,
     csrf_of,
     database,
     docgen,
@@ -216,7 +217,9 @@ def test_x_forwarded_for_is_believed_only_from_the_proxy(tmp_path):
         signins = {client for _, action, _, client in audit(desk) if action.startswith("sign-in")}
         assert signins == {"127.0.0.1"}
         proxy = httpx.Client(
-            base_url=desk.url, transport=httpx.HTTPTransport(local_address="127.0.0.2")
+            base_url=desk.url,
+            transport=httpx.HTTPTransport(local_address="127.0.0.2"),
+            timeout=TIMEOUT,
         )
         desk.clients.append(proxy)
         assert through(proxy, "someone", "203.0.113.7") == 401

@@ -20,6 +20,7 @@ from conftest import ROOT
 
 from docgen.errors import OutputError, OutputExists
 from docgen.render.output import write_files
+from tests.helpers import cli
 
 CASE = ROOT / "fixtures" / "penalty-statement" / "homer-first-offense.yaml"
 OTHER = ROOT / "fixtures" / "penalty-statement" / "homer-third-offense.yaml"
@@ -27,6 +28,8 @@ CERTS = ROOT / "fixtures" / "contractor-certification" / "homer-three-contractor
 
 
 def docgen(*args, **kw):
+    """``docgen ARGS`` as a process of its own, for what only a process shows (a file-size
+    limit); the rest run in this process (tests/helpers/cli.py)."""
     return subprocess.run(
         [sys.executable, "-m", "docgen.cli", *map(str, args)], capture_output=True, **kw
     )
@@ -215,8 +218,8 @@ def test_permission_denied_is_a_one_line_error(tmp_path):
 
 def test_a_parent_that_is_a_file_is_a_one_line_error(tmp_path):
     (tmp_path / "notices").write_text("a file")
-    run = docgen("render", "penalty-statement", CASE, "-f", "html", "-o",
-                 f"{tmp_path}/notices/sub/", text=True)  # fmt: skip
+    run = cli.docgen("render", "penalty-statement", CASE, "-f", "html", "-o",
+                     f"{tmp_path}/notices/sub/")  # fmt: skip
     assert run.returncode == 1
     assert "notices" in run.stderr and "a file is in the way" in run.stderr
     assert "internal error" not in run.stderr and run.stderr.count("\n") == 1
@@ -241,21 +244,19 @@ def test_a_closed_pipe_after_writing_is_not_a_failure(tmp_path):
 
 def test_a_served_notice_is_not_replaced_by_another_case(tmp_path):
     out = f"{tmp_path}/"
-    first = docgen("render", "penalty-statement", CASE, "-f", "pdf", "-o", out, text=True)
+    first = cli.docgen("render", "penalty-statement", CASE, "-f", "pdf", "-o", out)
     assert first.returncode == 0, first.stderr
     served = Path(first.stdout.strip())
     served.chmod(0o444)
     kept = served.read_bytes()
-    again = docgen("render", "penalty-statement", CASE, "-f", "pdf", "-o", out, text=True)
+    again = cli.docgen("render", "penalty-statement", CASE, "-f", "pdf", "-o", out)
     assert again.returncode == 0 and served.read_bytes() == kept  # same bytes: no-op
     other = same_number(tmp_path)
-    refused = docgen("render", "penalty-statement", other, "-f", "pdf", "-o", out, text=True)
+    refused = cli.docgen("render", "penalty-statement", other, "-f", "pdf", "-o", out)
     assert refused.returncode == 1 and str(served) in refused.stderr
     assert "--force" in refused.stderr and "Traceback" not in refused.stderr
     assert served.read_bytes() == kept and stat.S_IMODE(served.stat().st_mode) == 0o444
-    forced = docgen(
-        "render", "penalty-statement", other, "-f", "pdf", "-o", out, "--force", text=True
-    )
+    forced = cli.docgen("render", "penalty-statement", other, "-f", "pdf", "-o", out, "--force")
     assert forced.returncode == 0 and served.read_bytes() != kept
 
 
@@ -273,16 +274,16 @@ def test_a_device_is_never_replaced(tmp_path):
 
 
 def test_dash_writes_one_format_to_standard_output(tmp_path):
-    run = docgen("render", "penalty-statement", CASE, "-f", "html", "-o", "-", cwd=tmp_path)
+    run = cli.docgen("render", "penalty-statement", CASE, "-f", "html", "-o", "-", cwd=tmp_path)
     assert run.returncode == 0
-    assert run.stdout.startswith(b"<!DOCTYPE html>") and list(tmp_path.iterdir()) == []
-    both = docgen("render", "penalty-statement", CASE, "-o", "-", cwd=tmp_path, text=True)
+    assert run.stdout.startswith("<!DOCTYPE html>") and list(tmp_path.iterdir()) == []
+    both = cli.docgen("render", "penalty-statement", CASE, "-o", "-", cwd=tmp_path)
     assert both.returncode == 2 and "one format" in both.stderr
 
 
 def test_a_name_keeps_its_dots(tmp_path):
-    run = docgen("render", "penalty-statement", CASE, "-f", "pdf,html",
-                 "-o", tmp_path / "notices" / "PS-2026.0011", text=True)  # fmt: skip
+    run = cli.docgen("render", "penalty-statement", CASE, "-f", "pdf,html",
+                     "-o", tmp_path / "notices" / "PS-2026.0011")  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert sorted(p.name for p in (tmp_path / "notices").iterdir()) == [
         "PS-2026.0011.html",
@@ -301,7 +302,7 @@ def test_a_name_keeps_its_dots(tmp_path):
     ids=["pdf-as-docx", "formats-without-pdf", "split-to-a-file", "split-to-stdout"],
 )
 def test_contradictory_output_options_are_usage_errors(tmp_path, args):
-    run = docgen("render", *args, cwd=tmp_path, text=True)
+    run = cli.docgen("render", *args, cwd=tmp_path)
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr and list(tmp_path.iterdir()) == []
 

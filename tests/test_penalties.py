@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -33,38 +35,72 @@ def run(case):
     return assess(charged, priors, case["statement"], HOMER)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if "expect" in c], ids=lambda c: c["name"])
-def test_assessment(case):
+# What each key of a case's ``expect`` checks, given the assessment and its JSON. A key
+# not here is a mistake in the table and fails (expectation_problems): a misspelled key
+# must not pass by checking nothing.
+EXPECTATIONS: dict[str, Callable[[Any, dict[str, Any], Any], bool]] = {
+    "offense_number": lambda a, got, v: got["offense_number"] == v,
+    "tier": lambda a, got, v: got["tier"] == v,
+    "violations": lambda a, got, v: got["violations"] == v,
+    "min": lambda a, got, v: got["fine_min_per_violation"] == v,
+    "max": lambda a, got, v: got["fine_max_per_violation"] == v,
+    "total_min": lambda a, got, v: got["total_fine_min"] == v,
+    "total_max": lambda a, got, v: got["total_fine_max"] == v,
+    "lookback_start": lambda a, got, v: a.lookback_start == v,
+    "excluded": lambda a, got, v: len(a.excluded) == v,
+    "counted": lambda a, got, v: len(a.counted) == v == a.offense_number - 1,
+    "counts": lambda a, got, v: [c["count"] for c in got["counts"]] == v,
+    "counted_reason": lambda a, got, v: bool(a.counted) and all(v in f.reason for f in a.counted),
+    "first_reason": lambda a, got, v: v in a.counted[0].reason,
+    "counted_reason_not": lambda a, got, v: all(v not in f.reason for f in a.counted),
+    "excluded_reason": lambda a, got, v: (
+        bool(a.excluded) and all(v in f.reason for f in a.excluded)
+    ),
+}
+CASE_KEYS = {"name", "statement", "offense", "violations", "priors", "expect", "error"}
+
+
+def unknown_keys(case: dict[str, Any]) -> list[str]:
+    """Each key of the case, and of its ``expect``, that the table does not know."""
+    unknown = sorted(set(case) - CASE_KEYS) + sorted(
+        set(case.get("expect", {})) - set(EXPECTATIONS)
+    )
+    return [f"unknown key {key!r} in {case['name']!r}" for key in unknown]
+
+
+def expectation_problems(case: dict[str, Any]) -> list[str]:
+    """The case's unknown keys, else each of its expectations not met."""
+    if unknown_keys(case):
+        return unknown_keys(case)
     a = run(case)
     got = a.as_json("homer")
-    expect = case["expect"]
-    for key, field in (
-        ("offense_number", "offense_number"),
-        ("tier", "tier"),
-        ("violations", "violations"),
-        ("min", "fine_min_per_violation"),
-        ("max", "fine_max_per_violation"),
-        ("total_min", "total_fine_min"),
-        ("total_max", "total_fine_max"),
-    ):
-        if key in expect:
-            assert got[field] == expect[key], field
-    if "lookback_start" in expect:
-        assert a.lookback_start == expect["lookback_start"]
-    if "excluded" in expect:
-        assert len(a.excluded) == expect["excluded"]
-    if "counted" in expect:
-        assert len(a.counted) == expect["counted"] == a.offense_number - 1
-    if "counts" in expect:
-        assert [c["count"] for c in got["counts"]] == expect["counts"]
-    if "counted_reason" in expect:
-        assert a.counted and all(expect["counted_reason"] in f.reason for f in a.counted)
-    if "first_reason" in case:
-        assert case["first_reason"] in a.counted[0].reason
-    if "counted_reason_not" in expect:
-        assert all(expect["counted_reason_not"] not in f.reason for f in a.counted)
-    if "excluded_reason" in expect:
-        assert a.excluded and all(expect["excluded_reason"] in f.reason for f in a.excluded)
+    return [
+        f"{key}: expected {value!r}"
+        for key, value in case["expect"].items()
+        if not EXPECTATIONS[key](a, got, value)
+    ]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "expect" in c], ids=lambda c: c["name"])
+def test_assessment(case):
+    assert expectation_problems(case) == []
+
+
+def test_a_misspelled_expectation_key_fails():
+    case = {**CASES[0], "expect": {**CASES[0]["expect"], "total_mx": "3500.00"}}
+    assert expectation_problems(case) == [f"unknown key 'total_mx' in {CASES[0]['name']!r}"]
+    assert expectation_problems({**CASES[0], "expekt": {}}) == [
+        f"unknown key 'expekt' in {CASES[0]['name']!r}"
+    ]
+
+
+def test_an_expectation_not_met_is_named():
+    case = {**CASES[0], "expect": {**CASES[0]["expect"], "total_max": "3499.99"}}
+    assert expectation_problems(case) == ["total_max: expected '3499.99'"]
+
+
+def test_every_case_of_the_table_uses_known_keys_only():
+    assert [problem for case in CASES for problem in unknown_keys(case)] == []
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if "error" in c], ids=lambda c: c["name"])

@@ -12,7 +12,7 @@ import re
 import httpx
 import pytest
 from desk_browser import axe_violations, launch
-from desk_server import start_desk, start_draft, stop_desk, typed_sample
+from desk_server import TIMEOUT, start_desk, start_draft, stop_desk, typed_sample
 from playwright.sync_api import expect, sync_playwright
 
 from docgen.desk.public_check import LIMIT, RateLimit
@@ -134,7 +134,7 @@ def test_a_wrong_or_missing_code_reveals_nothing(page, issued):
     page.get_by_role("button", name="Check").click()
     expect(page.get_by_role("alert")).to_contain_text("No document matches")
     assert axe_violations(page) == []
-    client = httpx.Client(base_url=issued[0].url)
+    client = httpx.Client(base_url=issued[0].url, timeout=TIMEOUT)
     wrong = client.get("/v/NOV-2026-0002", params={"code": "2222-3333-4444"})
     unknown = client.get("/v/NOV-2026-0999", params={"code": "2222-3333-4444"})
     assert wrong.status_code == unknown.status_code == 404
@@ -160,7 +160,7 @@ def test_the_desk_signs_what_a_clerk_issues(issued):
     text = " ".join(pdf_text(pdf).split())
     number = re.search(r"Number: (\S+)\. Access code", text).group(1)
     code = re.search(r"Access code: ([A-Z0-9-]{14})", text).group(1)
-    checked = httpx.get(f"{desk.url}/v/{number}", params={"code": code})
+    checked = httpx.get(f"{desk.url}/v/{number}", params={"code": code}, timeout=TIMEOUT)
     assert checked.status_code == 200 and "Genuine." in checked.text
 
 
@@ -174,7 +174,7 @@ def test_an_address_asking_too_often_is_refused():
 def test_the_server_refuses_an_address_over_the_limit(issued):
     # Every check from this test's address counts; a fresh desk process would be needed
     # to start from zero, so count what the earlier tests used and go past the limit.
-    client = httpx.Client(base_url=issued[0].url)
+    client = httpx.Client(base_url=issued[0].url, timeout=TIMEOUT)
     statuses = [client.get("/v/NOV-2026-0005").status_code for _ in range(LIMIT + 1)]
     assert statuses[-1] == 429
     refused = client.get("/v/NOV-2026-0002")

@@ -16,7 +16,7 @@ the command is refused until --jurisdiction says whose it is (never guessed).
     docgen register upgrade | backup FILE | restore BACKUP | account-numbers | import-history CSV
 
 A thin shell over docgen.register.Register: parse, call, print. Errors are DocgenErrors,
-which the main group prints as one line with exit code 1.
+which the main group prints as one line with its exit code (docgen.cli.Exit).
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import click
+
+from docgen.errors import Unanswered
 
 METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
 DISPOSITIONS = ("pending", "convicted", "dismissed", "acquitted", "withdrawn")
@@ -418,14 +420,17 @@ def history(respondent: str, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 def verify(file: Path) -> None:
     """Is FILE exactly a document this register issued, with a valid signature if it is
-    signed? Exit 0 if both agree, 1 if not."""
+    signed? Exit 0 if both agree, 1 if not, 3 if the register could not be read to say."""
     from docgen.cases.loader import read_regular
     from docgen.register.checks import signature_of
     from docgen.register.db import RegisterError
 
     blob = read_regular(file, VERIFY_LIMIT, RegisterError)
-    with _open(readonly=True) as reg:
-        found = reg.verify(blob)
+    try:
+        with _open(readonly=True) as reg:
+            found = reg.verify(blob)
+    except RegisterError as err:
+        raise Unanswered(f"{file} was not checked: {err}") from None
     report = signature_of(blob, found.jurisdiction if found else None)
     if found is None:
         click.echo(f"{file}: not issued by this register, or altered", err=True)

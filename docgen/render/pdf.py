@@ -5,7 +5,8 @@ FontConfiguration and the parsed stylesheets. Its url_fetcher serves only docgen
 assets: anything else a template or case value points at (file:, http:, data:) is
 refused and logged, and the render goes on without it. Before layout, a character no
 font of the document can draw is named in a warning (docgen.render.glyphs). PDFs are
-tagged (PDF/UA-1) by default; their dates come from the document, never the clock.
+tagged (PDF/UA-1) by default, their tables' header cells scoped (docgen.render.pdf_tags);
+their dates come from the document, never the clock.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from docgen.render.environment import assets_dir, templates_dir
 from docgen.render.formats import DEFAULT_VARIANT
 from docgen.render.glyphs import warn_missing_glyphs
 from docgen.render.html import Attachment, HtmlDocument
+from docgen.render.pdf_tags import add_table_scopes
 
 log = logging.getLogger("docgen.pdf")
 
@@ -122,5 +124,7 @@ def layout(doc: HtmlDocument) -> Any:
 
 
 def write_pdf(rendered: Any, variant: str = DEFAULT_VARIANT) -> bytes:
+    """The PDF of a laid-out document, its tables' header cells given the scope WeasyPrint
+    leaves out (docgen.render.pdf_tags)."""
     options: dict[str, Any] = {"pdf_variant": variant, "pdf_tags": True}
-    return rendered.write_pdf(**options)
+    return add_table_scopes(rendered.write_pdf(**options))

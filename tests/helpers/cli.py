@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from contextlib import chdir, nullcontext
 from dataclasses import dataclass
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -20,9 +22,17 @@ class Run:
     stderr: str
 
 
-def docgen(*args: object, env: dict[str, str] | None = None) -> Run:
-    """``docgen ARGS`` in this process. An exception the command let escape is re-raised."""
-    result = CliRunner().invoke(main, [str(a) for a in args], env=env)
+def docgen(
+    *args: object,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+) -> Run:
+    """``docgen ARGS`` in this process (in the folder ``cwd``, as a user would run it
+    there; ``stdin`` its standard input). An exception the command let escape is
+    re-raised."""
+    with chdir(cwd) if cwd is not None else nullcontext():
+        result = CliRunner().invoke(main, [str(a) for a in args], input=stdin, env=env)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return Run(result.exit_code, result.stdout, result.stderr)

@@ -1,31 +1,25 @@
-"""The register's commands, run as a user runs them (a fresh process each), on both
-backends: exit codes, what they print, and what they leave in the register."""
+"""The register's commands, run as a user runs them (in a folder, through the command
+line, in this process: tests/helpers/cli.py), on both backends: exit codes, what they
+print, and what they leave in the register."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
 from docgen.register import Register
 from docgen.register.db import HEAD
+from tests.helpers import cli
+from tests.helpers.cli import Run
 from tests.helpers.register_cases import notice
 
 
-def docgen(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "docgen.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=os.environ.copy(),
-        check=False,
-    )
+def docgen(*args, cwd: Path) -> Run:
+    """``docgen ARGS`` run in ``cwd``, in this process (tests/helpers/cli.py)."""
+    return cli.docgen(*args, cwd=cwd)
 
 
 def case_file(folder: Path, data: dict, name: str = "case.yaml") -> Path:

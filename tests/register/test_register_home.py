@@ -114,6 +114,26 @@ def test_docgen_home_is_a_path_not_a_url(tmp_path, monkeypatch):
     assert not (tmp_path / "regA").exists() and not (tmp_path / "reg").exists()
 
 
+def skip_unless_others_can_run_docgen(as_reader: list[str], folder: Path) -> None:
+    """Skip (the one case where this test cannot run) when ``nobody`` cannot run this
+    checkout's docgen: a checkout under a private home folder (mode 0700) is readable by
+    its owner only, and docgen's environment cannot be installed elsewhere without the
+    network."""
+    probe = subprocess.run(
+        [*as_reader, sys.executable, "-c", "import docgen.cli"],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        check=False,
+    )
+    if probe.returncode != 0:
+        said = (probe.stderr.strip().splitlines() or ["no reason given"])[-1]
+        pytest.skip(
+            f"user nobody cannot run docgen from {sys.prefix} (a folder other users may "
+            f"not read, e.g. a home folder with mode 0700): {said}"
+        )
+
+
 def test_a_read_only_register_is_read_by_verify_history_and_export(tmp_path):
     """Run as a user without write access (root bypasses permissions: the commands then
     run as ``nobody``); issuing is refused with a clear error, reading works."""
@@ -142,6 +162,8 @@ def test_a_read_only_register_is_read_by_verify_history_and_export(tmp_path):
             if os.getuid() == 0
             else []
         )
+        if as_reader:
+            skip_unless_others_can_run_docgen(as_reader, folder)
 
         def run(*args: str) -> subprocess.CompletedProcess:
             return subprocess.run(

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import subprocess
-import sys
 
 import pytest
 from sqlalchemy import text
 
 from docgen.errors import CaseInvalid
 from docgen.register import AmbiguousRespondent, RegisterError
+from tests.helpers.cli import Run, docgen
 from tests.helpers.envelope import window_block
 from tests.helpers.readback import docx_text, html_text, pdf_text
 from tests.helpers.register_cases import notice
@@ -131,14 +129,8 @@ def test_supersede_gives_a_new_number_pointing_to_the_original(reg):
         reg.supersede(first.number, corrected, formats=HTML)
 
 
-def verify_on_the_command_line(reg, file) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "docgen.cli", "verify", str(file)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
-        check=False,
-    )
+def verify_on_the_command_line(reg, file) -> Run:
+    return docgen("verify", file, env={"DOCGEN_DATABASE_URL": reg.url})
 
 
 def test_a_chain_of_corrections_is_read_whole_from_any_of_its_documents(reg, tmp_path):

@@ -10,7 +10,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from docgen.register import Register
@@ -46,7 +45,6 @@ def test_temporaries_a_killed_issue_left_are_swept_by_the_next_run(register_url,
     mine = [".notes.txt.part", "draft.part", f".x.pdf.docgen-{host}-{os.getpid()}-abc.part"]
     for name in mine:
         (out / name).write_text("keep me", encoding="utf-8")
-    time.sleep(0.01)
     again = subprocess.run(
         [sys.executable, "-m", "docgen.cli", "export", number, "-o", "out/", "-f", "html"],
         cwd=tmp_path,

@@ -3,9 +3,6 @@ lifting a stop-work order (§ 228-79C(2); LAW.md § 3); the register then shows 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from datetime import date
 from pathlib import Path
 
@@ -13,6 +10,7 @@ import pytest
 import yaml
 
 from docgen.register import RegisterError
+from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,13 +56,9 @@ def test_only_an_order_is_lifted_and_the_command_refuses_in_one_line(reg, tmp_pa
     issued = reg.issue("notice-of-violation", notice(), formats=("html",))
     with pytest.raises(RegisterError, match="only a stop-work order is lifted"):
         reg.lift(issued.number, date(2026, 12, 2))
-    run = subprocess.run(
-        [sys.executable, "-m", "docgen.cli", "lift", issued.number, "--date", "2026-12-02"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
-        check=False,
-    )
+    run = docgen(
+        "lift", issued.number, "--date", "2026-12-02", cwd=tmp_path,
+        env={"DOCGEN_DATABASE_URL": reg.url},
+    )  # fmt: skip
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "only a stop-work order is lifted" in run.stderr

@@ -6,14 +6,13 @@ SQLite and on the PostgreSQL server the tests start."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from docgen.register import RegisterError
+from tests.helpers import cli
 from tests.helpers.enforcement_cases import squash
 from tests.helpers.readback import docx_text, html_text, pdf_text
 from tests.helpers.register_cases import notice
@@ -162,13 +161,7 @@ def test_the_cli_refuses_a_future_disposition_in_one_line(register_url, tmp_path
     case.write_text(yaml.safe_dump(notice("2026-03-09", "2026-03-02")), encoding="utf-8")
 
     def docgen(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "docgen.cli", *map(str, args)],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            check=False,
-        )
+        return cli.docgen(*args, cwd=tmp_path)
 
     assert docgen("issue", "notice-of-violation", case, "-f", "html").returncode == 0
     ahead = (new_york_today() + timedelta(days=30)).isoformat()

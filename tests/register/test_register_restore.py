@@ -13,19 +13,14 @@ from pathlib import Path
 
 import yaml
 
-from tests.helpers import pgserver
+from tests.helpers import cli, pgserver
+from tests.helpers.cli import Run
 from tests.helpers.register_cases import notice
 
 
-def docgen(*args: object, url: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "docgen.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, "DOCGEN_DATABASE_URL": url},
-        check=False,
-    )
+def docgen(*args: object, url: str, cwd: Path) -> Run:
+    """``docgen ARGS`` on the register at ``url``, run in ``cwd``, in this process."""
+    return cli.docgen(*args, env={"DOCGEN_DATABASE_URL": url}, cwd=cwd)
 
 
 def issue(url: str, folder: Path, observed: str) -> Path:

@@ -397,12 +397,30 @@ class Writer:
         pg = section._sectPr.find(qn("w:pgNumType"))
         if pg is None:
             pg = OxmlElement("w:pgNumType")
-            section._sectPr.append(pg)
+            # in the schema's order (ECMA-376 17.6.17), or Word repairs the file
+            section._sectPr.insert_element_before(pg, *AFTER_PAGE_NUMBERING)
         pg.set(qn("w:start"), "1")
         self.children(el, set())
 
 
 TEXT_WIDTH = Inches(TEXT_WIDTH_INCHES)
+# What follows w:pgNumType in a section's properties (CT_SectPr, ECMA-376 Part 1 17.6.17).
+AFTER_PAGE_NUMBERING = tuple(
+    f"w:{name}"
+    for name in (
+        "cols",
+        "formProt",
+        "vAlign",
+        "noEndnote",
+        "titlePg",
+        "textDirection",
+        "bidi",
+        "rtlGutter",
+        "docGrid",
+        "printerSettings",
+        "sectPrChange",
+    )
+)
 COMPACT = 0.85  # a compact block's sizes, as a share of the frame's
 DEFAULT_SIZE = 12.0  # the frame's Normal
 

@@ -1,0 +1,231 @@
+"""docgen's structure: no import cycle, and no module importing from a layer above its own.
+
+Layers, lowest first (DESIGN.md, wave 4): basics (errors) -> law -> cases (and the
+municipality's settings) -> render (and signing) -> documents (and counsel's instruments)
+-> api -> register -> queue and batch -> desk and the command line (every ``cli`` module,
+and the demo). Imports are read with ``ast`` from the source, those inside functions
+included (an import moved into a function still ties two modules), those under
+``if TYPE_CHECKING:`` left out (they never run).
+
+The cycles and upward imports that exist today are listed below by name, each to be
+removed as the structure is fixed: a new cycle, a module joining one, or a new upward
+import fails; so does an entry that no longer exists (delete it: the lists only shrink).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from conftest import ROOT
+
+LAYERS = (
+    ("docgen", "docgen.errors"),
+    ("docgen.law",),
+    ("docgen.cases", "docgen.settings"),
+    ("docgen.render", "docgen.signing"),
+    ("docgen.documents", "docgen.instruments"),
+    ("docgen.api",),
+    ("docgen.register",),
+    ("docgen.queue", "docgen.batch"),
+    ("docgen.desk", "docgen.cli", "docgen.demo"),
+)
+TOP = len(LAYERS) - 1
+
+# Each cycle as of this list's writing, closed by imports inside functions.
+KNOWN_CYCLES = {
+    "cases, law, render, documents, settings, signing": {
+        "docgen.cases.common",
+        "docgen.cases.validate",
+        "docgen.documents",
+        "docgen.documents.base",
+        "docgen.law.deadlines",
+        "docgen.law.pack",
+        "docgen.law.packs",
+        "docgen.render.docx",
+        "docgen.render.docx.writer",
+        "docgen.render.environment",
+        "docgen.render.filters",
+        "docgen.render.formats",
+        "docgen.render.glyphs",
+        "docgen.render.html",
+        "docgen.render.pdf",
+        "docgen.settings",
+        "docgen.signing.keys",
+    },
+    "the desk's pages and renderers": {
+        "docgen.desk.actions",
+        "docgen.desk.drafts",
+        "docgen.desk.queued",
+        "docgen.desk.register_pages",
+        "docgen.desk.renderers",
+    },
+    "the queue's app, tasks and results": {
+        "docgen.queue.app",
+        "docgen.queue.results",
+        "docgen.queue.tasks",
+    },
+    "the desk's accounts and sign-in": {"docgen.desk.accounts", "docgen.desk.auth"},
+}
+# Each import from a lower layer into a higher one, as (importer, imported).
+KNOWN_UPWARD = {
+    ("docgen.law.pack", "docgen.documents"),
+    ("docgen.law.pack_check", "docgen.api"),
+    ("docgen.law.pack_check", "docgen.demo"),
+    ("docgen.law.pack_check", "docgen.documents"),
+    ("docgen.law.pack_check", "docgen.documents.base"),
+    ("docgen.law.packs", "docgen.settings"),
+    ("docgen.law.penalties", "docgen.cases.penalty"),
+    ("docgen.law.penalties", "docgen.cases.validate"),
+    ("docgen.render.output", "docgen.register.faults"),
+    ("docgen.settings", "docgen.signing.keys"),
+}
+
+
+def modules(root: Path) -> dict[str, Path]:
+    """Every module of the package under ``root``: dotted name -> file."""
+    found = {}
+    for path in sorted((root / "docgen").rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imports(root: Path) -> dict[str, set[str]]:
+    """Each module -> the package's modules it imports (at any depth of its code)."""
+    known = modules(root)
+
+    def module_of(name: str) -> str | None:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        graph[name] = set()
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets = [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                module = module_of(target) if target.startswith("docgen") else None
+                if module is not None and module != name:
+                    graph[name].add(module)
+    return graph
+
+
+def _runtime_nodes(node: ast.AST):
+    """Every node under ``node`` except what an ``if TYPE_CHECKING:`` holds."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            yield from (n for orelse in child.orelse for n in [orelse, *_runtime_nodes(orelse)])
+            continue
+        yield child
+        yield from _runtime_nodes(child)
+
+
+def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The graph's strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph.get(module, ())):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = set()
+            while True:
+                other = stack.pop()
+                component.add(other)
+                if other == module:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def layer(module: str) -> int | None:
+    """The layer a module belongs to: its longest prefix in LAYERS (the package itself,
+    ``docgen``, only by its own name); a ``cli`` module is the command line's; None for
+    a module no layer names."""
+    if module.rpartition(".")[2] == "cli":
+        return TOP
+    matches = [
+        (len(prefix), number)
+        for number, prefixes in enumerate(LAYERS)
+        for prefix in prefixes
+        if module == prefix or (prefix != "docgen" and module.startswith(prefix + "."))
+    ]
+    return max(matches)[1] if matches else None
+
+
+def upward(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    return {
+        (module, other)
+        for module, others in graph.items()
+        for other in others
+        if other != "docgen" and (layer(other) or 0) > (layer(module) or 0)
+    }
+
+
+def problems(graph: dict[str, set[str]]) -> list[str]:
+    """Cycles and upward imports beyond the known ones, and known ones now gone."""
+    found = []
+    for component in cycles(graph):
+        if not any(component <= known for known in KNOWN_CYCLES.values()):
+            found.append(f"an import cycle: {sorted(component)}")
+    for name, known in KNOWN_CYCLES.items():
+        if not any(len(component & known) > 1 for component in cycles(graph)):
+            found.append(f"the cycle {name!r} is gone: remove it from KNOWN_CYCLES")
+    ups = upward(graph)
+    found += [f"{a} imports {b}, a layer above it" for a, b in sorted(ups - KNOWN_UPWARD)]
+    found += [f"{a} no longer imports {b}: remove it" for a, b in sorted(KNOWN_UPWARD - ups)]
+    return found
+
+
+def test_no_new_cycle_and_no_new_upward_import():
+    assert problems(imports(ROOT)) == []
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in modules(ROOT) if layer(m) is None] == []
+    assert layer("docgen.newcomer") is None  # a new top-level module is given its layer
+
+
+def test_a_new_cycle_and_an_import_reaching_up_fail(tmp_path):
+    package = {
+        "docgen/__init__.py": "",
+        "docgen/law/__init__.py": "",
+        "docgen/law/rules.py": "def rule():\n    from docgen.desk import page  # hidden\n",
+        "docgen/desk/__init__.py": "",
+        "docgen/desk/page.py": "import docgen.desk.form\n",
+        "docgen/desk/form.py": "from docgen.desk.page import x\n",
+        "docgen/render/__init__.py": "",
+        "docgen/render/typed.py": (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import docgen.desk.page\n"
+        ),
+    }
+    for name, text in package.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    graph = imports(tmp_path)
+    assert graph["docgen.render.typed"] == set()  # never runs
+    assert cycles(graph) == [{"docgen.desk.page", "docgen.desk.form"}]
+    found = problems(graph)
+    assert "an import cycle: ['docgen.desk.form', 'docgen.desk.page']" in found
+    assert "docgen.law.rules imports docgen.desk.page, a layer above it" in found
