@@ -28,7 +28,7 @@ LAYERS = (
     ("docgen.api",),
     ("docgen.register",),
     ("docgen.queue", "docgen.batch"),
-    ("docgen.desk", "docgen.cli", "docgen.demo"),
+    ("docgen.desk", "docgen.cli", "docgen.demo", "docgen.reference"),
 )
 TOP = len(LAYERS) - 1
 
