@@ -182,6 +182,22 @@ class Enforcement(Strict):
     elements: NoticeElements
 
 
+class Inspection(Group):
+    """The officer's inspection and the written notice of deficiencies (§ 228-79A(1);
+    LAW.md § 11): the law's words, and the readings chosen beside them."""
+
+    may_inspect: CitedText
+    notify: CitedText
+    halt: CitedText  # verbatim: "No further work shall be conducted except for ..."
+    halt_effect: CitedText  # from service of the notice (a reading)
+    right_of_entry: CitedText
+    corrective_dates: CitedText  # each corrective action has a date (a reading)
+    reinspection: CitedText  # how to ask for the reinspection
+    approval: CitedText
+    resume: CitedText
+    partial: CitedText
+
+
 class PenaltyTier(Strict):
     """One bracket of the penalty section: the offense number it applies from, the fines."""
 
@@ -295,6 +311,7 @@ class Pack(Strict):
     certification: Certification | None = None
     enforcement: Enforcement | None = None
     penalties: Penalties | None = None
+    inspection: Inspection | None = None
     easement: Easement | None = None
     recording: Recording | None = None
     agreement: Agreement | None = None
