@@ -28,6 +28,7 @@ from docgen.desk import (
     actions,
     auth,
     drafts,
+    due,
     history_import,
     mailing,
     public_check,
@@ -126,7 +127,7 @@ async def logout(request: Request) -> Response:
 
 
 async def home(request: Request) -> Response:
-    return RedirectResponse("/documents", status_code=303)
+    return RedirectResponse("/due", status_code=303)  # what is due first (LAW.md § 12)
 
 
 class Guard:
@@ -250,6 +251,7 @@ def create_app(
         Route("/logout", logout, methods=["POST"]),
         *actions.routes,  # before the register's /documents/{number}/{what}
         *drafts.routes,
+        *due.routes,
         *history_import.routes,
         *mailing.routes,
         *register_pages.routes,

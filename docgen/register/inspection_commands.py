@@ -5,6 +5,10 @@
     docgen notify-deficiency INSPECTION [--date D] [--copies] [-o PATH]
     docgen approve-work NOTICE --reinspection INSPECTION --date D [-o PATH]
     docgen halts [--site S] [--json]                     the A(1) halt per site
+    docgen ask-reinspection NOTICE --date D --asked-by NAME
+    docgen due [--site S] [--through D] [--json]         the calendar, overdue first
+    docgen calendar-feed USER [--revoke]                 a user's secret iCalendar address
+    docgen logbook SITE [--open ...] [--add CSV] [--through D] [--json]
 
 A thin shell over docgen.register.inspections: parse, call, print.
 """
@@ -29,12 +33,16 @@ from docgen.register.cli import (
     _print_issued,
     _recorded_number_said,
 )
+from docgen.register.due import calendar
+from docgen.register.feed import new_token, revoke
 from docgen.register.inspections import (
     approve_work,
+    ask_reinspection,
     halts,
     notify_deficiency,
     record_inspection_case,
 )
+from docgen.register.logbook import add_entries, logbook, open_log
 
 OUT = click.option(
     "-o", "--out", default=None, help="a file, or a directory (existing, or ending in /)"
@@ -128,4 +136,106 @@ def halts_command(site, as_json) -> None:
         click.echo(f"{h.site}: {h.notice}: {h.status}")
 
 
-COMMANDS = (record_inspection, notify, approve, halts_command)
+@click.command("ask-reinspection")
+@click.argument("notice")
+@click.option("--date", "on", type=ISO, required=True, help="the day it was asked for")
+@click.option("--asked-by", required=True, help="who asked (name, and firm)")
+@BY
+@WHOSE
+def ask(notice, on, asked_by, by, jurisdiction) -> None:
+    """Record that a reinspection of NOTICE's corrective work was asked for."""
+    with _open() as reg:
+        ask_reinspection(reg, notice, on, asked_by, by=by, jurisdiction=jurisdiction)
+    click.echo(f"{notice}: reinspection asked for on {on} by {asked_by}")
+
+
+@click.command("due")
+@click.option("--site", default=None, help="only sites whose address or description has this")
+@click.option("--through", type=ISO, default=None, help="dated items up to this day")
+@click.option("--json", "as_json", is_flag=True, help="one JSON array")
+def due(site, through, as_json) -> None:
+    """What is due and what is in effect, overdue first (corrective actions, remedies,
+    appeal deadlines, reinspections asked for, log-book inspections, orders and halts)."""
+    with _open(readonly=True) as reg:
+        items = calendar(reg, site, through)
+    if as_json:
+        click.echo(json.dumps([asdict(i) for i in items], default=str, indent=1))
+        return
+    for i in items:
+        state = "OVERDUE " if i.overdue else "in effect since " if i.ongoing else ""
+        note = f" [{i.note}]" if i.note else ""
+        click.echo(f"{state}{i.day}  {i.category}: {i.what} | {i.site} ({i.provision}){note}")
+    if not items:
+        click.echo("nothing due")
+
+
+@click.command("calendar-feed")
+@click.argument("user")
+@click.option("--revoke", "revoke_", is_flag=True, help="revoke the user's feed address")
+def calendar_feed(user, revoke_) -> None:
+    """A new secret address of USER's calendar feed (the earlier one stops working), or
+    --revoke it. The desk serves it at /calendar/SECRET.ics."""
+    with _open() as reg:
+        if revoke_:
+            click.echo(f"{user}: {revoke(reg, user)} feed address(es) revoked")
+            return
+        token = new_token(reg, user)
+    click.echo(f"/calendar/{token}.ics")
+
+
+@click.command("logbook")
+@click.argument("site")
+@click.option("--open", "opening", is_flag=True, help="open the site's log book")
+@click.option("--jurisdiction", default=None, help="with --open: the municipality")
+@click.option("--started", type=ISO, default=None, help="with --open: the day work started")
+@click.option("--exemption", default=None, help="with --open: the D(2)(c) exemption, e.g. [3]")
+@click.option("--acre-authorized", is_flag=True, help="with --open: DEC authorized an acre or more")
+@click.option("--add", "csv_file", default=None, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--through", type=ISO, default=None, help="gaps up to this day (default today)")
+@click.option("--json", "as_json", is_flag=True)
+@BY
+def logbook_command(
+    site, opening, jurisdiction, started, exemption, acre_authorized, csv_file, through, as_json, by
+) -> None:
+    """SITE's log book with its gaps (§ 228-78D(2); § 301-73A(2)); --open it, --add a CSV."""
+    with _open(readonly=not (opening or csv_file)) as reg:
+        if opening:
+            if not jurisdiction or started is None:
+                raise click.UsageError("--open needs --jurisdiction and --started")
+            open_log(reg, site, jurisdiction, started, exemption, acre_authorized, by)
+        if csv_file is not None:
+            click.echo(f"{add_entries(reg, site, csv_file, by)} report(s) recorded")
+        log = logbook(reg, site, through)
+    if as_json:
+        click.echo(json.dumps(asdict(log) | {"entries": [e.id for e in log.entries]}, default=str))
+        return
+    click.echo(f"{log.site} ({log.jurisdiction}), work started {log.started}")
+    rule = log.rule
+    if rule.interval_days is None:
+        click.echo(f"exempt from the periodic inspections ({rule.provision})")
+    else:
+        click.echo(
+            f"{rule.per_interval} qualified inspection(s) every {rule.interval_days} days "
+            f"({rule.provision}); next due by {log.next_due}"
+        )
+    for e in log.entries:
+        rain = f", rain {e.rainfall} in" if e.rainfall else ""
+        click.echo(
+            f"{e.day} {e.time}  {e.role}: {e.inspector} ({e.qualification}){rain}: {e.findings}"
+        )
+    for g in log.gaps:
+        click.echo(f"GAP due {g.due}: {g.why} ({g.provision})")
+    if not log.gaps:
+        click.echo("no gap")
+
+
+COMMANDS = (
+    record_inspection,
+    notify,
+    approve,
+    halts_command,
+    ask,
+    due,
+    calendar_feed,
+    logbook_command,
+)

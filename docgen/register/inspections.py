@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +26,9 @@ from docgen.documents import notice_of_deficiency as notice
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import db
+from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
-from docgen.register.models import Document
+from docgen.register.models import Document, ReinspectionRequest
 from docgen.register.numbering import normalize
 from docgen.register.queries import document_row
 from docgen.register.records import Issued
@@ -54,11 +55,24 @@ def served_on(doc: Document) -> date | None:
     return min((e.date for e in doc.services), default=None)
 
 
-def open_deficiencies(session: Session, doc: Document) -> set[int]:
+def approvals(session: Session) -> dict[str, list[Document]]:
+    """Every approval of corrected work, by the number of the notice it approves (read
+    once for a whole calendar, not once per notice)."""
+    found: dict[str, list[Document]] = {}
+    rows = session.scalars(select(Document).where(Document.kind == APPROVAL).order_by(Document.id))
+    for row in rows:
+        found.setdefault(row.case["notice"]["number"], []).append(row)
+    return found
+
+
+def open_deficiencies(
+    session: Session, doc: Document, approved: dict[str, list[Document]] | None = None
+) -> set[int]:
     """The numbers of the notice's deficiencies no approval has named corrected."""
     numbers = {d["no"] for d in doc.case["deficiencies"]}
-    for done in _about(session, APPROVAL, "notice", doc.number):
-        numbers -= {d["no"] for d in done.case["corrected"]}
+    done = (approved if approved is not None else approvals(session)).get(doc.number, [])
+    for approval_doc in done:
+        numbers -= {d["no"] for d in approval_doc.case["corrected"]}
     return numbers
 
 
@@ -183,18 +197,22 @@ def halts(reg: Any, site: str | None = None) -> list[Halt]:
         rows = session.scalars(
             select(Document).where(Document.kind == NOTICE).order_by(Document.id)
         )
-        return [h for h in (_halt(session, d) for d in rows) if _at(h, site)]
+        approved = approvals(session)
+        return [h for h in (halt_of(session, d, approved) for d in rows) if _at(h, site)]
 
 
-def _halt(session: Session, doc: Document) -> Halt:
-    still = open_deficiencies(session, doc)
+def halt_of(
+    session: Session, doc: Document, approved: dict[str, list[Document]] | None = None
+) -> Halt:
+    approved = approved if approved is not None else approvals(session)
+    still = open_deficiencies(session, doc, approved)
     dues = [date.fromisoformat(d["due"]) for d in doc.case["deficiencies"] if d["no"] in still]
     return Halt(
         site=site_label(doc.case["site"]),
         notice=doc.number,
         served=served_on(doc),
         open=tuple(sorted(still)),
-        approvals=tuple(a.number for a in _about(session, APPROVAL, "notice", doc.number)),
+        approvals=tuple(a.number for a in approved.get(doc.number, [])),
         earliest_due=min(dues, default=None),
     )
 
@@ -212,3 +230,40 @@ def site_label(site: dict[str, Any]) -> str:
         site.get("description") or "",
     )
     return "; ".join(p for p in parts if p)
+
+
+def ask_reinspection(
+    reg: Any,
+    notice_number: str,
+    on: date,
+    asked_by: str,
+    *,
+    by: str | None = None,
+    jurisdiction: str | None = None,
+) -> None:
+    """Record that ``asked_by`` asked on ``on`` for the reinspection of ``notice_number``'s
+    corrective work (the calendar shows it until a reinspection of it is recorded)."""
+    who = actor(by)
+    with guarded(reg.url), db.write_session(reg.engine) as session:
+        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        pack = load_pack(doc.jurisdiction)
+        why = pack.cite("inspection.reinspection")
+        if on > municipal_today(pack) or on < doc.issued:
+            raise RegisterError(
+                f"--date {on}: a reinspection is asked for on or after the notice's issue date "
+                f"({doc.issued}) and on or before today ({why})"
+            )
+        if not open_deficiencies(session, doc):
+            raise RegisterError(
+                f"{doc.number} has no deficiency open: nothing to reinspect ({why})"
+            )
+        asked = ReinspectionRequest(
+            document_id=doc.id,
+            asked_on=on,
+            asked_by=" ".join(asked_by.split()),
+            recorded_at=datetime.now().astimezone(),
+            recorded_by=who,
+        )
+        session.add(asked)
+        session.flush()
+        record(session, who, "reinspection-asked", "document", doc.id, {"on": on.isoformat()})
