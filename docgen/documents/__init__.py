@@ -28,6 +28,7 @@ MODULES = {
     "inspection-report": "docgen.documents.inspection_report",
     "notice-of-deficiency": "docgen.documents.notice_of_deficiency",
     "approval-of-corrected-work": "docgen.documents.approval_of_corrected_work",
+    "report-requirement": "docgen.documents.report_requirement",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}
 

@@ -42,7 +42,7 @@ from docgen.register.inspections import (
     notify_deficiency,
     record_inspection_case,
 )
-from docgen.register.logbook import add_entries, logbook, open_log
+from docgen.register.logbook import add_entries, logbook, open_log, require_reports
 
 OUT = click.option(
     "-o", "--out", default=None, help="a file, or a directory (existing, or ending in /)"
@@ -229,7 +229,32 @@ def logbook_command(
         click.echo("no gap")
 
 
+@click.command("require-reports")
+@click.argument("site")
+@click.option("--date", "on", type=ISO, required=True, help="the letter's date")
+@click.option("--submit-by", type=ISO, required=True, help="the day the reports are due")
+@OUT
+@FORMAT
+@FORCE
+@BY
+def require(site, on, submit_by, out, fmt, force, by) -> None:
+    """Require SITE's log book reports (§ 228-79A(4)) in a letter made from its gaps."""
+    with _open() as reg, _recorded_number_said():
+        issued = require_reports(
+            reg,
+            site,
+            on,
+            submit_by,
+            formats=api.formats_from(fmt),
+            out=_folder_or_file(out),
+            by=by,
+            force=force,
+        )
+    _print_issued(issued)
+
+
 COMMANDS = (
+    require,
     record_inspection,
     notify,
     approve,

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from docgen.documents import report_requirement as letter
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.logbook import QUALIFIED, Entry, Gap, Rule, gaps, inches, next_inspection, site_rule
 from docgen.law.pack import Pack, municipal_today
@@ -28,12 +29,15 @@ from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
+from docgen.register.inspections import INSPECTION
 from docgen.register.matching import _words
-from docgen.register.models import LogEntry, LogSite, Site
+from docgen.register.models import Document, LogEntry, LogSite, Site
+from docgen.register.records import Issued
 
 ROLES = (QUALIFIED, "trained-contractor", "rain-gauge")
 REQUIRED = ("date", "time", "inspector", "qualification", "role", "findings")
 COLUMNS = (*REQUIRED, "rainfall", "corrective_actions")
+LETTER = letter.KIND.name
 MAX_BYTES = 5 * 1024 * 1024  # a season's log book is a few hundred rows
 
 
@@ -283,3 +287,29 @@ def next_due(session: Session) -> Iterable[tuple[date, str, str, str, str]]:
                 rule.provision,
                 log.jurisdiction,
             )
+
+
+def require_reports(reg: Any, site: str, issued: date, submit_by: date, **issue: Any) -> Issued:
+    """Issue the letter requiring ``site``'s log book reports (§ 228-79A(4)), made from its
+    gaps, to the developer or applicant of the site's latest inspection report."""
+    log = logbook(reg, site, through=issued)
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        found = _find(session, site)
+        latest = session.scalars(
+            select(Document)
+            .join(Site, Site.id == Document.site_id)
+            .where(
+                Document.kind == INSPECTION,
+                (Site.address == found.site.address) | (Site.description == found.site.address),
+            )
+            .order_by(Document.id.desc())
+        ).first()
+        if latest is None:
+            raise RegisterError(
+                f"{log.site}: no inspection report at this site names its developer or "
+                "applicant; record an inspection first (docgen record-inspection)"
+            )
+        data = letter.from_log(
+            log, latest.case.get("persons") or [], latest.case["officer"], issued, submit_by
+        )
+    return reg.issue(LETTER, data, jurisdiction=log.jurisdiction, **issue)

@@ -5,6 +5,7 @@ the icalendar library."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from docgen.register.inspections import ask_reinspection, notify_deficiency, rec
 from docgen.register.logbook import add_entries, logbook, open_log
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import inspection
+from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
 
 HEADER = "date,time,inspector,qualification,role,rainfall,findings,corrective_actions\n"
@@ -218,3 +220,36 @@ def test_a_bad_log_book_csv_is_refused_whole_naming_row_and_column(reg, tmp_path
         csv_file(tmp_path, f"{later},08:00,A,B,qualified-inspector,,ok,\n", "x.csv"),
     )
     assert run.returncode == 1 and "after today" in run.stderr
+
+
+def test_the_officer_requires_the_reports_in_a_letter_made_from_the_gaps(reg, tmp_path):
+    record_inspection_case(reg, inspection(tmp_path, photos=0), formats=("html",))
+    open_log(reg, "120 Cayuga Street, Homer, NY 13077", "homer", date(2026, 10, 1))
+    rows = "2026-10-12,08:00,Ann Pike,CPESC,qualified-inspector,,ok,\n"
+    add_entries(reg, "120 Cayuga", csv_file(tmp_path, rows))
+    run = docgen(
+        "require-reports",
+        "120 Cayuga",
+        "--date",
+        "2026-11-30",
+        "--submit-by",
+        "2026-12-10",
+        "-o",
+        tmp_path / "r/",
+    )
+    assert run.returncode == 0, run.stderr
+    number = re.search(r"issued (\S+) \(", run.stdout)[1]
+    assert number == "RR-2026-0001"
+    files = reg.files(number)
+    for text in (pdf_text(files["pdf"]), docx_text(files["docx"])):
+        words = " ".join(text.split())
+        assert "Requirement to Submit Inspection Reports" in words
+        assert "To: Tioughnioga Ridge Development LLC (developer)" in words
+        assert "may require monitoring and reporting" in words and "(§ 228-79A(4))" in words
+        assert "no inspection within 7 days of 2026-10-01 (next on 2026-10-12)" in words
+        assert "no inspection within 7 days of 2026-10-12 (none through 2026-11-30)" in words
+        assert "by December 10, 2026" in words
+    run = docgen(
+        "require-reports", "120 Cayuga", "--date", "2026-11-30", "--submit-by", "2026-11-30"
+    )
+    assert run.returncode == 1 and "submit_by: November 30, 2026 is not after" in run.stderr
