@@ -34,6 +34,7 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.cases.enforcement import CITATION
+from docgen.documents import KINDS
 from docgen.documents.base import (
     Context,
     DocMeta,
@@ -257,3 +258,99 @@ def from_inspection(
         "inspection": {"number": number, "inspected": report["inspected"]},
         "deficiencies": deficiencies,
     }
+
+
+# -- escalation: a notice of violation or a stop-work order from the open deficiencies ----
+def escalation_kinds() -> tuple[str, ...]:
+    """The kinds a notice of deficiency escalates to: those stating violations at a site
+    to a landowner (the notice of violation, the stop-work order)."""
+    return tuple(
+        name
+        for name, kind in KINDS.items()
+        if kind.served and {"violations", "recipient", "site"} <= set(kind.model.model_fields)
+    )
+
+
+def escalated(
+    notice: dict[str, Any],
+    number: str,
+    still_open: set[int],
+    kind: Kind,
+    issued: date,
+    due: date,
+    pack: Pack,
+) -> dict[str, Any]:
+    """The case of ``kind`` (a notice of violation or a stop-work order) from the
+    deficiencies of ``notice`` still open and past their dates on ``issued``: the site, the
+    landowner (to whom it goes) and the developer or applicant (copied), each deficiency a
+    violation with its provision and the day first observed, its corrective action the
+    remedy due ``due``. CaseInvalid names what is missing (no landowner, nothing past its
+    date, a deficiency cited only to the SWPPP)."""
+    cite = pack.cite(N[1:])
+    persons = [notice["recipient"], *(notice.get("copies_to") or [])]
+    landowners = [p for p in persons if p["role"] == "landowner"]
+    late = [
+        d
+        for d in notice["deficiencies"]
+        if d["no"] in still_open and date.fromisoformat(d["due"]) < issued
+    ]
+    problems = []
+    if not landowners:
+        problems.append(
+            Problem(
+                "copies_to",
+                f"Notice of Deficiency No. {number} names no landowner; a {kind.title.lower()} "
+                "goes to the landowner",
+                cite,
+            )
+        )
+    if not late:
+        problems.append(
+            Problem(
+                "deficiencies",
+                f"no deficiency of Notice of Deficiency No. {number} is open past its date on "
+                f"{long_date(issued)}",
+                cite,
+            )
+        )
+    for d in late:
+        if not CITATION.fullmatch(d["requirement"]):
+            problems.append(
+                Problem(
+                    f"deficiencies[{d['no'] - 1}].requirement",
+                    f"{d['requirement']!r} is a SWPPP requirement; a violation cites the "
+                    "provision of the article violated",
+                    cite,
+                )
+            )
+    if problems:
+        raise CaseInvalid(problems, number)
+    inspection = notice["inspection"]["number"]
+    data: dict[str, Any] = {
+        "jurisdiction": notice["jurisdiction"],
+        "issued": issued.isoformat(),
+        "officer": notice["officer"],
+        "recipient": landowners[0],
+        "copies_to": [p for p in persons if p["role"] != "landowner"],
+        "site": notice["site"],
+        "violations": [
+            {
+                "provision": d["requirement"],
+                "nature": f"{d['practice']}: {d['found']} (deficiency {d['no']} of Notice of "
+                f"Deficiency No. {number}, found at Inspection Report No. {inspection}; not "
+                f"corrected by {long_date(date.fromisoformat(d['due']))})",
+                "observed": d["observed"],
+                "location": d.get("location"),
+            }
+            for d in late
+        ],
+        "remedies": [{"measure": d["corrective_action"], "due": due.isoformat()} for d in late],
+    }
+    fields = kind.model.model_fields
+    if "contact" in fields:
+        officer = notice["officer"]
+        data["contact"] = {
+            "name": f"{officer['name']}, {officer['title']}",
+            "phone": pack.part("offices").phone.value,
+        }
+    return {key: value for key, value in data.items() if key in fields}

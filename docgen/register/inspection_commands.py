@@ -5,6 +5,7 @@
     docgen notify-deficiency INSPECTION [--date D] [--copies] [-o PATH]
     docgen approve-work NOTICE --reinspection INSPECTION --date D [-o PATH]
     docgen halts [--site S] [--json]                     the A(1) halt per site
+    docgen escalate NOTICE --to KIND --date D --due D    a NOV or stop-work order from it
     docgen ask-reinspection NOTICE --date D --asked-by NAME
     docgen due [--site S] [--through D] [--json]         the calendar, overdue first
     docgen calendar-feed USER [--revoke]                 a user's secret iCalendar address
@@ -38,6 +39,7 @@ from docgen.register.feed import new_token, revoke
 from docgen.register.inspections import (
     approve_work,
     ask_reinspection,
+    escalate,
     halts,
     notify_deficiency,
     record_inspection_case,
@@ -253,7 +255,39 @@ def require(site, on, submit_by, out, fmt, force, by) -> None:
     _print_issued(issued)
 
 
+@click.command("escalate")
+@click.argument("notice")
+@click.option("--to", "kind", required=True, help="notice-of-violation or stop-work-order")
+@click.option("--date", "on", type=ISO, required=True, help="the issue date")
+@click.option("--due", type=ISO, required=True, help="the day the remedies are due")
+@OUT
+@FORMAT
+@FORCE
+@BY
+@_copies_option
+@WHOSE
+def escalate_command(notice, kind, on, due, out, fmt, force, by, copies, jurisdiction) -> None:
+    """A notice of violation or a stop-work order from NOTICE's deficiencies still open
+    past their dates, with nothing typed again."""
+    with _open() as reg, _recorded_number_said():
+        issued = escalate(
+            reg,
+            notice,
+            kind,
+            on,
+            due,
+            jurisdiction=jurisdiction,
+            formats=api.formats_from(fmt),
+            out=_folder_or_file(out),
+            by=by,
+            force=force,
+            copies=copies,
+        )
+    _print_issued(issued)
+
+
 COMMANDS = (
+    escalate_command,
     require,
     record_inspection,
     notify,

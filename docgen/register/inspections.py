@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from docgen import api
 from docgen.documents import approval_of_corrected_work as approval
+from docgen.documents import get_kind
 from docgen.documents import inspection_report as report
 from docgen.documents import notice_of_deficiency as notice
 from docgen.law.pack import municipal_today
@@ -267,3 +268,30 @@ def ask_reinspection(
         session.add(asked)
         session.flush()
         record(session, who, "reinspection-asked", "document", doc.id, {"on": on.isoformat()})
+
+
+def escalate(
+    reg: Any,
+    notice_number: str,
+    kind: str,
+    on: date,
+    due: date,
+    *,
+    jurisdiction: str | None = None,
+    **issue: Any,
+) -> Issued:
+    """Issue a ``kind`` (a notice of violation or a stop-work order) from the deficiencies
+    of ``notice_number`` still open past their dates on ``on``: to the landowner, each
+    deficiency a violation naming the notice and the inspection it came from, its
+    corrective action the remedy due ``due``; its penalty reads the register's history."""
+    choices = notice.escalation_kinds()
+    if kind not in choices:
+        raise RegisterError(
+            f"--to {kind}: a notice of deficiency escalates to {', '.join(choices)}"
+        )
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        pack = load_pack(doc.jurisdiction)
+        still_open = open_deficiencies(session, doc)
+        data = notice.escalated(doc.case, doc.number, still_open, get_kind(kind), on, due, pack)
+    return reg.issue(kind, data, jurisdiction=doc.jurisdiction, **issue)

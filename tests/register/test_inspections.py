@@ -16,9 +16,9 @@ from PIL import Image
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
-from docgen.register.inspections import approve_work, halts, notify_deficiency
+from docgen.register.inspections import approve_work, escalate, halts, notify_deficiency
 from tests.helpers.cli import docgen
-from tests.helpers.inspection_cases import GPS_IFD, inspection, reinspection
+from tests.helpers.inspection_cases import GPS_IFD, INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -320,3 +320,47 @@ def test_macedon_provides_no_inspection_notice_or_approval(reg, tmp_path):
         assert f"Town of Macedon cannot issue a {kind}" in run.stderr
         assert "(Homer's is § 228-79A(1))" in run.stderr
     assert reg.count() == 0
+
+
+def test_open_deficiencies_past_their_dates_escalate_without_retyping(reg, tmp_path):
+    findings = [dict(f) for f in INSPECTION["findings"]]
+    findings[0]["due"], findings[2]["due"] = "2026-11-06", "2026-11-25"
+    case = inspection(
+        tmp_path, photos=0, issued="2026-11-02", inspected="2026-11-02", findings=findings
+    )
+    inspected = reg_issue(reg, case)
+    nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=("html",)).number
+    reg.record_service(nod, "personal-delivery", date(2026, 11, 3), formats=("html",))
+    run = docgen(
+        "escalate",
+        nod,
+        "--to",
+        "notice-of-violation",
+        "--date",
+        "2026-11-20",
+        "--due",
+        "2026-11-27",
+        "-o",
+        tmp_path / "e/",
+    )
+    assert run.returncode == 0, run.stderr
+    number = issued_number(run.stdout)
+    assert number.startswith("NOV-2026-")
+    record = reg.document(number)
+    assert record.respondent.name == "Cayuga Street Holdings LLC"  # to the landowner
+    words = flat(docx_text(reg.files(number)["docx"]))
+    assert "Silt fence: Fence down over 40 feet" in words
+    came = f"deficiency 1 of Notice of Deficiency No. {nod}, found at Inspection Report No."
+    assert f"{came} {inspected}" in words
+    assert "November 2, 2026" in words and "§ 228-78D(1)" in words
+    assert "Concrete washout" not in words  # not yet past its date on November 20
+    assert "Tioughnioga Ridge Development LLC" in words
+    # The washout's SWPPP requirement is no provision of the article: refused, named.
+    with pytest.raises(Exception, match=r"deficiencies\[1\]\.requirement: 'SWPPP § 4.3"):
+        escalate(reg, nod, "stop-work-order", date(2026, 11, 26), date(2026, 11, 30))
+    with pytest.raises(RegisterError, match="escalates to notice-of-violation, stop-work-order"):
+        escalate(reg, nod, "penalty-statement", date(2026, 11, 26), date(2026, 11, 30))
+    before = reg.count()
+    with pytest.raises(Exception, match="is open past its date on November 5, 2026"):
+        escalate(reg, nod, "stop-work-order", date(2026, 11, 5), date(2026, 11, 30))
+    assert reg.count() == before
