@@ -164,9 +164,9 @@ def from_reinspection(
         raise CaseInvalid(problems, reinspection_number)
     corrected, open_ = [], []
     for d in notice["deficiencies"]:
-        if d["no"] not in still_open:
+        if d["item"] not in still_open:
             continue
-        seen = findings.get(d["no"])
+        seen = findings.get(d["item"])
         item = {**d, "reinspected": seen[1]["found"] if seen else "not reinspected"}
         item["photos"] = photos.get(seen[0], []) if seen else []
         (corrected if seen and seen[1]["result"] == "satisfactory" else open_).append(item)

@@ -63,7 +63,7 @@ class InspectionRef(Model):
 class Deficiency(Model):
     """One deficiency, as the inspection report recorded it."""
 
-    no: int = cited(N, "its number in this notice (1 for the first)", title="deficiency number")
+    item: int = cited(N, "its number in this notice (1 for the first)", title="deficiency number")
     practice: Line = cited(N, "the practice or measure found deficient")
     found: Text = cited(N, "what was found (the nature of the deficiency)")
     location: Text | None = cited(N, "where on the site", default=None)
@@ -118,9 +118,9 @@ def check(case: DeficiencyCase, pack: Pack, options: Options) -> list[Problem]:
         )
     for i, d in enumerate(case.deficiencies):
         where = f"deficiencies[{i}]"
-        if d.no != i + 1:
+        if d.item != i + 1:
             problems.append(
-                Problem(f"{where}.no", f"{d.no}: the deficiencies are numbered 1, 2...", N)
+                Problem(f"{where}.item", f"{d.item}: the deficiencies are numbered 1, 2...", N)
             )
         if CITATION.fullmatch(d.requirement):
             unknown = unknown_provision(d.requirement, pack)
@@ -213,7 +213,7 @@ def from_inspection(
     ]
     deficiencies = [
         {
-            "no": n,
+            "item": n,
             "practice": f["practice"],
             "found": f["found"],
             "location": f.get("location"),
@@ -292,7 +292,7 @@ def escalated(
     late = [
         d
         for d in notice["deficiencies"]
-        if d["no"] in still_open and date.fromisoformat(d["due"]) < issued
+        if d["item"] in still_open and date.fromisoformat(d["due"]) < issued
     ]
     problems = []
     if not landowners:
@@ -317,7 +317,7 @@ def escalated(
         if not CITATION.fullmatch(d["requirement"]):
             problems.append(
                 Problem(
-                    f"deficiencies[{d['no'] - 1}].requirement",
+                    f"deficiencies[{d['item'] - 1}].requirement",
                     f"{d['requirement']!r} is a SWPPP requirement; a violation cites the "
                     "provision of the article violated",
                     cite,
@@ -336,7 +336,7 @@ def escalated(
         "violations": [
             {
                 "provision": d["requirement"],
-                "nature": f"{d['practice']}: {d['found']} (deficiency {d['no']} of Notice of "
+                "nature": f"{d['practice']}: {d['found']} (deficiency {d['item']} of Notice of "
                 f"Deficiency No. {number}, found at Inspection Report No. {inspection}; not "
                 f"corrected by {long_date(date.fromisoformat(d['due']))})",
                 "observed": d["observed"],

@@ -176,10 +176,10 @@ def _deficiency_items(
     still = open_deficiencies(session, doc, approved)
     dates = pack.cite("inspection.corrective_dates")
     for item in doc.case["deficiencies"]:
-        if item["no"] in still:
+        if item["item"] in still:
             yield Due(
                 date.fromisoformat(item["due"]),
-                f"{doc.number}, deficiency {item['no']}: {item['corrective_action']}",
+                f"{doc.number}, deficiency {item['item']}: {item['corrective_action']}",
                 "corrective action",
                 where,
                 dates,

@@ -70,10 +70,10 @@ def open_deficiencies(
     session: Session, doc: Document, approved: dict[str, list[Document]] | None = None
 ) -> set[int]:
     """The numbers of the notice's deficiencies no approval has named corrected."""
-    numbers = {d["no"] for d in doc.case["deficiencies"]}
+    numbers = {d["item"] for d in doc.case["deficiencies"]}
     done = (approved if approved is not None else approvals(session)).get(doc.number, [])
     for approval_doc in done:
-        numbers -= {d["no"] for d in approval_doc.case["corrected"]}
+        numbers -= {d["item"] for d in approval_doc.case["corrected"]}
     return numbers
 
 
@@ -207,7 +207,7 @@ def halt_of(
 ) -> Halt:
     approved = approved if approved is not None else approvals(session)
     still = open_deficiencies(session, doc, approved)
-    dues = [date.fromisoformat(d["due"]) for d in doc.case["deficiencies"] if d["no"] in still]
+    dues = [date.fromisoformat(d["due"]) for d in doc.case["deficiencies"] if d["item"] in still]
     return Halt(
         site=site_label(doc.case["site"]),
         notice=doc.number,
