@@ -313,3 +313,9 @@ def require_reports(reg: Any, site: str, issued: date, submit_by: date, **issue:
             log, latest.case.get("persons") or [], latest.case["officer"], issued, submit_by
         )
     return reg.issue(LETTER, data, jurisdiction=log.jurisdiction, **issue)
+
+
+def log_sites(reg: Any) -> list[str]:
+    """The sites whose log book the register keeps, by their address or description."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        return sorted(_label(log.site) for log in session.scalars(select(LogSite)))
