@@ -477,8 +477,11 @@ _attach_keys()
 
 def _attach_register() -> None:
     from docgen.register.cli import attach
+    from docgen.register.inspection_commands import COMMANDS
 
     attach(main)
+    for command in COMMANDS:
+        main.add_command(command)
 
 
 _attach_register()

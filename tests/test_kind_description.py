@@ -52,7 +52,12 @@ def test_every_kind_and_bundle_answers_the_same_description():
 
 def test_the_description_says_what_the_law_says_of_each_kind():
     # Served on a person and sworn to (LAW.md § 2, § 10): the notice and the order.
-    assert set(kinds_with(served=True)) == {"notice-of-violation", "stop-work-order"}
+    # The notice of deficiency too (LAW.md § 11: served and proved like a notice).
+    assert set(kinds_with(served=True)) == {
+        "notice-of-violation",
+        "stop-work-order",
+        "notice-of-deficiency",
+    }
     assert kinds_with(appealable=True) == ("notice-of-violation",)
     assert kinds_with(liftable=True) == ("stop-work-order",)
     assert [k for k in KINDS if KINDS[k].charges_offense] == ["notice-of-violation"]

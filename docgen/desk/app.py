@@ -28,7 +28,9 @@ from docgen.desk import (
     actions,
     auth,
     drafts,
+    due,
     history_import,
+    logbook,
     mailing,
     public_check,
     register_pages,
@@ -126,7 +128,7 @@ async def logout(request: Request) -> Response:
 
 
 async def home(request: Request) -> Response:
-    return RedirectResponse("/documents", status_code=303)
+    return RedirectResponse("/due", status_code=303)  # what is due first (LAW.md § 12)
 
 
 class Guard:
@@ -250,7 +252,9 @@ def create_app(
         Route("/logout", logout, methods=["POST"]),
         *actions.routes,  # before the register's /documents/{number}/{what}
         *drafts.routes,
+        *due.routes,
         *history_import.routes,
+        *logbook.routes,
         *mailing.routes,
         *register_pages.routes,
         *users.routes,

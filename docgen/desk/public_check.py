@@ -133,18 +133,21 @@ async def check(request: Request) -> Response:
 
 
 class RedactCodes(logging.Filter):
-    """An access code in a logged address (the QR code's ``?code=...``) becomes ``****``:
+    """An access code in a logged address (the QR code's ``?code=...``), and a calendar
+    feed's secret, become ``****``:
     the server's log never holds a code that opens a document's record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
             record.args = tuple(
-                _CODE.sub(r"\1****", a) if isinstance(a, str) else a for a in record.args
+                _FEED.sub(r"\1****", _CODE.sub(r"\1****", a)) if isinstance(a, str) else a
+                for a in record.args
             )
         return True
 
 
 _CODE = re.compile(r"([?&]code=)[^&\s]*", re.IGNORECASE)
+_FEED = re.compile(r"(/calendar/)[^/\s?]+")  # a calendar feed's secret (docgen.desk.due)
 
 
 def redact_access_log() -> None:

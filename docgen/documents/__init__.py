@@ -25,6 +25,10 @@ MODULES = {
     "affidavit-of-service": "docgen.documents.affidavit_of_service",
     "stop-work-lifted": "docgen.documents.stop_work_lifted",
     "mailing-list": "docgen.documents.mailing_list",
+    "inspection-report": "docgen.documents.inspection_report",
+    "notice-of-deficiency": "docgen.documents.notice_of_deficiency",
+    "approval-of-corrected-work": "docgen.documents.approval_of_corrected_work",
+    "report-requirement": "docgen.documents.report_requirement",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}
 

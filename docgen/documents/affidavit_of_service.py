@@ -14,18 +14,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator
 
 from docgen.cases import labels
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
 from docgen.cases.mail import CertifiedArticle
+from docgen.documents import KINDS, kinds_with
 from docgen.documents.base import Context, DocMeta, Kind, Options, recipient_of
 from docgen.errors import Problem
 from docgen.law.deadlines import Deadline, Service, appeal_deadline, service_start
 from docgen.law.pack import Pack
 
 F = "@enforcement.elements.appeal"  # (f): service starts the appeal period
-TITLES = {"notice-of-violation": "Notice of Violation", "stop-work-order": "Stop-Work Order"}
 METHODS = Literal["personal-delivery", "certified-mail", "first-class-mail", "posting"]
 # Each method of service as the pack's service rule names its means (LAW.md § 2).
 MEANS = {
@@ -37,8 +39,15 @@ MEANS = {
 MAIL = tuple(method for method, means in MEANS.items() if means == "mail")
 
 
+def _served_kind(value: str) -> str:
+    served = kinds_with(served=True)
+    if value not in served:
+        raise ValueError(f"{value!r} is not served on persons; one of {', '.join(served)}")
+    return value
+
+
 class ServedDocument(Model):
-    kind: Literal["notice-of-violation", "stop-work-order"] = cited(F, "what was served")
+    kind: Annotated[str, AfterValidator(_served_kind)] = cited(F, "what was served")
     number: Line = cited(F, "its number")
     issued: IsoDate = cited(F, "its issue date")
 
@@ -134,7 +143,7 @@ def context(case: AffidavitCase, pack: Pack, options: Options) -> AffidavitConte
     return AffidavitContext(
         case=case,
         title=title,
-        served_title=TITLES[case.document.kind],
+        served_title=KINDS[case.document.kind].heading,
         officer=bool(case.server.title),
         window=(
             case.recipient.model_copy(update={"certified_article": None})

@@ -264,6 +264,9 @@ class Kind(_Described):
     stylesheets: tuple[str, ...] = ("base/print.css",)
     layouts: dict[str, str] = field(default_factory=dict)  # layout name -> template
     summary: str = ""
+    # The title as documents print it when they name this one ("Notice of Violation No. ..."
+    # in an affidavit of service); empty for a kind no other document names.
+    heading: str = ""
     # An empty form with no case (`render --blank`): the context for a pack, or None.
     blank: Callable[[Pack, Options], Context] | None = None
     # One document per part (`render --split`): (name, case data) from valid case data.

@@ -392,6 +392,7 @@ def context(case: NoticeCase, pack: Pack, options: Options) -> NoticeContext:
 KIND = Kind(
     name="notice-of-violation",
     title="Notice of violation",
+    heading="Notice of Violation",
     model=NoticeCase,
     template="notices/notice_of_violation.html.j2",
     context=context,

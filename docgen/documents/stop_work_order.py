@@ -131,6 +131,7 @@ def context(case: StopWorkCase, pack: Pack, options: Options) -> StopWorkContext
 KIND = Kind(
     name="stop-work-order",
     title="Stop-work order",
+    heading="Stop-Work Order",
     model=StopWorkCase,
     template="notices/stop_work_order.html.j2",
     context=context,

@@ -182,6 +182,39 @@ class Enforcement(Strict):
     elements: NoticeElements
 
 
+class Inspection(Group):
+    """The officer's inspection and the written notice of deficiencies (§ 228-79A(1);
+    LAW.md § 11): the law's words, and the readings chosen beside them."""
+
+    may_inspect: CitedText
+    notify: CitedText
+    halt: CitedText  # verbatim: "No further work shall be conducted except for ..."
+    halt_effect: CitedText  # from service of the notice (a reading)
+    right_of_entry: CitedText
+    corrective_dates: CitedText  # each corrective action has a date (a reading)
+    reinspection: CitedText  # how to ask for the reinspection
+    approval: CitedText
+    resume: CitedText
+    partial: CitedText
+
+
+class Logbook(Group):
+    """The site's own inspections and its log book (§ 228-78D(2); § 301-73A(2)): the
+    interval, how many inspections it must hold, the exemptions and the storm rule."""
+
+    daily: CitedText | None = None  # the trained contractor's daily inspection (Homer)
+    qualified: CitedText
+    interval_days: CitedCount
+    inspections_per_interval: CitedCount
+    acre: CitedText | None = None  # D(2)(d): an authorization to disturb an acre or more
+    acre_inspections_per_interval: CitedCount | None = None
+    exemptions: Cited[dict[Text, Text]] | None = None  # D(2)(c): no seven-day inspections
+    storm_inches: Cited[Decimal] | None = None  # Macedon: a storm of 0.5 inch or more
+    storm_hours: CitedCount | None = None  # ... calls for an inspection within 24 hours
+    require_reports: CitedText | None = None  # § 228-79A(4): the officer may require them
+    records: CitedText | None = None  # § 228-79B(3)
+
+
 class PenaltyTier(Strict):
     """One bracket of the penalty section: the offense number it applies from, the fines."""
 
@@ -295,6 +328,8 @@ class Pack(Strict):
     certification: Certification | None = None
     enforcement: Enforcement | None = None
     penalties: Penalties | None = None
+    inspection: Inspection | None = None
+    logbook: Logbook | None = None
     easement: Easement | None = None
     recording: Recording | None = None
     agreement: Agreement | None = None

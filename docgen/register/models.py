@@ -306,3 +306,68 @@ class Restore(Base):
     accounted_at: Mapped[datetime | None] = mapped_column()
     accounted_by: Mapped[str | None] = mapped_column(String(200))
     gaps: Mapped[list[Any] | None] = mapped_column()
+
+
+class ReinspectionRequest(Base):
+    """A reinspection asked for on a notice of deficiency (§ 228-79A(1)): the calendar
+    shows it until a reinspection of that notice is recorded on or after the day asked."""
+
+    __tablename__ = "reinspection_requests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
+    asked_on: Mapped[date] = mapped_column(Date)
+    asked_by: Mapped[str] = mapped_column(String(500))
+    recorded_at: Mapped[datetime] = mapped_column()
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+
+class LogSite(Base):
+    """A site whose log book the register keeps (§ 228-78D(2); § 301-73A(2)) and the facts
+    that set its interval: a D(2)(c) exemption, a D(2)(d) authorization (yes/no)."""
+
+    __tablename__ = "log_sites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    jurisdiction: Mapped[str] = mapped_column(String(40))
+    site_id: Mapped[int] = mapped_column(ForeignKey("sites.id"), unique=True)
+    started: Mapped[date] = mapped_column(Date)
+    ended: Mapped[date | None] = mapped_column(Date)
+    exemption: Mapped[str | None] = mapped_column(String(40))
+    acre_authorized: Mapped[str] = mapped_column(String(3))
+    recorded_at: Mapped[datetime] = mapped_column()
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+    site: Mapped[Site] = relationship(lazy="joined")
+
+
+class LogEntry(Base):
+    """One report in a site's log book, as the inspector wrote it."""
+
+    __tablename__ = "log_entries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    log_site_id: Mapped[int] = mapped_column(ForeignKey("log_sites.id"), index=True)
+    day: Mapped[date] = mapped_column(Date)
+    time: Mapped[str] = mapped_column(String(5))
+    inspector: Mapped[str] = mapped_column(String(500))
+    qualification: Mapped[str] = mapped_column(String(500))
+    role: Mapped[str] = mapped_column(String(30))  # qualified-inspector | trained-contractor
+    rainfall: Mapped[str | None] = mapped_column(String(20))  # inches, as written
+    findings: Mapped[str] = mapped_column(Text)
+    corrective_actions: Mapped[str | None] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(1000))
+    recorded_at: Mapped[datetime] = mapped_column()
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+
+class CalendarToken(Base):
+    """The secret of a user's calendar feed, kept as its SHA-256; revoked, it serves nothing."""
+
+    __tablename__ = "calendar_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_name: Mapped[str] = mapped_column(String(100), index=True)
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column()
+    revoked_at: Mapped[datetime | None] = mapped_column()

@@ -4,14 +4,14 @@ with the highest number of every series at backup time and, once the clerk has s
 numbers used after the backup (a restored register issues nothing until then).
 
 Revision ID: 0013
-Revises: 0007
+Revises: 0012
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0007"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,356 @@
+"""Notice of deficiency (§ 228-79A(1); LAW.md § 11): the officer's written notice to the
+applicant and/or developer of the deficiencies an inspection found.
+
+Where deficiencies or violations are found, the officer "shall notify the applicant
+and/or developer in writing of the nature of the deficiency or violation and any required
+corrective actions". The notice is addressed to the developer or applicant (both when both
+are known: the other is in ``copies_to`` with the same role); the landowner, when a
+different person, gets a copy. Per deficiency it states what, where, when observed and the
+provision or SWPPP requirement, and the corrective action required with its date (a
+reading: the article gives no schedule). It states the law's consequence in the law's
+words, from service; the right of entry; how to ask for the reinspection; the officer.
+Print first, serve second: it is issued, then served and proved like a notice of
+violation. It carries no appeal statement: A(1) gives none, and C(1)(f)'s is not borrowed.
+
+Its case is made from the inspection report in the register (docgen.register.inspections):
+nothing is typed twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from docgen.cases.common import (
+    IsoDate,
+    Jurisdiction,
+    Line,
+    Model,
+    NameAndTitle,
+    Party,
+    Site,
+    Text,
+    cited,
+)
+from docgen.cases.enforcement import CITATION
+from docgen.documents import KINDS
+from docgen.documents.base import (
+    Context,
+    DocMeta,
+    Kind,
+    Options,
+    issued_on,
+    recipient_of,
+    site_of,
+    site_problems,
+)
+from docgen.errors import CaseInvalid, Problem
+from docgen.law.deadlines import long_date
+from docgen.law.pack import Pack
+from docgen.law.provisions import unknown_provision
+
+N = "@inspection.notify"
+DATES = "@inspection.corrective_dates"
+ADDRESSED = ("developer", "applicant")  # § 228-79A(1): "the applicant and/or developer"
+
+
+class InspectionRef(Model):
+    number: Line = cited(N, "the inspection report's number")
+    inspected: IsoDate = cited(N, "the day of the inspection", title="date inspected")
+
+
+class Deficiency(Model):
+    """One deficiency, as the inspection report recorded it."""
+
+    item: int = cited(N, "its number in this notice (1 for the first)", title="deficiency number")
+    practice: Line = cited(N, "the practice or measure found deficient")
+    found: Text = cited(N, "what was found (the nature of the deficiency)")
+    location: Text | None = cited(N, "where on the site", default=None)
+    observed: IsoDate = cited(N, "the day it was observed")
+    requirement: Text = cited(
+        N, "the provision or SWPPP requirement it falls short of", title="provision or SWPPP"
+    )
+    corrective_action: Text = cited(N, "the corrective action required")
+    due: IsoDate = cited(DATES, "the date it must be complete", title="complete by")
+    finding: int | None = cited(N, "its finding number in the report", default=None)
+
+
+class DeficiencyCase(Model):
+    jurisdiction: Jurisdiction
+    number: Line = cited(N, "notice number")
+    issued: IsoDate = cited(N, "date the notice is issued")
+    officer: NameAndTitle = cited("@inspection.may_inspect", "the officer who found them")
+    recipient: Party = cited(N, "the developer or applicant to whom it is addressed")
+    copies_to: list[Party] = cited(
+        N,
+        "the other of developer and applicant (also addressed), and the landowner (a copy)",
+        default_factory=list,
+    )
+    site: Site = cited(N, "the site inspected")
+    inspection: InspectionRef = cited(N, "the inspection that found the deficiencies")
+    deficiencies: list[Deficiency] = cited(N, "each deficiency found")
+
+
+def check(case: DeficiencyCase, pack: Pack, options: Options) -> list[Problem]:
+    problems = site_problems(case, pack, "needs an address or a description of the site")
+    if case.recipient.role not in ADDRESSED:
+        problems.append(
+            Problem(
+                "recipient.role",
+                f"is {case.recipient.role}; a notice of deficiency is addressed to the applicant "
+                "and/or developer (the landowner, when different, gets a copy)",
+                N,
+            )
+        )
+    if not case.deficiencies:
+        problems.append(
+            Problem("deficiencies", "missing: the inspection found no deficiency to notify", N)
+        )
+    if case.inspection.inspected > case.issued:
+        problems.append(
+            Problem(
+                "inspection.inspected",
+                f"{long_date(case.inspection.inspected)} is after the issue date "
+                f"{long_date(case.issued)}; a notice states deficiencies already found",
+                N,
+            )
+        )
+    for i, d in enumerate(case.deficiencies):
+        where = f"deficiencies[{i}]"
+        if d.item != i + 1:
+            problems.append(
+                Problem(f"{where}.item", f"{d.item}: the deficiencies are numbered 1, 2...", N)
+            )
+        if CITATION.fullmatch(d.requirement):
+            unknown = unknown_provision(d.requirement, pack)
+            if unknown:
+                problems.append(Problem(f"{where}.requirement", unknown, N))
+        if d.observed > case.issued:
+            problems.append(
+                Problem(
+                    f"{where}.observed",
+                    f"{long_date(d.observed)} is after the issue date {long_date(case.issued)}",
+                    N,
+                )
+            )
+        if d.due < max(d.observed, case.issued):
+            problems.append(
+                Problem(
+                    f"{where}.due",
+                    f"{long_date(d.due)} is before the "
+                    + (
+                        f"inspection ({long_date(d.observed)})"
+                        if d.due < d.observed
+                        else f"issue date ({long_date(case.issued)})"
+                    )
+                    + "; a corrective action is due after the notice states it",
+                    DATES,
+                )
+            )
+    return problems
+
+
+def earliest_due(case: Any) -> Any:
+    return min((d.due for d in case.deficiencies), default=None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeficiencyContext(Context):
+    case: DeficiencyCase
+    addressed: tuple[Party, ...]  # the developer and/or applicant
+    copied: tuple[Party, ...]  # the landowner, when a different person
+
+
+def context(case: DeficiencyCase, pack: Pack, options: Options) -> DeficiencyContext:
+    addressed = (case.recipient, *(p for p in case.copies_to if p.role in ADDRESSED))
+    return DeficiencyContext(
+        case=case,
+        addressed=addressed,
+        copied=tuple(p for p in case.copies_to if p.role not in ADDRESSED),
+        doc=DocMeta.numbered(KIND.name, "Notice of Deficiency", case.number, pack, case.issued),
+    )
+
+
+KIND = Kind(
+    name="notice-of-deficiency",
+    title="Notice of deficiency",
+    heading="Notice of Deficiency",
+    model=DeficiencyCase,
+    template="inspections/notice_of_deficiency.html.j2",
+    context=context,
+    check=check,
+    stylesheets=("base/print.css", "notices/enforcement.css", "inspections/inspection.css"),
+    summary="the deficiencies an inspection found and the corrective action each requires",
+    needs=("inspection",),
+    served=True,
+    copies=True,
+    permission="enforce",
+    issued=issued_on,
+    party=recipient_of,
+    site=site_of,
+    remedies_due=earliest_due,
+)
+
+
+# -- made from an inspection report's stored case (the register's JSON) --------------------
+def from_inspection(
+    report: dict[str, Any], number: str, issued: date, pack: Pack
+) -> dict[str, Any]:
+    """The case of the notice of deficiency an inspection report's findings call for:
+    addressed to its developer and/or applicant, the landowner copied when a different
+    person, each deficient finding a deficiency with its corrective action and date.
+    Nothing is typed again; CaseInvalid when the report has no deficiency or names no
+    developer or applicant to notify."""
+    cite = pack.cite(N[1:])
+    persons = report.get("persons") or []
+    addressed = [p for p in persons if p["role"] in ADDRESSED]
+    names = {" ".join(p["name"].split()).casefold() for p in addressed}
+    copied = [
+        p
+        for p in persons
+        if p["role"] not in ADDRESSED and " ".join(p["name"].split()).casefold() not in names
+    ]
+    deficiencies = [
+        {
+            "item": n,
+            "practice": f["practice"],
+            "found": f["found"],
+            "location": f.get("location"),
+            "observed": report["inspected"],
+            "requirement": f["requirement"],
+            "corrective_action": f["corrective_action"],
+            "due": f["due"],
+            "finding": i + 1,
+        }
+        for n, (i, f) in enumerate(
+            ((i, f) for i, f in enumerate(report["findings"]) if f["result"] == "deficient"),
+            start=1,
+        )
+    ]
+    problems = []
+    if not deficiencies:
+        problems.append(
+            Problem(
+                "findings",
+                f"Inspection Report No. {number} found no deficiency: there is nothing to notify",
+                cite,
+            )
+        )
+    if not addressed:
+        problems.append(
+            Problem(
+                "persons",
+                f"Inspection Report No. {number} names no developer or applicant; the notice is "
+                "addressed to the applicant and/or developer",
+                cite,
+            )
+        )
+    if problems:
+        raise CaseInvalid(problems, number)
+    return {
+        "jurisdiction": report["jurisdiction"],
+        "issued": issued.isoformat(),
+        "officer": report["officer"],
+        "recipient": addressed[0],
+        "copies_to": [*addressed[1:], *copied],
+        "site": report["site"],
+        "inspection": {"number": number, "inspected": report["inspected"]},
+        "deficiencies": deficiencies,
+    }
+
+
+# -- escalation: a notice of violation or a stop-work order from the open deficiencies ----
+def escalation_kinds() -> tuple[str, ...]:
+    """The kinds a notice of deficiency escalates to: those stating violations at a site
+    to a landowner (the notice of violation, the stop-work order)."""
+    return tuple(
+        name
+        for name, kind in KINDS.items()
+        if kind.served and {"violations", "recipient", "site"} <= set(kind.model.model_fields)
+    )
+
+
+def escalated(
+    notice: dict[str, Any],
+    number: str,
+    still_open: set[int],
+    kind: Kind,
+    issued: date,
+    due: date,
+    pack: Pack,
+) -> dict[str, Any]:
+    """The case of ``kind`` (a notice of violation or a stop-work order) from the
+    deficiencies of ``notice`` still open and past their dates on ``issued``: the site, the
+    landowner (to whom it goes) and the developer or applicant (copied), each deficiency a
+    violation with its provision and the day first observed, its corrective action the
+    remedy due ``due``. CaseInvalid names what is missing (no landowner, nothing past its
+    date, a deficiency cited only to the SWPPP)."""
+    cite = pack.cite(N[1:])
+    persons = [notice["recipient"], *(notice.get("copies_to") or [])]
+    landowners = [p for p in persons if p["role"] == "landowner"]
+    late = [
+        d
+        for d in notice["deficiencies"]
+        if d["item"] in still_open and date.fromisoformat(d["due"]) < issued
+    ]
+    problems = []
+    if not landowners:
+        problems.append(
+            Problem(
+                "copies_to",
+                f"Notice of Deficiency No. {number} names no landowner; a {kind.title.lower()} "
+                "goes to the landowner",
+                cite,
+            )
+        )
+    if not late:
+        problems.append(
+            Problem(
+                "deficiencies",
+                f"no deficiency of Notice of Deficiency No. {number} is open past its date on "
+                f"{long_date(issued)}",
+                cite,
+            )
+        )
+    for d in late:
+        if not CITATION.fullmatch(d["requirement"]):
+            problems.append(
+                Problem(
+                    f"deficiencies[{d['item'] - 1}].requirement",
+                    f"{d['requirement']!r} is a SWPPP requirement; a violation cites the "
+                    "provision of the article violated",
+                    cite,
+                )
+            )
+    if problems:
+        raise CaseInvalid(problems, number)
+    inspection = notice["inspection"]["number"]
+    data: dict[str, Any] = {
+        "jurisdiction": notice["jurisdiction"],
+        "issued": issued.isoformat(),
+        "officer": notice["officer"],
+        "recipient": landowners[0],
+        "copies_to": [p for p in persons if p["role"] != "landowner"],
+        "site": notice["site"],
+        "violations": [
+            {
+                "provision": d["requirement"],
+                "nature": f"{d['practice']}: {d['found']} (deficiency {d['item']} of Notice of "
+                f"Deficiency No. {number}, found at Inspection Report No. {inspection}; not "
+                f"corrected by {long_date(date.fromisoformat(d['due']))})",
+                "observed": d["observed"],
+                "location": d.get("location"),
+            }
+            for d in late
+        ],
+        "remedies": [{"measure": d["corrective_action"], "due": due.isoformat()} for d in late],
+    }
+    fields = kind.model.model_fields
+    if "contact" in fields:
+        officer = notice["officer"]
+        data["contact"] = {
+            "name": f"{officer['name']}, {officer['title']}",
+            "phone": pack.part("offices").phone.value,
+        }
+    return {key: value for key, value in data.items() if key in fields}

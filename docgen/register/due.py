@@ -1,0 +1,230 @@
+"""The matter's calendar, derived from the register and never kept twice (LAW.md § 12).
+
+What is due: each open corrective action of a notice of deficiency (§ 228-79A(1), its
+date a reading), the remedies of a notice of violation still pending (§ 228-79C(1)(d)), the
+last day to appeal a notice served (§ 228-79C(1)(f)), each reinspection asked for and not
+yet made, and the next inspection a site's log book is due (§ 228-78D(2); § 301-73A(2));
+what is in effect: stop-work orders served and not lifted (§ 228-79C(2)), the halt of
+§ 228-79A(1) while a served notice has deficiencies open. Each item has its provision.
+Overdue items first, then by day. "Today" is each municipality's own date (its time
+zone), and a day that is a Saturday, Sunday or public holiday says so (GCL §§ 24, 25-a).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import date
+
+from sqlalchemy import exists, func, select
+from sqlalchemy.orm import Session, aliased
+
+from docgen.documents import kinds_with
+from docgen.law.deadlines import non_business_day
+from docgen.law.pack import Pack, municipal_today
+from docgen.law.packs import load_pack
+from docgen.register import db
+from docgen.register.db import guarded
+from docgen.register.inspections import (
+    INSPECTION,
+    NOTICE,
+    approvals,
+    halt_of,
+    open_deficiencies,
+)
+from docgen.register.logbook import next_due
+from docgen.register.models import Document, Offense, ReinspectionRequest, ServiceEvent, Site
+
+
+@dataclass(frozen=True)
+class Due:
+    day: date  # the day it is due; for what is in effect, the day it took effect
+    what: str
+    category: str
+    site: str
+    provision: str
+    jurisdiction: str
+    number: str | None = None  # the document to act on
+    ongoing: bool = False  # in effect until lifted or approved: not a date to meet
+    overdue: bool = False
+    note: str | None = None  # the day is a Saturday, Sunday or public holiday
+    lapses: bool = False  # the other party's day (a last day to appeal): once past, dropped
+
+
+def site_line(site: Site | None) -> str:
+    if site is None:
+        return ""
+    return "; ".join(p for p in (site.address, site.description) if p)
+
+
+def calendar(
+    reg: object,
+    site: str | None = None,
+    through: date | None = None,
+    jurisdictions: Iterable[str] | None = None,
+) -> list[Due]:
+    """Everything due or in effect, overdue first; ``site``: only sites whose address or
+    description contains it; ``through``: dated items up to that day (what is in effect
+    is always listed)."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:  # type: ignore[attr-defined]
+        items = list(_items(session))
+    packs: dict[str, Pack] = {}
+    todays: dict[str, date] = {}
+    wanted = " ".join(site.split()).casefold() if site else None
+    allowed = set(jurisdictions) if jurisdictions is not None else None
+    out = []
+    for item in items:
+        if allowed is not None and item.jurisdiction not in allowed:
+            continue
+        if wanted and wanted not in item.site.casefold():
+            continue
+        if through is not None and not item.ongoing and item.day > through:
+            continue
+        if item.jurisdiction not in packs:
+            packs[item.jurisdiction] = load_pack(item.jurisdiction)
+            todays[item.jurisdiction] = municipal_today(packs[item.jurisdiction])
+        pack, today = packs[item.jurisdiction], todays[item.jurisdiction]
+        if item.lapses and item.day < today:
+            continue
+        note = non_business_day(item.day, pack) if pack.enforcement and not item.ongoing else None
+        out.append(replace(item, overdue=not item.ongoing and item.day < today, note=note))
+    return sorted(out, key=lambda i: (not i.overdue, i.ongoing, i.day, i.number or ""))
+
+
+def _items(session: Session) -> Iterable[Due]:
+    successor = aliased(Document)
+    current = ~exists().where(successor.supersedes_id == Document.id)
+    rows = session.execute(
+        select(Document, Site)
+        .outerjoin(Site, Site.id == Document.site_id)
+        .where(
+            current,
+            Document.kind.in_((NOTICE, *kinds_with(appealable=True), *kinds_with(liftable=True))),
+        )
+        .order_by(Document.id)
+    ).all()
+    lifted = set(
+        session.scalars(
+            select(Document.about_id).where(Document.kind.in_(kinds_with(lifts=True)))
+        ).all()
+    )
+    pending = set(
+        session.scalars(select(Offense.document_id).where(Offense.disposition == "pending")).all()
+    )
+    deadlines = dict(
+        session.execute(
+            select(ServiceEvent.document_id, func.max(ServiceEvent.appeal_deadline)).group_by(
+                ServiceEvent.document_id
+            )
+        ).all()
+    )
+    approved = approvals(session)
+    packs: dict[str, Pack] = {}
+    liftable = kinds_with(liftable=True)
+    for doc, place in rows:
+        pack = packs.get(doc.jurisdiction) or packs.setdefault(
+            doc.jurisdiction, load_pack(doc.jurisdiction)
+        )
+        where = site_line(place)
+        if doc.kind == NOTICE:
+            yield from _deficiency_items(session, doc, where, pack, approved)
+        elif doc.kind in liftable:
+            if doc.services and doc.id not in lifted:
+                yield Due(
+                    min(e.date for e in doc.services),
+                    f"{doc.number}: in effect until lifted in writing",
+                    "order in effect",
+                    where,
+                    pack.require(doc.kind),
+                    doc.jurisdiction,
+                    doc.number,
+                    ongoing=True,
+                )
+        else:
+            elements = pack.part("enforcement").elements
+            if doc.remedies_due is not None and doc.id in pending:
+                yield Due(
+                    doc.remedies_due,
+                    f"{doc.number}: remedial measures due from this day",
+                    "remedy",
+                    where,
+                    elements.remedies.ref,
+                    doc.jurisdiction,
+                    doc.number,
+                )
+            if deadlines.get(doc.id) is not None:
+                yield Due(
+                    deadlines[doc.id],
+                    f"{doc.number}: last day to file a written notice of appeal",
+                    "appeal deadline",
+                    where,
+                    elements.appeal.ref,
+                    doc.jurisdiction,
+                    doc.number,
+                    lapses=True,
+                )
+    yield from _reinspections_asked(session)
+    yield from (
+        Due(day, what, "log-book inspection", label, provision, jurisdiction)
+        for day, what, label, provision, jurisdiction in next_due(session)
+    )
+
+
+def _deficiency_items(
+    session: Session, doc: Document, where: str, pack: Pack, approved: dict[str, list[Document]]
+) -> Iterable[Due]:
+    still = open_deficiencies(session, doc, approved)
+    dates = pack.cite("inspection.corrective_dates")
+    for item in doc.case["deficiencies"]:
+        if item["item"] in still:
+            yield Due(
+                date.fromisoformat(item["due"]),
+                f"{doc.number}, deficiency {item['item']}: {item['corrective_action']}",
+                "corrective action",
+                where,
+                dates,
+                doc.jurisdiction,
+                doc.number,
+            )
+    halt = halt_of(session, doc, approved)
+    if halt.served is not None and halt.open:
+        yield Due(
+            halt.served,
+            f"{doc.number}: no further work except site stabilization until approved",
+            "halt in effect",
+            where,
+            pack.cite("inspection.halt"),
+            doc.jurisdiction,
+            doc.number,
+            ongoing=True,
+        )
+
+
+def _reinspections_asked(session: Session) -> Iterable[Due]:
+    rows = session.execute(
+        select(ReinspectionRequest, Document, Site)
+        .join(Document, Document.id == ReinspectionRequest.document_id)
+        .outerjoin(Site, Site.id == Document.site_id)
+    ).all()
+    if not rows:
+        return
+    since = min(asked.asked_on for asked, _, _ in rows)
+    made = [
+        (d.issued, (d.case.get("reinspects") or {}).get("notice"))
+        for d in session.scalars(
+            select(Document).where(Document.kind == INSPECTION, Document.issued >= since)
+        )
+    ]
+    for asked, doc, place in rows:
+        if any(n == doc.number and on >= asked.asked_on for on, n in made):
+            continue
+        pack = load_pack(doc.jurisdiction)
+        yield Due(
+            asked.asked_on,
+            f"{doc.number}: reinspection asked for by {asked.asked_by}",
+            "reinspection asked for",
+            site_line(place),
+            pack.cite("inspection.reinspection"),
+            doc.jurisdiction,
+            doc.number,
+        )

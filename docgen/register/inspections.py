@@ -1,0 +1,297 @@
+"""Inspections in the register (§ 228-79A(1); LAW.md § 11): the notice of deficiency made
+from an inspection report, the approval of corrected work made from a reinspection, and the
+halt of § 228-79A(1) per site, all derived from the issued documents and their service.
+
+An inspection is recorded as its report (an issued document: numbered, frozen, its case
+kept exactly as written); the notice and the approval are documents made from the cases
+the register already holds, so nothing is typed twice. What is open is derived, never
+kept: a deficiency of a served notice is open until an approval names it corrected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from docgen import api
+from docgen.documents import approval_of_corrected_work as approval
+from docgen.documents import get_kind
+from docgen.documents import inspection_report as report
+from docgen.documents import notice_of_deficiency as notice
+from docgen.law.pack import municipal_today
+from docgen.law.packs import load_pack
+from docgen.register import db
+from docgen.register.audit import actor, record
+from docgen.register.db import RegisterError, guarded
+from docgen.register.models import Document, ReinspectionRequest
+from docgen.register.numbering import normalize
+from docgen.register.queries import document_row
+from docgen.register.records import Issued
+
+INSPECTION, NOTICE, APPROVAL = report.KIND.name, notice.KIND.name, approval.KIND.name
+
+
+def _row(session: Session, number: str, kind: str, jurisdiction: str | None) -> Document:
+    doc = document_row(session, number, jurisdiction)
+    if doc.kind != kind:
+        raise RegisterError(f"{doc.number} is a {doc.kind}, not a {kind}")
+    return doc
+
+
+def _about(session: Session, kind: str, key: str, number: str) -> list[Document]:
+    """Documents of ``kind`` whose case names ``number`` under ``key`` (a notice's
+    inspection, an approval's notice), oldest first."""
+    rows = session.scalars(select(Document).where(Document.kind == kind).order_by(Document.id))
+    return [d for d in rows if (d.case.get(key) or {}).get("number") == number]
+
+
+def served_on(doc: Document) -> date | None:
+    """The day the notice was first served: the halt runs from service (LAW.md § 11)."""
+    return min((e.date for e in doc.services), default=None)
+
+
+def approvals(session: Session) -> dict[str, list[Document]]:
+    """Every approval of corrected work, by the number of the notice it approves (read
+    once for a whole calendar, not once per notice)."""
+    found: dict[str, list[Document]] = {}
+    rows = session.scalars(select(Document).where(Document.kind == APPROVAL).order_by(Document.id))
+    for row in rows:
+        found.setdefault(row.case["notice"]["number"], []).append(row)
+    return found
+
+
+def open_deficiencies(
+    session: Session, doc: Document, approved: dict[str, list[Document]] | None = None
+) -> set[int]:
+    """The numbers of the notice's deficiencies no approval has named corrected."""
+    numbers = {d["item"] for d in doc.case["deficiencies"]}
+    done = (approved if approved is not None else approvals(session)).get(doc.number, [])
+    for approval_doc in done:
+        numbers -= {d["item"] for d in approval_doc.case["corrected"]}
+    return numbers
+
+
+def inspection_data(case: Path) -> dict[str, Any]:
+    """The inspection case with each photo's file named from the case file's folder, so
+    the register reads the photos wherever it runs from."""
+    data, _ = api.load(case)
+    folder = case.resolve().parent
+    for photo in data.get("photos") or []:
+        if isinstance(photo, dict) and isinstance(photo.get("file"), str):
+            photo["file"] = str(folder / Path(photo["file"]).expanduser())
+    return data
+
+
+def record_inspection_case(reg: Any, case: Path, **issue: Any) -> Issued:
+    """Record the inspection CASE describes: its report issued into the register."""
+    return reg.issue(INSPECTION, inspection_data(case), **issue)
+
+
+def notify_deficiency(
+    reg: Any,
+    inspection: str,
+    on: date | None = None,
+    *,
+    jurisdiction: str | None = None,
+    **issue: Any,
+) -> Issued:
+    """Issue the notice of deficiency of inspection report ``inspection`` (its deficiencies,
+    persons, site and officer as recorded), dated ``on`` (default: today in the
+    municipality). An inspection already notified is refused, naming the notice."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        doc = _row(session, inspection, INSPECTION, jurisdiction)
+        earlier = _about(session, NOTICE, "inspection", doc.number)
+        if earlier:
+            raise RegisterError(
+                f"{doc.number} was notified already by Notice of Deficiency No. "
+                f"{earlier[0].number}; its deficiencies are not notified twice"
+            )
+        pack = load_pack(doc.jurisdiction)
+        data = notice.from_inspection(doc.case, doc.number, on or municipal_today(pack), pack)
+    return reg.issue(NOTICE, data, jurisdiction=doc.jurisdiction, **issue)
+
+
+def approve_work(
+    reg: Any,
+    notice_number: str,
+    reinspection: str,
+    on: date,
+    *,
+    jurisdiction: str | None = None,
+    **issue: Any,
+) -> Issued:
+    """Issue the approval of the corrective work of ``notice_number`` found on
+    ``reinspection`` (an inspection report that reinspects that notice), dated ``on``.
+    Refused: dated after today in the municipality, before the notice was served, or for
+    a notice with nothing open."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        again = _row(session, reinspection, INSPECTION, doc.jurisdiction)
+        pack = load_pack(doc.jurisdiction)
+        why = pack.cite("inspection.approval")
+        today = municipal_today(pack)
+        if on > today:
+            raise RegisterError(
+                f"--date {on}: after today ({today} in the {pack.name.value}); an approval is "
+                f"dated on or before the day it is recorded ({why})"
+            )
+        served = served_on(doc)
+        if served is None:
+            raise RegisterError(
+                f"{doc.number} has no recorded service: the halt runs from service, and work "
+                f"is approved after it; record the service first ({why})"
+            )
+        if on < served:
+            raise RegisterError(
+                f"--date {on}: before {doc.number} was served ({served}); an approval is dated "
+                f"after service of the notice ({why})"
+            )
+        still_open = open_deficiencies(session, doc)
+        if not still_open:
+            raise RegisterError(
+                f"{doc.number} has no deficiency open: each was approved already ({why})"
+            )
+        reinspects = (again.case.get("reinspects") or {}).get("notice")
+        if reinspects is None or normalize(reinspects) != doc.number:
+            raise RegisterError(
+                f"{again.number} is not a reinspection of {doc.number} (its reinspects names "
+                f"{reinspects or 'no notice'}); record the reinspection with reinspects: "
+                f"{{notice: {doc.number}}}"
+            )
+        data = approval.from_reinspection(
+            doc.case, doc.number, served, still_open, again.case, again.number, on, pack
+        )
+    return reg.issue(APPROVAL, data, jurisdiction=doc.jurisdiction, **issue)
+
+
+@dataclass(frozen=True)
+class Halt:
+    """The § 228-79A(1) halt at one site, from one notice of deficiency."""
+
+    site: str
+    notice: str
+    served: date | None  # None: not served yet, so not in effect
+    open: tuple[int, ...]  # deficiencies still open
+    approvals: tuple[str, ...]  # approvals issued on the notice, oldest first
+    earliest_due: date | None  # the earliest corrective date still open
+
+    @property
+    def status(self) -> str:
+        if self.served is None:
+            return "not in effect: the notice is not served"
+        if self.open:
+            return (
+                f"in effect since {self.served}: deficiencies {', '.join(map(str, self.open))} open"
+            )
+        return f"lifted by {self.approvals[-1]}: every deficiency approved"
+
+
+def halts(reg: Any, site: str | None = None) -> list[Halt]:
+    """Per notice of deficiency, its site and whether the halt is in effect or lifted."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        rows = session.scalars(
+            select(Document).where(Document.kind == NOTICE).order_by(Document.id)
+        )
+        approved = approvals(session)
+        return [h for h in (halt_of(session, d, approved) for d in rows) if _at(h, site)]
+
+
+def halt_of(
+    session: Session, doc: Document, approved: dict[str, list[Document]] | None = None
+) -> Halt:
+    approved = approved if approved is not None else approvals(session)
+    still = open_deficiencies(session, doc, approved)
+    dues = [date.fromisoformat(d["due"]) for d in doc.case["deficiencies"] if d["item"] in still]
+    return Halt(
+        site=site_label(doc.case["site"]),
+        notice=doc.number,
+        served=served_on(doc),
+        open=tuple(sorted(still)),
+        approvals=tuple(a.number for a in approved.get(doc.number, [])),
+        earliest_due=min(dues, default=None),
+    )
+
+
+def _at(halt: Halt, site: str | None) -> bool:
+    return site is None or " ".join(site.split()).casefold() in halt.site.casefold()
+
+
+def site_label(site: dict[str, Any]) -> str:
+    address = site.get("address")
+    parts: Iterable[str] = (
+        f"{address['street']}, {address['city']}, {address['state']} {address['zip']}"
+        if address
+        else "",
+        site.get("description") or "",
+    )
+    return "; ".join(p for p in parts if p)
+
+
+def ask_reinspection(
+    reg: Any,
+    notice_number: str,
+    on: date,
+    asked_by: str,
+    *,
+    by: str | None = None,
+    jurisdiction: str | None = None,
+) -> None:
+    """Record that ``asked_by`` asked on ``on`` for the reinspection of ``notice_number``'s
+    corrective work (the calendar shows it until a reinspection of it is recorded)."""
+    who = actor(by)
+    with guarded(reg.url), db.write_session(reg.engine) as session:
+        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        pack = load_pack(doc.jurisdiction)
+        why = pack.cite("inspection.reinspection")
+        if on > municipal_today(pack) or on < doc.issued:
+            raise RegisterError(
+                f"--date {on}: a reinspection is asked for on or after the notice's issue date "
+                f"({doc.issued}) and on or before today ({why})"
+            )
+        if not open_deficiencies(session, doc):
+            raise RegisterError(
+                f"{doc.number} has no deficiency open: nothing to reinspect ({why})"
+            )
+        asked = ReinspectionRequest(
+            document_id=doc.id,
+            asked_on=on,
+            asked_by=" ".join(asked_by.split()),
+            recorded_at=datetime.now().astimezone(),
+            recorded_by=who,
+        )
+        session.add(asked)
+        session.flush()
+        record(session, who, "reinspection-asked", "document", doc.id, {"on": on.isoformat()})
+
+
+def escalate(
+    reg: Any,
+    notice_number: str,
+    kind: str,
+    on: date,
+    due: date,
+    *,
+    jurisdiction: str | None = None,
+    **issue: Any,
+) -> Issued:
+    """Issue a ``kind`` (a notice of violation or a stop-work order) from the deficiencies
+    of ``notice_number`` still open past their dates on ``on``: to the landowner, each
+    deficiency a violation naming the notice and the inspection it came from, its
+    corrective action the remedy due ``due``; its penalty reads the register's history."""
+    choices = notice.escalation_kinds()
+    if kind not in choices:
+        raise RegisterError(
+            f"--to {kind}: a notice of deficiency escalates to {', '.join(choices)}"
+        )
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        pack = load_pack(doc.jurisdiction)
+        still_open = open_deficiencies(session, doc)
+        data = notice.escalated(doc.case, doc.number, still_open, get_kind(kind), on, due, pack)
+    return reg.issue(kind, data, jurisdiction=doc.jurisdiction, **issue)

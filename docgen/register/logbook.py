@@ -1,0 +1,321 @@
+"""A site's log book in the register (§ 228-78D(2); § 301-73A(2); LAW.md § 12).
+
+A site is opened with the facts that set its interval (the day work started, a D(2)(c)
+exemption, a D(2)(d) authorization); its reports are recorded as the inspector wrote them,
+from a CSV (every row checked before any is recorded: an unknown column, an impossible date
+or time, an unknown role, a rainfall that is not a number each name the row and the
+column); the gaps and the next inspection due are computed by docgen.law.logbook.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from docgen.documents import report_requirement as letter
+from docgen.errors import CaseInvalid, Problem
+from docgen.law.logbook import QUALIFIED, Entry, Gap, Rule, gaps, inches, next_inspection, site_rule
+from docgen.law.pack import Pack, municipal_today
+from docgen.law.packs import load_pack
+from docgen.register import db
+from docgen.register.audit import actor, record
+from docgen.register.db import RegisterError, guarded
+from docgen.register.inspections import INSPECTION
+from docgen.register.matching import _words
+from docgen.register.models import Document, LogEntry, LogSite, Site
+from docgen.register.records import Issued
+
+ROLES = (QUALIFIED, "trained-contractor", "rain-gauge")
+REQUIRED = ("date", "time", "inspector", "qualification", "role", "findings")
+COLUMNS = (*REQUIRED, "rainfall", "corrective_actions")
+LETTER = letter.KIND.name
+MAX_BYTES = 5 * 1024 * 1024  # a season's log book is a few hundred rows
+
+
+@dataclass(frozen=True)
+class Log:
+    site: str
+    jurisdiction: str
+    started: date
+    rule: Rule
+    entries: tuple[LogEntry, ...]
+    gaps: tuple[Gap, ...]
+    next_due: date | None
+    exemption: str | None
+    acre_authorized: bool
+
+
+def _label(site: Site) -> str:
+    return "; ".join(p for p in (site.address, site.description) if p)
+
+
+def _find(session: Session, text: str) -> LogSite:
+    wanted = " ".join(text.split()).casefold()
+    rows = session.scalars(select(LogSite)).all()
+    hits = [r for r in rows if wanted in _label(r.site).casefold()]
+    exact = [r for r in hits if _label(r.site).casefold() == wanted]
+    if len(exact) == 1 or len(hits) == 1:
+        return (exact or hits)[0]
+    if not hits:
+        raise RegisterError(
+            f"{text!r}: no site log book in this register; open one with docgen logbook SITE "
+            "--open --started DATE --jurisdiction J"
+        )
+    raise RegisterError(
+        f"{text!r} matches several sites: {'; '.join(_label(h.site) for h in hits)}; say which"
+    )
+
+
+def open_log(
+    reg: Any,
+    site: str,
+    jurisdiction: str,
+    started: date,
+    exemption: str | None = None,
+    acre_authorized: bool = False,
+    by: str | None = None,
+) -> None:
+    """Open the log book of ``site``: the day work started and the facts setting its interval."""
+    pack = load_pack(jurisdiction)
+    book = pack.part("logbook")
+    problems = []
+    if exemption is not None:
+        listed = book.exemptions.value if book.exemptions else {}
+        if exemption not in listed:
+            problems.append(
+                Problem(
+                    "exemption",
+                    f"{exemption!r} is not an exemption of the {pack.name.value}'s article"
+                    + (f"; one of {', '.join(listed)}" if listed else "; it lists none"),
+                    book.exemptions.ref if book.exemptions else book.ref,
+                )
+            )
+    if acre_authorized and book.acre_inspections_per_interval is None:
+        problems.append(
+            Problem(
+                "acre authorized",
+                f"the {pack.name.value}'s article sets no other interval for an authorization "
+                "to disturb an acre or more",
+                book.ref,
+            )
+        )
+    if started > municipal_today(pack):
+        problems.append(Problem("started", f"{started}: after today", book.ref))
+    if problems:
+        raise CaseInvalid(problems, site)
+    who = actor(by)
+    with guarded(reg.url), db.write_session(reg.engine) as session:
+        text = " ".join(site.split())
+        key = "|".join(_words(p) for p in (text, "", ""))
+        place = session.scalars(
+            select(Site).where((Site.address == text) | (Site.description == text))
+        ).first()
+        if place is None:
+            place = Site(site_key=key, address=text, description=None, tax_map=None)
+            session.add(place)
+            session.flush()
+        if session.scalars(select(LogSite).where(LogSite.site_id == place.id)).first():
+            raise RegisterError(f"{text}: its log book is open already")
+        log = LogSite(
+            jurisdiction=pack.id,
+            site_id=place.id,
+            started=started,
+            ended=None,
+            exemption=exemption,
+            acre_authorized="yes" if acre_authorized else "no",
+            recorded_at=datetime.now().astimezone(),
+            recorded_by=who,
+        )
+        session.add(log)
+        session.flush()
+        record(session, who, "log-open", "log_site", log.id, {"site": text})
+
+
+def read_csv(path: Path, pack: Pack) -> list[dict[str, Any]]:
+    """The rows of a log book CSV, each checked; CaseInvalid lists every problem by row
+    and column, so nothing is recorded from a file with one bad row."""
+    why = pack.part("logbook").ref
+    size = path.stat().st_size if path.is_file() else -1
+    if size < 0 or size > MAX_BYTES:
+        raise CaseInvalid(
+            [Problem("file", f"not a file of at most {MAX_BYTES:,} bytes", why)], str(path)
+        )
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise CaseInvalid(
+            [Problem("file", "is not UTF-8 text (save it as CSV UTF-8)", why)], str(path)
+        ) from None
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip() for h in reader.fieldnames or []]
+    problems = [
+        Problem("header", f"unknown column {h!r}; the columns are {', '.join(COLUMNS)}", why)
+        for h in header
+        if h not in COLUMNS
+    ]
+    problems += [
+        Problem("header", f"missing column {c!r}", why) for c in REQUIRED if c not in header
+    ]
+    if problems:
+        raise CaseInvalid(problems, str(path))
+    rows = []
+    for n, raw in enumerate(reader, start=2):
+        row = {k.strip(): (v or "").strip() for k, v in raw.items() if k is not None}
+        where = f"row {n}"
+        try:
+            day = date.fromisoformat(row["date"])
+        except ValueError:
+            problems.append(
+                Problem(f"{where}, date", f"{row['date']!r} is not a date (YYYY-MM-DD)", why)
+            )
+            day = None
+        if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", row["time"]):
+            problems.append(
+                Problem(f"{where}, time", f"{row['time']!r} is not a time (HH:MM)", why)
+            )
+        if row["role"] not in ROLES:
+            problems.append(
+                Problem(f"{where}, role", f"{row['role']!r}: one of {', '.join(ROLES)}", why)
+            )
+        for column in ("inspector", "qualification", "findings"):
+            if not row[column]:
+                problems.append(Problem(f"{where}, {column}", "missing", why))
+        rain = row.get("rainfall") or ""
+        if rain and (inches(rain) is None or inches(rain) < 0):
+            problems.append(
+                Problem(f"{where}, rainfall", f"{rain!r} is not inches of rain, e.g. 0.6", why)
+            )
+        if day is not None and day > municipal_today(pack):
+            problems.append(Problem(f"{where}, date", f"{day}: after today", why))
+        rows.append(row | {"day": day})
+    if problems:
+        raise CaseInvalid(problems, str(path))
+    return rows
+
+
+def add_entries(reg: Any, site: str, path: Path, by: str | None = None) -> int:
+    """Record the reports of ``path`` (CSV) in ``site``'s log book, as written; all or none."""
+    who = actor(by)
+    with guarded(reg.url), db.write_session(reg.engine) as session:
+        log = _find(session, site)
+        rows = read_csv(path, load_pack(log.jurisdiction))
+        now = datetime.now().astimezone()
+        for row in rows:
+            session.add(
+                LogEntry(
+                    log_site_id=log.id,
+                    day=row["day"],
+                    time=row["time"],
+                    inspector=row["inspector"],
+                    qualification=row["qualification"],
+                    role=row["role"],
+                    rainfall=row.get("rainfall") or None,
+                    findings=row["findings"],
+                    corrective_actions=row.get("corrective_actions") or None,
+                    source=path.name,
+                    recorded_at=now,
+                    recorded_by=who,
+                )
+            )
+        session.flush()
+        record(
+            session, who, "log-entries", "log_site", log.id, {"file": path.name, "rows": len(rows)}
+        )
+        return len(rows)
+
+
+def _entries(session: Session, log: LogSite) -> list[LogEntry]:
+    return list(
+        session.scalars(
+            select(LogEntry)
+            .where(LogEntry.log_site_id == log.id)
+            .order_by(LogEntry.day, LogEntry.time)
+        )
+    )
+
+
+def _facts(log: LogSite, rows: Iterable[LogEntry]) -> tuple[Rule, list[Entry]]:
+    pack = load_pack(log.jurisdiction)
+    rule = site_rule(pack, log.exemption, log.acre_authorized == "yes")
+    entries = [
+        Entry(datetime.fromisoformat(f"{r.day.isoformat()}T{r.time}"), r.role, r.rainfall)
+        for r in rows
+    ]
+    return rule, entries
+
+
+def logbook(reg: Any, site: str, through: date | None = None) -> Log:
+    """``site``'s log book with its gaps through ``through`` (default: today there)."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        log = _find(session, site)
+        rows = _entries(session, log)
+        rule, entries = _facts(log, rows)
+        end = through or municipal_today(load_pack(log.jurisdiction))
+        return Log(
+            _label(log.site),
+            log.jurisdiction,
+            log.started,
+            rule,
+            tuple(rows),
+            tuple(gaps(entries, log.started, end, rule)),
+            next_inspection(entries, log.started, rule),
+            log.exemption,
+            log.acre_authorized == "yes",
+        )
+
+
+def next_due(session: Session) -> Iterable[tuple[date, str, str, str, str]]:
+    """For the calendar: each open log book's next inspection due (day, what, site,
+    provision, jurisdiction)."""
+    for log in session.scalars(select(LogSite).where(LogSite.ended.is_(None))):
+        rule, entries = _facts(log, _entries(session, log))
+        day = next_inspection(entries, log.started, rule)
+        if day is not None:
+            yield (
+                day,
+                "next qualified inspection due (site log book)",
+                _label(log.site),
+                rule.provision,
+                log.jurisdiction,
+            )
+
+
+def require_reports(reg: Any, site: str, issued: date, submit_by: date, **issue: Any) -> Issued:
+    """Issue the letter requiring ``site``'s log book reports (§ 228-79A(4)), made from its
+    gaps, to the developer or applicant of the site's latest inspection report."""
+    log = logbook(reg, site, through=issued)
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        found = _find(session, site)
+        latest = session.scalars(
+            select(Document)
+            .join(Site, Site.id == Document.site_id)
+            .where(
+                Document.kind == INSPECTION,
+                (Site.address == found.site.address) | (Site.description == found.site.address),
+            )
+            .order_by(Document.id.desc())
+        ).first()
+        if latest is None:
+            raise RegisterError(
+                f"{log.site}: no inspection report at this site names its developer or "
+                "applicant; record an inspection first (docgen record-inspection)"
+            )
+        data = letter.from_log(
+            log, latest.case.get("persons") or [], latest.case["officer"], issued, submit_by
+        )
+    return reg.issue(LETTER, data, jurisdiction=log.jurisdiction, **issue)
+
+
+def log_sites(reg: Any) -> list[str]:
+    """The sites whose log book the register keeps, by their address or description."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        return sorted(_label(log.site) for log in session.scalars(select(LogSite)))
