@@ -19,7 +19,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from docgen import api
 from docgen.documents import approval_of_corrected_work as approval
 from docgen.documents import get_kind
 from docgen.documents import inspection_report as report
@@ -77,20 +76,10 @@ def open_deficiencies(
     return numbers
 
 
-def inspection_data(case: Path) -> dict[str, Any]:
-    """The inspection case with each photo's file named from the case file's folder, so
-    the register reads the photos wherever it runs from."""
-    data, _ = api.load(case)
-    folder = case.resolve().parent
-    for photo in data.get("photos") or []:
-        if isinstance(photo, dict) and isinstance(photo.get("file"), str):
-            photo["file"] = str(folder / Path(photo["file"]).expanduser())
-    return data
-
-
 def record_inspection_case(reg: Any, case: Path, **issue: Any) -> Issued:
-    """Record the inspection CASE describes: its report issued into the register."""
-    return reg.issue(INSPECTION, inspection_data(case), **issue)
+    """Record the inspection CASE describes: its report issued into the register (its
+    photos read from the case file's folder, docgen.documents.exhibits)."""
+    return reg.issue(INSPECTION, case, **issue)
 
 
 def notify_deficiency(
