@@ -477,7 +477,7 @@ _attach_keys()
 
 def _attach_register() -> None:
     from docgen.register.cli import attach
-    from docgen.register.inspection_commands import COMMANDS
+    from docgen.register.inspection_cli import COMMANDS
 
     attach(main)
     for command in COMMANDS:

@@ -161,9 +161,10 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 def layer(module: str) -> int | None:
     """The layer a module belongs to: its longest prefix in LAYERS (the package itself,
-    ``docgen``, only by its own name); a ``cli`` module is the command line's; None for
-    a module no layer names."""
-    if module.rpartition(".")[2] == "cli":
+    ``docgen``, only by its own name); a ``cli`` or ``*_cli`` module is the command line's;
+    None for a module no layer names."""
+    name = module.rpartition(".")[2]
+    if name == "cli" or name.endswith("_cli"):
         return TOP
     matches = [
         (len(prefix), number)
