@@ -435,6 +435,8 @@ def verify(file: Path) -> None:
         )
         if found.copy_for:
             click.echo(f"the copy for {found.copy_for}, served with the landowner's original")
+        if found.certified:
+            click.echo(found.certified)
         if found.superseded_by:
             click.echo(
                 f"superseded by {found.superseded_by}: this document was corrected and no "

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import get_kind, kinds_with
+from docgen.register.certifiers import certified
 from docgen.register.copies import copy_for, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
@@ -255,6 +256,7 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         superseded_by=successor(session, doc.id),
         in_effect=in_effect(session, doc),
         copy_for=copy_for(doc.case, fmt),
+        certified=certified(session, doc.id),
     )
 
 

@@ -162,6 +162,7 @@ class Verified:
     superseded_by: str | None
     in_effect: str | None = None  # the latest correction, where superseded
     copy_for: str | None = None  # whose copy it is (docgen.register.copies), or the original
+    certified: str | None = None  # a firm's own certification: who, for whom, where, when
 
 
 def service_record(
