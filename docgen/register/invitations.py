@@ -138,8 +138,12 @@ def _now() -> datetime:
     return datetime.now().astimezone()
 
 
-def _today(jurisdiction: str) -> date:
+def today_in(jurisdiction: str) -> date:
+    """The municipality's date (its pack's time zone), never the server's."""
     return municipal_today(load_pack(jurisdiction))
+
+
+_today = today_in
 
 
 # -- sites -------------------------------------------------------------------------------
@@ -452,3 +456,20 @@ def sign(
             return issued
 
     return issuing.rendered_outside(work)
+
+
+def signed_file(reg: Any, token: str) -> tuple[str, bytes] | None:
+    """(number, sealed PDF) of the certification the link of ``token`` signed, while the
+    link's days last; None for any other token."""
+    if not token or len(token) > 100:
+        return None
+    with db.read_session(reg.engine) as session:
+        row = session.scalar(select(Invitation).where(Invitation.token_sha256 == token_hash(token)))
+        if row is None or row.document_id is None:
+            return None
+        where = session.get(CertificationSite, row.site_id)
+        if row.expires < _today(where.jurisdiction):
+            return None
+        doc = session.get(Document, row.document_id)
+        number, jurisdiction = doc.number, doc.jurisdiction
+    return number, reg.files(number, jurisdiction)["pdf"]
