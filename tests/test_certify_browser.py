@@ -33,7 +33,7 @@ class Mailbox:
     def __init__(self) -> None:
         self.messages: list = []
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, server, session, envelope):
         self.messages.append(message_from_bytes(envelope.content))
         return "250 OK"
 
@@ -232,8 +232,8 @@ def test_two_firms_certify_and_the_clerk_sees_both(browser, portal, tmp_path):
 
 def test_links_that_do_not_work_look_alike_and_tampering_records_nothing(browser, portal):
     desk, _ = portal
-    made = docgen(desk.home, "certify", "site", "--jurisdiction", "homer", "--project",
-                  "Mill Pond", "--description", "Tax map 12.3-4-5")  # fmt: skip
+    place = ("--project", "Mill Pond", "--description", "Tax map 12.3-4-5")
+    made = docgen(desk.home, "certify", "site", "--jurisdiction", "homer", *place)
     assert made.returncode == 0, made.stderr
     site = re.search(r"site (\d+)", made.stdout).group(1)
     invited = docgen(desk.home, "certify", "invite", site, "--firm", "Gamma Grading")
@@ -267,14 +267,8 @@ def test_links_that_do_not_work_look_alike_and_tampering_records_nothing(browser
         assert (
             "Signer&#39;s full name:" in invisible.text or "Signer's full name:" in invisible.text
         )
-        future = client.post(
-            f"/certify/{token}",
-            data={
-                **fields,
-                "trained_contractor.name": "Al",
-                "trained_contractor.trained": "2099-01-01",
-            },  # fmt: skip
-        )
+        trained = {"trained_contractor.name": "Al", "trained_contractor.trained": "2099-01-01"}
+        future = client.post(f"/certify/{token}", data={**fields, **trained})
         assert future.status_code == 400 and "Date of most recent training:" in future.text
         forged = client.post(f"/certify/{token}", data={**fields, "csrf_token": "x" * 43})
         assert forged.status_code == 403
