@@ -16,6 +16,7 @@ from docgen.register.copies import copy_for, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
 from docgen.register.numbering import normalize
+from docgen.register.parts import part_for
 from docgen.register.records import (
     DocumentRecord,
     History,
@@ -257,6 +258,7 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         in_effect=in_effect(session, doc),
         copy_for=copy_for(doc.case, fmt),
         certified=certified(session, doc.id),
+        part_for=part_for(doc.kind, doc.case, fmt),
     )
 
 
