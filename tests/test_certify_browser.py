@@ -214,6 +214,15 @@ def test_two_firms_certify_and_the_clerk_sees_both(browser, portal, tmp_path):
         assert "signature: valid" in done.stdout
         assert f"certified by {signer}" in done.stdout and firm_name in done.stdout
         assert "12 Elm Street" in done.stdout
+    # The public check, from the code the certification prints: genuine, naming them.
+    printed = " ".join(page.extract_text() for page in PdfReader(signed_a).pages)
+    code = re.search(r"Access code: ([A-Z0-9-]{14})", printed).group(1)
+    page.goto(f"/v/{number_a}?code={code}")
+    expect(page.locator("#genuine")).to_contain_text("Genuine")
+    expect(page.locator("#certified")).to_contain_text(
+        "Certified by Jo Smith, President for Acme Earthworks LLC at 12 Elm Street"
+    )
+    clean(page)
     with sqlite3.connect(desk.home / "docgen.sqlite") as db:
         scans = db.execute(
             "select f.format, f.sha256 from document_files f join documents d "
