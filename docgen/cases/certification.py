@@ -76,13 +76,14 @@ class Contractor(Model):
         default=None,
     )
     electronic_signature: ElectronicSignature | None = cited(
-        FIELDS, "the signature, when signed electronically", default=None
+        FIELDS, "the signature, when signed electronically", default=None, signers_own=True
     )
     paper_scan: Line | None = cited(
         FIELDS,
         "the SHA-256 of the scan of the paper-signed form, kept with the certification",
         default=None,
         title="signed scan (SHA-256)",
+        signers_own=True,
     )
 
 

@@ -25,6 +25,8 @@ FORMAT_TYPES = {
     "pdf": "application/pdf",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     "html": "text/html; charset=utf-8",
+    "png": "image/png",  # a paper-signed certification's scan
+    "jpg": "image/jpeg",
 }
 FILTER_LABELS = {  # the register's named lists (docgen.register.filters), as statuses
     "awaiting-service": "Awaiting service",
@@ -357,6 +359,7 @@ class Download:
 def downloads(record: Any) -> list[Download]:
     """The document's stored files, each copy named by whose it is (LAW.md § 9)."""
     from docgen.register.copies import copy_for, copy_of
+    from docgen.register.parts import part_for
 
     def order(stored: str) -> tuple[int, int]:  # the original's files, then each copy's
         copy = copy_of(stored)
@@ -367,7 +370,15 @@ def downloads(record: Any) -> list[Download]:
     for stored in sorted(record.hashes, key=order):
         digest = record.hashes[stored]
         whose = copy_for(record.case, stored)
-        label = f"the copy for {whose}, {file_type(stored).upper()}" if whose else stored.upper()
+        part = part_for(record.kind, record.case, stored)
+        if whose:
+            label = f"the copy for {whose}, {file_type(stored).upper()}"
+        elif part:
+            label = f"the part of {part}, {file_type(stored).upper()}"
+        elif stored.startswith("scan."):
+            label = f"the signed scan, {file_type(stored).upper()}"
+        else:
+            label = stored.upper()
         found.append(Download(stored, f"Download {label}", digest))
     return found
 

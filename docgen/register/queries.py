@@ -30,15 +30,19 @@ from docgen.register.respondents import candidates, parse_id, ref
 
 
 def file_type(stored: str) -> str:
-    """The file type (pdf, docx, html) of a document file stored as ``stored``: a format,
-    a copy's (``copy1.pdf``: docgen.register.copies) or counsel's final files (the final
-    and its redline are Word files, the final's PDF/A a PDF: docgen.register.finals)."""
+    """The file type (pdf, docx, html; png or jpg for a scan) of a document file stored as
+    ``stored``: a format, a part's, a copy's (``copy1.pdf``: docgen.register.copies) or
+    counsel's final files (the final and its redline are Word files, the final's PDF/A a
+    PDF: docgen.register.finals)."""
     from docgen.register.finals import FINAL, FINAL_PDF_A, REDLINE
 
     copy = copy_of(stored)
     if copy is not None:
         return copy[1]
-    return {FINAL: "docx", REDLINE: "docx", FINAL_PDF_A: "pdf"}.get(stored, stored)
+    found = {FINAL: "docx", REDLINE: "docx", FINAL_PDF_A: "pdf"}.get(stored, stored)
+    # A part's file (``part1.pdf``: docgen.register.parts) or a paper-signed scan
+    # (``scan.png``: docgen.register.invitations) is of the type its name ends with.
+    return found.rsplit(".", 1)[-1]
 
 
 def stored_files(row: Document, formats: set[str] | None = None) -> dict[str, bytes]:
