@@ -20,6 +20,7 @@ from desk_browser import axe_violations, launch, sign_in
 from desk_server import docgen, free_port, start_desk, stop_desk
 from playwright.sync_api import expect, sync_playwright
 
+from docgen.desk.certify_public import MISSES
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import pki
 
@@ -294,6 +295,13 @@ def test_links_that_do_not_work_look_alike_and_tampering_records_nothing(browser
         clean(page)
     assert bodies[0] == bodies[1] and "This link is not valid" in bodies[0]
     assert "Ask the Village or Town office" in bodies[0]
+    # Guessing is cut short per address: after MISSES links that do not work, 429.
+    with httpx.Client(base_url=desk.url) as client:
+        answers = [client.get(f"/certify/guess{n:040d}").status_code for n in range(MISSES)]
+    assert answers[-1] == 429 and set(answers) <= {404, 429}
+    page.goto("/certify/" + "b" * 43)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Too many tries")
+    clean(page)
     context.close()
 
 
