@@ -20,6 +20,7 @@ from docgen.cases.common import read_date
 from docgen.desk import renderers
 from docgen.desk.web import attachment, guarded, id_of, once, posted, render
 from docgen.errors import CaseInvalid, DocgenError
+from docgen.law.packs import load_pack
 from docgen.register import invitations
 from docgen.register.invitation_mail import MailFailed, link_for, message, send, smtp_of
 
@@ -41,7 +42,7 @@ def _engine(request: Request) -> Any:
 
 
 def _jurisdictions() -> list[tuple[str, str]]:
-    from docgen.law.packs import load_pack, pack_names
+    from docgen.law.packs import pack_names
 
     return [(name, load_pack(name).name.value) for name in pack_names()]
 
@@ -147,6 +148,7 @@ def _site_page(
         signed=[i for i in found if i.number],
         expires=invitations.default_expires(where).isoformat(),
         mail=smtp_of(where.jurisdiction) is not None,
+        who_signs_ref=load_pack(where.jurisdiction).part("certification").who_signs.ref,
         error=error or [],
         typed=typed or {},
         handed=handed,

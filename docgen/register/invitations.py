@@ -27,8 +27,9 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
-from docgen.cases.certification import Project
+from docgen.cases.certification import Contractor, Project
 from docgen.cases.common import Site as SiteModel
+from docgen.documents.contractor_certification import signed_late
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
@@ -98,6 +99,7 @@ class InvitationView:
     method: str | None
     number: str | None
     status: str  # invited, opened, signed, expired, revoked
+    late: bool = False  # dated after land development began (§ 228-78B(4)(a); § 301-71D(1))
 
 
 def _site_view(row: CertificationSite) -> SiteView:
@@ -114,7 +116,7 @@ def status_of(row: Invitation, today: date) -> str:
     return "opened" if row.opened_at is not None else "invited"
 
 
-def _view(row: Invitation, number: str | None, today: date) -> InvitationView:
+def _view(row: Invitation, number: str | None, today: date, late: bool = False) -> InvitationView:
     return InvitationView(
         row.id,
         row.site_id,
@@ -131,6 +133,7 @@ def _view(row: Invitation, number: str | None, today: date) -> InvitationView:
         row.method,
         number,
         status_of(row, today),
+        late,
     )
 
 
@@ -298,12 +301,19 @@ def invitations(engine: Engine, site_id: int) -> list[InvitationView]:
             raise InvitationError(f"site {site_id}: no such site in this register")
         today = _today(where.jurisdiction)
         rows = session.execute(
-            select(Invitation, Document.number)
+            select(Invitation, Document.number, Document.case)
             .outerjoin(Document, Invitation.document_id == Document.id)
             .where(Invitation.site_id == site_id)
             .order_by(Invitation.id)
         ).all()
-        return [_view(row, number, today) for row, number in rows]
+        return [_view(row, number, today, _late(case, where.began)) for row, number, case in rows]
+
+
+def _late(case: dict[str, Any] | None, began: date | None) -> bool:
+    """Whether the issued certification ``case`` is dated after land development began."""
+    if case is None:
+        return False
+    return signed_late(Contractor.model_validate(case["contractors"][0]), began)
 
 
 def signed_numbers(engine: Engine, site_id: int) -> list[str]:

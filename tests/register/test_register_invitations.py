@@ -88,8 +88,8 @@ def test_signing_issues_the_firms_certification_once_and_verify_names_it(reg, si
     with pytest.raises(invitations.InvalidLink):
         invitations.sign(reg, token, signed, "electronic", "I do")  # used
     listed = invitations.invitations(reg.engine, site.id)
-    assert [(i.status, i.number, i.signed_by) for i in listed] == [
-        ("signed", issued.number, "Jo Smith, President")
+    assert [(i.status, i.number, i.signed_by, i.late) for i in listed] == [
+        ("signed", issued.number, "Jo Smith, President", True)
     ]
 
 
@@ -111,7 +111,9 @@ def test_a_paper_scan_is_kept_with_its_hash_and_a_refused_signing_records_nothin
     stored = reg.files(issued.number, "homer")
     assert stored["scan.png"] == scan
     assert reg.verify(scan).number == issued.number
-    assert not issued.warnings or all("land development" not in w for w in issued.warnings)
+    assert all("land development" not in w for w in issued.warnings)
+    # Dated the day before land development began: in time, not flagged.
+    assert [i.late for i in invitations.invitations(reg.engine, site.id)] == [False]
 
 
 def test_each_firms_part_of_a_certification_is_a_file_of_the_document(reg, tmp_path):
