@@ -134,3 +134,15 @@ def test_each_firms_part_of_a_certification_is_a_file_of_the_document(reg, tmp_p
         done = docgen("verify", path)
         assert done.returncode == 0, done.stderr
         assert f"the part of {firm}" in done.stdout
+
+
+def test_a_scan_is_typed_by_its_contents_and_bounded():
+    assert invitations.scan_format(b"%PDF-1.7 ...") == "pdf"
+    assert invitations.scan_format(b"\xff\xd8\xff\xe0 jpeg") == "jpg"
+    for blob, why in (
+        (b"", "the file is empty"),
+        (b"<html>%PDF-", "not a PDF, PNG or JPEG file"),
+        (b"%PDF-" + b"0" * invitations.MAX_SCAN, "larger than 10 MB"),
+    ):
+        with pytest.raises(invitations.InvitationError, match=f"^Signed scan: {why}"):
+            invitations.scan_format(blob)
