@@ -7,12 +7,12 @@ from datetime import date
 
 import click
 
-from docgen.cases.common import read_date
-
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
     if value is None:
         return None
+    from docgen.cases.common import read_date  # pydantic loads when a command runs, not on --help
+
     try:
         return read_date(value)
     except ValueError as err:
