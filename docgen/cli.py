@@ -487,6 +487,15 @@ def _attach_register() -> None:
 _attach_register()
 
 
+def _attach_certify() -> None:
+    from docgen.register.certify_cli import certify
+
+    main.add_command(certify)
+
+
+_attach_certify()
+
+
 def _attach_queue() -> None:
     from docgen.queue.cli import worker
 

@@ -28,6 +28,12 @@ relative to the settings file::
       timestamp_url: https://tsa.example.org/   # optional: PAdES B-T instead of B-B
     verification:
       address: https://homer.example.gov          # the public check: ADDRESS/v/NUMBER
+    smtp:                                         # optional: contractors' invitations by e-mail
+      host: mail.homer.example.gov
+      port: 587
+      from: Village of Homer <clerk@homer.example.gov>
+      starttls: true
+      username: clerk@homer.example.gov           # password from DOCGEN_SMTP_PASSWORD
 """
 
 from __future__ import annotations
@@ -42,7 +48,14 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import yaml
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
 
 from docgen.cases.common import Phone
 from docgen.errors import DocgenError
@@ -144,12 +157,36 @@ def is_loopback(address: str) -> bool:
         return False
 
 
+class Smtp(_Strict):
+    """The mail server that sends contractors their invitations. The password is never in
+    the file: it comes from the environment (:data:`SMTP_PASSWORD_ENV`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    host: Text
+    port: int = 587
+    sender: Text = Field(alias="from")
+    starttls: bool = True
+    username: Text | None = None
+
+    @field_validator("port")
+    @classmethod
+    def _port(cls, value: int) -> int:
+        if not 0 < value < 65536:
+            raise ValueError(f"{value} is not a port (1 to 65535)")
+        return value
+
+
+SMTP_PASSWORD_ENV = "DOCGEN_SMTP_PASSWORD"
+
+
 class Settings(_Strict):
     offices: Offices = Offices()
     officers: Officers = Officers()
     resolutions: Resolutions = Resolutions()
     signing: Signing | None = None
     verification: Verification | None = None
+    smtp: Smtp | None = None
 
 
 @dataclass(frozen=True, eq=False)  # one per file read: hashed by identity (pack caches)

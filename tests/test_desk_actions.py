@@ -9,7 +9,7 @@ import io
 import re
 
 import pytest
-from desk_server import csrf_of, serving, start_draft, typed_sample
+from desk_server import csrf_of, docgen, serving, start_draft, typed_sample
 from pypdf import PdfReader
 
 
@@ -215,9 +215,16 @@ def test_a_certification_gives_one_file_per_firm(desk):
     assert len(firms) == 3 and "Record service" not in page
     for n, firm in enumerate(firms, start=1):
         assert f"Contractor certification for {html.escape(firm)} (PDF)" in page
-        text = text_of(clerk.get(f"/documents/{number}/as/part-{n}.pdf").content)
+        part = clerk.get(f"/documents/{number}/as/part-{n}.pdf").content
+        text = text_of(part)
         assert firm in text.replace("\n", " ")
         assert all(other not in text for other in firms if other != firm)
+        # The per-firm file is a file of the issued document: verify says so, naming it.
+        (desk.home / f"part-{n}.pdf").write_bytes(part)
+        done = docgen(desk.home, "verify", str(desk.home / f"part-{n}.pdf"))
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"{number}, contractor-certification" in done.stdout
+        assert f"the part of {firm}" in done.stdout
     assert clerk.get(f"/documents/{number}/as/part-4.pdf").status_code == 404
 
 

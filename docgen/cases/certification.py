@@ -33,6 +33,12 @@ class Project(Model):
     name: Line = cited(SWPPP, "the project (land development activity)")
     swppp: Line | None = cited(SWPPP, "the SWPPP's title or date", default=None, title="SWPPP")
     permit: Line | None = cited(SWPPP, "SPDES permit or NOI identifier", default=None)
+    began: IsoDate | None = cited(
+        WHO,
+        "the day land development activity began, once it has (each firm signs before)",
+        default=None,
+        title="land development began",
+    )
 
 
 class TrainedContractor(Model):
@@ -40,6 +46,16 @@ class TrainedContractor(Model):
 
     name: Line = cited(PERMIT, "the trained contractor the construction general permit asks for")
     trained: IsoDate = cited(PERMIT, "date of the most recent training")
+
+
+class ElectronicSignature(Model):
+    """A certification signed electronically: the full name typed as the signature and the
+    signer's statement of intent (State Technology Law art. 3, § 304(2): an electronic
+    signature used with the intent to sign has the effect of a handwritten one)."""
+
+    name: Line = cited(FIELDS, "the signer's full name, typed as the signature")
+    at: Line = cited(FIELDS, "when it was signed, the municipality's time")
+    intent: Text = cited(FIELDS, "the statement of intent the signer affirmed")
 
 
 class Contractor(Model):
@@ -58,6 +74,16 @@ class Contractor(Model):
         FIELDS,
         "the date the certification is made; leave out for a form to sign by hand",
         default=None,
+    )
+    electronic_signature: ElectronicSignature | None = cited(
+        FIELDS, "the signature, when signed electronically", default=None, signers_own=True
+    )
+    paper_scan: Line | None = cited(
+        FIELDS,
+        "the SHA-256 of the scan of the paper-signed form, kept with the certification",
+        default=None,
+        title="signed scan (SHA-256)",
+        signers_own=True,
     )
 
 

@@ -49,9 +49,13 @@ class Model(BaseModel):
         return value
 
 
-def cited(provision: str, description: str = "", **kwargs: Any) -> Any:
-    """A pydantic Field that records the provision needing it (shown in errors and schema)."""
-    extra = {"provision": provision}
+def cited(provision: str, description: str = "", signers_own: bool = False, **kwargs: Any) -> Any:
+    """A pydantic Field that records the provision needing it (shown in errors and schema);
+    ``signers_own``: filled in by the signer alone, through its own link, never on the
+    clerk's form (docgen.desk.forms)."""
+    extra: dict[str, Any] = {"provision": provision}
+    if signers_own:
+        extra["signers_own"] = True
     return Field(description=description or None, json_schema_extra=extra, **kwargs)
 
 

@@ -23,6 +23,7 @@ from docgen.desk import auth, drafts, forms, record_forms, renderers
 from docgen.desk.web import attachment, guarded, once, posted, render
 from docgen.documents import BUNDLES, KINDS, get_kind
 from docgen.errors import DocgenError
+from docgen.register.parts import part_format
 
 # What a document's case holds about itself, never carried into another document (the
 # officer comes from the signed-in user; the register gives the number and the priors).
@@ -119,7 +120,11 @@ def printed_copy(request: Request) -> Response:
     record, name = _record(request), request.path_params["name"]
     if record is None or name not in {c.name for c in copies(record.kind, record.case)}:
         return render(request, "missing.html.j2", status=404, what="file")
-    tag, result = renderers.run(renderers.printed_copy, record.kind, name, record.case)
+    kept = _kept_part(request, record.number, record.jurisdiction, name)
+    if kept is not None:  # a part issued with the document: its own sealed file
+        tag, result = "pdf", kept
+    else:
+        tag, result = renderers.run(renderers.printed_copy, record.kind, name, record.case)
     if tag != "pdf":
         return render(request, "error.html.j2", status=409, message=result)
     return Response(
@@ -127,6 +132,14 @@ def printed_copy(request: Request) -> Response:
         media_type="application/pdf",
         headers={"content-disposition": attachment(f"{record.number}-{name}.pdf")},
     )
+
+
+def _kept_part(request: Request, number: str, jurisdiction: str, name: str) -> bytes | None:
+    """The stored file of part ``name`` (part-N) of an issued document, if it was kept."""
+    if not name.startswith(PART):
+        return None
+    stored = part_format(int(name.removeprefix(PART)) - 1, "pdf")
+    return request.app.state.register().files(number, jurisdiction).get(stored)
 
 
 @guarded(None)

@@ -27,6 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from docgen.desk import (
     actions,
     auth,
+    certify,
+    certify_public,
     drafts,
     due,
     history_import,
@@ -258,7 +260,9 @@ def create_app(
         *mailing.routes,
         *register_pages.routes,
         *users.routes,
+        *certify.routes,
         *public_check.routes,  # the public check: no sign-in
+        *certify_public.routes,  # a firm's own certification: no sign-in
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {
@@ -278,6 +282,7 @@ def create_app(
     app.state.register = cache(lambda: _register(database_url))
     app.state.secure_cookies = secure_cookies
     public_check.redact_access_log()
+    certify_public.redact_logs()
     allowed = list(host_names or LOOPBACK)
     return Guard(TrustedHostMiddleware(app, allowed_hosts=allowed, www_redirect=False))
 

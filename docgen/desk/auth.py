@@ -37,10 +37,10 @@ ROLES = {
 
 # What each role may do on the desk. Every route names the permission it needs.
 PERMISSIONS = {
-    "clerk": {"enforce", "register"},
-    "officer": {"enforce", "register"},
+    "clerk": {"enforce", "register", "certify"},
+    "officer": {"enforce", "register", "certify"},
     "attorney": {"instruments", "register"},
-    "admin": {"users", "register"},
+    "admin": {"users", "register", "certify"},
 }
 
 

@@ -150,9 +150,18 @@ def _group(
     key: str, label: str, model: type[BaseModel], pack_id: str, citation: str, required: bool
 ) -> Node:
     children = tuple(
-        _node(name, info, pack_id, citation) for name, info in model.model_fields.items()
+        _node(name, info, pack_id, citation)
+        for name, info in model.model_fields.items()
+        if not _signers_own(info)
     )
     return Node(key, label, citation, "group", required, children=children)
+
+
+def _signers_own(info: FieldInfo) -> bool:
+    """A field only the signer fills in, through its own link (an electronic signature,
+    a paper scan's hash: docgen.desk.certify_public), never a clerk's form."""
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    return bool(extra.get("signers_own"))
 
 
 @cache

@@ -85,6 +85,7 @@ def _facts(record: Any) -> dict[str, Any]:
         "in_effect": record.in_effect,
         "lifted_by": record.lifted_by,
         "signed": record.signed,
+        "certified": record.certified,
     }
 
 

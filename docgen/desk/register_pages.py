@@ -26,6 +26,8 @@ FORMAT_TYPES = {
     "pdf": "application/pdf",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     "html": "text/html; charset=utf-8",
+    "png": "image/png",  # a paper-signed certification's scan
+    "jpg": "image/jpeg",
 }
 FILTER_LABELS = {  # the register's named lists (docgen.register.filters), as statuses
     "awaiting-service": "Awaiting service",
@@ -362,6 +364,7 @@ def downloads(record: Any) -> list[Download]:
     counsel's final, the PDF/A to record first, then the rest each saying what it is for."""
     from docgen.register.copies import copy_for, copy_of
     from docgen.register.finals import COUNSEL_FILES, DRAFT_PURPOSE, FINAL_PDF_A, PURPOSES
+    from docgen.register.parts import part_for
 
     def order(stored: str) -> tuple[int, int, int]:  # counsel's, the original's, each copy's
         if stored in COUNSEL_FILES:
@@ -374,9 +377,17 @@ def downloads(record: Any) -> list[Download]:
     for stored in sorted(record.hashes, key=order):
         digest = record.hashes[stored]
         whose = copy_for(record.case, stored)
-        label = f"the copy for {whose}, {file_type(stored).upper()}" if whose else stored.upper()
-        if stored in COUNSEL_FILES:
+        part = part_for(record.kind, record.case, stored)
+        if whose:
+            label = f"the copy for {whose}, {file_type(stored).upper()}"
+        elif stored in COUNSEL_FILES:
             label = f"{file_type(stored).upper()}, {PURPOSES[stored].split(':')[0]}"
+        elif part:
+            label = f"the part of {part}, {file_type(stored).upper()}"
+        elif stored.startswith("scan."):
+            label = f"the signed scan, {file_type(stored).upper()}"
+        else:
+            label = stored.upper()
         purpose = PURPOSES.get(stored, DRAFT_PURPOSE if finalized else "")
         found.append(Download(stored, f"Download {label}", digest, purpose, stored == FINAL_PDF_A))
     return found

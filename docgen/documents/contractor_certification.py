@@ -49,7 +49,16 @@ def check(case: ContractorCertificationCase, pack: Pack, options: Options) -> li
         case, pack, "needs an address or another identifying description (or both)"
     )
     permit = pack.part("certification").permit
+    fields = pack.part("certification").required_fields
     for i, contractor in enumerate(case.contractors):
+        if contractor.electronic_signature is not None and contractor.signed is None:
+            problems.append(
+                Problem(
+                    f"contractors[{i}].signed",
+                    "missing: an electronically signed certification is dated when signed",
+                    fields.ref,
+                )
+            )
         trained = contractor.trained_contractor
         if trained is None:
             continue
@@ -97,9 +106,34 @@ def missing_trained_warnings(case: ContractorCertificationCase, pack: Pack) -> l
     ]
 
 
+def signed_late(contractor: Contractor, began: date | None) -> bool:
+    """§ 228-78B(4)(a); § 301-71D(1): each firm signs "before undertaking any land
+    development activity". Reading chosen: a certification dated after the day land
+    development began is late; one dated that day is not flagged (the law counts no
+    hours, and the day's work may follow the signature)."""
+    return began is not None and contractor.signed is not None and contractor.signed > began
+
+
+def late_warnings(case: ContractorCertificationCase, pack: Pack) -> list[str]:
+    """One warning per firm whose certification is dated after land development began."""
+    who = pack.part("certification").who_signs
+    began = case.project.began
+    return [
+        f"contractors[{i}].signed: {c.firm} certified on {long_date(c.signed)}, after land "
+        f"development began on {long_date(began)}; the certification is signed before any "
+        f"land development activity ({who.ref})"
+        for i, c in enumerate(case.contractors)
+        if signed_late(c, began) and c.signed is not None and began is not None
+    ]
+
+
 def warnings(case: ContractorCertificationCase, pack: Pack, options: Options) -> list[str]:
     forms = [Form(c, _training(c, pack, options)) for c in case.contractors]
-    return training_warnings(case, forms) + missing_trained_warnings(case, pack)
+    return (
+        training_warnings(case, forms)
+        + missing_trained_warnings(case, pack)
+        + late_warnings(case, pack)
+    )
 
 
 def _meta(pack: Pack, title: str, number: str, when: date | None, filename: str) -> DocMeta:
@@ -129,6 +163,7 @@ class CertificationContext(Context):
     site: Any
     forms: list[Form]
     blank: bool
+    late: tuple[bool, ...] = ()  # per form: dated after land development began
 
 
 def context(
@@ -142,7 +177,8 @@ def context(
         site=case.site,
         forms=forms,
         blank=False,
-        warnings=tuple(training_warnings(case, forms) + missing_trained_warnings(case, pack)),
+        late=tuple(signed_late(c, case.project.began) for c in case.contractors),
+        warnings=tuple(warnings(case, pack, options)),
         doc=_meta(
             pack,
             title,

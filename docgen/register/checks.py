@@ -29,6 +29,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from docgen.documents.base import Options
 from docgen.law.pack import Pack
 from docgen.register import db
+from docgen.register.certifiers import certified
 from docgen.register.models import Base, Document, DocumentFile
 from docgen.register.queries import in_effect, lifter, successor
 from docgen.settings import is_loopback, load_settings, settings_path
@@ -147,6 +148,7 @@ class PublicRecord:
     signed: bool
     document_id: int  # to compare an upload; never shown
     in_effect: str | None = None  # the latest correction, where superseded more than once
+    certified: str | None = None  # a firm's own certification: who, for whom, where, when
 
 
 @cache
@@ -178,6 +180,7 @@ def public_record(engine: Any, number: str, code: str | None) -> PublicRecord | 
                     access.signed,
                     doc.id,
                     in_effect(session, doc),
+                    certified(session, doc.id),
                 )
         return None
 

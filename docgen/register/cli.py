@@ -441,6 +441,10 @@ def verify(file: Path) -> None:
         )
         if found.copy_for:
             click.echo(f"the copy for {found.copy_for}, served with the landowner's original")
+        if found.part_for:
+            click.echo(f"the part of {found.part_for}, kept with the document it belongs to")
+        if found.certified:
+            click.echo(found.certified)
         if found.superseded_by:
             click.echo(
                 f"superseded by {found.superseded_by}: this document was corrected and no "

@@ -52,6 +52,7 @@ from docgen.register.history import add_offense, current_offense, priors, priors
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
 from docgen.register.numbering import normalize, typed_number
+from docgen.register.parts import part_format, parts
 from docgen.register.queries import document_row, successor
 from docgen.register.records import Issued
 from docgen.register.respondents import ref, resolve
@@ -502,6 +503,13 @@ class Job:
                 blobs, self.sealing, self.officer, other.document.title
             ).items()
         }
+        if "pdf" in self.formats:  # each firm's own page, a file of this document
+            for index, (_, part) in enumerate(parts(self.kind, self.data)):
+                one, blobs = api.render_bytes(
+                    self.kind, part, ("pdf",), options, pdf_variant=self.pdf_variant
+                )
+                sealed = checks.seal(blobs, self.sealing, self.officer, one.document.title)
+                copies[part_format(index, "pdf")] = sealed["pdf"]
         return Made(files, copies, doc, code)
 
 

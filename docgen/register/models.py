@@ -371,3 +371,45 @@ class CalendarToken(Base):
     token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column()
     revoked_at: Mapped[datetime | None] = mapped_column()
+
+
+class CertificationSite(Base):
+    """A land development activity whose SWPPP gathers the contractors' certifications
+    (§ 228-78B(4)(c); § 301-71D(3)): its municipality, the project and site as the
+    certification prints them, and the day land development began, once it has."""
+
+    __tablename__ = "certification_sites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    jurisdiction: Mapped[str] = mapped_column(String(40))
+    project: Mapped[dict[str, Any]] = mapped_column()  # cases.certification.Project
+    site: Mapped[dict[str, Any]] = mapped_column()  # cases.common.Site
+    began: Mapped[date | None] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column()
+    created_by: Mapped[str] = mapped_column(String(200))
+
+
+class Invitation(Base):
+    """One firm invited to certify for one site: the link's token kept only as its SHA-256,
+    the last day it works, and what became of it (opened, revoked, signed: the document
+    issued, how it was signed, and the SHA-256 of what the signer was shown)."""
+
+    __tablename__ = "certification_invitations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("certification_sites.id"), index=True)
+    firm: Mapped[str] = mapped_column(String(500))
+    email: Mapped[str | None] = mapped_column(String(320))
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    expires: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column()
+    created_by: Mapped[str] = mapped_column(String(200))
+    mailed_at: Mapped[datetime | None] = mapped_column()
+    opened_at: Mapped[datetime | None] = mapped_column()
+    revoked_at: Mapped[datetime | None] = mapped_column()
+    revoked_by: Mapped[str | None] = mapped_column(String(200))
+    document_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"), unique=True)
+    signed_at: Mapped[datetime | None] = mapped_column()
+    signed_by: Mapped[str | None] = mapped_column(String(500))  # "Name, Title"
+    method: Mapped[str | None] = mapped_column(String(20))  # electronic | paper
+    shown_sha256: Mapped[str | None] = mapped_column(String(64))

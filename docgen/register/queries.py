@@ -11,10 +11,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import get_kind, kinds_with
+from docgen.register.certifiers import certified
 from docgen.register.copies import copy_for, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
 from docgen.register.numbering import normalize
+from docgen.register.parts import part_for
 from docgen.register.records import (
     DocumentRecord,
     History,
@@ -28,15 +30,19 @@ from docgen.register.respondents import candidates, parse_id, ref
 
 
 def file_type(stored: str) -> str:
-    """The file type (pdf, docx, html) of a document file stored as ``stored``: a format,
-    a copy's (``copy1.pdf``: docgen.register.copies) or counsel's final files (the final
-    and its redline are Word files, the final's PDF/A a PDF: docgen.register.finals)."""
+    """The file type (pdf, docx, html; png or jpg for a scan) of a document file stored as
+    ``stored``: a format, a part's, a copy's (``copy1.pdf``: docgen.register.copies) or
+    counsel's final files (the final and its redline are Word files, the final's PDF/A a
+    PDF: docgen.register.finals)."""
     from docgen.register.finals import FINAL, FINAL_PDF_A, REDLINE
 
     copy = copy_of(stored)
     if copy is not None:
         return copy[1]
-    return {FINAL: "docx", REDLINE: "docx", FINAL_PDF_A: "pdf"}.get(stored, stored)
+    found = {FINAL: "docx", REDLINE: "docx", FINAL_PDF_A: "pdf"}.get(stored, stored)
+    # A part's file (``part1.pdf``: docgen.register.parts) or a paper-signed scan
+    # (``scan.png``: docgen.register.invitations) is of the type its name ends with.
+    return found.rsplit(".", 1)[-1]
 
 
 def stored_files(row: Document, formats: set[str] | None = None) -> dict[str, bytes]:
@@ -255,6 +261,8 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         superseded_by=successor(session, doc.id),
         in_effect=in_effect(session, doc),
         copy_for=copy_for(doc.case, fmt),
+        certified=certified(session, doc.id),
+        part_for=part_for(doc.kind, doc.case, fmt),
     )
 
 

@@ -162,6 +162,8 @@ class Verified:
     superseded_by: str | None
     in_effect: str | None = None  # the latest correction, where superseded
     copy_for: str | None = None  # whose copy it is (docgen.register.copies), or the original
+    certified: str | None = None  # a firm's own certification: who, for whom, where, when
+    part_for: str | None = None  # whose part it is (docgen.register.parts), or the whole
 
 
 def service_record(

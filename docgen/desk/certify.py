@@ -1,0 +1,276 @@
+"""The clerk's side of the contractors' certifications: sites, invitations and what came of
+them (docgen.register.invitations). The clerk, the officer or an administrator adds a site,
+invites each firm (the link e-mailed through the municipality's mail server, or shown with
+a QR code to hand over when there is none), revokes a link, and sees each firm invited,
+opened, signed (when, by whom, the number), expired or revoked; the SWPPP's signed
+certifications download as one PDF. The firms' own pages are docgen.desk.certify_public.
+"""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from docgen.cases.common import read_date
+from docgen.desk import renderers
+from docgen.desk.web import attachment, guarded, id_of, once, posted, render
+from docgen.errors import CaseInvalid, DocgenError
+from docgen.law.packs import load_pack
+from docgen.register import invitations
+from docgen.register.invitation_mail import MailFailed, link_for, message, send, smtp_of
+
+SITE_LABELS = {
+    "project.name": "Project",
+    "project.swppp": "SWPPP",
+    "project.permit": "SPDES permit or NOI",
+    "site.address.street": "Street",
+    "site.address.city": "City",
+    "site.address.state": "State",
+    "site.address.zip": "ZIP code",
+    "site.description": "Description of the site",
+    "site": "Site",
+}
+
+
+def _engine(request: Request) -> Any:
+    return request.app.state.register().engine
+
+
+def _jurisdictions() -> list[tuple[str, str]]:
+    from docgen.law.packs import pack_names
+
+    return [(name, load_pack(name).name.value) for name in pack_names()]
+
+
+@guarded("certify")
+def site_list(request: Request) -> Response:
+    return _sites_page(request, {}, [])
+
+
+def _sites_page(request: Request, typed: dict[str, str], error: list[str], status: int = 200):
+    return render(
+        request,
+        "certification_sites.html.j2",
+        status=status,
+        sites=invitations.sites(_engine(request)),
+        jurisdictions=_jurisdictions(),
+        typed=typed,
+        error=error,
+    )
+
+
+@guarded("certify")
+def add_site(request: Request) -> Response:
+    return once(request, _add_site)
+
+
+def _add_site(request: Request) -> Response:
+    form = posted(request)
+    typed = {k: str(v).strip() for k, v in form.items() if isinstance(v, str)}
+    error = []
+    began = None
+    if typed.get("began"):
+        try:
+            began = read_date(typed["began"])
+        except ValueError as err:
+            error.append(f"Land development began: {err}")
+    address = {k: typed.get(f"site.address.{k}", "") for k in ("street", "city", "state", "zip")}
+    site: dict[str, Any] = {}
+    if address["street"] or address["city"] or address["zip"]:
+        site["address"] = address
+    if typed.get("site.description"):
+        site["description"] = typed["site.description"]
+    project = {k: typed.get(f"project.{k}", "") for k in ("name", "swppp", "permit")}
+    project = {k: v for k, v in project.items() if v or k == "name"}
+    jurisdiction = typed.get("jurisdiction", "")
+    if jurisdiction not in dict(_jurisdictions()):
+        error.append("Municipality: choose one")
+    if not error:
+        try:
+            made = invitations.add_site(
+                _engine(request), jurisdiction, project, site, began, _who(request)
+            )
+            return RedirectResponse(f"/certifications/{made}", status_code=303)
+        except CaseInvalid as err:
+            error = [_said(p.field, p.message) for p in err.problems]
+    return _sites_page(request, typed, error, 400)
+
+
+def _said(path: str, message: str) -> str:
+    label = SITE_LABELS.get(path) or path.replace("_", " ")
+    return f"{label}: {message}"
+
+
+def _who(request: Request) -> str:
+    visitor = request.scope["visitor"]
+    return f"{visitor.name} ({visitor.role})"
+
+
+def _site_of(request: Request) -> invitations.SiteView | None:
+    site_id = id_of(request.path_params["site"])
+    if site_id is None:
+        return None
+    try:
+        return invitations.site(_engine(request), site_id)
+    except invitations.InvitationError:
+        return None
+
+
+@guarded("certify")
+def site_page(request: Request) -> Response:
+    where = _site_of(request)
+    if where is None:
+        return render(request, "missing.html.j2", status=404, what="site")
+    return _site_page(request, where)
+
+
+def _site_page(
+    request: Request,
+    where: invitations.SiteView,
+    status: int = 200,
+    error: list[str] | None = None,
+    typed: dict[str, str] | None = None,
+    handed: dict[str, str] | None = None,
+    done: str = "",
+) -> Response:
+    found = invitations.invitations(_engine(request), where.id)
+    return render(
+        request,
+        "certification_site.html.j2",
+        status=status,
+        site=where,
+        invitations=found,
+        signed=[i for i in found if i.number],
+        expires=invitations.default_expires(where).isoformat(),
+        mail=smtp_of(where.jurisdiction) is not None,
+        who_signs_ref=load_pack(where.jurisdiction).part("certification").who_signs.ref,
+        error=error or [],
+        typed=typed or {},
+        handed=handed,
+        done=done,
+    )
+
+
+@guarded("certify")
+def invite(request: Request) -> Response:
+    return once(request, _invite)
+
+
+def _invite(request: Request) -> Response:
+    where = _site_of(request)
+    if where is None:
+        return render(request, "missing.html.j2", status=404, what="site")
+    form = posted(request)
+    typed = {k: str(form.get(k) or "").strip() for k in ("firm", "email", "expires")}
+    try:
+        expires = read_date(typed["expires"])
+    except ValueError as err:
+        return _site_page(request, where, 400, [f"Link works until: {err}"], typed)
+    engine = _engine(request)
+    try:
+        made, token = invitations.invite(
+            engine, where.id, typed["firm"], typed["email"], expires, _who(request)
+        )
+    except invitations.InvitationError as err:
+        return _site_page(request, where, 400, str(err).splitlines(), typed)
+    base = str(request.base_url)
+    local = _public_address(where.jurisdiction)
+    link = link_for(where.jurisdiction, token, local or base)
+    smtp = smtp_of(where.jurisdiction)
+    if smtp is not None and made.email:
+        mail = message(
+            where.jurisdiction, smtp.sender, made.email, made.firm, where.name, link, expires
+        )
+        try:
+            send(smtp, mail)
+        except MailFailed as err:
+            return _site_page(request, where, 200, [str(err)], handed=_handed(made, link))
+        invitations.mark_mailed(engine, made.id)
+        done = f"The invitation was e-mailed to {made.firm} at {made.email}."
+        return _site_page(request, where, done=done)
+    return _site_page(request, where, handed=_handed(made, link))
+
+
+def _public_address(jurisdiction: str) -> str | None:
+    from docgen.settings import load_settings
+
+    local = load_settings(jurisdiction)
+    verification = local.settings.verification if local is not None else None
+    return verification.address if verification is not None else None
+
+
+def _handed(made: invitations.InvitationView, link: str) -> dict[str, str]:
+    """The link shown once, with its QR code (an SVG data URI: the page allows data:
+    images and nothing else from outside)."""
+    import segno
+
+    qr = segno.make(link, error="m")
+    return {"firm": made.firm, "link": link, "qr": qr.svg_data_uri(scale=4, border=2)}
+
+
+@guarded("certify")
+def revoke(request: Request) -> Response:
+    return once(request, _revoke)
+
+
+def _revoke(request: Request) -> Response:
+    where = _site_of(request)
+    if where is None:
+        return render(request, "missing.html.j2", status=404, what="site")
+    wanted = id_of(str(posted(request).get("invitation") or ""))
+    ours = {i.id for i in invitations.invitations(_engine(request), where.id)}
+    if wanted is None or wanted not in ours:
+        return _site_page(request, where, 400, ["Invitation: not one of this site's"])
+    try:
+        invitations.revoke(_engine(request), wanted, _who(request))
+    except invitations.InvitationError as err:
+        return _site_page(request, where, 400, [str(err)])
+    return RedirectResponse(f"/certifications/{where.id}", status_code=303)
+
+
+@guarded("certify")
+def all_certifications(request: Request) -> Response:
+    """The SWPPP's signed certifications as one PDF, each as issued, in the order signed."""
+    where = _site_of(request)
+    if where is None:
+        return render(request, "missing.html.j2", status=404, what="site")
+    reg = request.app.state.register()
+    numbers = invitations.signed_numbers(reg.engine, where.id)
+    if not numbers:
+        return _site_page(request, where, 404, ["No firm has signed yet: nothing to download"])
+    try:
+        blobs = [reg.files(n, where.jurisdiction)["pdf"] for n in numbers]
+    except DocgenError as err:
+        return _site_page(request, where, 503, [str(err)])
+    body = renderers.run(joined, blobs)[1]
+    name = f"{where.name}-contractor-certifications-{date.today().isoformat()}.pdf"
+    return Response(
+        body, media_type="application/pdf", headers={"content-disposition": attachment(name)}
+    )
+
+
+def joined(blobs: list[bytes]) -> tuple[str, bytes]:
+    """("pdf", the PDFs one after another) — in a rendering process."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for blob in blobs:
+        writer.append(io.BytesIO(blob))
+    out = io.BytesIO()
+    writer.write(out)
+    return "pdf", out.getvalue()
+
+
+routes = [
+    Route("/certifications", site_list, methods=["GET"]),
+    Route("/certifications", add_site, methods=["POST"]),
+    Route("/certifications/{site}", site_page, methods=["GET"]),
+    Route("/certifications/{site}/invite", invite, methods=["POST"]),
+    Route("/certifications/{site}/revoke", revoke, methods=["POST"]),
+    Route("/certifications/{site}/all.pdf", all_certifications, methods=["GET"]),
+]

@@ -1,0 +1,70 @@
+"""What a firm's certification page asks of a rendering process (docgen.desk.renderers):
+the case checked, the paper form rendered, the certification issued. Plain data in and
+out: a tagged result, never an open session."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from docgen.desk.renderers import Result
+
+KIND = "contractor-certification"
+
+
+def problems(case: dict[str, Any]) -> Result:
+    """("problems", [(path, message)]) of the case as the register would issue it."""
+    from docgen.documents import get_kind
+    from docgen.documents.base import Options
+    from docgen.errors import CaseInvalid
+
+    try:
+        get_kind(KIND).prepare(case, Options(), "the certification")
+    except CaseInvalid as err:
+        return "problems", [(p.field, _message(p)) for p in err.problems]
+    return "problems", []
+
+
+def _message(problem: Any) -> str:
+    cite = f" ({problem.provision})" if problem.provision else ""
+    return f"{problem.message}{cite}"
+
+
+def paper_form(case: dict[str, Any]) -> Result:
+    """("pdf", the filled form to sign by hand): not issued, it carries no number."""
+    from docgen import api
+
+    _, files = api.render_bytes(KIND, case, ("pdf",))
+    return "pdf", files["pdf"]
+
+
+def sign(
+    url: str | None,
+    token: str,
+    entry: dict[str, Any],
+    method: str,
+    intent: str | None,
+    scan: bytes | None,
+) -> Result:
+    """("issued", number), ("problems", [(path, message)]) or ("refused", why)."""
+    from docgen.errors import CaseInvalid, DocgenError
+    from docgen.register import invitations
+
+    try:
+        issued = invitations.sign(_register(url), token, entry, method, intent, scan)
+    except invitations.InvalidLink:
+        return "refused", "This link is not valid any more; nothing was recorded."
+    except CaseInvalid as err:
+        return "problems", [(p.field, _message(p)) for p in err.problems]
+    except DocgenError as err:
+        return "refused", str(err)
+    return "issued", issued.number
+
+
+@cache
+def _register(url: str | None) -> Any:
+    from docgen.register import Register
+
+    opened = Register.open(url)
+    opened.engine.hide_parameters = True  # no case data in a logged error
+    return opened

@@ -1,0 +1,137 @@
+"""`docgen certify`: sites whose firms certify for themselves, and their invitations
+(docgen.register.invitations), from the command line as from a site's page in the desk."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import click
+
+
+def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
+    if value is None:
+        return None
+    from docgen.cases.common import read_date  # pydantic loads when a command runs, not on --help
+
+    try:
+        return read_date(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
+
+
+def _register():
+    from docgen.register import Register
+
+    return Register.open()
+
+
+@click.group()
+def certify() -> None:
+    """Invite contractors to sign their own certification (§ 228-78B(4); § 301-71D)."""
+
+
+@certify.command("site")
+@click.option("--jurisdiction", required=True, help="homer or macedon")
+@click.option("--project", required=True, help="the land development activity's name")
+@click.option("--street", default=None, help="the site's street address")
+@click.option("--city", default=None)
+@click.option("--state", default="NY", show_default=True)
+@click.option("--zip", "zip_code", default=None, help="ZIP code")
+@click.option("--description", default=None, help="or another identifying description")
+@click.option("--swppp", default=None, help="the SWPPP's title or date")
+@click.option("--permit", default=None, help="SPDES permit or NOI identifier")
+@click.option("--began", callback=_date, default=None, help="day land development began")
+@click.option("--by", default=None, help="who adds it (default: your user name)")
+def add_site(
+    jurisdiction: str,
+    project: str,
+    street: str | None,
+    city: str | None,
+    state: str,
+    zip_code: str | None,
+    description: str | None,
+    swppp: str | None,
+    permit: str | None,
+    began: date | None,
+    by: str | None,
+) -> None:
+    """Add a site whose firms may be invited; prints its id."""
+    from docgen.register.audit import actor
+    from docgen.register.invitations import add_site as add
+
+    site: dict = {}
+    if street or city or zip_code:
+        site["address"] = {"street": street, "city": city, "state": state, "zip": zip_code}
+    if description:
+        site["description"] = description
+    project_data = {"name": project, "swppp": swppp, "permit": permit}
+    project_data = {k: v for k, v in project_data.items() if v}
+    with _register() as reg:
+        site_id = add(reg.engine, jurisdiction, project_data, site, began, actor(by))
+    click.echo(f"site {site_id}: {project}")
+
+
+@certify.command()
+@click.argument("site", type=int)
+@click.option("--firm", required=True, help="the contracting firm's name")
+@click.option("--email", default=None, help="where the link is sent (settings' smtp)")
+@click.option(
+    "--expires", callback=_date, default=None, help="last day the link works (default: 30 days)"
+)
+@click.option("--by", default=None, help="who invites (default: your user name)")
+def invite(site: int, firm: str, email: str | None, expires: date | None, by: str | None) -> None:
+    """Invite FIRM to certify for SITE: e-mailed when the municipality has a mail server
+    and --email is given, else the link and its QR code are printed to hand over."""
+    from docgen.register import invitations
+    from docgen.register.audit import actor
+    from docgen.register.invitation_mail import link_for, message, send, smtp_of
+
+    with _register() as reg:
+        where = invitations.site(reg.engine, site)
+        expires = expires or invitations.default_expires(where)
+        made, token = invitations.invite(reg.engine, site, firm, email, expires, actor(by))
+        link = link_for(where.jurisdiction, token)
+        smtp = smtp_of(where.jurisdiction)
+        click.echo(f"invitation {made.id}: {made.firm}, until {made.expires.isoformat()}")
+        if smtp is not None and email:
+            mail = message(where.jurisdiction, smtp.sender, email, firm, where.name, link, expires)
+            send(smtp, mail)
+            invitations.mark_mailed(reg.engine, made.id)
+            click.echo(f"sent to {email} through {smtp.host}")
+            return
+    import segno
+
+    click.echo(f"no mail sent; hand this link to {made.firm}: {link}")
+    segno.make(link, error="m").terminal(compact=True)
+
+
+@certify.command("list")
+@click.argument("site", type=int)
+def list_invitations(site: int) -> None:
+    """Each firm invited for SITE: invited, opened, signed (when, by whom), expired, revoked."""
+    from docgen.register import invitations
+
+    with _register() as reg:
+        found = invitations.invitations(reg.engine, site)
+    if not found:
+        click.echo(f"site {site}: nobody invited yet")
+    for i in found:
+        line = f"{i.id}  {i.firm}  {i.status}"
+        if i.status == "signed":
+            line += f" {i.signed_at:%Y-%m-%d %H:%M} by {i.signed_by} ({i.method}), {i.number}"
+        elif i.status in ("invited", "opened"):
+            line += f" (until {i.expires.isoformat()})"
+        click.echo(line)
+
+
+@certify.command()
+@click.argument("invitation", type=int)
+@click.option("--by", default=None, help="who revokes (default: your user name)")
+def revoke(invitation: int, by: str | None) -> None:
+    """Stop INVITATION's link from working."""
+    from docgen.register import invitations
+    from docgen.register.audit import actor
+
+    with _register() as reg:
+        done = invitations.revoke(reg.engine, invitation, actor(by))
+    click.echo(f"invitation {done.id} ({done.firm}): revoked")
