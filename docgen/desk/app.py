@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -220,6 +220,25 @@ async def unavailable(request: Request, err: Exception) -> Response:
     return response
 
 
+async def render_lost(request: Request, err: Exception) -> Response:
+    """A render that did not finish (its process died or ran out of time, and was
+    replaced): 503, try again; only this request failed."""
+    log.warning("%s: render lost: %s", request.url.path, getattr(err, "why", ""))
+    if isinstance(err, renderers.RenderTooBig):  # the same again would fail the same way
+        return render(request, "error.html.j2", status=413, message=str(err))
+    response = render(request, "error.html.j2", status=503, message=str(err))
+    response.headers["retry-after"] = "5"
+    return response
+
+
+async def health(request: Request) -> Response:
+    """200 when the rendering processes answer (a dead one is replaced first), else 503:
+    the probe of the service's watchdog (docgen.desk.watchdog, docs/deploy.md)."""
+    if await run_in_threadpool(renderers.healthy):
+        return PlainTextResponse("ok")
+    return PlainTextResponse("the rendering processes do not answer", status_code=503)
+
+
 async def bad_input(request: Request, err: Exception) -> Response:
     """A field no form of the desk sends (a control character, a path too deep): 400."""
     assert isinstance(err, BadInput)
@@ -245,6 +264,7 @@ def create_app(
     only requests for ``host_names`` (default: loopback names only)."""
     routes = [
         Route("/", home),
+        Route("/healthz", health, methods=["GET"]),
         Route("/login", login_page, methods=["GET"]),
         Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
@@ -259,6 +279,7 @@ def create_app(
     ]
     handlers = {
         DocgenError: refused,
+        renderers.RendererLost: render_lost,
         DBAPIError: unavailable,
         BadInput: bad_input,
         404: not_found,

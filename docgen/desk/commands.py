@@ -68,10 +68,12 @@ def serve(
     os.environ["DOCGEN_SERVE_HOSTS"] = ",".join(n.strip("[]") for n in names)
     os.environ["DOCGEN_SERVE_SECURE"] = "1" if behind_proxy else "0"
     os.environ["DOCGEN_SERVE_HEADER_TIMEOUT"] = str(header_timeout)
+    from docgen.desk import watchdog
     from docgen.desk.database import engine
 
     engine()  # the register's file and the desk's tables made once, before the workers
     click.echo(f"docgen desk on http://{host}:{port}/ (Ctrl-C stops it)")
+    watchdog.start(host, port, names[0])  # under systemd (docs/deploy/docgen.service)
     uvicorn.run(
         "docgen.desk.app:from_environment",
         factory=True,

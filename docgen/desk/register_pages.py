@@ -545,9 +545,15 @@ def _issue(request: Request) -> Response:
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     corrects = actions.supersedes(draft)
-    tag, result = renderers.run(
-        renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies
-    )
+    try:
+        tag, result = renderers.run(
+            renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies
+        )
+    except renderers.RenderTooBig:
+        raise
+    except renderers.RendererLost as err:  # it may have been recorded just before
+        advice = "Look for it in the register before you issue it again."
+        raise renderers.RendererLost(err.why, advice) from None
     if tag == "ambiguous":
         return render(
             request, "choose_respondent.html.j2", draft=draft, candidates=result, copies=copies
