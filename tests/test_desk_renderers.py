@@ -17,6 +17,7 @@ import pytest
 from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 
 from docgen.desk import renderers
+from tests.helpers.procs import children
 
 
 def niceness() -> renderers.Result:
@@ -94,17 +95,12 @@ def test_a_dead_renderer_between_requests_is_replaced_before_the_next(pool):
 def renderer_pids(server: int) -> list[int]:
     """The server's rendering processes (spawned children, not the resource tracker)."""
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for child in children(server):
         try:
-            stat = (entry / "stat").read_text()
-            command = (entry / "cmdline").read_bytes()
+            if b"spawn_main" in (child / "cmdline").read_bytes():
+                found.append(int(child.name))
         except OSError:
             continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == server and b"spawn_main" in command:
-            found.append(int(entry.name))
     return sorted(found)
 
 

@@ -29,6 +29,7 @@ from docgen.desk import (
     auth,
     drafts,
     history_import,
+    limits,
     mailing,
     public_check,
     register_pages,
@@ -52,7 +53,6 @@ from docgen.register import Register
 log = logging.getLogger("docgen.desk")
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 20 * 1024 * 1024  # the largest request accepted (a PDF to verify)
 
 
 SAVED = "Your session had expired. What you typed was saved; sign in to go on with it."
@@ -130,29 +130,15 @@ async def home(request: Request) -> Response:
 
 
 class Guard:
-    """Security headers on every response; request bodies over ``limit`` bytes refused."""
+    """Security headers on every response (limits.Limits, inside it, bounds the bodies)."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY):
+    def __init__(self, app: ASGIApp):
         self.app = app
-        self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(send)
-            return
-        seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise TooLarge
-            return message
 
         async def headed(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -171,31 +157,10 @@ class Guard:
             await send(message)
 
         try:
-            await self.app(scope, counted, headed)
-        except TooLarge:
-            await _too_large(send)
+            await self.app(scope, receive, headed)
         except Exception as err:  # answered 500 already; logged without its message,
             # which may quote case data (a statement's values, a field's text)
             log.error("%s %s failed: %s", scope.get("method"), scope["path"], type(err).__name__)
-
-
-class TooLarge(Exception):
-    pass
-
-
-async def _too_large(send: Send) -> None:
-    body = f"Request too large: the limit is {MAX_BODY // (1024 * 1024)} MB.".encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-security-policy", CSP.encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 async def refused(request: Request, err: Exception) -> Response:
@@ -246,6 +211,17 @@ async def bad_input(request: Request, err: Exception) -> Response:
     return render(request, "error.html.j2", status=400, message=message)
 
 
+async def body_refused(request: Request, err: Exception) -> Response:
+    """A body too large (413) or too slow to arrive (408) for its page (docgen.desk.limits):
+    the words on a page; the connection is closed (the rest of the body is not read)."""
+    from starlette.exceptions import HTTPException
+
+    assert isinstance(err, HTTPException)
+    response = render(request, "error.html.j2", status=err.status_code, message=err.detail)
+    response.headers["connection"] = "close"
+    return response
+
+
 async def not_found(request: Request, err: Exception) -> Response:
     """An address the desk does not have: the desk's own not-found page (404), or the
     method's refusal (405) on the same page."""
@@ -283,6 +259,8 @@ def create_app(
         DBAPIError: unavailable,
         BadInput: bad_input,
         404: not_found,
+        408: body_refused,
+        413: body_refused,
         405: not_found,
     }
     app = Starlette(
@@ -296,7 +274,8 @@ def create_app(
     app.state.secure_cookies = secure_cookies
     public_check.redact_access_log()
     allowed = list(host_names or LOOPBACK)
-    return Guard(TrustedHostMiddleware(app, allowed_hosts=allowed, www_redirect=False))
+    hosts = TrustedHostMiddleware(app, allowed_hosts=allowed, www_redirect=False)
+    return Guard(limits.Limits(hosts))
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")

@@ -1,4 +1,5 @@
-"""uvicorn's HTTP/1.1 connection with a time limit on the request's head.
+"""uvicorn's HTTP/1.1 connection with a time limit on the request's head, a bound on
+connections per address, and no waiting for the rest of a body already answered.
 
 uvicorn closes a connection left idle between requests (``timeout_keep_alive``) but
 waits for ever on one that opened and sends nothing, or sends a request line and then a
@@ -6,8 +7,16 @@ header a byte at a time: a few hundred of those ("slowloris") hold every connect
 ``limit_concurrency`` allows. Here a connection whose request line and headers are not
 all in within ``DOCGEN_SERVE_HEADER_TIMEOUT`` seconds (``docgen serve --header-timeout``)
 of its first byte, or of its opening, is closed, as Caddy's ``read_header`` timeout does
-in the documented deployment (docs/deploy/Caddyfile). A request whose head is in is never
-cut short, however long its body or its answer takes.
+in the documented deployment (docs/deploy/Caddyfile). A request whose head is in is
+bounded by its body's budget (docgen.desk.limits), never cut short here.
+
+One address may hold at most ``DOCGEN_SERVE_PER_ADDRESS`` x 2 connections (a browser keeps
+a few idle ones open between pages); more are answered 429 and closed as they open. The
+proxy's own address (``DOCGEN_SERVE_PROXY``, `docgen serve --behind-proxy`) is not
+counted here: it speaks for every visitor, and limits.Limits counts each of them by the
+address it names. A response sent before its request's body was all in (a refusal, a
+redirect to sign in) ends the connection: uvicorn would otherwise read the rest for as
+long as the client dribbles it.
 """
 
 from __future__ import annotations
@@ -19,8 +28,18 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from docgen.desk import limits
+
 ENV = "DOCGEN_SERVE_HEADER_TIMEOUT"
 DEFAULT = 10.0  # seconds: a browser sends its whole head in one packet
+PROXY_ENV = "DOCGEN_SERVE_PROXY"
+TOO_MANY = (
+    b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"retry-after: %d\r\nconnection: close\r\n\r\n%s"
+    % (limits.RETRY_AFTER, limits.TOO_MANY.encode())
+)
+
+_open: dict[str, int] = {}  # connections per address (one event loop per process)
 
 
 class HeadTimeout(H11Protocol):
@@ -28,9 +47,19 @@ class HeadTimeout(H11Protocol):
         super().__init__(*args, **kwargs)
         self.head_timeout = float(os.environ.get(ENV) or DEFAULT)
         self.head_timer: asyncio.TimerHandle | None = None
+        self.address: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else None
+        if address is not None and address != os.environ.get(PROXY_ENV):
+            if _open.get(address, 0) >= 2 * _per_address():
+                transport.write(TOO_MANY)
+                transport.close()
+                return
+            self.address = address
+            _open[address] = _open.get(address, 0) + 1
         self._arm()
 
     def data_received(self, data: bytes) -> None:
@@ -42,7 +71,17 @@ class HeadTimeout(H11Protocol):
         if self.head_timer is not None:
             self.head_timer.cancel()
             self.head_timer = None
+        if self.address is not None:
+            _open[self.address] -= 1
+            if not _open[self.address]:
+                del _open[self.address]
+            self.address = None
         super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            self.transport.close()  # answered before its body was in: not read any further
 
     def _arm(self) -> None:
         if self.head_timer is not None:
@@ -56,3 +95,7 @@ class HeadTimeout(H11Protocol):
         never_asked = self.cycle is None
         if waiting and (partial or never_asked) and not self.transport.is_closing():
             self.transport.close()  # the head did not come in time: nothing to answer
+
+
+def _per_address() -> int:
+    return int(os.environ.get(limits.PER_ADDRESS_ENV) or limits.PER_ADDRESS)

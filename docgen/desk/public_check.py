@@ -28,11 +28,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
+from docgen.desk.limits import PUBLIC_UPLOAD as MAX_UPLOAD
 from docgen.desk.web import client_of, pages
 
 LIMIT = 20  # checks per address
 WINDOW = 600.0  # seconds
-MAX_UPLOAD = 20 * 1024 * 1024
 
 
 class RateLimit:
