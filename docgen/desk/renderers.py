@@ -17,6 +17,7 @@ its workers dies) would fail every request after it until the desk was restarted
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import queue
@@ -203,6 +204,11 @@ def run(work: Callable[..., Result], *args: Any) -> Result:
     return _pool().run(work, args, _seconds())
 
 
+def run_within(seconds: float, work: Callable[..., Result], *args: Any) -> Result:
+    """:func:`run` with a time limit of its own (the public check's, shorter)."""
+    return _pool().run(work, args, min(seconds, _seconds()))
+
+
 def warm() -> None:
     """Start the rendering processes now, so the first preview does not wait for them."""
     _pool()
@@ -348,6 +354,34 @@ def printed_copy(kind: str, name: str, case: dict[str, Any]) -> Result:
         return "pdf", api.to_bytes(done, "pdf")
     except DocgenError as err:
         return "refused", str(err)
+
+
+MAX_PAGES = 500  # an uploaded PDF's, before its signature is checked: a packet has ~40
+MAX_OBJECTS = 50_000  # and its objects (a 40-page packet has a few thousand)
+
+
+def signature(blob: bytes, jurisdiction: str) -> Result:
+    """("signature", the report) of an uploaded PDF's signature (the public check), or
+    ("refused", why) when it has more pages or objects than any issued document."""
+    from pyhanko.pdf_utils.misc import PdfReadError
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    from docgen.register.checks import signature_of
+
+    try:
+        reader = PdfFileReader(io.BytesIO(blob), strict=False)
+        xrefs = reader.xrefs  # the objects it lists, or its trailer claims, whichever more
+        listed = sum(len(xrefs.explicit_refs_in_revision(n)) for n in range(xrefs.total_revisions))
+        objects = max(int(reader.trailer["/Size"]), listed)
+        pages = int(reader.root["/Pages"].get("/Count", 0))
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError):
+        return "signature", signature_of(blob, jurisdiction)  # says it is not readable
+    if objects > MAX_OBJECTS or pages > MAX_PAGES:
+        return "refused", (
+            f"the file has {pages} pages and {objects} objects; an issued document has at "
+            f"most {MAX_PAGES} pages and {MAX_OBJECTS} objects"
+        )
+    return "signature", signature_of(blob, jurisdiction)
 
 
 def case_file(kind: str, case: dict[str, Any], fmt: str) -> Result:

@@ -1,0 +1,120 @@
+"""Hostile clients benchmark (not a test): a normal client's sign-in page times (p50/p95,
+goal p95 under 250 ms) and the desk's peak memory (server and rendering processes,
+resident) under each attack, on loopback only.
+
+    .venv/bin/python -m benchmarks.hostile_clients [--sockets 520] [--seconds 20]
+
+Attacks, each against a fresh `docgen serve` over a fresh SQLite register:
+
+- none: the page alone, for the baseline;
+- slow bodies, bare: ``--sockets`` connections from 127.0.0.2 each sending POST /login's
+  body a byte a second (reopened when answered), the server on its own;
+- slow bodies, through Caddy: the same through the documented Caddyfile (skipped without
+  caddy on PATH);
+- a killed renderer: both rendering processes SIGKILLed, then the next preview's status.
+
+To compare with an older checkout, put its source first on the path:
+``PYTHONPATH=/path/to/old python -m benchmarks.hostile_clients`` (the clients here are
+the same; the desk is the old one). Figures taken while other work runs on the machine
+are noisy: the load is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from desk_server import start_desk, start_draft, stop_desk, typed_sample  # noqa: E402
+
+from tests.helpers.caddy import start_caddy  # noqa: E402
+from tests.helpers.flood import SlowBodies, Timings, pages  # noqa: E402
+from tests.helpers.procs import children, peak_memory_kb  # noqa: E402
+
+
+def report(name: str, timings: Timings, peak_kb: int, extra: str = "") -> None:
+    print(f"{name:<28} {timings.summary()}; desk peak {peak_kb / 1024:.0f} MB {extra}")
+
+
+def under_flood(port: int, client: httpx.Client, seconds: float, sockets: int, **tls) -> tuple:
+    with SlowBodies(port, sockets=sockets, interval=1.0, **tls) as flood:
+        time.sleep(3)
+        timings = pages(client, "/login", seconds=seconds, pause=0.2)
+    return timings, dict(flood.seen)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sockets", type=int, default=520)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    args = parser.parse_args()
+    import docgen
+
+    print(f"desk from {Path(docgen.__file__).parent}; load {os.getloadavg()[0]:.2f}")
+    folder = Path(tempfile.mkdtemp(prefix="hostile-"))
+    try:
+        desk = start_desk(folder / "bare")
+        try:
+            client = desk.client()
+            report("none", pages(client, "/login", args.seconds, 0.2), peak(desk))
+            port = int(desk.url.rsplit(":", 1)[1])
+            timings, seen = under_flood(port, client, args.seconds, args.sockets)
+            report("slow bodies, bare", timings, peak(desk), f"flood answered {seen}")
+            report("killed renderer", *killed_renderer(desk))
+        finally:
+            stop_desk(desk)
+        caddy = shutil.which("caddy")
+        if caddy:
+            (folder / "proxied").mkdir()
+            options = ("--behind-proxy", "--host-name", "localhost")
+            desk = start_desk(folder / "proxied", options=options)
+            proxy = start_caddy(caddy, folder / "proxied", int(desk.url.rsplit(":", 1)[1]))
+            try:
+                with httpx.Client(base_url=proxy.site, verify=proxy.trusted, timeout=30) as web:
+                    timings, seen = under_flood(
+                        proxy.https_port,
+                        web,
+                        args.seconds,
+                        args.sockets,
+                        host_name="localhost",
+                        tls=proxy.trusted,
+                    )
+                report("slow bodies, via Caddy", timings, peak(desk), f"flood answered {seen}")
+            finally:
+                proxy.stop()
+                stop_desk(desk)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def peak(desk) -> int:
+    return peak_memory_kb(desk.process.pid)
+
+
+def killed_renderer(desk) -> tuple[Timings, int, str]:
+    """Both rendering processes killed; then previews for a while: their statuses."""
+    clerk = desk.signed_in("ann")
+    _, typed = typed_sample("notice-of-violation", "homer-first-offense")
+    where, token = start_draft(clerk, "notice-of-violation")
+    clerk.post(where, data={**typed, "csrf_token": token})
+    clerk.get(f"{where}/preview")
+    for child in children(desk.process.pid):
+        if b"spawn_main" in (child / "cmdline").read_bytes():
+            os.kill(int(child.name), signal.SIGKILL)
+    time.sleep(0.5)
+    timings = pages(clerk, f"{where}/preview", seconds=10, pause=0.5)
+    return timings, peak(desk), "(previews after the kill)"
+
+
+if __name__ == "__main__":
+    main()
