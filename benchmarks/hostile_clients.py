@@ -11,7 +11,9 @@ Attacks, each against a fresh `docgen serve` over a fresh SQLite register:
   body a byte a second (reopened when answered), the server on its own;
 - slow bodies, through Caddy: the same through the documented Caddyfile (skipped without
   caddy on PATH);
-- a killed renderer: both rendering processes SIGKILLed, then the next preview's status.
+- a killed renderer: both rendering processes SIGKILLed, then the next preview's status;
+- compare uploads: four addresses each uploading, again and again, a 4 MB PDF of 42,000
+  objects to the public check of an issued notice.
 
 To compare with an older checkout, put its source first on the path:
 ``PYTHONPATH=/path/to/old python -m benchmarks.hostile_clients`` (the clients here are
@@ -73,6 +75,12 @@ def main() -> None:
             report("killed renderer", *killed_renderer(desk))
         finally:
             stop_desk(desk)
+        desk = start_desk(folder / "public", options=())  # a fresh register: an issued notice
+        try:
+            timings, seen = under_uploads(desk, args.seconds)
+            report("compare uploads", timings, peak(desk), f"uploads answered {seen}")
+        finally:
+            stop_desk(desk)
         caddy = shutil.which("caddy")
         if caddy:
             (folder / "proxied").mkdir()
@@ -95,6 +103,59 @@ def main() -> None:
                 stop_desk(desk)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def heavy_pdf(objects: int = 42_000) -> bytes:
+    """A PDF of ``objects`` small objects (about 4 MB), all listed in its xref table."""
+    parts = [b"%PDF-1.7\n"]
+    offsets = []
+    bodies = [b"<</Type/Catalog/Pages 2 0 R>>", b"<</Type/Pages/Kids[]/Count 0>>"]
+    padding = b"(padding padding padding padding padding padding)"
+    bodies += [b"[%d %s]" % (n, padding) for n in range(objects)]
+    for number, body in enumerate(bodies, 1):
+        offsets.append(sum(map(len, parts)))
+        parts.append(b"%d 0 obj\n%s\nendobj\n" % (number, body))
+    start = sum(map(len, parts))
+    table = b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
+    table += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    trailer = b"trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n"
+    return b"".join(parts) + table + trailer % (len(bodies) + 1, start)
+
+
+def under_uploads(desk, seconds: float) -> tuple[Timings, dict]:
+    """Four addresses uploading a heavy PDF to an issued notice's check, for ``seconds``."""
+    import threading
+    from collections import Counter
+
+    from docgen.register import Register
+    from tests.helpers.register_cases import notice
+
+    with Register.open(desk.database) as register:
+        done = register.issue("notice-of-violation", notice(), formats=("pdf",))
+    blob = heavy_pdf()
+    seen: Counter = Counter()
+    stopping = threading.Event()
+
+    def upload(address: str) -> None:
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(base_url=desk.url, transport=transport, timeout=120) as client:
+            while not stopping.is_set():
+                files = {"file": ("copy.pdf", blob)}
+                answer = client.post(
+                    f"/v/{done.number}", data={"code": done.access_code}, files=files
+                )
+                seen[answer.status_code] += 1
+
+    addresses = [f"127.0.0.{n}" for n in (11, 12, 13, 14)]
+    uploaders = [threading.Thread(target=upload, args=(a,), daemon=True) for a in addresses]
+    for uploader in uploaders:
+        uploader.start()
+    time.sleep(2)
+    timings = pages(desk.client(), "/login", seconds=seconds, pause=0.2)
+    stopping.set()
+    for uploader in uploaders:
+        uploader.join(timeout=120)
+    return timings, dict(seen)
 
 
 def peak(desk) -> int:

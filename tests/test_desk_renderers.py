@@ -39,7 +39,7 @@ def sleeping(seconds: float) -> renderers.Result:
 
 
 def greedy() -> renderers.Result:
-    hoard = bytearray(8 * 1024**3)  # 8 GB: past any render's address space
+    hoard = bytearray(8 * 1024**3)  # 8 GB: past any render's memory limit
     return "held", len(hoard)
 
 

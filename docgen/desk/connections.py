@@ -16,13 +16,15 @@ proxy's own address (``DOCGEN_SERVE_PROXY``, `docgen serve --behind-proxy`) is n
 counted here: it speaks for every visitor, and limits.Limits counts each of them by the
 address it names. A response sent before its request's body was all in (a refusal, a
 redirect to sign in) ends the connection: uvicorn would otherwise read the rest for as
-long as the client dribbles it.
+long as the client dribbles it. A head that could be read two ways (folded header
+lines, both Content-Length and Transfer-Encoding) is answered 400 and closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 from typing import Any
 
 import h11
@@ -63,8 +65,14 @@ class HeadTimeout(H11Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        if self.conn.their_state is h11.IDLE and not self.conn.trailing_data[0]:
-            self._arm()  # a new head begins (on a kept connection too): its own time
+        if self.conn.their_state is h11.IDLE:
+            if not self.conn.trailing_data[0]:
+                self._arm()  # a new head begins (on a kept connection too): its own time
+            why = ambiguous(bytes(self.conn.trailing_data[0]) + data)
+            if why is not None:
+                self.transport.write(_bad_request(why))
+                self.transport.close()
+                return
         super().data_received(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -95,6 +103,29 @@ class HeadTimeout(H11Protocol):
         never_asked = self.cycle is None
         if waiting and (partial or never_asked) and not self.transport.is_closing():
             self.transport.close()  # the head did not come in time: nothing to answer
+
+
+def ambiguous(head: bytes) -> str | None:
+    """Why a request head (or its beginning) may be read two ways, which h11 lets through
+    and a proxy in front may read the other way (request smuggling): a header line folded
+    onto the next (obsolete line folding, RFC 9112 5.2), or both Content-Length and
+    Transfer-Encoding (RFC 9112 6.1). None when neither."""
+    end = head.find(b"\r\n\r\n")
+    lines = re.split(rb"\r?\n", head if end < 0 else head[:end])[1:]
+    if any(line[:1] in (b" ", b"\t") for line in lines):
+        return "a header line is folded onto the next line (obsolete line folding)"
+    names = {line.split(b":", 1)[0].strip().lower() for line in lines}
+    if end >= 0 and {b"content-length", b"transfer-encoding"} <= names:
+        return "it has both Content-Length and Transfer-Encoding"
+    return None
+
+
+def _bad_request(why: str) -> bytes:
+    words = f"Bad request: {why}. Nothing was done.".encode()
+    return (
+        b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(words), words)
+    )
 
 
 def _per_address() -> int:

@@ -39,7 +39,7 @@ from starlette.routing import Route
 from docgen.desk import renderers
 from docgen.desk.database import PublicCheck, now
 from docgen.desk.limits import PUBLIC_UPLOAD as MAX_UPLOAD
-from docgen.desk.web import client_of, pages
+from docgen.desk.web import checked_field, client_of, pages
 
 LIMIT = 20  # checks per address (uploads included) in WINDOW, across every server process
 WINDOW = timedelta(minutes=10)
@@ -173,6 +173,8 @@ async def _answer(request: Request, number: str) -> Response:
             upload = await sent.read(MAX_UPLOAD + 1)
     else:
         code = request.query_params.get("code", "")
+    checked_field("Number", number)  # a NUL is a 400 (PostgreSQL would refuse the query)
+    checked_field("Access code", code)
     from docgen.register.checks import public_record
 
     engine = request.app.state.register().engine

@@ -16,7 +16,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.desk import clock, queued, record_forms
-from docgen.desk.web import attachment, guarded, id_of, once, posted, render
+from docgen.desk.web import attachment, checked_field, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
 from docgen.law.deadlines import long_date
 from docgen.register.queries import file_type
@@ -120,7 +120,7 @@ def wanted(request: Request) -> Wanted:
     return Wanted(
         name if name in FILTERS else None,
         kind if kind in MODULES else None,
-        " ".join(params.get("q", "").split())[:100],
+        " ".join(checked_field("Search", params.get("q", "")).split())[:100],
         int(page) if page.isascii() and page.isdigit() and 0 < len(page) <= 5 else 1,
         where if where in pack_names() else None,
         start,
@@ -251,7 +251,9 @@ def _documents(request: Request, want: Wanted) -> Response:
 
 
 EXPORT_LIMIT = 10_000  # rows of one export
-FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so
+# A spreadsheet runs a cell starting so (";" and "|" in some locales and DDE), also after
+# leading white space ("\t=cmd|...").
+FORMULA = ("=", "+", "-", "@", ";", "|", "\t", "\r", "\n")
 COLUMNS = (
     "number", "kind", "jurisdiction", "issued", "recorded_at", "time_zone", "respondent",
     "site", "served", "appeal_deadline", "superseded_by",
@@ -262,7 +264,8 @@ def _cell(value: Any) -> str:
     """A CSV cell a spreadsheet shows as text: one that would start a formula is quoted
     with a leading apostrophe."""
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA) else text
+    formula = text.startswith(FORMULA) or text.lstrip(" \t\r\n").startswith(FORMULA)
+    return "'" + text if formula else text
 
 
 def _exported(row: Listed, here: Any) -> dict[str, Any]:

@@ -6,8 +6,10 @@ small pool of rendering processes and its threads wait on them. What crosses bet
 processes is plain data: the case, and back a tagged result (HTML or bytes, the problems,
 the register's refusal); never an open database session.
 
-Each rendering process serves one request at a time, under an address-space limit
-(RLIMIT_AS, ``DOCGEN_RENDER_MEMORY_MB``) and a time limit (``DOCGEN_RENDER_SECONDS``). One
+Each rendering process serves one request at a time, under a memory limit (RLIMIT_DATA,
+``DOCGEN_RENDER_MEMORY_MB``: the memory it writes; not RLIMIT_AS, the address space, which
+the .NET redline engine and LibreOffice it starts reserve many times over and would fail
+under) and a time limit (``DOCGEN_RENDER_SECONDS``). One
 that dies (the kernel's out-of-memory killer, a SIGKILL, a crash in a C library) or runs
 past its time fails only the request it was serving (``RendererLost``: the clerk is told
 to try again) and is replaced by a fresh process; the others never notice. A pool of
@@ -18,6 +20,7 @@ its workers dies) would fail every request after it until the desk was restarted
 from __future__ import annotations
 
 import io
+import logging
 import multiprocessing
 import os
 import queue
@@ -36,12 +39,17 @@ RENDERERS = 2  # processes per server process: rendering is bounded by the machi
 # kernel's scheduler weighs it; a render still gets its share when the server is idle).
 RENDER_NICENESS = 10
 MEMORY_ENV = "DOCGEN_RENDER_MEMORY_MB"
-MEMORY_MB = 2048  # address space, not resident: ~0.1 GB after a preview; a PDF well under 1 GB
+MEMORY_MB = 2048  # written memory: ~0.1 GB after a preview; a PDF well under 1 GB
 SECONDS_ENV = "DOCGEN_RENDER_SECONDS"
 SECONDS = 180.0  # the longest render (an issue with a copy for each person) takes ~20 s
 HEALTH_SECONDS = 10.0  # a free renderer answers a ping within this, or is replaced
 
 Result = tuple[str, Any]
+KEY_REFUSED = (
+    "the municipality's signing key could not be opened (a wrong passphrase, or a damaged "
+    "key file), so nothing was issued; tell the desk's administrator, whose server log "
+    "names the file"
+)
 TOO_BIG = (
     "A file sent with it (a final, an upload) may be damaged or far too large; trying again "
     "with the same file will fail the same way."
@@ -231,7 +239,7 @@ def stop() -> None:
 def _serve(pipe: Connection, memory: int) -> None:
     """A rendering process: its limits, the engines loaded once, then one job at a time
     until told to leave (None) or the server is gone."""
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
     # never lowered (only root may raise priority)
     nice = max(os.getpriority(os.PRIO_PROCESS, 0), RENDER_NICENESS)
     os.setpriority(os.PRIO_PROCESS, 0, nice)
@@ -314,6 +322,7 @@ def issue(
     message)."""
     from docgen.errors import CaseInvalid, DocgenError
     from docgen.register import AmbiguousRespondent
+    from docgen.signing.keys import SigningKeyError
 
     try:
         issued = _register(url).issue(
@@ -329,6 +338,9 @@ def issue(
         return "ambiguous", err.candidates
     except CaseInvalid as err:
         return "problems", err.problems
+    except SigningKeyError as err:  # its message names the key's file: the log only
+        logging.getLogger("docgen.desk").error("issue refused: %s", err)
+        return "refused", KEY_REFUSED
     except DocgenError as err:
         return "refused", str(err)
     return "issued", issued.number
