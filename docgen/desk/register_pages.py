@@ -543,11 +543,11 @@ def _issue(request: Request) -> Response:
     data = drafts.issuable(draft)
     final = _final(posted(request).get("final"))
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
-    if queued.queue_name() and final is None and not copies:  # a worker issues it
-        return queued.defer_issue(request, draft, data, chosen)
+    corrects = actions.supersedes(draft)
+    if queued.queue_name():  # a worker issues it, with all the desk would issue it with
+        return queued.defer_issue(request, draft, data, chosen, corrects, final, copies)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
-    corrects = actions.supersedes(draft)
     try:
         tag, result = renderers.run(
             renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies
