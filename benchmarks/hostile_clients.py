@@ -8,7 +8,8 @@ Attacks, each against a fresh `docgen serve` over a fresh SQLite register:
 
 - none: the page alone, for the baseline;
 - slow bodies, bare: ``--sockets`` connections from 127.0.0.2 each sending POST /login's
-  body a byte a second (reopened when answered), the server on its own;
+  body a byte a second (reopened when answered), the server on its own; the normal client
+  opens a new connection for each page, as a new visitor does;
 - slow bodies, through Caddy: the same through the documented Caddyfile (skipped without
   caddy on PATH);
 - a killed renderer: both rendering processes SIGKILLed, then the next preview's status;
@@ -70,7 +71,11 @@ def main() -> None:
             client = desk.client()
             report("none", pages(client, "/login", args.seconds, 0.2), peak(desk))
             port = int(desk.url.rsplit(":", 1)[1])
-            timings, seen = under_flood(port, client, args.seconds, args.sockets)
+            fresh = httpx.Client(  # a new visitor each time: a new connection per page
+                base_url=desk.url, timeout=30, limits=httpx.Limits(max_keepalive_connections=0)
+            )
+            desk.clients.append(fresh)
+            timings, seen = under_flood(port, fresh, args.seconds, args.sockets)
             report("slow bodies, bare", timings, peak(desk), f"flood answered {seen}")
             report("killed renderer", *killed_renderer(desk))
         finally:
