@@ -42,6 +42,7 @@ MEMORY_ENV = "DOCGEN_RENDER_MEMORY_MB"
 MEMORY_MB = 2048  # written memory: ~0.1 GB after a preview; a PDF well under 1 GB
 SECONDS_ENV = "DOCGEN_RENDER_SECONDS"
 SECONDS = 180.0  # the longest render (an issue with a copy for each person) takes ~20 s
+START_SECONDS = 120.0  # a fresh process loads its engines (seconds; longer under load)
 HEALTH_SECONDS = 10.0  # a free renderer answers a ping within this, or is replaced
 
 Result = tuple[str, Any]
@@ -78,9 +79,16 @@ class Renderer:
 
     def __init__(self) -> None:
         self.process, self.pipe = _start()
+        self.started = False  # its engines loaded: it said so once
 
     def call(self, work: Callable[..., Result], args: tuple[Any, ...], seconds: float) -> Result:
         try:
+            if not self.started:  # a render's time does not count the process's start
+                if not self.pipe.poll(START_SECONDS):
+                    self.replace()
+                    raise RendererLost(f"it did not start within {START_SECONDS:g} seconds")
+                self.pipe.recv()
+                self.started = True
             self.pipe.send((work, args))
             if not self.pipe.poll(seconds):
                 self.replace()
@@ -104,6 +112,7 @@ class Renderer:
     def replace(self) -> None:
         self.end(kill=True)
         self.process, self.pipe = _start()
+        self.started = False
 
     def end(self, kill: bool = False) -> None:
         if not kill:
@@ -245,6 +254,7 @@ def _serve(pipe: Connection, memory: int) -> None:
     os.setpriority(os.PRIO_PROCESS, 0, nice)
     import docgen.api  # noqa: F401  (WeasyPrint, python-docx and the packs, loaded once)
 
+    pipe.send(("started", None))
     while True:
         try:
             job = pipe.recv()
