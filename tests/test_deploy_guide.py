@@ -37,8 +37,8 @@ from conftest import ROOT
 from tests.desk_server import csrf_of, free_port
 from tests.helpers import pgserver
 from tests.helpers.register_cases import notice
+from tests.helpers.tools import need
 from tests.helpers.wheels import built, environment, pip_install
-from tests.test_deploy import need
 
 GUIDE = ROOT / "docs" / "deploy.md"
 # The guide's folders on the server, each put under the test's fresh folder.

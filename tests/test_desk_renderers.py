@@ -1,22 +1,225 @@
-"""The desk's rendering processes yield the processor to the server's pages: they run at a
-lower priority (a nice value) than the process that answers the clerks."""
+"""The desk's rendering processes: run at a lower priority than the pages; one that dies
+(SIGKILL, as the out-of-memory killer sends), runs past its time or past its memory fails
+only the request it served and is replaced, in the pool and in a real `docgen serve`."""
 
 from __future__ import annotations
 
+import io
 import os
+import signal
+import socket
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 
 from docgen.desk import renderers
+from tests.helpers.procs import children
 
 
 def niceness() -> renderers.Result:
     return "nice", os.getpriority(os.PRIO_PROCESS, 0)
 
 
-def test_renders_run_at_a_lower_priority_than_the_pages():
-    try:
-        renderers.warm()  # warm() runs the start-up again: the value is set, not added
-        seen = {renderers.run(niceness) for _ in range(2 * renderers.RENDERERS)}
-    finally:
-        renderers.stop()
+def pid() -> renderers.Result:
+    return "pid", os.getpid()
+
+
+def killed() -> renderers.Result:
+    os.kill(os.getpid(), signal.SIGKILL)
+    return "never", None
+
+
+def sleeping(seconds: float) -> renderers.Result:
+    time.sleep(seconds)
+    return "slept", seconds
+
+
+def greedy() -> renderers.Result:
+    hoard = bytearray(8 * 1024**3)  # 8 GB: past any render's memory limit
+    return "held", len(hoard)
+
+
+@pytest.fixture
+def pool():
+    renderers.stop()
+    renderers.warm()
+    yield
+    renderers.stop()
+
+
+def test_renders_run_at_a_lower_priority_than_the_pages(pool):
+    seen = {renderers.run(niceness) for _ in range(2 * renderers.RENDERERS)}
     here = os.getpriority(os.PRIO_PROCESS, 0)
     assert seen == {("nice", max(here, renderers.RENDER_NICENESS))}
+
+
+def test_a_killed_renderer_fails_its_request_alone_and_is_replaced(pool):
+    before = {renderers.run(pid)[1] for _ in range(4 * renderers.RENDERERS)}
+    with pytest.raises(renderers.RendererLost, match="signal 9"):
+        renderers.run(killed)
+    after = {renderers.run(pid)[1] for _ in range(4 * renderers.RENDERERS)}
+    assert len(after) == renderers.RENDERERS and len(after - before) == 1
+    assert renderers.healthy()
+
+
+def test_a_render_past_its_time_is_stopped_and_the_next_one_runs(pool, monkeypatch):
+    monkeypatch.setenv(renderers.SECONDS_ENV, "2")
+    started = time.monotonic()
+    with pytest.raises(renderers.RendererLost, match="longer than 2 seconds"):
+        renderers.run(sleeping, 30)
+    assert time.monotonic() - started < 15
+    assert renderers.run(sleeping, 0) == ("slept", 0)
+
+
+def test_a_render_past_its_memory_is_refused_and_the_next_one_runs(pool):
+    with pytest.raises(renderers.RenderTooBig, match="more memory than a render may use"):
+        renderers.run(greedy)
+    assert renderers.run(niceness)[0] == "nice"
+
+
+def test_a_dead_renderer_between_requests_is_replaced_before_the_next(pool):
+    for _ in range(renderers.RENDERERS):
+        os.kill(renderers.run(pid)[1], signal.SIGKILL)
+    time.sleep(0.5)
+    assert renderers.run(niceness)[0] == "nice"
+    assert renderers.healthy()
+
+
+# -- a real desk ---------------------------------------------------------------------------
+
+
+def renderer_pids(server: int) -> list[int]:
+    """The server's rendering processes (spawned children, not the resource tracker)."""
+    found = []
+    for child in children(server):
+        try:
+            if b"spawn_main" in (child / "cmdline").read_bytes():
+                found.append(int(child.name))
+        except OSError:
+            continue
+    return sorted(found)
+
+
+def wait_for_renderers(server: int) -> list[int]:
+    deadline = time.monotonic() + 60
+    while len(found := renderer_pids(server)) < renderers.RENDERERS:
+        assert time.monotonic() < deadline, found
+        time.sleep(0.2)
+    return found
+
+
+def test_the_desk_survives_its_renderers_being_killed(tmp_path):
+    desk = start_desk(tmp_path)
+    try:
+        clerk = desk.signed_in("ann")
+        _, typed = typed_sample("notice-of-violation", "homer-first-offense")
+        where, token = start_draft(clerk, "notice-of-violation")
+        assert clerk.post(where, data={**typed, "csrf_token": token}).status_code in (200, 303)
+        assert clerk.get(f"{where}/preview").status_code == 200
+        first = wait_for_renderers(desk.process.pid)
+
+        # killed while a preview is in them: that preview alone is a 503, try again
+        for each in first:
+            os.kill(each, signal.SIGSTOP)
+        answer = {}
+        waiting = threading.Thread(
+            target=lambda: answer.update(reply=clerk.get(f"{where}/preview"))
+        )
+        waiting.start()
+        time.sleep(1.5)
+        for each in first:
+            os.kill(each, signal.SIGKILL)
+        waiting.join(timeout=60)
+        lost = answer["reply"]
+        assert lost.status_code == 503 and lost.headers["retry-after"] == "5"
+        assert "Try again in a moment" in lost.text and "Traceback" not in lost.text
+
+        # the pool is whole again: the health check, a preview, an issue
+        health = desk.client().get("/healthz")
+        assert health.status_code == 200 and health.text == "ok"
+        assert clerk.get(f"{where}/preview").status_code == 200
+        issued = clerk.post(
+            f"{where}/issue", data={"csrf_token": token, "respondent": "new"}, timeout=300
+        )
+        assert issued.status_code == 303, issued.text
+        assert clerk.get(issued.headers["location"]).status_code == 200
+        second = wait_for_renderers(desk.process.pid)
+        assert not set(first) & set(second)
+
+        # killed while idle: the next request never notices
+        for each in second:
+            os.kill(each, signal.SIGKILL)
+        time.sleep(0.5)
+        where, token = start_draft(clerk, "notice-of-violation")
+        clerk.post(where, data={**typed, "csrf_token": token})
+        assert clerk.get(f"{where}/preview").status_code == 200
+        log = (tmp_path / "desk.log").read_text()
+        assert "Traceback" not in log and " 500" not in log
+    finally:
+        stop_desk(desk)
+
+
+def test_the_health_check_fails_while_a_renderer_does_not_answer(pool, monkeypatch):
+    monkeypatch.setattr(renderers, "HEALTH_SECONDS", 2)
+    stopped = renderers.run(pid)[1]
+    os.kill(stopped, signal.SIGSTOP)
+    assert not renderers.healthy()  # the silent one is killed and replaced
+    assert not Path(f"/proc/{stopped}").exists()
+    assert renderers.healthy()
+
+
+def test_systemd_hears_ready_then_the_watchdog_from_a_desk_that_renders(tmp_path, monkeypatch):
+    """`docgen serve` under the unit's Type=notify and WatchdogSec: READY=1 once /healthz
+    answers, then WATCHDOG=1 at half the watchdog's time (here 2 s)."""
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(address)
+        listener.settimeout(90)
+        monkeypatch.setenv("NOTIFY_SOCKET", address)
+        monkeypatch.setenv("WATCHDOG_USEC", "2000000")
+        desk = start_desk(tmp_path)
+        try:
+            heard = [listener.recv(256).decode() for _ in range(3)]
+        finally:
+            stop_desk(desk)
+    assert heard[0].startswith("READY=1") and heard[1:] == ["WATCHDOG=1", "WATCHDOG=1"]
+
+
+def zip_bomb(inflated: int) -> bytes:
+    """A DOCX-looking zip whose word/document.xml inflates to ``inflated`` zero bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            chunk = b"\0" * (1 << 24)
+            for _ in range(inflated // len(chunk)):
+                member.write(chunk)
+    return out.getvalue()
+
+
+def test_a_zip_bomb_final_kills_only_its_own_render(tmp_path, monkeypatch):
+    """Counsel's 'final' that inflates past a render's memory: its render alone is stopped
+    (RenderTooBig, a 413 at the desk), nothing is numbered, and the next render runs."""
+    from docgen.cases.loader import read_case_file
+    from docgen.register import Register
+
+    renderers.stop()
+    monkeypatch.setenv(renderers.MEMORY_ENV, "700")
+    renderers.warm()
+    try:
+        url = f"sqlite:///{tmp_path / 'register.sqlite'}"
+        case = read_case_file(ROOT / "fixtures" / "maintenance-easement" / "homer-individual.yaml")
+        bomb = zip_bomb(1 << 30)
+        assert len(bomb) < 8 * 1024 * 1024
+        with pytest.raises(renderers.RenderTooBig, match=r"a render may use \(700 MB\)"):
+            renderers.run(
+                renderers.issue, url, "maintenance-easement", case, None, "ada", None, bomb
+            )
+        assert Register.open(url).documents() == []
+        assert renderers.run(niceness)[0] == "nice"
+    finally:
+        renderers.stop()

@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -32,6 +32,7 @@ from docgen.desk import (
     drafts,
     due,
     history_import,
+    limits,
     logbook,
     mailing,
     public_check,
@@ -56,7 +57,6 @@ from docgen.register import Register
 log = logging.getLogger("docgen.desk")
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 20 * 1024 * 1024  # the largest request accepted (a PDF to verify)
 
 
 SAVED = "Your session had expired. What you typed was saved; sign in to go on with it."
@@ -134,29 +134,15 @@ async def home(request: Request) -> Response:
 
 
 class Guard:
-    """Security headers on every response; request bodies over ``limit`` bytes refused."""
+    """Security headers on every response (limits.Limits, inside it, bounds the bodies)."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY):
+    def __init__(self, app: ASGIApp):
         self.app = app
-        self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(send)
-            return
-        seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise TooLarge
-            return message
 
         async def headed(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -175,31 +161,10 @@ class Guard:
             await send(message)
 
         try:
-            await self.app(scope, counted, headed)
-        except TooLarge:
-            await _too_large(send)
+            await self.app(scope, receive, headed)
         except Exception as err:  # answered 500 already; logged without its message,
             # which may quote case data (a statement's values, a field's text)
             log.error("%s %s failed: %s", scope.get("method"), scope["path"], type(err).__name__)
-
-
-class TooLarge(Exception):
-    pass
-
-
-async def _too_large(send: Send) -> None:
-    body = f"Request too large: the limit is {MAX_BODY // (1024 * 1024)} MB.".encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-security-policy", CSP.encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 async def refused(request: Request, err: Exception) -> Response:
@@ -224,11 +189,41 @@ async def unavailable(request: Request, err: Exception) -> Response:
     return response
 
 
+async def render_lost(request: Request, err: Exception) -> Response:
+    """A render that did not finish (its process died or ran out of time, and was
+    replaced): 503, try again; only this request failed."""
+    log.warning("%s: render lost: %s", request.url.path, getattr(err, "why", ""))
+    if isinstance(err, renderers.RenderTooBig):  # the same again would fail the same way
+        return render(request, "error.html.j2", status=413, message=str(err))
+    response = render(request, "error.html.j2", status=503, message=str(err))
+    response.headers["retry-after"] = "5"
+    return response
+
+
+async def health(request: Request) -> Response:
+    """200 when the rendering processes answer (a dead one is replaced first), else 503:
+    the probe of the service's watchdog (docgen.desk.watchdog, docs/deploy.md)."""
+    if await run_in_threadpool(renderers.healthy):
+        return PlainTextResponse("ok")
+    return PlainTextResponse("the rendering processes do not answer", status_code=503)
+
+
 async def bad_input(request: Request, err: Exception) -> Response:
     """A field no form of the desk sends (a control character, a path too deep): 400."""
     assert isinstance(err, BadInput)
     message = f"The field {err.field} was refused: {err.why}."
     return render(request, "error.html.j2", status=400, message=message)
+
+
+async def body_refused(request: Request, err: Exception) -> Response:
+    """A body too large (413) or too slow to arrive (408) for its page (docgen.desk.limits):
+    the words on a page; the connection is closed (the rest of the body is not read)."""
+    from starlette.exceptions import HTTPException
+
+    assert isinstance(err, HTTPException)
+    response = render(request, "error.html.j2", status=err.status_code, message=err.detail)
+    response.headers["connection"] = "close"
+    return response
 
 
 async def not_found(request: Request, err: Exception) -> Response:
@@ -249,6 +244,7 @@ def create_app(
     only requests for ``host_names`` (default: loopback names only)."""
     routes = [
         Route("/", home),
+        Route("/healthz", health, methods=["GET"]),
         Route("/login", login_page, methods=["GET"]),
         Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
@@ -267,9 +263,12 @@ def create_app(
     ]
     handlers = {
         DocgenError: refused,
+        renderers.RendererLost: render_lost,
         DBAPIError: unavailable,
         BadInput: bad_input,
         404: not_found,
+        408: body_refused,
+        413: body_refused,
         405: not_found,
     }
     app = Starlette(
@@ -284,7 +283,8 @@ def create_app(
     public_check.redact_access_log()
     certify_public.redact_logs()
     allowed = list(host_names or LOOPBACK)
-    return Guard(TrustedHostMiddleware(app, allowed_hosts=allowed, www_redirect=False))
+    hosts = TrustedHostMiddleware(app, allowed_hosts=allowed, www_redirect=False)
+    return Guard(limits.Limits(hosts))
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")

@@ -13,11 +13,9 @@ import hashlib
 import hmac
 import math
 import secrets
-import string
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -27,6 +25,7 @@ from sqlalchemy.orm import sessionmaker
 
 from docgen.desk.database import LoginAttempt, Session, User, now
 from docgen.errors import DocgenError
+from docgen.passwords import MIN_LENGTH, secret_problem
 
 ROLES = {
     "clerk": "issues and serves enforcement documents",
@@ -56,8 +55,7 @@ FREE_FAILURES_PER_NAME = 3
 FREE_FAILURES_PER_CLIENT = 10
 MAX_WAIT_PER_NAME = timedelta(minutes=1)
 MAX_WAIT_PER_CLIENT = timedelta(minutes=15)
-MIN_PASSWORD = 12
-MAX_PASSWORD = 256
+MIN_PASSWORD = MIN_LENGTH
 
 _hasher = PasswordHasher()
 
@@ -84,36 +82,9 @@ def hashed(password: str) -> str:
     return _hasher.hash(password)
 
 
-@cache
-def _common() -> frozenset[str]:
-    path = Path(__file__).parent / "common_passwords.txt"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return frozenset(line for line in lines if line and not line.startswith("#"))
-
-
 def password_problem(password: str, name: str = "") -> str | None:
-    """What is wrong with ``password`` as NIST SP 800-63B (5.1.1.2) has it, or None: at
-    least 12 characters and at most 256, not only white space or characters that print
-    nothing, not a common password (the shipped list, also with digits or symbols
-    around it), nor one that repeats a few characters or holds the user name."""
-    from docgen.cases.common import _prints_nothing
-
-    if len(password) < MIN_PASSWORD:
-        return f"password: at least {MIN_PASSWORD} characters"
-    if len(password) > MAX_PASSWORD:
-        return f"password: at most {MAX_PASSWORD} characters"
-    visible = [c for c in password if not _prints_nothing(c)]
-    if not visible:
-        return "password: only spaces or characters that print nothing"
-    if len(set(visible)) < 5:
-        return "password: repeats a few characters; choose a longer phrase"
-    folded = "".join(visible).casefold()
-    core = folded.strip(string.digits + string.punctuation)
-    if folded in _common() or core in _common():
-        return "password: one of the most common passwords; choose another"
-    if name and len(name) >= 3 and name.casefold() in folded:
-        return "password: contains the user name; choose another"
-    return None
+    """What is wrong with ``password`` (docgen.passwords: the rule passphrases share)."""
+    return secret_problem(password, name, "password")
 
 
 class TooManyAttempts(DocgenError):

@@ -44,6 +44,14 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
     show_default=True,
     help="seconds a connection has to send a request's line and headers, else it is closed",
 )
+@click.option(
+    "--per-address",
+    type=click.IntRange(1, 1000),
+    default=16,
+    show_default=True,
+    help="requests one client address may have in flight (twice that in connections); "
+    "more are answered 429",
+)
 def serve(
     host: str,
     port: int,
@@ -52,6 +60,7 @@ def serve(
     behind_proxy: bool,
     proxy_address: str,
     header_timeout: float,
+    per_address: int,
 ) -> None:
     """Start the clerk's desk (a web page) on HOST:PORT; loopback only by default."""
     import os
@@ -80,10 +89,14 @@ def serve(
     os.environ["DOCGEN_SERVE_SECURE"] = "1" if behind_proxy else "0"
     os.environ["DOCGEN_SERVE_PUBLIC"] = "1" if public else "0"  # docgen.register.checks
     os.environ["DOCGEN_SERVE_HEADER_TIMEOUT"] = str(header_timeout)
+    os.environ["DOCGEN_SERVE_PER_ADDRESS"] = str(per_address)
+    os.environ["DOCGEN_SERVE_PROXY"] = proxy_address if behind_proxy else ""
+    from docgen.desk import watchdog
     from docgen.desk.database import engine
 
     engine()  # the register's file and the desk's tables made once, before the workers
     click.echo(f"docgen desk on http://{host}:{port}/ (Ctrl-C stops it)")
+    watchdog.start(host, port, names[0])  # under systemd (docs/deploy/docgen.service)
     uvicorn.run(
         "docgen.desk.app:from_environment",
         factory=True,

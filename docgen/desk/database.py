@@ -1,4 +1,5 @@
-"""The desk's own tables: users, their sessions, login attempts, saved drafts, the audit.
+"""The desk's own tables: users, their sessions, login attempts, saved drafts, the audit,
+the public check's asks.
 
 They live in the register's database (docgen.register.db: SQLite at
 ``$DOCGEN_HOME/docgen.sqlite`` by default, ``DOCGEN_DATABASE_URL`` for a shared
@@ -78,6 +79,20 @@ class AuditEntry(Base):
     subject: Mapped[str] = mapped_column(String(100))  # the user name it is about
     client: Mapped[str] = mapped_column(String(64), default="")
     detail: Mapped[str] = mapped_column(String(200), default="")
+
+
+class PublicCheck(Base):
+    """One ask of the public check from a client address (docgen.desk.public_check counts
+    them across every server process); an upload to compare is in flight until
+    ``finished``."""
+
+    __tablename__ = "desk_public_checks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime, default=now, index=True)
+    upload: Mapped[bool] = mapped_column(default=False)
+    finished: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)
 
 
 class Submission(Base):

@@ -64,6 +64,8 @@ def preview(request: Request) -> Response:
     if len(blob) > MAX_CSV:
         return _page(request, 413, error="The file is larger than 2 MB; split it in parts.")
     name = PurePath(upload.filename).name or "upload.csv"
+    if (refusal := _bad_name(name)) is not None:
+        return _page(request, 400, error=refusal)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / name
         path.write_bytes(blob)
@@ -80,6 +82,21 @@ def preview(request: Request) -> Response:
     return _page(request, rows=[c for _, c in rows], text=text, filename=name)
 
 
+MAX_NAME_BYTES = 200  # a file name on every file system the desk runs on takes 255
+
+
+def _bad_name(name: str) -> str | None:
+    """Why the uploaded file's ``name`` cannot be used (it names the file's rows in the
+    problems found), or None."""
+    if name in (".", "..") or len(name.encode()) > MAX_NAME_BYTES or not name.isprintable():
+        return (
+            f"The file's name cannot be used ({name[:40]!r}{'...' if len(name) > 40 else ''}): "
+            f"rename it (at most {MAX_NAME_BYTES} characters, not '.' or '..', no control "
+            "characters) and upload it again. Nothing was imported."
+        )
+    return None
+
+
 @guarded("enforce")
 def commit(request: Request) -> Response:
     return once(request, _commit)
@@ -94,6 +111,8 @@ def _commit(request: Request) -> Response:
     name = PurePath(str(form.get("filename") or "upload.csv")).name or "upload.csv"
     if not text or len(text.encode()) > MAX_CSV:
         return _page(request, 400, error="Upload the file again: nothing was imported.")
+    if (refusal := _bad_name(name)) is not None:
+        return _page(request, 400, error=refusal)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / name
         path.write_text(text, encoding="utf-8")

@@ -6,64 +6,89 @@ number, issue date, whether it is current, superseded (by which number) or, for 
 order, lifted (by which notice), whether its
 PDF was signed; a visitor may upload a file (``POST``) to compare it byte for byte with
 the issued one and to check its signature. With a wrong or missing code the page is the
-same for every number, issued or not: it reveals nothing. Each address may ask
-:data:`LIMIT` times in :data:`WINDOW` seconds; more gets 429 (guessing codes is
-hopeless anyway: about 2^59 of them).
+same for every number, issued or not, and costs the same (one Argon2id check, whatever
+the code): it reveals nothing. Each address may ask :data:`LIMIT` times in :data:`WINDOW`,
+counted in the register so the limit holds across server processes; more gets 429
+(guessing codes is hopeless anyway: about 2^59 of them). The address is the
+connection's, or the one the proxy names (X-Forwarded-For is believed only from
+`docgen serve --proxy-address`).
 
-The work (Argon2id, the database, pyHanko) runs in a worker thread, never on the event
-loop. Pages are ``templates/public/``; nothing of the case beyond the above is shown.
+An upload is bounded: 4 MB in 30 s (docgen.desk.limits), one in flight per address and
+:data:`UPLOADS_IN_FLIGHT` on the whole desk (else 429 or 503, try again), its PDF parsed
+and its signature checked in a rendering process under its memory limit and
+:data:`COMPARE_SECONDS`, refused past :data:`renderers.MAX_PAGES` pages or
+:data:`renderers.MAX_OBJECTS` objects.
+
+The work (Argon2id, the database) runs in a worker thread, never on the event loop.
+Pages are ``templates/public/``; nothing of the case beyond the above is shown.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import threading
-import time
-from collections import deque
+from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import delete, func, select, update
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from docgen.desk.web import client_of, pages
+from docgen.desk import renderers
+from docgen.desk.database import PublicCheck, now
+from docgen.desk.limits import PUBLIC_UPLOAD as MAX_UPLOAD
+from docgen.desk.web import checked_field, client_of, pages
 
-LIMIT = 20  # checks per address
-WINDOW = 600.0  # seconds
-MAX_UPLOAD = 20 * 1024 * 1024
+LIMIT = 20  # checks per address (uploads included) in WINDOW, across every server process
+WINDOW = timedelta(minutes=10)
+UPLOADS_PER_ADDRESS = 1  # compare uploads in flight at once from one address
+UPLOADS_IN_FLIGHT = 2 * renderers.RENDERERS  # and from everyone, on the whole desk
+STALE = timedelta(minutes=5)  # an upload not finished by then no longer counts as in flight
+COMPARE_SECONDS = 30.0  # a signature check's time, in its rendering process
+BUSY_RETRY = 30  # seconds
 
-
-class RateLimit:
-    """At most ``limit`` requests per ``window`` seconds from one address."""
-
-    def __init__(self, limit: int = LIMIT, window: float = WINDOW):
-        self.limit = limit
-        self.window = window
-        self._seen: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def allow(self, address: str, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            if len(self._seen) > 10_000:  # forget quiet addresses
-                since = now - self.window
-                self._seen = {a: q for a, q in self._seen.items() if q and q[-1] > since}
-            times = self._seen.setdefault(address, deque())
-            while times and times[0] <= now - self.window:
-                times.popleft()
-            if len(times) >= self.limit:
-                return False
-            times.append(now)
-            return True
+LIMITED = "limited"
+UPLOADING = "uploading"
+BUSY = "busy"
 
 
-def _limit(request: Request) -> RateLimit:
-    state = request.app.state
-    if not hasattr(state, "public_check_limit"):
-        state.public_check_limit = RateLimit()
-    return state.public_check_limit
+def admit(db: Any, client: str, upload: bool) -> tuple[int | None, str | None]:
+    """Record an ask of the public check from ``client``: (its id, None), or (None, why it
+    is refused: LIMITED, UPLOADING or BUSY). Kept in the register, so the limit holds
+    across `docgen serve --workers`; an upload counts as an ask and, until finished, as
+    one in flight."""
+    moment = now()
+    with db.begin() as s:
+        s.execute(delete(PublicCheck).where(PublicCheck.at < moment - WINDOW - STALE))
+        asked = s.scalar(
+            select(func.count(PublicCheck.id)).where(
+                PublicCheck.client == client, PublicCheck.at >= moment - WINDOW
+            )
+        )
+        if asked >= LIMIT:
+            return None, LIMITED
+        if upload:
+            flying = (
+                PublicCheck.upload.is_(True),
+                PublicCheck.finished.is_(None),
+                PublicCheck.at >= moment - STALE,
+            )
+            count = select(func.count(PublicCheck.id)).where(*flying)
+            if s.scalar(count.where(PublicCheck.client == client)) >= UPLOADS_PER_ADDRESS:
+                return None, UPLOADING
+            if s.scalar(count) >= UPLOADS_IN_FLIGHT:
+                return None, BUSY
+        check = PublicCheck(client=client, upload=upload)
+        s.add(check)
+        s.flush()
+        return check.id, None
+
+
+def finish(db: Any, check: int) -> None:
+    with db.begin() as s:
+        s.execute(update(PublicCheck).where(PublicCheck.id == check).values(finished=now()))
 
 
 def _page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -90,19 +115,56 @@ def _facts(record: Any) -> dict[str, Any]:
 
 
 def _compare(engine: Any, record: Any, blob: bytes) -> dict[str, Any]:
-    from docgen.register.checks import same_file, signature_of
+    """The byte comparison (a hash looked up) here; the PDF's parsing and signature check
+    in a rendering process, under its limits (docgen.desk.renderers.signature)."""
+    from docgen.register.checks import same_file
 
-    fmt = same_file(engine, record, blob)
-    report = signature_of(blob, record.jurisdiction) if blob.startswith(b"%PDF") else None
-    return {"format": fmt, "signature": report}
+    compared: dict[str, Any] = {"format": same_file(engine, record, blob), "signature": None}
+    if blob.startswith(b"%PDF"):
+        try:
+            tag, result = renderers.run_within(
+                COMPARE_SECONDS, renderers.signature, blob, record.jurisdiction
+            )
+        except renderers.RendererLost as err:
+            tag, result = "refused", err.why
+        compared["signature" if tag == "signature" else "refused"] = result
+    return compared
+
+
+REFUSALS = {
+    LIMITED: (429, "Too many checks", "Too many checks came from your address."),
+    UPLOADING: (
+        429,
+        "One file at a time",
+        "A file from your address is still being compared: wait for its result.",
+    ),
+    BUSY: (503, "Busy", "The check is comparing other files just now."),
+}
+
+
+def _refused(why: str) -> Response:
+    status, title, message = REFUSALS[why]
+    wait = int(WINDOW.total_seconds()) if why == LIMITED else BUSY_RETRY
+    response = _page("limited.html.j2", status, title=title, message=message, minutes=wait // 60)
+    response.headers["retry-after"] = str(wait)
+    return response
 
 
 async def check(request: Request) -> Response:
     number = request.path_params["number"]
-    if not _limit(request).allow(client_of(request)):
-        response = _page("limited.html.j2", status=429, minutes=int(WINDOW // 60))
-        response.headers["retry-after"] = str(int(WINDOW))
-        return response
+    db = request.app.state.db
+    uploading = request.method == "POST"
+    asked, why = await run_in_threadpool(admit, db, client_of(request), uploading)
+    if why is not None:
+        return _refused(why)
+    try:
+        return await _answer(request, number)
+    finally:
+        if uploading:
+            await run_in_threadpool(finish, db, asked)
+
+
+async def _answer(request: Request, number: str) -> Response:
     upload: bytes | None = None
     if request.method == "POST":
         form = await request.form(max_files=1, max_fields=4)
@@ -112,6 +174,8 @@ async def check(request: Request) -> Response:
             upload = await sent.read(MAX_UPLOAD + 1)
     else:
         code = request.query_params.get("code", "")
+    checked_field("Number", number)  # a NUL is a 400 (PostgreSQL would refuse the query)
+    checked_field("Access code", code)
     from docgen.register.checks import public_record
 
     engine = request.app.state.register().engine

@@ -1,12 +1,16 @@
 """The desk on the job queue: with ``DOCGEN_DESK_QUEUE`` naming a queue (the register on
 PostgreSQL, `docgen worker` running somewhere), Issue defers the issue to a worker and
 answers at once with a page saying the document is being rendered; the page asks every
-second (htmx) and, when a worker has issued it, goes to the document's page. A draft is
-one job however often Issue is pressed (a lock named after the draft). Without a queue
-the desk issues in its own worker processes (docgen.desk.renderers)."""
+second (htmx) and, when a worker has issued it, goes to the document's page. The job
+carries all the desk's own issue would use: the document a correction supersedes,
+counsel's final DOCX (base64), a copy for each person in copies_to; nothing the desk
+does is quietly done locally instead. A draft is one job however often Issue is pressed
+(a lock named after the draft); its state is read through procrastinate's job manager.
+Without a queue the desk issues in its own worker processes (docgen.desk.renderers)."""
 
 from __future__ import annotations
 
+import base64
 import os
 from functools import cache
 from typing import Any
@@ -40,7 +44,15 @@ def _url(request: Request) -> str:
     return queue_url(request.app.state.database_url)
 
 
-def defer_issue(request: Request, draft: Any, data: dict[str, Any], respondent: Any) -> Response:
+def defer_issue(
+    request: Request,
+    draft: Any,
+    data: dict[str, Any],
+    respondent: Any,
+    supersedes: str | None = None,
+    final: bytes | None = None,
+    copies: bool = False,
+) -> Response:
     """Queue the draft's issue (once), then show the page that waits for it."""
     from docgen.batch.inputs import CaseInput
     from docgen.batch.worker import Job
@@ -51,11 +63,14 @@ def defer_issue(request: Request, draft: Any, data: dict[str, Any], respondent: 
     case = CaseInput(f"draft {draft.id}", f"draft-{draft.id}", data=data)
     job = Job(draft.kind, tuple(FORMATS), None, issue=True)
     payload = job_payload(_batch(draft), case, job, request.scope["visitor"].name)
-    defer(url, [{**payload, "respondent": respondent}], queue_name() or "", lock=_batch(draft))
+    payload |= {"respondent": respondent, "supersedes": supersedes, "copies": copies}
+    if final is not None:
+        payload["final"] = base64.b64encode(final).decode("ascii")
+    defer(url, [payload], queue_name() or "", lock=_batch(draft))
     return RedirectResponse(f"/drafts/{draft.id}/issuing", status_code=303)
 
 
-@guarded("enforce")
+@guarded(None)  # an attorney's instrument too: own_draft finds only the visitor's own
 def issuing(request: Request) -> Response:
     """The draft being issued: its document when a worker has issued it, the register's
     refusal beside the draft's fields, or (still waiting) the rendering page."""
@@ -70,7 +85,7 @@ def issuing(request: Request) -> Response:
     store = _store(_url(request))
     batch = _batch(draft)
     done = store.finished(batch, limit=1)
-    cause = None if done else _given_up(store, batch)
+    cause = None if done else _given_up(store, batch, _url(request))
     if request.headers.get("HX-Request"):
         if done or cause:  # the whole page goes to the answer (which reads the result)
             return Response(headers={"HX-Redirect": f"/drafts/{draft.id}/issuing"})
@@ -88,21 +103,20 @@ def issuing(request: Request) -> Response:
     return render(request, "issuing.html.j2", draft=draft)
 
 
-def _given_up(store: Any, batch: str) -> str | None:
-    """Why the queue gave up on the draft's job, if it did."""
-    from sqlalchemy import text
-
-    from docgen.queue.app import SCHEMA
-
-    with store.engine.connect() as conn:
-        state = conn.execute(
-            text(
-                f"SELECT status::text FROM {SCHEMA}.procrastinate_jobs "
-                "WHERE args->>'batch' = :b ORDER BY id DESC LIMIT 1"
-            ),
-            {"b": batch},
-        ).scalar()
+def _given_up(store: Any, batch: str, url: str) -> str | None:
+    """Why the queue gave up on the draft's job, if it did (procrastinate's job manager
+    says the state of the latest job holding the draft's lock)."""
+    jobs = _queue(url).job_manager.list_jobs(lock=batch)
+    state = max(jobs, key=lambda job: job.id or 0).status if jobs else None
     if state not in ("failed", "cancelled", "aborted"):
         return None
     key_causes = store.causes_of(batch)
     return next(iter(key_causes), f"the job {state}")
+
+
+@cache
+def _queue(url: str) -> Any:
+    """The procrastinate app on ``url``, opened once per server process."""
+    from docgen.queue.app import make_app
+
+    return make_app(url, pool_size=1).open()

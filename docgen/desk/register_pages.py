@@ -16,7 +16,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.desk import clock, queued, record_forms
-from docgen.desk.web import attachment, guarded, id_of, once, posted, render
+from docgen.desk.web import attachment, checked_field, guarded, id_of, once, posted, render
 from docgen.errors import DocgenError
 from docgen.instruments.docx_checks import MAX_FINAL_BYTES
 from docgen.law.deadlines import long_date
@@ -123,7 +123,7 @@ def wanted(request: Request) -> Wanted:
     return Wanted(
         name if name in FILTERS else None,
         kind if kind in MODULES else None,
-        " ".join(params.get("q", "").split())[:100],
+        " ".join(checked_field("Search", params.get("q", "")).split())[:100],
         int(page) if page.isascii() and page.isdigit() and 0 < len(page) <= 5 else 1,
         where if where in pack_names() else None,
         start,
@@ -254,7 +254,9 @@ def _documents(request: Request, want: Wanted) -> Response:
 
 
 EXPORT_LIMIT = 10_000  # rows of one export
-FORMULA = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell starting so
+# A spreadsheet runs a cell starting so (";" and "|" in some locales and DDE), also after
+# leading white space ("\t=cmd|...").
+FORMULA = ("=", "+", "-", "@", ";", "|", "\t", "\r", "\n")
 COLUMNS = (
     "number", "kind", "jurisdiction", "issued", "recorded_at", "time_zone", "respondent",
     "site", "served", "appeal_deadline", "superseded_by",
@@ -265,7 +267,8 @@ def _cell(value: Any) -> str:
     """A CSV cell a spreadsheet shows as text: one that would start a formula is quoted
     with a leading apostrophe."""
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA) else text
+    formula = text.startswith(FORMULA) or text.lstrip(" \t\r\n").startswith(FORMULA)
+    return "'" + text if formula else text
 
 
 def _exported(row: Listed, here: Any) -> dict[str, Any]:
@@ -564,14 +567,20 @@ def _issue(request: Request) -> Response:
     data = drafts.issuable(draft)
     final = _final(posted(request).get("final"))
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
-    if queued.queue_name() and final is None and not copies:  # a worker issues it
-        return queued.defer_issue(request, draft, data, chosen)
+    corrects = actions.supersedes(draft)
+    if queued.queue_name():  # a worker issues it, with all the desk would issue it with
+        return queued.defer_issue(request, draft, data, chosen, corrects, final, copies)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
-    corrects = actions.supersedes(draft)
-    tag, result = renderers.run(
-        renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies
-    )
+    try:
+        tag, result = renderers.run(
+            renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies
+        )
+    except renderers.RenderTooBig:
+        raise
+    except renderers.RendererLost as err:  # it may have been recorded just before
+        advice = "Look for it in the register before you issue it again."
+        raise renderers.RendererLost(err.why, advice) from None
     if tag == "ambiguous":
         return render(
             request, "choose_respondent.html.j2", draft=draft, candidates=result, copies=copies

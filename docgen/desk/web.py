@@ -190,6 +190,10 @@ def guarded(permission: str | None, saves_when_expired: bool = False) -> Callabl
         @wraps(page)
         async def route(request: Request) -> Response:
             if request.method == "POST":
+                db, token = request.app.state.db, request.cookies.get(SESSION_COOKIE)
+                if token is None or await run_in_threadpool(auth.visitor, db, token) is None:
+                    # a stranger: its body is never read (nor waited for, docgen.desk.limits)
+                    return RedirectResponse("/login", status_code=303)
                 request.scope["form"] = await form_of(request)
             return await run_in_threadpool(admitted, request, page)
 

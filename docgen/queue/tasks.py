@@ -9,6 +9,7 @@ database gone, the store full), so that procrastinate retries the job with backo
 
 from __future__ import annotations
 
+import base64
 import json
 from contextlib import suppress
 from typing import Any
@@ -98,6 +99,7 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
     source = job["source"]
     outcome = Outcome(0, source)
     try:
+        final = job.get("final")  # counsel's final DOCX, from the desk (base64)
         issued = context["register"]().issue(
             job["kind"],
             stored_case(job),
@@ -105,6 +107,9 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
             formats=job["formats"],
             by=job["by"],
             pdf_variant=job["pdf_variant"],
+            supersedes=job.get("supersedes"),
+            final=base64.b64decode(final) if final else None,
+            copies=bool(job.get("copies")),
         )
     except DocgenError as err:
         if isinstance(err.__context__, DBAPIError):

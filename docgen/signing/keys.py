@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import NameOID
 
 from docgen.errors import DocgenError
+from docgen.passwords import MIN_LENGTH, secret_problem
 
 PASSPHRASE_ENV = "DOCGEN_SIGNING_PASSPHRASE"
 PILOT_YEARS = 3
@@ -212,7 +213,7 @@ def name_in_settings(settings_file: Path, key: Path, certificate: Path) -> None:
     temporary.replace(settings_file)
 
 
-MIN_PASSPHRASE = 12
+MIN_PASSPHRASE = MIN_LENGTH
 
 
 def create_pilot_key(jurisdiction: str, secret: bytes, force: bool = False) -> tuple[Path, Path]:
@@ -222,8 +223,13 @@ def create_pilot_key(jurisdiction: str, secret: bytes, force: bool = False) -> t
     from docgen.law.packs import load_pack
     from docgen.settings import settings_path
 
-    if len(secret) < MIN_PASSPHRASE:
-        raise SigningKeyError(f"the passphrase is too short: {MIN_PASSPHRASE} characters or more")
+    try:
+        typed = secret.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SigningKeyError("the passphrase is not UTF-8 text") from None
+    problem = secret_problem(typed, what="passphrase")  # the desk's rule for passwords
+    if problem is not None:
+        raise SigningKeyError(f"{problem} (the rule of the desk's passwords)")
     pack = load_pack(jurisdiction)
     settings_file = settings_path(pack.id)
     folder = settings_file.parent / "keys"

@@ -48,3 +48,77 @@ def test_the_desk_issues_through_the_queue(queue_url, machines, tmp_path, monkey
         assert numbers == [(document.rsplit("/", 1)[1],)]
     finally:
         stop_desk(desk)
+
+
+def issued_through_the_queue(client, where: str, data: dict, files: dict | None = None) -> str:
+    """Issue the draft at ``where`` (the queue's worker running): its document's number."""
+    pressed = client.post(f"{where}/issue", data=data, files=files)
+    assert pressed.status_code == 303 and pressed.headers["location"] == f"{where}/issuing"
+    wait_for(
+        lambda: client.get(f"{where}/issuing", headers={"HX-Request": "true"}).headers.get(
+            "HX-Redirect"
+        ),
+        what="the document issued",
+    )
+    answer = client.get(f"{where}/issuing")
+    assert answer.status_code == 303, answer.text
+    assert answer.headers["location"].startswith("/documents/")
+    again = client.get(f"{where}/issuing")  # the draft records its issue: closed
+    assert again.headers["location"] == answer.headers["location"]
+    return answer.headers["location"].rsplit("/", 1)[1]
+
+
+def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, monkeypatch):
+    """A correction through the queue supersedes its original; an attorney's easement
+    with counsel's final closes its draft and opens the issued document, the final kept."""
+    import io
+
+    import docx
+
+    monkeypatch.setenv("DOCGEN_DESK_QUEUE", "docgen")
+    (tmp_path / "desk").mkdir()
+    desk = start_desk(tmp_path / "desk", queue_url)
+    try:
+        machines(queue_url, "renderer")
+        clerk = desk.signed_in("ann")
+        where, token = start_draft(clerk, "notice-of-violation")
+        _, typed = typed_sample("notice-of-violation", "homer-deadline-thanksgiving")
+        clerk.post(where, data={**typed, "csrf_token": token})
+        original = issued_through_the_queue(clerk, where, {"csrf_token": token})
+
+        draft = clerk.post(f"/documents/{original}/correct", data={"csrf_token": token})
+        where = draft.headers["location"]
+        fixed = {**typed, "_supersedes": original, "site.description": "Lot 4, corrected"}
+        clerk.post(where, data={**fixed, "csrf_token": token})
+        correction = issued_through_the_queue(clerk, where, {"csrf_token": token})
+        assert correction in clerk.get(f"/documents/{original}").text
+        rows = sql(
+            queue_url,
+            "SELECT c.number FROM public.documents c JOIN public.documents o "
+            "ON c.supersedes_id = o.id WHERE o.number = %s",
+            original,
+        )
+        assert rows == [(correction,)]
+
+        attorney = desk.signed_in("ada")
+        where, token = start_draft(attorney, "maintenance-easement")
+        _, typed = typed_sample("maintenance-easement", "homer-llc-two-signers")
+        attorney.post(where, data={**typed, "csrf_token": token})
+        word = attorney.get(f"{where}/word")
+        edited = docx.Document(io.BytesIO(word.content))
+        edited.add_paragraph("Counsel adds this sentence before signing.")
+        final = io.BytesIO()
+        edited.save(final)
+        files = {"final": ("final.docx", final.getvalue(), "application/octet-stream")}
+        easement = issued_through_the_queue(attorney, where, {"csrf_token": token}, files)
+        page = attorney.get(f"/documents/{easement}")
+        assert page.status_code == 200
+        kept = sql(
+            queue_url,
+            "SELECT f.format FROM public.document_files f JOIN public.documents d "
+            "ON f.document_id = d.id WHERE d.number = %s ORDER BY f.format",
+            easement,
+        )
+        assert ("final",) in kept and ("redline",) in kept
+    finally:
+        stop_desk(desk)

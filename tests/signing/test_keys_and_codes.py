@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from docgen.cli import main
@@ -79,7 +80,30 @@ def test_a_passphrase_is_never_an_argument(tmp_path, monkeypatch):
     short = CliRunner().invoke(
         main, ["keys", "create", "-j", "homer", "--passphrase-stdin"], input="short\n"
     )
-    assert short.exit_code == 1 and "too short" in short.output
+    assert short.exit_code == 1 and "at least 12 characters" in short.output
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("Kq7Zp2Wm" + "\u200b" * 6, "at least 12 characters (counted as they show)"),
+        ("".join(c + "\u0301" for c in "Kq7Zp2Wm"), "at least 12 characters"),  # 8 shown
+        ("password1234", "one of the most common passwords"),
+        ("aaaaaaaaaaaaaaaa", "repeats a few characters"),
+    ],
+)
+def test_keys_create_refuses_what_the_desk_refuses_for_a_password(
+    typed, said, tmp_path, monkeypatch
+):
+    from docgen.desk.auth import password_problem
+
+    monkeypatch.setenv("DOCGEN_SETTINGS", str(tmp_path))
+    refused = CliRunner().invoke(
+        main, ["keys", "create", "-j", "homer", "--passphrase-stdin"], input=f"{typed}\n"
+    )
+    assert refused.exit_code == 1 and said in refused.output, refused.output
+    assert said in password_problem(typed)
+    assert not (tmp_path / "keys").exists()
 
 
 def test_keys_show_without_a_key(tmp_path, monkeypatch):

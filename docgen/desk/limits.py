@@ -1,0 +1,134 @@
+"""What one client may hold of the desk: requests in flight per address, and the size and
+the total time of a request's body, by the page it is sent to.
+
+A client that opens many requests and sends their bodies a byte at a time holds a
+connection each for as long as the desk waits (with per-byte timeouts, for ever). Here:
+
+- one address may have at most ``DOCGEN_SERVE_PER_ADDRESS`` requests in flight (``docgen
+  serve --per-address``); more are refused at once with 429 and Retry-After, before their
+  bodies are read. The address is the connection's, or behind the proxy the one it names
+  in X-Forwarded-For (uvicorn believes that header only from ``--proxy-address``);
+- a body must be all in within its page's time from the request's head, and be no larger
+  than its page takes: the sign-in and sign-out forms are small and quick (16 KB, 10 s),
+  the public check's upload bounded (docgen.desk.public_check.MAX_UPLOAD, 30 s), any
+  other page (signed in: the pages refuse a stranger before reading a body, web.guarded)
+  20 MB in 2 minutes. Past its time a request is answered 408, past its size 413, and the
+  connection is closed (docgen.desk.connections).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+PER_ADDRESS_ENV = "DOCGEN_SERVE_PER_ADDRESS"
+PER_ADDRESS = 16  # requests in flight from one address: a browser opens at most 6
+MAX_BODY = 20 * 1024 * 1024  # the largest request accepted (a PDF to verify, a final)
+PUBLIC_UPLOAD = 4 * 1024 * 1024  # the public check's compare upload (an issued PDF)
+RETRY_AFTER = 5  # seconds
+
+
+@dataclass(frozen=True)
+class Budget:
+    size: int  # bytes
+    seconds: float  # for the whole body, counted from the request's head
+    what: str  # as the refusal names it
+
+
+SMALL = Budget(16 * 1024, 10.0, "a sign-in form")
+PUBLIC = Budget(PUBLIC_UPLOAD + 16 * 1024, 30.0, "a file to compare")
+SIGNED_IN = Budget(MAX_BODY, 120.0, "a request")
+
+
+def budget(path: str) -> Budget:
+    if path in ("/login", "/logout"):
+        return SMALL
+    if path.startswith("/v/"):
+        return PUBLIC
+    return SIGNED_IN
+
+
+class Limits:
+    """ASGI middleware: the per-address bound, then the body's budget."""
+
+    def __init__(self, app: ASGIApp, per_address: int | None = None):
+        self.app = app
+        self.per_address = per_address or int(os.environ.get(PER_ADDRESS_ENV) or PER_ADDRESS)
+        self.in_flight: dict[str, int] = {}  # one event loop per process: no lock needed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        address = scope["client"][0] if scope.get("client") else "unknown"
+        if self.in_flight.get(address, 0) >= self.per_address:
+            await refuse(send, 429, TOO_MANY, retry_after=True)
+            return
+        allowed = budget(scope["path"])
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > allowed.size):
+            await refuse(send, 413, too_large(allowed))
+            return
+        self.in_flight[address] = self.in_flight.get(address, 0) + 1
+        try:
+            await self.app(scope, bounded(receive, allowed), send)
+        finally:
+            self.in_flight[address] -= 1
+            if not self.in_flight[address]:
+                del self.in_flight[address]
+
+
+def bounded(receive: Receive, allowed: Budget) -> Receive:
+    """``receive`` raising HTTPException 413 past the body's size and 408 past its time."""
+    loop = asyncio.get_running_loop()
+    due = loop.time() + allowed.seconds
+    seen = 0
+    complete = False
+
+    async def counted() -> Message:
+        nonlocal seen, complete
+        if complete:  # the body is in: waiting for a disconnect has no deadline
+            return await receive()
+        try:
+            message = await asyncio.wait_for(receive(), max(0.0, due - loop.time()))
+        except TimeoutError:
+            raise HTTPException(408, too_slow(allowed)) from None
+        seen += len(message.get("body", b""))
+        if seen > allowed.size:
+            raise HTTPException(413, too_large(allowed))
+        complete = message["type"] != "http.request" or not message.get("more_body", False)
+        return message
+
+    return counted
+
+
+TOO_MANY = (
+    "Too many requests at once from your address. Wait a few seconds and try again; "
+    "nothing was done."
+)
+
+
+def too_large(allowed: Budget) -> str:
+    size = allowed.size
+    limit = f"{size // (1024 * 1024)} MB" if size >= 1024 * 1024 else f"{size // 1024} KB"
+    return f"Request too large: {allowed.what} may be at most {limit}. Nothing was done."
+
+
+def too_slow(allowed: Budget) -> str:
+    return (
+        f"The request took too long to arrive: {allowed.what} must be sent within "
+        f"{allowed.seconds:g} seconds. Nothing was done; send it again."
+    )
+
+
+async def refuse(send: Send, status: int, message: str, retry_after: bool = False) -> None:
+    """A plain-text refusal sent before the app saw the request."""
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]
+    if retry_after:
+        headers.append((b"retry-after", str(RETRY_AFTER).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": message.encode()})

@@ -1,0 +1,124 @@
+"""Slow and many clients against a real `docgen serve`, bare and behind the documented
+Caddy: a body has its page's total time and size (not a time per byte), a stranger's
+body is never waited for, and one address holds only its share of the desk's requests
+and connections while a normal client keeps getting pages (docgen.desk.limits,
+docgen.desk.connections). Figures (p50/p95 under the flood): benchmarks/slow_clients.py."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import httpx
+import pytest
+from desk_server import serving, start_desk, stop_desk
+
+from tests.helpers.caddy import start_caddy
+from tests.helpers.flood import SlowBodies, Timings, Watch, pages, status_of
+from tests.test_deploy import need
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    yield from serving(tmp_path_factory)
+
+
+def opened(desk, head: str) -> socket.socket:
+    port = int(desk.url.rsplit(":", 1)[1])
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(head.encode())
+    return sock
+
+
+def post_head(path: str, length: int, extra: str = "") -> str:
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}"
+        f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {length}\r\n\r\n"
+    )
+
+
+def test_a_sign_in_body_a_byte_at_a_time_is_cut_off_at_10_seconds_in_all(desk):
+    sock = opened(desk, post_head("/login", 4000))
+    started = time.monotonic()
+    sock.settimeout(0.5)
+    answer = b""
+    while not answer and time.monotonic() - started < 30:
+        try:
+            answer = sock.recv(65536)
+        except TimeoutError:
+            sock.sendall(b"a")  # a byte every half second: never idle, never done
+    took = time.monotonic() - started
+    assert status_of(answer) == "408" and 9 < took < 20, (answer[:200], took)
+    answer += rest_until_closed(sock)  # then closed: the rest of the body is not awaited
+    assert b"must be sent within 10 seconds" in answer
+
+
+def rest_until_closed(sock: socket.socket) -> bytes:
+    sock.settimeout(10)
+    rest = b""
+    while data := sock.recv(65536):
+        rest += data
+    sock.close()
+    return rest
+
+
+def test_a_stranger_posting_to_a_signed_in_page_is_sent_to_sign_in_unread(desk):
+    sock = opened(desk, post_head("/drafts", 10_000_000))
+    answer = sock.recv(65536)
+    assert status_of(answer) == "303" and b"location: /login" in answer.lower()
+    rest_until_closed(sock)  # closed: the ten megabytes are never waited for
+
+
+def test_sign_in_and_public_check_bodies_are_small(desk):
+    client = desk.client()
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    big = client.post("/login", content=b"x" * (17 * 1024), headers=form)
+    assert big.status_code == 413 and "a sign-in form may be at most 16 KB" in big.text
+    upload = client.post("/v/HOM-2026-0001", files={"file": ("a.pdf", b"%PDF" + b"x" * 5_000_000)})
+    assert upload.status_code == 413 and "a file to compare may be at most 4 MB" in upload.text
+
+
+def flood_and_pages(
+    port: int, desk_port: int, client: httpx.Client, **attack
+) -> tuple[SlowBodies, Timings, int]:
+    """60 slow bodies from 127.0.0.2 while ``client`` asks for the sign-in page: what the
+    flood was answered, the client's timings, the most connections the desk held."""
+    with Watch(desk_port) as held, SlowBodies(port, sockets=60, interval=1.0, **attack) as flood:
+        time.sleep(2)  # the flood is in place
+        timings = pages(client, "/login", seconds=14, pause=0.2)
+    return flood, timings, held.held
+
+
+def test_one_address_holds_only_its_share_of_the_bare_desk(desk):
+    port = int(desk.url.rsplit(":", 1)[1])
+    flood, timings, held = flood_and_pages(port, port, desk.client())
+    assert set(timings.statuses) == {200}, timings.summary()
+    assert flood.seen["429"] > 0 and flood.seen["408"] > 0, flood.seen
+    assert held <= 2 * 16 + 4  # the flood's 32 connections, the client's, the server's
+    assert "Traceback" not in (desk.home / "desk.log").read_text()
+
+
+def test_one_address_holds_only_its_share_through_caddy(tmp_path):
+    caddy = need("caddy")
+    desk = start_desk(tmp_path, options=("--behind-proxy", "--host-name", "localhost"))
+    proxy = None
+    try:
+        desk_port = int(desk.url.rsplit(":", 1)[1])
+        proxy = start_caddy(caddy, tmp_path, desk_port)
+        with httpx.Client(base_url=proxy.site, verify=proxy.trusted, timeout=30) as client:
+            _, timings, held = flood_and_pages(
+                proxy.https_port, desk_port, client, host_name="localhost", tls=proxy.trusted
+            )
+        assert set(timings.statuses) == {200}, timings.summary()
+        # Caddy holds the 60 clients (it relays nothing until it stops waiting, at its
+        # read_body); the desk holds 16 of them in flight, each for 10 s at most, beside
+        # the connections Caddy keeps open to reuse
+        assert held <= 16 + 8
+        log = (tmp_path / "desk.log").read_text()
+        assert '127.0.0.2:0 - "POST /login HTTP/1.1" 429' in log
+        assert '127.0.0.2:0 - "POST /login HTTP/1.1" 408' in log
+        assert "Traceback" not in log
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        stop_desk(desk)
