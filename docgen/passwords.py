@@ -14,7 +14,7 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
-from docgen.cases.common import _prints_nothing
+from docgen.text import prints_nothing
 
 MIN_LENGTH = 12
 MAX_LENGTH = 256
@@ -35,13 +35,13 @@ def shown_length(secret: str) -> int:
     return sum(
         1
         for c in inner
-        if (c == " " or not _prints_nothing(c)) and unicodedata.category(c) not in ("Mn", "Me")
+        if (c == " " or not prints_nothing(c)) and unicodedata.category(c) not in ("Mn", "Me")
     )
 
 
 def secret_problem(secret: str, name: str = "", what: str = "password") -> str | None:
     """What is wrong with ``secret`` (a ``what``: password, passphrase), or None."""
-    visible = [c for c in secret if not _prints_nothing(c)]
+    visible = [c for c in secret if not prints_nothing(c)]
     if secret and not visible:
         return f"{what}: only spaces or characters that print nothing"
     if shown_length(secret) < MIN_LENGTH:

@@ -20,7 +20,7 @@ from pathlib import Path
 from conftest import ROOT
 
 LAYERS = (
-    ("docgen", "docgen.errors"),
+    ("docgen", "docgen.errors", "docgen.text", "docgen.passwords"),
     ("docgen.law",),
     ("docgen.cases", "docgen.settings"),
     ("docgen.render", "docgen.signing"),

@@ -28,6 +28,7 @@ from pydantic import (
 
 from docgen.cases.mail import ARTICLE_HELP, CertifiedArticle
 from docgen.law.packs import pack_names
+from docgen.text import prints_nothing
 
 MIN_YEAR, MAX_YEAR = 1900, 2099
 
@@ -105,26 +106,9 @@ def _no_controls(value: Any) -> Any:
     return value
 
 
-# Characters that print nothing, yet are not white space to str.strip(): format
-# characters (zero-width space U+200B, word joiner U+2060, soft hyphen U+00AD, the tag
-# characters U+E0000-E007F), variation selectors and combining grapheme joiner, and the
-# blank letters (Hangul fillers U+115F, U+1160, U+3164, U+FFA0; braille blank U+2800).
-_BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u034f"}
-
-
-def _prints_nothing(ch: str) -> bool:
-    return (
-        ch.isspace()
-        or ch in _BLANK_LETTERS
-        or unicodedata.category(ch) == "Cf"
-        or "\ufe00" <= ch <= "\ufe0f"
-        or "\U000e0100" <= ch <= "\U000e01ef"
-    )
-
-
 def _clean_text(value: str) -> str:
     _no_controls(value)
-    if all(_prints_nothing(ch) for ch in value):
+    if all(prints_nothing(ch) for ch in value):
         raise ValueError(
             "is missing: it is empty or only invisible characters" if value else "is empty"
         )

@@ -32,7 +32,7 @@ from starlette.routing import Route
 
 from docgen.cases.common import read_date
 from docgen.desk import auth, certify_work, renderers
-from docgen.desk.public_check import RateLimit
+from docgen.desk.limits import RateLimit
 from docgen.desk.web import CSRF_FIELD, attachment, checked_field, client_of, pages
 from docgen.register import invitations
 

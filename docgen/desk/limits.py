@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
+from collections import deque
 from dataclasses import dataclass
 
 from starlette.exceptions import HTTPException
@@ -132,3 +135,29 @@ async def refuse(send: Send, status: int, message: str, retry_after: bool = Fals
         headers.append((b"retry-after", str(RETRY_AFTER).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": message.encode()})
+
+
+class RateLimit:
+    """At most ``limit`` requests per ``window`` seconds from one address, in this server
+    process (the certification form's guessing limit; the public check's is kept in the
+    database, across processes)."""
+
+    def __init__(self, limit: int, window: float):
+        self.limit = limit
+        self.window = window
+        self._seen: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, address: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if len(self._seen) > 10_000:  # forget quiet addresses
+                since = now - self.window
+                self._seen = {a: q for a, q in self._seen.items() if q and q[-1] > since}
+            times = self._seen.setdefault(address, deque())
+            while times and times[0] <= now - self.window:
+                times.popleft()
+            if len(times) >= self.limit:
+                return False
+            times.append(now)
+            return True
