@@ -192,14 +192,27 @@ def refuse_typed_priors(data: dict[str, Any], name: str) -> None:
 def source_hash(request: Request) -> str:
     """The content hash of what was asked: the kind, the case or draft as loaded, and the
     document it corrects or proves service of. The same request is the same document."""
-    asked = {
-        "kind": request.kind,
-        "case": request.data,
-        "supersedes": request.supersedes,
-        "about": request.about,
-    }
+    return asked_hash(request.kind, request.data, request.supersedes, request.about)
+
+
+def asked_hash(
+    kind: str, data: dict[str, Any], supersedes: str | None = None, about: int | None = None
+) -> str:
+    """:func:`source_hash` of a request to issue ``kind`` from ``data`` (a first issue,
+    by default): a batch asks the register by it what its cases were recorded as."""
+    asked = {"kind": kind, "case": data, "supersedes": supersedes, "about": about}
     text = json.dumps(asked, sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def numbers_asked(session: Session, hashes: list[str]) -> dict[str, str]:
+    """The numbers of the documents recorded for these requests (:func:`asked_hash`)."""
+    if not hashes:
+        return {}
+    rows = session.execute(
+        select(Document.source_sha256, Document.number).where(Document.source_sha256.in_(hashes))
+    )
+    return {asked: number for asked, number in rows}
 
 
 def issued_before(session: Session, source: str) -> Document | None:
