@@ -503,15 +503,33 @@ def backup(file: Path) -> None:
 
 @register.command("check")
 def check_register() -> None:
-    """Check every stored file against its SHA-256 and the database's own integrity."""
+    """Check every stored file against its SHA-256 and the database's own integrity, and
+    report imports that stopped unfinished."""
+    from docgen.register.import_runs import stopped
     from docgen.register.maintenance import check
 
     with _open(readonly=True) as reg:
         found = check(reg)
+        halted = stopped(reg)
     for line in found.lines():
         click.echo(line)
-    if not found.sound:
+    for run in halted:
+        click.echo(run.line())
+    if not found.sound or halted:
         sys.exit(1)
+
+
+@register.command("imports")
+def imports() -> None:
+    """Every history import: its file, who ran it, its rows, and whether it finished."""
+    from docgen.register.import_runs import runs
+
+    with _open(readonly=True) as reg:
+        listed = runs(reg)
+    for run in listed:
+        click.echo(run.line())
+    if not listed:
+        click.echo("no history imported")
 
 
 @register.command("import-history")
@@ -537,9 +555,10 @@ def import_history(csv_file: Path | None, undo: str | None, by) -> None:
     for line in done.duplicates:
         click.echo(f"duplicate: {line}")
     if done.batch is not None:
+        before = f" (and {done.before} before it stopped: finished)" if done.before else ""
         click.echo(
-            f"import {done.batch}: {len(done.lines)} row(s) imported, {len(done.duplicates)} "
-            f"duplicate(s) left out (withdraw with --undo {done.batch})"
+            f"import {done.batch}: {len(done.lines)} row(s) imported{before}, "
+            f"{len(done.duplicates)} duplicate(s) left out (withdraw with --undo {done.batch})"
         )
     else:
         click.echo(f"nothing imported: {len(done.duplicates)} duplicate(s) left out")

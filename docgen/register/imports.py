@@ -22,6 +22,11 @@ transactions of ``CHUNK`` rows, so clerks keep issuing while a long file is impo
 and ``docgen register import-history --undo ID`` withdraws them all (audited). Matching
 is done in memory against the respondents loaded once, so the time grows with the rows,
 not with rows times respondents.
+
+One import runs at a time, and its rows count only once it has finished
+(docgen.register.import_runs). Each chunk's write transaction first reads the
+respondents made since (by an issue meanwhile): a row the file would make a new
+respondent for that one of them now is, by name and address, is that respondent.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError, field_validator
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, select, text, update
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Zip
 from docgen.cases.loader import read_regular
@@ -45,6 +50,8 @@ from docgen.law.penalties import disposition_problem
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
+from docgen.register.faults import pause
+from docgen.register.import_runs import import_lock, unfinished
 from docgen.register.matching import (
     FIRM_WORDS,
     address_key,
@@ -115,11 +122,13 @@ class HistoryRow(Model):
 
 @dataclass
 class Imported:
-    """What an import did: its batch, the rows imported and the duplicates left out."""
+    """What an import did: its batch, the rows imported and the duplicates left out (and,
+    finishing an import that stopped, the rows it had imported before)."""
 
     batch: int | None
     lines: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
+    before: int = 0
 
 
 def read_rows(path: Path, default: str | None) -> list[tuple[int, dict[str, str]]]:
@@ -247,15 +256,49 @@ class People:
         self.keys: dict[int, set[str]] = defaultdict(set)
         self.names: dict[int, str] = {}
         self.new: dict[int, tuple[HistoryRow, str]] = {}  # -n -> (first row, address key)
-        for rid, name in session.execute(select(Respondent.id, Respondent.name)):
-            self.names[rid] = name
-            self.file(rid, name)
-        for rid, name in session.execute(select(Alias.respondent_id, Alias.name)):
-            self.file(rid, name)
-        for rid, akey in session.execute(
-            select(RespondentAddress.respondent_id, RespondentAddress.address_key)
+        self.seen = (0, 0, 0)  # the last respondent, alias and address ids read
+        self.own: set[int] = set()  # respondents this import made
+        self.catch_up(session)
+
+    def catch_up(self, session: Any) -> set[int]:
+        """Read the respondents, aliases and addresses recorded since the last read (by
+        others: an issue meanwhile); the respondents read."""
+        last_r, last_a, last_ad = self.seen
+        fresh: set[int] = set()
+        for rid, name in session.execute(
+            select(Respondent.id, Respondent.name).where(Respondent.id > last_r)
         ):
-            self.at[akey].add(rid)
+            last_r = max(last_r, rid)
+            if rid not in self.own:
+                self.names[rid] = name
+                self.file(rid, name)
+                fresh.add(rid)
+        for aid, rid, name in session.execute(
+            select(Alias.id, Alias.respondent_id, Alias.name).where(Alias.id > last_a)
+        ):
+            last_a = max(last_a, aid)
+            self.file(rid, name)
+        for aid, rid, akey in session.execute(
+            select(
+                RespondentAddress.id, RespondentAddress.respondent_id, RespondentAddress.address_key
+            ).where(RespondentAddress.id > last_ad)
+        ):
+            last_ad = max(last_ad, aid)
+            if rid not in self.own:
+                self.at[akey].add(rid)
+        self.seen = (last_r, last_a, last_ad)
+        return fresh
+
+    def made_meanwhile(self, pseudo: int) -> int | None:
+        """The one respondent recorded by others with the name and address of the new one
+        ``pseudo`` stands for (an issue made it while this import ran), if there is one."""
+        row, akey = self.new[pseudo]
+        same = {
+            rid
+            for rid in self.named.get(name_key(row.name), set()) & self.at.get(akey, set())
+            if rid > 0 and rid not in self.own
+        }
+        return same.pop() if len(same) == 1 else None
 
     def file(self, rid: int, name: str) -> None:
         key = name_key(name)
@@ -304,25 +347,37 @@ def _docket_key(court: str, docket: str) -> tuple[str, str]:
 
 
 def import_history(reg: Any, path: Path, by: str | None = None) -> Imported:
-    """Import the convictions in the CSV at ``path`` as one batch (see the module)."""
+    """Import the convictions in the CSV at ``path`` as one batch (see the module), holding
+    the register's import lock; the same file's import that stopped is finished."""
     path = Path(path)
-    who = actor(by)
     rows = validate(read_rows(path, default_jurisdiction()), path.name)
+    digest = hashlib.sha256(read_regular(path, MAX_BYTES, RegisterError)).hexdigest()
+    with import_lock(reg):
+        return _import(reg, path, rows, digest, actor(by))
+
+
+def _import(
+    reg: Any, path: Path, rows: list[tuple[int, HistoryRow]], digest: str, who: str
+) -> Imported:
     with guarded(reg.url), db.read_session(reg.engine) as session:
+        resumed = unfinished(session, digest, path.name)
         people = People(session)
         known_ids = set(session.scalars(select(Respondent.id)))
-        dockets, dates = set(), set()
-        for court, docket, rid, committed, convicted in session.execute(
+        dockets, dates, own = set(), set(), set()
+        for court, docket, rid, committed, convicted, batch in session.execute(
             select(
                 Offense.court,
                 Offense.docket,
                 Offense.respondent_id,
                 Offense.committed,
                 Offense.convicted,
+                Offense.import_batch_id,
             )
         ):
             if court and docket:
-                dockets.add(_docket_key(court, docket))
+                (own if resumed is not None and batch == resumed else dockets).add(
+                    _docket_key(court, docket)
+                )
             if convicted is not None:
                 dates.add((rid, committed, convicted))
     plan: list[tuple[int, HistoryRow, int]] = []
@@ -346,6 +401,9 @@ def import_history(reg: Any, path: Path, by: str | None = None) -> Imported:
                 )
                 continue
         docket = _docket_key(row.court, row.docket)
+        if docket in own:  # imported by this file's run that stopped
+            result.before += 1
+            continue
         if docket in dockets or (rid is not None and (rid, row.committed, row.convicted) in dates):
             result.duplicates.append(
                 f"{where}: already in the register ({row.court}, docket {row.docket}); not imported"
@@ -361,33 +419,39 @@ def import_history(reg: Any, path: Path, by: str | None = None) -> Imported:
             f"{path.name}: nothing imported; {len(problems)} row(s) to fix:\n  "
             + "\n  ".join(problems)
         )
-    if not plan:
+    if not plan and resumed is None:
         return result
-    result.batch = _write(reg, path, who, plan, people, len(result.duplicates), result.lines)
+    result.batch = _write(
+        reg, path, digest, who, plan, people, len(result.duplicates), result.lines, resumed
+    )
     return result
 
 
 def _write(
     reg: Any,
     path: Path,
+    digest: str,
     who: str,
     plan: list[tuple[int, HistoryRow, int]],
     people: People,
     duplicates: int,
     lines: list[str],
+    resumed: int | None,
 ) -> int:
-    digest = hashlib.sha256(read_regular(path, MAX_BYTES, RegisterError)).hexdigest()
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        batch = ImportBatch(
-            source=str(path)[:1000],
-            sha256=digest,
-            rows=0,
-            duplicates=duplicates,
-            started_at=datetime.now(UTC),
-            by=who,
-        )
-        session.add(batch)
-        session.flush()
+        if resumed is None:
+            batch = ImportBatch(
+                source=str(path)[:1000],
+                sha256=digest,
+                rows=0,
+                duplicates=duplicates,
+                started_at=datetime.now(UTC),
+                by=who,
+            )
+            session.add(batch)
+            session.flush()
+        else:
+            batch = session.get(ImportBatch, resumed)
         batch_id = batch.id
         record(session, who, "import-start", "import_batch", batch_id, {"source": path.name})
     made: dict[int, int] = {}
@@ -396,6 +460,7 @@ def _write(
         for start in range(0, len(plan), CHUNK):
             chunk = plan[start : start + CHUNK]
             with guarded(reg.url), db.write_session(reg.engine) as session:
+                people.catch_up(session)
                 _new_respondents(session, who, chunk, people, made)
                 _remember(session, who, chunk)
                 values = [_offense(path, n, row, made.get(r, r), batch_id) for n, row, r in chunk]
@@ -415,6 +480,12 @@ def _write(
                         for oid, (line, _, _) in zip(ids, chunk, strict=True)
                     ],
                 )
+                session.execute(
+                    update(ImportBatch)
+                    .where(ImportBatch.id == batch_id)
+                    .values(rows=ImportBatch.rows + len(chunk))
+                )
+            pause("imported-chunk")
             done += len(chunk)
             for line, row, rid in chunk:
                 lines.append(
@@ -428,7 +499,8 @@ def _write(
         ) from None
     with guarded(reg.url), db.write_session(reg.engine) as session:
         batch = session.get(ImportBatch, batch_id)
-        batch.rows, batch.finished_at = done, datetime.now(UTC)
+        batch.finished_at = datetime.now(UTC)
+        done = batch.rows
         record(
             session,
             who,
@@ -442,6 +514,10 @@ def _write(
 
 def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) -> None:
     fresh = sorted({rid for _, _, rid in chunk if rid < 0 and rid not in made}, reverse=True)
+    for pseudo in list(fresh):  # made by an issue since the file was read: that one
+        if (found := people.made_meanwhile(pseudo)) is not None:
+            made[pseudo] = found
+            fresh.remove(pseudo)
     if not fresh:
         return
     now = datetime.now(UTC)
@@ -461,6 +537,7 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
         ],
     )
     made.update(zip(fresh, ids, strict=True))
+    people.own.update(ids)
     session.execute(
         RespondentAddress.__table__.insert(),
         [
