@@ -154,6 +154,7 @@ def _issue(
     final=None,
     copies=False,
     jurisdiction=None,
+    gap=None,
 ):
     from docgen import api
 
@@ -170,6 +171,7 @@ def _issue(
             force=force,
             final=final.read_bytes() if final is not None else None,
             copies=copies,
+            number_gap=gap,
         )
     _print_issued(issued)
 
@@ -194,9 +196,18 @@ _final_option = click.option(
 @_issue_options
 @_final_option
 @_copies_option
-def issue(kind: str, case: Path, out, respondent, fmt, by, force, final, copies) -> None:
+@click.option(
+    "--number-gap",
+    default=None,
+    metavar="REASON",
+    help="the case types a number above its series' next: why the numbers before it were "
+    "never issued here (recorded with the gap)",
+)
+def issue(
+    kind: str, case: Path, out, respondent, fmt, by, force, final, copies, number_gap
+) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
-    _issue(kind, case, out, respondent, fmt, by, force, final=final, copies=copies)
+    _issue(kind, case, out, respondent, fmt, by, force, final=final, copies=copies, gap=number_gap)
 
 
 @click.command()

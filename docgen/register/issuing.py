@@ -41,7 +41,7 @@ from docgen.cases.validate import cited_problems
 from docgen.documents import get_kind
 from docgen.documents.base import Addressee, Options, Spec, jurisdiction_of
 from docgen.errors import CaseInvalid, DocgenError, Problem
-from docgen.law.pack import Pack
+from docgen.law.pack import Pack, municipal_today
 from docgen.register import checks
 from docgen.register.audit import record
 from docgen.register.copies import copy_format, copy_of
@@ -51,7 +51,7 @@ from docgen.register.finals import FINAL, counsel_files
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
-from docgen.register.numbering import normalize, typed_number
+from docgen.register.numbering import normalize, typed_ahead, typed_number
 from docgen.register.queries import document_row, successor
 from docgen.register.records import Issued
 from docgen.register.respondents import ref, resolve
@@ -104,6 +104,15 @@ def facts(spec: Spec, data: dict[str, Any], source: str) -> Facts:
         probe["number"] = PLACEHOLDER
     case, pack = spec.prepare(probe, ISSUING, source)
     issued = spec.issued(case) or today()
+    if issued > municipal_today(pack):
+        problem = Problem(
+            "issued",
+            f"{issued}: after today ({municipal_today(pack)} in the {pack.name.value}); a "
+            "document is recorded on the day it is issued, never ahead: date it today, or "
+            "issue it on its day",
+            "a record states what has happened: LAW.md §§ 3, 10",
+        )
+        raise CaseInvalid([problem], source)
     place = spec.site(case)
     site = None
     if place is not None:
@@ -137,6 +146,7 @@ class Request:
     final: bytes | None = None  # counsel's final DOCX of an instrument (docgen.register.finals)
     copies: bool = False  # a copy for each person in copies_to (docgen.register.copies)
     jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
+    number_gap: str | None = None  # why a typed number may leave the numbers before it unused
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -329,6 +339,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
                 f"number: {number} is already issued in this register; a corrected "
                 f"document is issued with `docgen supersede {number} CASE`"
             )
+        typed_ahead(session, found.pack, kind, number, request.number_gap, who)
     checkpoint("numbered")
     sealing = request.sealing or sealing_of(found.pack)
     officer = checks.signing_officer(sealing, kind, data)

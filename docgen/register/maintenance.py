@@ -17,6 +17,7 @@ from sqlalchemy import select
 from docgen.register import db
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, DocumentFile
+from docgen.register.numbering import gaps
 from docgen.render.output import staging_file
 
 
@@ -27,15 +28,18 @@ class Checked:
     files: int = 0
     altered: list[str] = field(default_factory=list)
     database: list[str] = field(default_factory=list)  # problems; empty when sound
+    gaps: list[tuple[str, bool]] = field(default_factory=list)  # (said, reason recorded)
 
     @property
     def sound(self) -> bool:
-        return not self.altered and not self.database
+        """No file altered, the database sound, every gap in the numbers explained."""
+        return not self.altered and not self.database and all(ok for _, ok in self.gaps)
 
     def lines(self) -> list[str]:
         said = [f"{self.files} stored file(s) checked against their SHA-256"]
         said += [f"altered: {a}" for a in self.altered]
         said += [f"database: {d}" for d in self.database] or ["database: integrity ok"]
+        said += [f"gap: {g}" for g, _ in self.gaps] or ["numbers: no gap in any series"]
         return said
 
 
@@ -55,6 +59,7 @@ def check(reg: Any) -> Checked:
             found.files += 1
             if blob is None or hashlib.sha256(blob).hexdigest() != recorded:
                 found.altered.append(f"{number} {fmt.upper()} does not match its SHA-256")
+        found.gaps = gaps(session)
         conn = session.connection()
         if conn.dialect.name == "sqlite":
             answer = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]

@@ -114,6 +114,7 @@ def test_register_check_and_backup_notice_altered_files(register_url, tmp_path):
     assert sound.stdout.splitlines() == [
         "2 stored file(s) checked against their SHA-256",
         "database: integrity ok",
+        "numbers: no gap in any series",
     ]
     with Register.open(register_url) as reg:
         _alter_stored_pdf(reg)

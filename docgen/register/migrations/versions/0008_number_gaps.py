@@ -1,0 +1,37 @@
+"""Number gaps with their reasons: a number typed above its series' next is taken only
+when the clerk says why the numbers before it were not issued here (``--number-gap``);
+the gap is recorded with that reason, and `register check` reports every gap in every
+series with its reason or "unexplained".
+
+Revision ID: 0008
+Revises: 0007
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0008"
+down_revision = "0007"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "number_gaps",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("jurisdiction", sa.String(40), nullable=False),
+        sa.Column("kind", sa.String(40), nullable=False),
+        sa.Column("year", sa.Integer(), nullable=False),
+        sa.Column("first", sa.Integer(), nullable=False),
+        sa.Column("last", sa.Integer(), nullable=False),
+        sa.Column("reason", sa.String(1000), nullable=False),
+        sa.Column("recorded_by", sa.String(200), nullable=False),
+        sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_number_gaps_series", "number_gaps", ["jurisdiction", "kind", "year"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_number_gaps_series", "number_gaps")
+    op.drop_table("number_gaps")
