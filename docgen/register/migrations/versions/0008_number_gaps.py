@@ -3,6 +3,10 @@ when the clerk says why the numbers before it were not issued here (``--number-g
 the gap is recorded with that reason, and `register check` reports every gap in every
 series with its reason or "unexplained".
 
+Names' keys read anew: a space inside a CJK name is no word break, and look-alike
+letters are Unicode's confusables (UTS #39), so the keys recorded before are recomputed
+(docgen.register.matching) for every respondent and alias.
+
 Revision ID: 0008
 Revises: 0007
 """
