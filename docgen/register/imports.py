@@ -233,15 +233,37 @@ def validate(rows: list[tuple[int, dict[str, str]]], source: str) -> list[tuple[
     return good
 
 
+def _word_ends(key: str) -> set[str]:
+    """Each word of a name key, and its first and last four letters."""
+    return {e for w in key.split() if w not in FIRM_WORDS for e in (w, w[:4] + "<", ">" + w[-4:])}
+
+
 def _blocks(key: str) -> set[str]:
-    """Where a name key is filed for near matching: each word, and its first and last four
-    letters (a near name, a misspelling or a shortened word, shares at least one of them
-    with the name it is near, unless every word of it is changed at both ends)."""
+    """Where a name key is filed for near matching (its blocking keys). A one-word name:
+    the word, and its first and last four letters. A name of several words: each pair of
+    a word (or its first or last four letters) with the first or last two letters of
+    another word (or the initial of a word before the last). A near name (a misspelling,
+    a shortened word, an initial) shares at least one of them with the name it is near,
+    and a block stays small when many names share a word (200 first names among 50,000
+    people): a common first name alone is no block, so the candidates grow with the
+    rows, never with rows times a first name's people."""
+    words = [w for w in key.split() if w not in FIRM_WORDS] or key.split()
+    ends = [{w, w[:4] + "<", ">" + w[-4:]} for w in words]
+    if len(words) < 2:
+        return ends[0] if ends else {key}
+    # what of another word goes with it: its first and last two letters, and the initial
+    # of a word before the last (an initial stands for a first or middle name: "J. Smith")
+    last = len(words) - 1
+    marks = [
+        {w[:2] + "<", ">" + w[-2:]} | ({w[:1] + "<"} if j < last else set())
+        for j, w in enumerate(words)
+    ]
     out = set()
-    for word in key.split():
-        if word not in FIRM_WORDS:
-            out |= {word, word[:4] + "<", ">" + word[-4:]}
-    return out or {key}
+    for i, these in enumerate(ends):
+        for j, other in enumerate(marks):
+            if i != j:
+                out |= {f"{a} {b}" for a in these for b in other}
+    return out
 
 
 class People:
@@ -253,6 +275,11 @@ class People:
         self.loose: dict[str, set[int]] = defaultdict(set)
         self.at: dict[str, set[int]] = defaultdict(set)
         self.blocks: dict[str, set[int]] = defaultdict(set)
+        # a one-word name and a name of several words share no pair block: each kind is
+        # also filed by its words' ends, asked only by the other kind (one-word names
+        # are few, so neither side's look-up grows with a common first name)
+        self.one_word: dict[str, set[int]] = defaultdict(set)
+        self.by_word: dict[str, set[int]] = defaultdict(set)
         self.keys: dict[int, set[str]] = defaultdict(set)
         self.names: dict[int, str] = {}
         self.new: dict[int, tuple[HistoryRow, str]] = {}  # -n -> (first row, address key)
@@ -307,6 +334,8 @@ class People:
         self.keys[rid].add(key)
         for block in _blocks(key):
             self.blocks[block].add(rid)
+        for end in _word_ends(key):
+            (self.one_word if len(key.split()) == 1 else self.by_word)[end].add(rid)
 
     def who(self, row: HistoryRow) -> tuple[int | None, list[str]]:
         """(the respondent the row is, or None for a new one; else the candidates)."""
@@ -321,6 +350,8 @@ class People:
         for rid in self.loose.get(loose_key(row.name), set()):
             found.setdefault(rid, "the same words in another order, or look-alike letters")
         nearby = set().union(*(self.blocks.get(b, set()) for b in _blocks(key)))
+        across = self.by_word if len(key.split()) == 1 else self.one_word
+        nearby |= set().union(*(across.get(e, set()) for e in _word_ends(key)))
         for rid in nearby - set(found):
             if any(other != key and is_near(key, other) for other in self.keys[rid]):
                 found[rid] = "similar name"
