@@ -3,6 +3,11 @@
 a clerk's ``docgen issue`` does while one runs.
 
     .venv/bin/python -m benchmarks.register_import [--rows 500,5000,50000]
+        [--names distinct,clustered] [--backends sqlite,postgresql] [--no-clerk]
+
+Names are ``distinct`` (random first names and surnames) or ``clustered`` (200 first
+names shared by everyone, as a town's people share them; surnames random): blocking
+must keep the candidates few either way, so rows/s should not fall as the file grows.
 
 Each size is imported into a new SQLite register already holding 2,000 respondents (so
 matching has something to search), then into PostgreSQL (a throwaway server, as the
@@ -51,23 +56,30 @@ print(len(times), failures, max(times) if times else 0.0)
 """
 
 
-def names(rows: int) -> list[str]:
-    """Distinct names of random letters (seeded): a first name and a surname each."""
+def names(rows: int, clustered: bool = False) -> list[str]:
+    """Distinct names of random letters (seeded): a first name and a surname each; with
+    ``clustered``, the first names are 200, shared."""
     pick = random.Random(18)
     letters = "abcdefghijklmnopqrstuvwxyz"
+
+    def word(low: int, high: int) -> str:
+        return "".join(pick.choices(letters, k=pick.randint(low, high))).title()
+
+    firsts = [word(5, 8) for _ in range(200)]
     out: set[str] = set()
     while len(out) < rows:
-        first = "".join(pick.choices(letters, k=pick.randint(5, 8))).title()
-        last = "".join(pick.choices(letters, k=pick.randint(6, 10))).title()
-        out.add(f"{first} {last}")
+        first = pick.choice(firsts) if clustered else word(5, 8)
+        # clustered: longer surnames, so that two people of one first name are not by
+        # chance a near match (a question, stopping the file)
+        out.add(f"{first} {word(10, 13) if clustered else word(6, 10)}")
     return sorted(out)
 
 
-def history_csv(folder: Path, rows: int) -> Path:
-    path = folder / f"history-{rows}.csv"
+def history_csv(folder: Path, rows: int, clustered: bool = False) -> Path:
+    path = folder / f"history-{rows}-{'clustered' if clustered else 'distinct'}.csv"
     with path.open("w", encoding="utf-8") as out:
         out.write(HEADER_ROW + "\n")
-        for i, name in enumerate(names(rows)):
+        for i, name in enumerate(names(rows, clustered)):
             out.write(
                 f"{name},{i} Main Street,Homer,NY,13077,"
                 f"2023-0{1 + i % 9}-01,2024-0{1 + i % 9}-15,Homer Village Court,IMP-{i}\n"
@@ -125,7 +137,7 @@ def timed_import(url: str, path: Path, rows: int, label: str, clerk: bool, folde
         start = time.perf_counter()
         done = import_history(reg, path)
         took = time.perf_counter() - start
-    line = f"{label:<10} {rows:>6} rows: {took:6.1f} s ({rows / took:,.0f} rows/s)"
+    line = f"{label:<22} {rows:>6} rows: {took:6.1f} s ({rows / took:,.0f} rows/s)"
     assert len(done.lines) == rows
     if issuer is not None:
         stop.touch()
@@ -142,24 +154,30 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", default="500,5000,50000")
     parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--names", default="distinct,clustered")
+    parser.add_argument("--no-clerk", action="store_true", help="no clerk issuing meanwhile")
     args = parser.parse_args()
     sizes = [int(n) for n in args.rows.split(",")]
+    kinds = args.names.split(",")
     print(f"chunk: {CHUNK} rows per transaction; load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        files = {n: history_csv(folder, n) for n in sizes}
-        for n in sizes if "sqlite" in args.backends else ():
-            url = db.sqlite_url(folder / f"sqlite-{n}" / "docgen.sqlite")
-            timed_import(url, files[n], n, "SQLite", n == max(sizes), folder)
-        if "postgresql" not in args.backends:
-            return
-        if not pgserver.available():
-            print(f"PostgreSQL: skipped, no server binaries in {pgserver.PG_BIN}")
-            return
-        with pgserver.postgres() as server:
-            for n in sizes:
-                url = pgserver.create_database(server, f"imports_{n}")
-                timed_import(url, files[n], n, "PostgreSQL", n == max(sizes), folder)
+        for kind in kinds:
+            files = {n: history_csv(folder, n, kind == "clustered") for n in sizes}
+            for n in sizes if "sqlite" in args.backends else ():
+                url = db.sqlite_url(folder / f"sqlite-{kind}-{n}" / "docgen.sqlite")
+                clerk = n == max(sizes) and not args.no_clerk
+                timed_import(url, files[n], n, f"SQLite {kind}", clerk, folder)
+            if "postgresql" not in args.backends:
+                continue
+            if not pgserver.available():
+                print(f"PostgreSQL: skipped, no server binaries in {pgserver.PG_BIN}")
+                continue
+            with pgserver.postgres() as server:
+                for n in sizes:
+                    url = pgserver.create_database(server, f"imports_{kind}_{n}")
+                    clerk = n == max(sizes) and not args.no_clerk
+                    timed_import(url, files[n], n, f"PostgreSQL {kind}", clerk, folder)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import IntEnum
 from pathlib import Path
 from typing import Any, NoReturn
@@ -409,7 +411,7 @@ def batch(
     check_options(get_kind(kind), _options(layout=layout, review=review))
     check_variant(pdf_variant)
     found = engine.collect(cases)
-    with engine.Console(len(found)) as console:
+    with engine.Console(len(found)) as console, _interrupted_batch():
         report = engine.run(
             kind,
             found,
@@ -429,15 +431,42 @@ def batch(
     for source, message in report.warnings:
         click.echo(f"warning: {source}: {message}", err=True)
     engine.print_summary(report, out, fancy=console.fancy)
+    for line in report.recorded_lines():
+        click.echo(line, err=True)
     if report.stopped is not None:
+        recorded = (
+            f" (nor issued), {len(report.recorded)} recorded with files not written"
+            if report.recorded
+            else ""
+        )
         fail(
             RuntimeError(
                 f"writing stopped: {report.stopped}; {len(report.not_written)} case(s) not "
-                f"written, listed in {out / engine.MANIFEST}"
+                f"written{recorded}, listed in {out / engine.MANIFEST}"
             )
         )
-    if report.failures:
+    if report.failures or report.recorded:
         sys.exit(Exit.ERROR)
+
+
+@contextmanager
+def _interrupted_batch() -> Iterator[None]:
+    """An interrupted batch says what it leaves: its cases recorded, files not written."""
+    from docgen.batch.pool import Interrupted
+
+    try:
+        yield
+    except Interrupted as stop:
+        for line in stop.report.recorded_lines():
+            click.echo(line, err=True)
+        if stop.report.recorded:
+            click.echo(
+                f"interrupted; {len(stop.report.recorded)} case(s) recorded, files not "
+                "written; no partial files were left",
+                err=True,
+            )
+            sys.exit(130)
+        raise
 
 
 @main.command()

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import holidays
 import pytest
+import yaml
 
 from docgen.errors import CaseInvalid
 from docgen.law.deadlines import LIBRARY_NAMES, appeal_deadline, public_holidays
 from docgen.law.packs import load_pack
 
 HOMER = load_pack("homer")
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "notice-of-violation"
 
 # (served, day 15, last day, reasons it moved)
 CASES = [
@@ -162,3 +165,58 @@ def test_holidays_are_exactly_those_of_gcl_24(year):
 def test_the_library_yields_no_name_docgen_does_not_know(year):
     for label in holidays.US(subdiv="NY", years=year, observed=False).values():
         assert all(name in LIBRARY_NAMES for name in label.split("; "))
+
+
+# GCL § 24 has a history: Juneteenth was added by L.2020, c. 249, in effect October 14,
+# 2020 (pack: enforcement.appeal_deadline.holidays_added). June 19 is no holiday before.
+HISTORY = [
+    pytest.param("2019-06-04", "2019-06-19", [], id="2019: no Juneteenth yet"),
+    pytest.param("2020-06-04", "2020-06-19", [], id="2020: added in October, after June 19"),
+    pytest.param(
+        "2022-06-04",
+        "2022-06-21",
+        [
+            "June 19, 2022 is Juneteenth",
+            "June 20, 2022 is a public holiday, because Juneteenth fell on Sunday",
+        ],
+        id="2022: Juneteenth on a Sunday, Monday a holiday",
+    ),
+]
+
+
+@pytest.mark.parametrize(("served", "last", "reasons"), HISTORY)
+def test_holidays_follow_the_statutes_history(served, last, reasons):
+    deadline = appeal_deadline(date.fromisoformat(served), HOMER)
+    assert deadline.last_day == date.fromisoformat(last)
+    assert list(deadline.reasons) == reasons
+
+
+@pytest.mark.parametrize("year", [2019, 2020])
+def test_a_year_before_juneteenth_was_added_has_every_other_holiday(year):
+    names = {r.split(" is ", 1)[1] for r in public_holidays(year, HOMER).values() if " is " in r}
+    assert names >= GCL_24 - {"Juneteenth"} and "Juneteenth" not in names
+
+
+def test_the_history_is_the_packs_with_its_citation():
+    added = HOMER.enforcement.appeal_deadline.holidays_added
+    assert added.value == {"Juneteenth": date(2020, 10, 14)}
+    assert "L.2020, c. 249" in added.ref
+
+
+@pytest.mark.parametrize("year", [2019, 2020])
+def test_a_notice_served_in_2019_or_2020_renders(year):
+    from docgen import api
+    from docgen.cases.loader import read_case_file
+    from tests.helpers.readback import html_text, pdf_text
+
+    case = read_case_file(FIXTURES / "homer-first-offense.yaml")
+
+    def moved(text: str) -> str:
+        return text.replace("2026-", f"{year}-").replace("NOV-2026", f"NOV-{year}")
+
+    case = yaml.safe_load(moved(yaml.safe_dump(case, sort_keys=False)))
+    doc = api.build("notice-of-violation", case)
+    said = " ".join(html_text(doc.html).split())
+    assert f"December 1, {year}" in said or f"December 2, {year}" in said
+    pdf = " ".join(pdf_text(api.to_bytes(doc, "pdf")).split())
+    assert f"{year}" in pdf

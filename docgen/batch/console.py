@@ -60,7 +60,12 @@ class Console:
             print(text, file=self.stream, flush=True)
 
     def outcome(self, outcome: Outcome) -> None:
-        if outcome.error is not None:
+        if outcome.unwritten is not None:
+            self.say(
+                f"RECORDED {outcome.source} as {outcome.number}; files not written: "
+                f"{outcome.unwritten}; `--resume` writes them"
+            )
+        elif outcome.error is not None:
             self.say(f"FAILED {outcome.error}")
         if self.progress is not None:
             done = self.progress.tasks[0].completed + 1
@@ -72,6 +77,7 @@ def summary_rows(report: Report) -> list[tuple[str, str]]:
     return [
         ("written", str(report.documents)),
         *([("kept", str(report.resumed))] if report.resumed else []),
+        *([("recorded, not written", str(len(report.recorded)))] if report.recorded else []),
         ("failed", str(len(report.failures))),
         ("seconds", f"{report.seconds:.2f}"),
         ("docs/s", f"{report.rate:.1f}"),

@@ -42,6 +42,8 @@ class Report:
     interrupted: bool = False
     stopped: str | None = None  # why writing stopped (disk full...), if it did
     not_written: list[str] = field(default_factory=list)  # sources never written, if stopped
+    # issued cases the register holds whose files were not written: (source, number, cause)
+    recorded: list[tuple[str, str, str]] = field(default_factory=list)
     timings: dict[str, list[float]] = field(default_factory=dict)  # per format, per document
     cpu_timings: dict[str, list[float]] = field(default_factory=dict)
 
@@ -51,29 +53,52 @@ class Report:
 
     @property
     def complete(self) -> bool:
-        return not self.interrupted and self.stopped is None
+        return not self.interrupted and self.stopped is None and not self.recorded
+
+    def recorded_lines(self) -> list[str]:
+        """Each issued case whose files were not written, as the register holds it."""
+        return [
+            f"{source}: recorded as {number}; files not written: {cause}; `--resume` writes them"
+            for source, number, cause in self.recorded
+        ]
 
 
-def manifest(kind: str, report: Report, finished: bool = True) -> dict[str, Any]:
+def manifest(
+    kind: str, report: Report, finished: bool = True, digests: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The manifest: files sorted by name, each with SHA-256, kind, format, source and the
-    case's SHA-256; the failures; and, when writing stopped, the cases not written."""
+    case's SHA-256; the failures; the cases issued whose files were not written (with
+    their numbers); and, when writing stopped, the cases not written."""
+    digests = digests or {}
     out: dict[str, Any] = {
         "kind": kind,
         "files": sorted(report.files, key=lambda entry: entry["file"]),
         "failed": [{"source": s, "error": e} for s, e in report.failures],
         "complete": finished and report.complete,
     }
+    if report.recorded:
+        out["recorded"] = [
+            {"source": s, "number": n, "cause": c, "case_sha256": digests.get(s, "")}
+            for s, n, c in report.recorded
+        ]
     if report.stopped is not None:
         out["not_written"] = [{"source": s, "cause": report.stopped} for s in report.not_written]
     return out
 
 
-def write_manifest(out: Path, kind: str, report: Report, finished: bool = True) -> Path:
+def write_manifest(
+    out: Path,
+    kind: str,
+    report: Report,
+    finished: bool = True,
+    digests: dict[str, str] | None = None,
+) -> Path:
     """Write the manifest; if even that fails (a full disk), remove the old one, so that no
-    manifest describes files this run may have replaced, and raise the OutputError."""
+    manifest describes files this run may have replaced, and raise the OutputError.
+    ``digests``: each case's SHA-256 by source (for the cases recorded, not written)."""
     from docgen.render.output import atomic_write
 
-    data = manifest(kind, report, finished)
+    data = manifest(kind, report, finished, digests)
     if not finished:
         data["journal"] = JOURNAL  # where the entries of this run's cases are, meanwhile
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
@@ -199,3 +224,21 @@ def own_files(out: Path, entries: list[dict[str, str]]) -> set[str]:
         if hashlib.sha256(data).hexdigest() == entry["sha256"]:
             own.add(entry["file"])
     return own
+
+
+def previous_numbers(out: Path, kind: str) -> dict[str, tuple[str, str]]:
+    """The numbers last run's cases were issued as, by source: (number, the case's SHA-256
+    then), from the manifest's files and its cases recorded but not written, and the
+    journal's."""
+    try:
+        old = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = {}
+    listed: list[Any] = []
+    if isinstance(old, dict) and old.get("kind") == kind:
+        listed = [*(old.get("files") or []), *(old.get("recorded") or [])]
+    numbers: dict[str, tuple[str, str]] = {}
+    for entry in [*listed, *_journaled(out, kind)]:
+        if isinstance(entry, dict) and entry.get("number") and entry.get("source"):
+            numbers[str(entry["source"])] = (str(entry["number"]), str(entry.get("case_sha256")))
+    return numbers

@@ -8,6 +8,14 @@ are rendered again one at a time in a pool of their own, so only the case that k
 worker fails, and a new pool takes up the rest. A filesystem failure while writing (a
 full disk) stops the batch: the manifest says ``complete: false`` and lists every case
 not written, with the cause.
+
+Issuing (``--issue``), the register has the last word: however a batch ends (finished, a
+full disk, interrupted), the cases not written are looked up in the register before the
+report and manifest are made, and one it holds is "recorded as NUMBER; files not
+written: CAUSE" (``Report.recorded``), listed with its number, never "failed": a
+``--resume`` writes its files (the register gives the same document again). A case
+changed since it was issued is refused on resume, naming its number: a changed notice
+is a correction (``docgen supersede``), never a second number for one violation.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from docgen.batch.guard import capped_jobs, folder_lock, signals_as_interrupt
 from docgen.batch.inputs import CaseInput
 from docgen.batch.manifest import (
@@ -32,11 +42,12 @@ from docgen.batch.manifest import (
     case_digest,
     own_files,
     previous_entries,
+    previous_numbers,
     still_whole,
     write_manifest,
 )
 from docgen.batch.worker import Job, Outcome, init_worker, render_case
-from docgen.errors import OutputError, OutputExists, OutputUsage
+from docgen.errors import DocgenError, OutputError, OutputExists, OutputUsage
 
 Listener = Callable[[Outcome], None]
 Render = Callable[[int, CaseInput], Outcome]
@@ -50,6 +61,14 @@ def _context() -> Any:
 
 class _Stop(Exception):
     """Writing failed for a reason every later case would meet too (disk full...)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """The batch was interrupted (Ctrl-C, SIGTERM, SIGHUP); ``report`` says what it left."""
+
+    def __init__(self, report: Report):
+        super().__init__()
+        self.report = report
 
 
 def run(
@@ -79,7 +98,8 @@ def run(
     ``issue`` (with ``queue`` only): each case is issued into the register, numbered and
     recorded (by ``by``, or the user), and its files are the register's.
     On KeyboardInterrupt (Ctrl-C, SIGTERM, SIGHUP) the workers are stopped, the manifest
-    lists what was written, and the interrupt is raised again.
+    lists what was written (and, issuing, what was recorded), and :class:`Interrupted`
+    is raised with the report.
     """
     from docgen.documents import get_kind
     from docgen.documents.base import check_options
@@ -102,17 +122,24 @@ def run(
         queue_url()  # a SQLite register has no queue: a usage error before anything is done
     out = Path(out)
     make_folder(out)
+    asked: dict[str, str] = {}  # issuing: each case's request, to ask the register by
     report = Report(total=len(cases))
     report.warnings += [(case.source, case.warning) for case in cases if case.warning]
     with folder_lock(out), signals_as_interrupt():
         writer = _OrderedWriter(out, job, report, force, Journal(out, kind))
         previous = previous_entries(out, kind) if resume else {}
+        issued = previous_numbers(out, kind) if resume and issue else {}
         todo: list[tuple[int, CaseInput]] = []
         for index, case in enumerate(cases):
             digest = "" if case.error else case_digest(case)
             kept = previous.get(case.source, [])
             if kept and still_whole(out, kept, job.formats, digest):
                 writer.keep(index, kept)
+            elif digest and case.source in issued and issued[case.source][1] != digest:
+                refused = Outcome(index, case.source, error=changed(case, issued))
+                if on_outcome is not None:
+                    on_outcome(refused)
+                writer.add(refused)
             else:
                 todo.append((index, case))
                 writer.digests[index] = digest
@@ -125,7 +152,7 @@ def run(
         else:
             from docgen.queue.client import outcomes as queued
 
-            stream = queued(todo, job, queue, by=by)
+            stream = queued(todo, job, queue, by=by, asked=asked)
         write_manifest(out, kind, report, finished=False)  # last run's no longer stands
         writer.journal.begin(report.files)  # the cases kept, then each case as written
         start = time.perf_counter()
@@ -137,14 +164,17 @@ def run(
                     writer.add(outcome)
         except KeyboardInterrupt:
             report.interrupted = True
-            raise
+            _reconcile(report, todo, writer, asked, "the batch was interrupted")
+            raise Interrupted(report) from None
         except _Stop as stop:
             report.stopped = str(stop)
             report.not_written = [case.source for _, case in todo if case.source not in writer.done]
+            _reconcile(report, todo, writer, asked, report.stopped)
         finally:
             report.seconds = time.perf_counter() - start
+            digests = {case.source: writer.digests.get(index, "") for index, case in todo}
             try:
-                _finish(out, kind, report, writer.journal)
+                _finish(out, kind, report, writer.journal, digests)
             except OutputError as err:
                 if report.complete:
                     raise
@@ -152,14 +182,55 @@ def run(
     return report
 
 
-def _finish(out: Path, kind: str, report: Report, journal: Journal) -> None:
+def changed(case: CaseInput, issued: dict[str, tuple[str, str]]) -> str:
+    """Why a case changed since its batch issued it is refused on resume."""
+    number = issued[case.source][0]
+    return (
+        f"{case.source}: changed since it was issued as {number}; the register keeps {number} "
+        f"as issued and a second number would charge the violation twice: issue the changed "
+        f"case as a correction with `docgen supersede {number} {case.source}`, or put the "
+        "case back as it was"
+    )
+
+
+def _reconcile(
+    report: Report,
+    todo: list[tuple[int, CaseInput]],
+    writer: _OrderedWriter,
+    asked: dict[str, str],
+    cause: str,
+) -> None:
+    """Issuing: the cases not written that the register holds are recorded, with their
+    numbers (see the module docstring); the others stay as they are."""
+    left = {case.source: asked[case.source] for _, case in todo if case.source in asked}
+    left = {source: h for source, h in left.items() if source not in writer.done}
+    if not left:
+        return
+    from docgen.queue.client import numbers_recorded
+
+    try:
+        numbers = numbers_recorded(left)
+    except (DocgenError, SQLAlchemyError) as err:  # the register is gone too: say so
+        report.warnings.append(
+            ("register", f"not asked what the cases not written were recorded as ({err})")
+        )
+        return
+    for source, number in sorted(numbers.items()):
+        report.recorded.append((source, number, cause))
+        writer.done.add(source)
+    report.not_written = [source for source in report.not_written if source not in numbers]
+
+
+def _finish(
+    out: Path, kind: str, report: Report, journal: Journal, digests: dict[str, str]
+) -> None:
     """The final manifest, then the journal it replaces removed. On a full disk the journal
     gives its room to the manifest (which says all it said, and more) for a second try."""
     try:
-        write_manifest(out, kind, report)
+        write_manifest(out, kind, report, digests=digests)
     except OutputError:
         journal.end(finished=True)
-        write_manifest(out, kind, report)
+        write_manifest(out, kind, report, digests=digests)
     journal.end(finished=True)
 
 
@@ -265,6 +336,10 @@ class _OrderedWriter:
 
         report = self.report
         report.warnings += [(outcome.source, w) for w in outcome.warnings]
+        if outcome.unwritten is not None and outcome.number is not None:
+            report.recorded.append((outcome.source, outcome.number, outcome.unwritten))
+            self.done.add(outcome.source)
+            return
         if outcome.error is not None:
             report.failures.append((outcome.source, outcome.error))
             self.done.add(outcome.source)

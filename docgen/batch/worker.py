@@ -47,6 +47,9 @@ class Outcome:
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
     number: str | None = None  # the register's number, for a case issued (--issue)
+    # issued and recorded as ``number``, but its files never came back: why (--resume
+    # writes them: the register gives the same document again)
+    unwritten: str | None = None
 
 
 class _Collect(logging.Handler):

@@ -24,6 +24,11 @@ with ``observed=False``, matched to the GCL § 24 list as follows (checked for 2
 
 A library name that is neither kept nor dropped raises an error, so a change in the
 library is noticed, never silently absorbed.
+
+The list has a history (``enforcement.appeal_deadline.holidays_added``): a holiday added
+by an amendment is a public holiday from the day the amendment took effect, so a year
+before it simply has no such day (Juneteenth: L.2020, c. 249, in effect October 14,
+2020; 2021 is its first year), and the library's silence for that year is no error.
 """
 
 from __future__ import annotations
@@ -87,11 +92,18 @@ def _flag_day(year: int) -> date:
 
 
 @cache
-def _statute_holidays(year: int, names: tuple[str, ...], excepts: tuple[str, ...]) -> dict:
-    """{date: reason} of the GCL § 24 public holidays in ``year`` (and Sunday carry-overs)."""
+def _statute_holidays(
+    year: int,
+    names: tuple[str, ...],
+    excepts: tuple[str, ...],
+    added: tuple[tuple[str, date], ...] = (),
+) -> dict:
+    """{date: reason} of the GCL § 24 public holidays in ``year`` (and Sunday carry-overs);
+    ``added``: (name, the day it became one) for the holidays added by an amendment."""
     import holidays  # 45 ms to import: only when a deadline is computed
 
-    wanted = set(names)
+    since = dict(added)
+    wanted = {name for name in names if name not in since or since[name].year <= year}
     found: dict[date, str] = {}
     for day, label in holidays.US(subdiv="NY", years=year, observed=False).items():
         for name in label.split("; "):
@@ -101,11 +113,12 @@ def _statute_holidays(year: int, names: tuple[str, ...], excepts: tuple[str, ...
                     "know; check it against GCL § 24 and update docgen/law/deadlines.py"
                 )
             statute_name = LIBRARY_NAMES[name]
-            if statute_name in wanted:
+            if statute_name in wanted and day >= since.get(statute_name, day):
                 found[day] = statute_name
     if FLAG_DAY in wanted:
         found[_flag_day(year)] = FLAG_DAY
-    missing = wanted - set(found.values())
+    # a holiday added during ``year`` may have fallen before it took effect: none that year
+    missing = wanted - set(found.values()) - {n for n in since if since[n].year == year}
     if missing:
         raise DocgenError(
             f"no date found for {', '.join(sorted(missing))} in {year} (GCL § 24); "
@@ -127,7 +140,8 @@ def public_holidays(year: int, pack: Pack) -> dict[date, str]:
     node = pack.part("enforcement").appeal_deadline
     names = tuple(node.public_holidays.value)
     excepts = tuple(node.sunday_rule_excepts.value) if node.sunday_moves_to_monday.value else names
-    return dict(_statute_holidays(year, names, excepts))
+    added = tuple(sorted(node.holidays_added.value.items()))
+    return dict(_statute_holidays(year, names, excepts, added))
 
 
 @dataclass(frozen=True)

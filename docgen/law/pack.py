@@ -131,6 +131,8 @@ class AppealDeadline(Group):
     roll_forward: CitedText
     weekend_days: Cited[list[Text]]
     public_holidays: Cited[list[Text]]
+    # the statute's history: a holiday added by an amendment is one from that day on
+    holidays_added: Cited[dict[Text, Day]]
     sunday_moves_to_monday: Cited[bool]
     sunday_rule_excepts: Cited[list[Text]]
 

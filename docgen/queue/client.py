@@ -6,7 +6,14 @@ case's text (or a CSV row's cells), so what is rendered is what was read here, w
 happens to the file afterwards. Results come back as the local pool's Outcomes, so the
 batch writes them the same way: same names, same bytes, same manifest. If the database
 goes away, the client waits for it (up to ``patience`` seconds). When the batch ends, or
-is interrupted, its jobs still waiting are cancelled and its results removed.
+is interrupted, its jobs still waiting are cancelled, those a worker holds are let finish
+(up to ``patience``), and its results are removed.
+
+Issuing (``--issue``), the register is the truth: a job the queue gave up on whose
+document the register holds (its result could not be stored: a full result store) is
+that number, recorded, its files not written (``Outcome.unwritten``), never a failure;
+and a batch cut short asks the register what its cases were recorded as
+(:func:`numbers_recorded`), so that its report and manifest say what the register holds.
 """
 
 from __future__ import annotations
@@ -70,8 +77,11 @@ def job_payload(batch: str, case: CaseInput, job: Job, by: str | None = None) ->
     }
     if job.issue:
         from docgen.register.audit import actor
+        from docgen.register.issuing import asked_hash
 
-        return {**payload, "by": actor(by)}
+        # what the register records the document under (docgen.register.issuing)
+        asked = asked_hash(job.kind, json.loads(stored["json"]) if "json" in stored else data)
+        return {**payload, "by": actor(by), "asked": asked}
     return {**payload, "layout": job.layout, "review": job.review}
 
 
@@ -104,8 +114,11 @@ def outcomes(
     poll: float = 0.2,
     patience: float = 300.0,
     by: str | None = None,
+    asked: dict[str, str] | None = None,
 ) -> Iterator[Outcome]:
-    """Every case's Outcome (in completion order), rendered by workers through the queue."""
+    """Every case's Outcome (in completion order), rendered by workers through the queue.
+    ``asked`` (issuing): filled with each case's request hash by its source, for
+    :func:`numbers_recorded`."""
     url = queue_url(url)
     engine = engine_for(url)
     try:
@@ -123,29 +136,35 @@ def outcomes(
             if payload["key"] not in waiting:
                 payloads.append(payload)
             waiting.setdefault(payload["key"], []).append((index, case))
+            if asked is not None and "asked" in payload:
+                asked[case.source] = payload["asked"]
         jobs = defer(url, payloads, queue)
+        hashes = {p["key"]: p["asked"] for p in payloads if "asked" in p}
         try:
-            yield from _collect(engine, store, batch, jobs, waiting, poll, patience)
+            yield from _collect(engine, url, store, batch, jobs, waiting, poll, patience, hashes)
         finally:
-            _abandon(engine, store, batch, jobs)
+            _abandon(engine, store, batch, jobs, patience)
     finally:
         engine.dispose()
 
 
 def _collect(
     engine: Engine,
+    url: str,
     store: Store,
     batch: str,
     jobs: dict[int, str],
     waiting: dict[str, list[tuple[int, CaseInput]]],
     poll: float,
     patience: float,
+    hashes: dict[str, str],
 ) -> Iterator[Outcome]:
     unreachable_since: float | None = None
     while waiting:
         try:
             results = store.finished(batch)
             failed = [] if results else _failed(engine, store, batch, jobs, waiting)
+            recorded = _recorded(url, [hashes[key] for key, _ in failed if key in hashes])
             unreachable_since = None
         except (OperationalError, DBAPIError) as err:
             now = time.monotonic()
@@ -166,8 +185,12 @@ def _collect(
         with contextlib.suppress(OperationalError, DBAPIError):
             store.forget(batch, [result.key for result in results])
         for key, cause in failed:
+            number = recorded.get(hashes.get(key, ""))
             for index, case in waiting.pop(key, []):
-                yield Outcome(index, case.source, error=f"{case.source}: not rendered: {cause}")
+                if number is not None:  # issued, its result lost: the register holds it
+                    yield Outcome(index, case.source, number=number, unwritten=cause)
+                else:
+                    yield Outcome(index, case.source, error=f"{case.source}: not rendered: {cause}")
         if not results and not failed:
             time.sleep(poll)
 
@@ -216,8 +239,34 @@ def _failed(
     return failed
 
 
-def _abandon(engine: Engine, store: Store, batch: str, jobs: dict[int, str]) -> None:
-    """The batch is over: its jobs still waiting are cancelled, its results removed."""
+def _recorded(url: str, hashes: list[str]) -> dict[str, str]:
+    """The register's numbers for these requests (docgen.register.issuing.asked_hash)."""
+    if not hashes:
+        return {}
+    from docgen.register.db import make_engine, read_session
+    from docgen.register.issuing import numbers_asked
+
+    engine = make_engine(url, readonly=True)
+    try:
+        with read_session(engine) as session:
+            return numbers_asked(session, hashes)
+    finally:
+        engine.dispose()
+
+
+def numbers_recorded(asked: dict[str, str], url: str | None = None) -> dict[str, str]:
+    """What the register holds for a batch's cases: {source: number} of those recorded
+    (``asked``: each case's request hash by its source, as :func:`outcomes` filled it)."""
+    found = _recorded(queue_url(url), sorted(set(asked.values())))
+    return {source: found[h] for source, h in asked.items() if h in found}
+
+
+def _abandon(
+    engine: Engine, store: Store, batch: str, jobs: dict[int, str], patience: float
+) -> None:
+    """The batch is over: its jobs still waiting are cancelled, those a worker holds are
+    let finish (up to ``patience`` seconds: what they record is then known, for the
+    report), and its results are removed."""
     try:
         if jobs:
             query = text(
@@ -226,6 +275,20 @@ def _abandon(engine: Engine, store: Store, batch: str, jobs: dict[int, str]) -> 
             ).bindparams(bindparam("ids", expanding=True))
             with engine.begin() as conn:
                 conn.execute(query, {"ids": list(jobs)})
+            _settle(engine, list(jobs), patience)
         store.forget(batch)
     except (OperationalError, DBAPIError):
         pass  # the database is gone: the workers' pruning removes the results later
+
+
+def _settle(engine: Engine, ids: list[int], patience: float, poll: float = 0.2) -> None:
+    """Wait while a worker still holds one of ``ids`` (at most ``patience`` seconds)."""
+    query = text(
+        f"SELECT count(*) FROM {SCHEMA}.procrastinate_jobs WHERE id IN :ids AND status = 'doing'"
+    ).bindparams(bindparam("ids", expanding=True))
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        with engine.connect() as conn:
+            if not conn.execute(query, {"ids": ids}).scalar():
+                return
+        time.sleep(poll)

@@ -308,10 +308,15 @@ def status_lines(found: Status, stalled_after: float) -> list[str]:
         lines.append(f"queue {queue}: {shown}")
     if not found.jobs:
         lines.append("no jobs")
-    lines.append(f"stalled (worker silent over {stalled_after:g} s): {found.stalled}")
+    # one rule for the count and the list: a worker silent over ``stalled_after`` is stalled
+    stalled = [worker for worker, silent, _ in found.workers if silent > stalled_after]
+    lines.append(
+        f"stalled (worker silent over {stalled_after:g} s): {len(stalled)} worker(s), "
+        f"{found.stalled} job(s) to give to another worker"
+    )
     lines.append(f"workers: {len(found.workers)}")
     for worker, silent, job in found.workers:
-        state = "stalled" if silent > stalled_after else "alive"
+        state = "stalled" if worker in stalled else "alive"
         doing = f", rendering job {job}" if job else ", idle"
         lines.append(f"  worker {worker}: {state}, last heartbeat {silent:.1f} s ago{doing}")
     lines.append(

@@ -156,6 +156,7 @@ def _issue(
     final=None,
     copies=False,
     jurisdiction=None,
+    gap=None,
 ):
     from docgen import api
     from docgen.instruments.docx_checks import read_final
@@ -173,6 +174,7 @@ def _issue(
             force=force,
             final=read_final(final) if final is not None else None,
             copies=copies,
+            number_gap=gap,
         )
     _print_issued(issued)
 
@@ -197,9 +199,18 @@ _final_option = click.option(
 @_issue_options
 @_final_option
 @_copies_option
-def issue(kind: str, case: Path, out, respondent, fmt, by, force, final, copies) -> None:
+@click.option(
+    "--number-gap",
+    default=None,
+    metavar="REASON",
+    help="the case types a number above its series' next: why the numbers before it were "
+    "never issued here (recorded with the gap)",
+)
+def issue(
+    kind: str, case: Path, out, respondent, fmt, by, force, final, copies, number_gap
+) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
-    _issue(kind, case, out, respondent, fmt, by, force, final=final, copies=copies)
+    _issue(kind, case, out, respondent, fmt, by, force, final=final, copies=copies, gap=number_gap)
 
 
 @click.command()
@@ -519,14 +530,19 @@ def backup(file: Path) -> None:
 
 @register.command("check")
 def check_register() -> None:
-    """Check every stored file against its SHA-256 and the database's own integrity."""
+    """Check every stored file against its SHA-256 and the database's own integrity, and
+    report imports that stopped unfinished."""
+    from docgen.register.import_runs import stopped
     from docgen.register.maintenance import check
 
     with _open(readonly=True) as reg:
         found = check(reg)
+        halted = stopped(reg)
     for line in found.lines():
         click.echo(line)
-    if not found.sound:
+    for run in halted:
+        click.echo(run.line())
+    if not found.sound or halted:
         sys.exit(1)
 
 
@@ -578,6 +594,19 @@ def account_numbers(used_through: tuple[str, ...], none_since: bool, jurisdictio
     click.echo("the register issues again")
 
 
+@register.command("imports")
+def imports() -> None:
+    """Every history import: its file, who ran it, its rows, and whether it finished."""
+    from docgen.register.import_runs import runs
+
+    with _open(readonly=True) as reg:
+        listed = runs(reg)
+    for run in listed:
+        click.echo(run.line())
+    if not listed:
+        click.echo("no history imported")
+
+
 @register.command("import-history")
 @click.argument("csv_file", metavar="CSV", required=False, type=click.Path(path_type=Path))
 @click.option("--undo", "undo", default=None, metavar="ID", help="withdraw import ID")
@@ -601,9 +630,10 @@ def import_history(csv_file: Path | None, undo: str | None, by) -> None:
     for line in done.duplicates:
         click.echo(f"duplicate: {line}")
     if done.batch is not None:
+        before = f" (and {done.before} before it stopped: finished)" if done.before else ""
         click.echo(
-            f"import {done.batch}: {len(done.lines)} row(s) imported, {len(done.duplicates)} "
-            f"duplicate(s) left out (withdraw with --undo {done.batch})"
+            f"import {done.batch}: {len(done.lines)} row(s) imported{before}, "
+            f"{len(done.duplicates)} duplicate(s) left out (withdraw with --undo {done.batch})"
         )
     else:
         click.echo(f"nothing imported: {len(done.duplicates)} duplicate(s) left out")

@@ -33,7 +33,7 @@ from docgen.register.models import RegisterUpgrade
 
 # The newest migration in docgen/register/migrations/versions (a test keeps them equal),
 # so opening an up-to-date register does not load Alembic at all.
-HEAD = "0014"
+HEAD = "0015"
 WRITE = "docgen_write"  # execution option: this transaction takes the write lock at once
 WRITE_LOCK = 4242012  # PostgreSQL advisory lock taken by every write transaction
 
@@ -232,6 +232,10 @@ class DatabaseFailure(RegisterError):
     """The database failed or went away (not a refusal of the register's own rules)."""
 
 
+class Damaged(DatabaseFailure):
+    """The database file is damaged: a restore from a backup helps, a retry never does."""
+
+
 def explain(err: Exception, url: str) -> RegisterError:
     """A database failure as one line a clerk can act on."""
     message = str(getattr(err, "orig", err)).strip().splitlines()[0]
@@ -246,6 +250,17 @@ def explain(err: Exception, url: str) -> RegisterError:
         return DatabaseFailure(
             f"the register {where} is read-only; nothing was recorded. Open it with write "
             "access (check the file's and folder's permissions) or set DOCGEN_HOME"
+        )
+    if "malformed" in lowered or "disk i/o error" in lowered:
+        # damage on disk: trying again reads the same damaged pages; a backup is the cure
+        path = sqlite_path(url)
+        file = str(path) if path is not None else "REGISTER"
+        return Damaged(
+            f"the register {where} is damaged ({message}); nothing was recorded and trying "
+            f"again cannot help: restore the last backup (`docgen register backup` made it) "
+            f"in its place: `mv {file} {file}.damaged && rm -f {file}-wal {file}-shm && cp "
+            f"BACKUP {file} && docgen register upgrade && docgen register check` (docs/deploy.md, "
+            '"Restoring a backup")'
         )
     if "not a database" in lowered:
         return DatabaseFailure(

@@ -17,7 +17,8 @@ from docgen.law.packs import load_pack
 from docgen.law.penalties import disposition_problem, is_current_offense
 from docgen.register.audit import record
 from docgen.register.db import Refused, RegisterError
-from docgen.register.models import DISPOSITIONS, Document, Offense
+from docgen.register.import_runs import counted
+from docgen.register.models import DISPOSITIONS, Document, ImportBatch, Offense
 from docgen.register.queries import document_row, successor
 from docgen.register.records import OffenseRecord, PriorUsed, offense_record
 
@@ -98,7 +99,9 @@ def priors(
     rows = session.execute(
         select(Offense, Document.number)
         .outerjoin(Document, Offense.document_id == Document.id)
+        .outerjoin(ImportBatch, Offense.import_batch_id == ImportBatch.id)
         .where(
+            counted(),  # an import's rows count once it has finished
             Offense.respondent_id == respondent_id,
             Offense.jurisdiction == jurisdiction,
             Offense.committed <= as_of,

@@ -22,6 +22,11 @@ transactions of ``CHUNK`` rows, so clerks keep issuing while a long file is impo
 and ``docgen register import-history --undo ID`` withdraws them all (audited). Matching
 is done in memory against the respondents loaded once, so the time grows with the rows,
 not with rows times respondents.
+
+One import runs at a time, and its rows count only once it has finished
+(docgen.register.import_runs). Each chunk's write transaction first reads the
+respondents made since (by an issue meanwhile): a row the file would make a new
+respondent for that one of them now is, by name and address, is that respondent.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError, field_validator
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, select, text, update
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Zip
 from docgen.cases.loader import read_regular
@@ -45,6 +50,8 @@ from docgen.law.penalties import disposition_problem
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
+from docgen.register.faults import pause
+from docgen.register.import_runs import import_lock, unfinished
 from docgen.register.matching import (
     FIRM_WORDS,
     address_key,
@@ -115,11 +122,13 @@ class HistoryRow(Model):
 
 @dataclass
 class Imported:
-    """What an import did: its batch, the rows imported and the duplicates left out."""
+    """What an import did: its batch, the rows imported and the duplicates left out (and,
+    finishing an import that stopped, the rows it had imported before)."""
 
     batch: int | None
     lines: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
+    before: int = 0
 
 
 def read_rows(path: Path, default: str | None) -> list[tuple[int, dict[str, str]]]:
@@ -224,15 +233,37 @@ def validate(rows: list[tuple[int, dict[str, str]]], source: str) -> list[tuple[
     return good
 
 
+def _word_ends(key: str) -> set[str]:
+    """Each word of a name key, and its first and last four letters."""
+    return {e for w in key.split() if w not in FIRM_WORDS for e in (w, w[:4] + "<", ">" + w[-4:])}
+
+
 def _blocks(key: str) -> set[str]:
-    """Where a name key is filed for near matching: each word, and its first and last four
-    letters (a near name, a misspelling or a shortened word, shares at least one of them
-    with the name it is near, unless every word of it is changed at both ends)."""
+    """Where a name key is filed for near matching (its blocking keys). A one-word name:
+    the word, and its first and last four letters. A name of several words: each pair of
+    a word (or its first or last four letters) with the first or last two letters of
+    another word (or the initial of a word before the last). A near name (a misspelling,
+    a shortened word, an initial) shares at least one of them with the name it is near,
+    and a block stays small when many names share a word (200 first names among 50,000
+    people): a common first name alone is no block, so the candidates grow with the
+    rows, never with rows times a first name's people."""
+    words = [w for w in key.split() if w not in FIRM_WORDS] or key.split()
+    ends = [{w, w[:4] + "<", ">" + w[-4:]} for w in words]
+    if len(words) < 2:
+        return ends[0] if ends else {key}
+    # what of another word goes with it: its first and last two letters, and the initial
+    # of a word before the last (an initial stands for a first or middle name: "J. Smith")
+    last = len(words) - 1
+    marks = [
+        {w[:2] + "<", ">" + w[-2:]} | ({w[:1] + "<"} if j < last else set())
+        for j, w in enumerate(words)
+    ]
     out = set()
-    for word in key.split():
-        if word not in FIRM_WORDS:
-            out |= {word, word[:4] + "<", ">" + word[-4:]}
-    return out or {key}
+    for i, these in enumerate(ends):
+        for j, other in enumerate(marks):
+            if i != j:
+                out |= {f"{a} {b}" for a in these for b in other}
+    return out
 
 
 class People:
@@ -244,18 +275,57 @@ class People:
         self.loose: dict[str, set[int]] = defaultdict(set)
         self.at: dict[str, set[int]] = defaultdict(set)
         self.blocks: dict[str, set[int]] = defaultdict(set)
+        # a one-word name and a name of several words share no pair block: each kind is
+        # also filed by its words' ends, asked only by the other kind (one-word names
+        # are few, so neither side's look-up grows with a common first name)
+        self.one_word: dict[str, set[int]] = defaultdict(set)
+        self.by_word: dict[str, set[int]] = defaultdict(set)
         self.keys: dict[int, set[str]] = defaultdict(set)
         self.names: dict[int, str] = {}
         self.new: dict[int, tuple[HistoryRow, str]] = {}  # -n -> (first row, address key)
-        for rid, name in session.execute(select(Respondent.id, Respondent.name)):
-            self.names[rid] = name
-            self.file(rid, name)
-        for rid, name in session.execute(select(Alias.respondent_id, Alias.name)):
-            self.file(rid, name)
-        for rid, akey in session.execute(
-            select(RespondentAddress.respondent_id, RespondentAddress.address_key)
+        self.seen = (0, 0, 0)  # the last respondent, alias and address ids read
+        self.own: set[int] = set()  # respondents this import made
+        self.catch_up(session)
+
+    def catch_up(self, session: Any) -> set[int]:
+        """Read the respondents, aliases and addresses recorded since the last read (by
+        others: an issue meanwhile); the respondents read."""
+        last_r, last_a, last_ad = self.seen
+        fresh: set[int] = set()
+        for rid, name in session.execute(
+            select(Respondent.id, Respondent.name).where(Respondent.id > last_r)
         ):
-            self.at[akey].add(rid)
+            last_r = max(last_r, rid)
+            if rid not in self.own:
+                self.names[rid] = name
+                self.file(rid, name)
+                fresh.add(rid)
+        for aid, rid, name in session.execute(
+            select(Alias.id, Alias.respondent_id, Alias.name).where(Alias.id > last_a)
+        ):
+            last_a = max(last_a, aid)
+            self.file(rid, name)
+        for aid, rid, akey in session.execute(
+            select(
+                RespondentAddress.id, RespondentAddress.respondent_id, RespondentAddress.address_key
+            ).where(RespondentAddress.id > last_ad)
+        ):
+            last_ad = max(last_ad, aid)
+            if rid not in self.own:
+                self.at[akey].add(rid)
+        self.seen = (last_r, last_a, last_ad)
+        return fresh
+
+    def made_meanwhile(self, pseudo: int) -> int | None:
+        """The one respondent recorded by others with the name and address of the new one
+        ``pseudo`` stands for (an issue made it while this import ran), if there is one."""
+        row, akey = self.new[pseudo]
+        same = {
+            rid
+            for rid in self.named.get(name_key(row.name), set()) & self.at.get(akey, set())
+            if rid > 0 and rid not in self.own
+        }
+        return same.pop() if len(same) == 1 else None
 
     def file(self, rid: int, name: str) -> None:
         key = name_key(name)
@@ -264,6 +334,8 @@ class People:
         self.keys[rid].add(key)
         for block in _blocks(key):
             self.blocks[block].add(rid)
+        for end in _word_ends(key):
+            (self.one_word if len(key.split()) == 1 else self.by_word)[end].add(rid)
 
     def who(self, row: HistoryRow) -> tuple[int | None, list[str]]:
         """(the respondent the row is, or None for a new one; else the candidates)."""
@@ -278,6 +350,8 @@ class People:
         for rid in self.loose.get(loose_key(row.name), set()):
             found.setdefault(rid, "the same words in another order, or look-alike letters")
         nearby = set().union(*(self.blocks.get(b, set()) for b in _blocks(key)))
+        across = self.by_word if len(key.split()) == 1 else self.one_word
+        nearby |= set().union(*(across.get(e, set()) for e in _word_ends(key)))
         for rid in nearby - set(found):
             if any(other != key and is_near(key, other) for other in self.keys[rid]):
                 found[rid] = "similar name"
@@ -304,25 +378,37 @@ def _docket_key(court: str, docket: str) -> tuple[str, str]:
 
 
 def import_history(reg: Any, path: Path, by: str | None = None) -> Imported:
-    """Import the convictions in the CSV at ``path`` as one batch (see the module)."""
+    """Import the convictions in the CSV at ``path`` as one batch (see the module), holding
+    the register's import lock; the same file's import that stopped is finished."""
     path = Path(path)
-    who = actor(by)
     rows = validate(read_rows(path, default_jurisdiction()), path.name)
+    digest = hashlib.sha256(read_regular(path, MAX_BYTES, RegisterError)).hexdigest()
+    with import_lock(reg):
+        return _import(reg, path, rows, digest, actor(by))
+
+
+def _import(
+    reg: Any, path: Path, rows: list[tuple[int, HistoryRow]], digest: str, who: str
+) -> Imported:
     with guarded(reg.url), db.read_session(reg.engine) as session:
+        resumed = unfinished(session, digest, path.name)
         people = People(session)
         known_ids = set(session.scalars(select(Respondent.id)))
-        dockets, dates = set(), set()
-        for court, docket, rid, committed, convicted in session.execute(
+        dockets, dates, own = set(), set(), set()
+        for court, docket, rid, committed, convicted, batch in session.execute(
             select(
                 Offense.court,
                 Offense.docket,
                 Offense.respondent_id,
                 Offense.committed,
                 Offense.convicted,
+                Offense.import_batch_id,
             )
         ):
             if court and docket:
-                dockets.add(_docket_key(court, docket))
+                (own if resumed is not None and batch == resumed else dockets).add(
+                    _docket_key(court, docket)
+                )
             if convicted is not None:
                 dates.add((rid, committed, convicted))
     plan: list[tuple[int, HistoryRow, int]] = []
@@ -346,6 +432,9 @@ def import_history(reg: Any, path: Path, by: str | None = None) -> Imported:
                 )
                 continue
         docket = _docket_key(row.court, row.docket)
+        if docket in own:  # imported by this file's run that stopped
+            result.before += 1
+            continue
         if docket in dockets or (rid is not None and (rid, row.committed, row.convicted) in dates):
             result.duplicates.append(
                 f"{where}: already in the register ({row.court}, docket {row.docket}); not imported"
@@ -361,33 +450,39 @@ def import_history(reg: Any, path: Path, by: str | None = None) -> Imported:
             f"{path.name}: nothing imported; {len(problems)} row(s) to fix:\n  "
             + "\n  ".join(problems)
         )
-    if not plan:
+    if not plan and resumed is None:
         return result
-    result.batch = _write(reg, path, who, plan, people, len(result.duplicates), result.lines)
+    result.batch = _write(
+        reg, path, digest, who, plan, people, len(result.duplicates), result.lines, resumed
+    )
     return result
 
 
 def _write(
     reg: Any,
     path: Path,
+    digest: str,
     who: str,
     plan: list[tuple[int, HistoryRow, int]],
     people: People,
     duplicates: int,
     lines: list[str],
+    resumed: int | None,
 ) -> int:
-    digest = hashlib.sha256(read_regular(path, MAX_BYTES, RegisterError)).hexdigest()
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        batch = ImportBatch(
-            source=str(path)[:1000],
-            sha256=digest,
-            rows=0,
-            duplicates=duplicates,
-            started_at=datetime.now(UTC),
-            by=who,
-        )
-        session.add(batch)
-        session.flush()
+        if resumed is None:
+            batch = ImportBatch(
+                source=str(path)[:1000],
+                sha256=digest,
+                rows=0,
+                duplicates=duplicates,
+                started_at=datetime.now(UTC),
+                by=who,
+            )
+            session.add(batch)
+            session.flush()
+        else:
+            batch = session.get(ImportBatch, resumed)
         batch_id = batch.id
         record(session, who, "import-start", "import_batch", batch_id, {"source": path.name})
     made: dict[int, int] = {}
@@ -396,6 +491,7 @@ def _write(
         for start in range(0, len(plan), CHUNK):
             chunk = plan[start : start + CHUNK]
             with guarded(reg.url), db.write_session(reg.engine) as session:
+                people.catch_up(session)
                 _new_respondents(session, who, chunk, people, made)
                 _remember(session, who, chunk)
                 values = [_offense(path, n, row, made.get(r, r), batch_id) for n, row, r in chunk]
@@ -415,6 +511,12 @@ def _write(
                         for oid, (line, _, _) in zip(ids, chunk, strict=True)
                     ],
                 )
+                session.execute(
+                    update(ImportBatch)
+                    .where(ImportBatch.id == batch_id)
+                    .values(rows=ImportBatch.rows + len(chunk))
+                )
+            pause("imported-chunk")
             done += len(chunk)
             for line, row, rid in chunk:
                 lines.append(
@@ -428,7 +530,8 @@ def _write(
         ) from None
     with guarded(reg.url), db.write_session(reg.engine) as session:
         batch = session.get(ImportBatch, batch_id)
-        batch.rows, batch.finished_at = done, datetime.now(UTC)
+        batch.finished_at = datetime.now(UTC)
+        done = batch.rows
         record(
             session,
             who,
@@ -442,6 +545,10 @@ def _write(
 
 def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) -> None:
     fresh = sorted({rid for _, _, rid in chunk if rid < 0 and rid not in made}, reverse=True)
+    for pseudo in list(fresh):  # made by an issue since the file was read: that one
+        if (found := people.made_meanwhile(pseudo)) is not None:
+            made[pseudo] = found
+            fresh.remove(pseudo)
     if not fresh:
         return
     now = datetime.now(UTC)
@@ -461,6 +568,7 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
         ],
     )
     made.update(zip(fresh, ids, strict=True))
+    people.own.update(ids)
     session.execute(
         RespondentAddress.__table__.insert(),
         [

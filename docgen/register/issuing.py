@@ -41,7 +41,7 @@ from docgen.cases.validate import cited_problems
 from docgen.documents import get_kind
 from docgen.documents.base import Addressee, Options, Spec, jurisdiction_of
 from docgen.errors import CaseInvalid, DocgenError, Problem
-from docgen.law.pack import Pack
+from docgen.law.pack import Pack, municipal_today
 from docgen.register import checks
 from docgen.register.audit import record
 from docgen.register.copies import copy_format, copy_of
@@ -51,7 +51,7 @@ from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
-from docgen.register.numbering import normalize, typed_number
+from docgen.register.numbering import normalize, typed_ahead, typed_number
 from docgen.register.parts import part_format, parts
 from docgen.register.queries import document_row, successor
 from docgen.register.records import Issued
@@ -107,6 +107,15 @@ def facts(spec: Spec, data: dict[str, Any], source: str, case_dir: Path | None =
         probe["number"] = PLACEHOLDER
     case, pack = spec.prepare(probe, replace(ISSUING, case_dir=case_dir), source)
     issued = spec.issued(case) or today()
+    if issued > municipal_today(pack):
+        problem = Problem(
+            "issued",
+            f"{issued}: after today ({municipal_today(pack)} in the {pack.name.value}); a "
+            "document is recorded on the day it is issued, never ahead: date it today, or "
+            "issue it on its day",
+            "a record states what has happened: LAW.md §§ 3, 10",
+        )
+        raise CaseInvalid([problem], source)
     place = spec.site(case)
     site = None
     if place is not None:
@@ -141,6 +150,7 @@ class Request:
     copies: bool = False  # a copy for each person in copies_to (docgen.register.copies)
     jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
     case_dir: Path | None = None  # the case file's folder: a map exhibit is read there only
+    number_gap: str | None = None  # why a typed number may leave the numbers before it unused
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -196,14 +206,27 @@ def refuse_typed_priors(data: dict[str, Any], name: str) -> None:
 def source_hash(request: Request) -> str:
     """The content hash of what was asked: the kind, the case or draft as loaded, and the
     document it corrects or proves service of. The same request is the same document."""
-    asked = {
-        "kind": request.kind,
-        "case": request.data,
-        "supersedes": request.supersedes,
-        "about": request.about,
-    }
+    return asked_hash(request.kind, request.data, request.supersedes, request.about)
+
+
+def asked_hash(
+    kind: str, data: dict[str, Any], supersedes: str | None = None, about: int | None = None
+) -> str:
+    """:func:`source_hash` of a request to issue ``kind`` from ``data`` (a first issue,
+    by default): a batch asks the register by it what its cases were recorded as."""
+    asked = {"kind": kind, "case": data, "supersedes": supersedes, "about": about}
     text = json.dumps(asked, sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def numbers_asked(session: Session, hashes: list[str]) -> dict[str, str]:
+    """The numbers of the documents recorded for these requests (:func:`asked_hash`)."""
+    if not hashes:
+        return {}
+    rows = session.execute(
+        select(Document.source_sha256, Document.number).where(Document.source_sha256.in_(hashes))
+    )
+    return {asked: number for asked, number in rows}
 
 
 def issued_before(session: Session, source: str) -> Document | None:
@@ -338,6 +361,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
                 f"number: {number} is already issued in this register; a corrected "
                 f"document is issued with `docgen supersede {number} CASE`"
             )
+        typed_ahead(session, found.pack, kind, number, request.number_gap, who)
     checkpoint("numbered")
     sealing = request.sealing or sealing_of(found.pack)
     officer = checks.signing_officer(sealing, kind, data)

@@ -56,6 +56,8 @@ def recording(
 
 
 def lost(reg: Any, held: Recording, err: Exception) -> Exception:
+    if isinstance(err, db.Damaged):
+        return err  # says itself that nothing was recorded, and that a backup is the cure
     nothing = RegisterError(
         f"nothing was recorded ({err}); no number was used: {held.again} once the register answers"
     )

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from docgen.register import db
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, DocumentFile
+from docgen.register.numbering import gaps
 from docgen.register.pgclient import libpq, postgres_client
 from docgen.register.restores import restore_lines
 from docgen.render.output import staging_file
@@ -34,15 +35,18 @@ class Checked:
     # the public cannot check them there (a desk issuing before its settings gave one).
     loopback: list[tuple[str, str]] = field(default_factory=list)
     restores: list[str] = field(default_factory=list)  # gaps left by restores, and a waiting one
+    gaps: list[tuple[str, bool]] = field(default_factory=list)  # (said, reason recorded)
 
     @property
     def sound(self) -> bool:
-        return not self.altered and not self.database
+        """No file altered, the database sound, every gap in the numbers explained."""
+        return not self.altered and not self.database and all(ok for _, ok in self.gaps)
 
     def lines(self) -> list[str]:
         said = [f"{self.files} stored file(s) checked against their SHA-256"]
         said += [f"altered: {a}" for a in self.altered]
         said += [f"database: {d}" for d in self.database] or ["database: integrity ok"]
+        said += [f"gap: {g}" for g, _ in self.gaps] or ["numbers: no gap in any series"]
         said += [
             f"warning: {number} tells the public to check it at {address}, which only this "
             "machine can reach (settings: verification.address)"
@@ -70,6 +74,7 @@ def check(reg: Any) -> Checked:
             elif fmt == "html":
                 found.loopback += [(number, a) for a in _check_addresses(blob) if is_loopback(a)]
         found.restores = restore_lines(session)
+        found.gaps = gaps(session)
         conn = session.connection()
         if conn.dialect.name == "sqlite":
             answer = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]

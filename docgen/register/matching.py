@@ -2,7 +2,8 @@
 
 Pure functions. Text is read as Unicode NFKC, case-folded, so every letter and digit of
 every script is kept (李娜 and 王伟 are two names, "Пётр" is not "Иван") while a
-full-width "Ｓｍｉｔｈ" is "smith"; punctuation and spacing are ignored, and so is the
+full-width "Ｓｍｉｔｈ" is "smith"; punctuation and spacing are ignored (spaces inside a
+name written without them, in Chinese, Japanese or Korean, too: "王 伟" is "王伟"), and so is the
 spelling of a firm's form ("L.L.C." is "LLC", "Incorporated" is "Inc"). An address key
 does the same for street words ("Street" is "St").
 
@@ -12,7 +13,9 @@ resolve by id, never merged and never split silently:
 
 - the same words in another order ("Smith, John", "SMITH JOHN" and "John Smith"),
 - the same letters but for accents, marks or look-alike letters of another script
-  (a Cyrillic "Ѕmіth" for "Smith", "Jose" for "José"): the *loose key* compares them,
+  (a Cyrillic "Ѕmіth" for "Smith", "Jose" for "José"; a name written wholly in look-alikes,
+  "ЅСОТТ" for "SCOTT", the same): the *loose key* compares them, letters mapped by
+  Unicode's confusables (UTS #39),
 - a shortened word ("Ridge Dev" for "Ridge Development"), or a small misspelling.
 
 A name with no letter or digit at all (``"!!!"``) has no key and matches nothing.
@@ -23,7 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cache, lru_cache
 
 FIRM_FORMS = {
     "llc": "llc",
@@ -65,26 +68,33 @@ STREET_WORDS = {
 }
 NEAR = 0.86  # SequenceMatcher ratio from which two name keys are "near"
 
-# Letters of the Cyrillic and Greek scripts that print like a Latin letter (the pairs
-# of Unicode's confusables.txt, UTS #39, among these three scripts), mapped before case
-# folding so that a capital Greek Eta reads as "H" and a small one is left alone.
-LOOK_ALIKES = str.maketrans(
-    {
-        # Cyrillic capitals
-        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-        "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y",
-        "Һ": "H", "Ӏ": "I", "Ԛ": "Q", "Ԝ": "W", "Ԁ": "D",
-        # Cyrillic small letters
-        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
-        "і": "i", "ј": "j", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ү": "y",
-        # Greek capitals
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
-        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-        # Greek small letters
-        "α": "a", "ο": "o", "ρ": "p", "ι": "i", "κ": "k", "ν": "v", "υ": "u", "χ": "x",
-        "γ": "y",
-    }
-)  # fmt: skip
+CJK = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+# Han, kana and Hangul: names written without spaces ("王伟"), so a space typed inside
+# one ("王 伟") is no word break
+_CJK_SPACE = re.compile(rf"(?<=[{CJK}]) +(?=[{CJK}])")
+
+
+@cache
+def look_alikes() -> dict[int, str]:
+    """Every letter of another script that Unicode's confusables (UTS #39, the data the
+    confusable-homoglyphs package ships) pair with an ASCII letter or digit, directly or
+    through one other look-alike: Cyrillic "Ѕ" -> "S", Greek "Ο" -> "O", Cherokee "Ꭺ" -> "A".
+    Taken from the maintained data rather than a hand list, which knew 60 of them."""
+    import json
+    from importlib.resources import files
+
+    data = json.loads((files("confusable_homoglyphs") / "confusables.json").read_text("utf-8"))
+    table: dict[int, str] = {}
+    for char, pairs in data.items():
+        if len(char) != 1 or char.isascii() or not char.isalpha():
+            continue
+        near = [p["c"] for p in pairs]
+        latin = [c for c in near if len(c) == 1 and c.isascii() and c.isalnum()]
+        further = [q["c"] for c in near for q in data.get(c, [])]
+        latin += [c for c in further if len(c) == 1 and c.isascii() and c.isalnum()]
+        if latin:  # a letter of the same case first (a capital Iota is "I", not "l")
+            table[ord(char)] = min(latin, key=lambda c: (c.isupper() != char.isupper(), c))
+    return table
 
 
 def fold(text: str) -> str:
@@ -93,10 +103,11 @@ def fold(text: str) -> str:
 
 
 def _words(text: str) -> str:
-    """The letters, marks and digits of ``text`` (any script), folded; words one space apart."""
+    """The letters, marks and digits of ``text`` (any script), folded; words one space
+    apart, and none between two letters of a script written without spaces (CJK)."""
     folded = fold(text).replace("&", " and ")
     kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" else " " for ch in folded)
-    return " ".join(kept.split())
+    return _CJK_SPACE.sub("", " ".join(kept.split()))
 
 
 # "l l c" and friends (initials split by the dots) become one word first: longest first.
@@ -126,7 +137,7 @@ def loose_key(name: str) -> str:
     """The name's words without accents or marks, look-alike letters read as Latin, in
     sorted order: equal loose keys of different names are a near match, never the same."""
     plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name))
-    plain = "".join(c for c in plain.translate(LOOK_ALIKES) if not unicodedata.combining(c))
+    plain = "".join(c for c in plain.translate(look_alikes()) if not unicodedata.combining(c))
     return " ".join(sorted(name_key(plain).split()))
 
 

@@ -262,6 +262,24 @@ class Counter(Base):
     last: Mapped[int] = mapped_column(Integer)
 
 
+class NumberGap(Base):
+    """Numbers of a series (jurisdiction, kind, year) never issued here, ``first`` to
+    ``last``, and why: recorded when a clerk took a typed number above the series' next."""
+
+    __tablename__ = "number_gaps"
+    __table_args__ = (Index("ix_number_gaps_series", "jurisdiction", "kind", "year"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    jurisdiction: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(40))
+    year: Mapped[int] = mapped_column(Integer)
+    first: Mapped[int] = mapped_column(Integer)
+    last: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(1000))
+    recorded_by: Mapped[str] = mapped_column(String(200))
+    recorded_at: Mapped[datetime] = mapped_column()
+
+
 class AuditEntry(Base):
     """Who did what, and when: one row per change, written in the change's transaction."""
 

@@ -16,6 +16,12 @@ Safe to print anywhere: a number is ASCII letters, digits and ``-._/`` only (it 
 file names, URLs and HTTP headers), checked at issue whatever produced it (a pack's
 format, or a number typed in a case); a pack whose format makes anything else is refused.
 
+Numbers cannot run ahead: a typed number above its series' next would leave the numbers
+between unused, so it is refused, unless the clerk says why those numbers were not
+issued here (``number_gap``: paper notices before the register, say); then the gap is
+recorded with that reason (``NumberGap``) and the series goes on after the typed
+number. :func:`gaps` lists every gap in every series, with its reason or "unexplained".
+
 Numbers are unique per jurisdiction: two municipalities sharing one register both have a
 ``CC-2026-0001`` (each pack's format is that municipality's practice, printed on its
 documents, so docgen does not add a prefix of its own); a command given a number that
@@ -27,13 +33,16 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
+from collections import defaultdict
+from datetime import datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from docgen.law.pack import Pack
+from docgen.register.audit import record
 from docgen.register.db import RegisterError
-from docgen.register.models import Counter, Document
+from docgen.register.models import Counter, Document, NumberGap
 
 
 def number_format(pack: Pack, kind: str) -> str:
@@ -131,6 +140,14 @@ def next_number(session: Session, pack: Pack, kind: str, year: int) -> str:
     """Take the next free number (inside the caller's write transaction)."""
     fmt = number_format(pack, kind)
     allowed(fmt.format(year=year, seq=1), pack, kind)  # before the counter is touched
+    last = _next_free(session, pack, kind, year, fmt)
+    where = (Counter.jurisdiction == pack.id, Counter.kind == kind, Counter.year == year)
+    session.execute(update(Counter).where(*where).values(last=last))
+    return fmt.format(year=year, seq=last)
+
+
+def _next_free(session: Session, pack: Pack, kind: str, year: int, fmt: str) -> int:
+    """The series' next free sequence number (its counter row locked)."""
     ensure_counter(session, pack.id, kind, year)
     where = (Counter.jurisdiction == pack.id, Counter.kind == kind, Counter.year == year)
     last = session.execute(select(Counter.last).where(*where).with_for_update()).scalar_one()
@@ -143,12 +160,106 @@ def next_number(session: Session, pack: Pack, kind: str, year: int) -> str:
             select(Document.id).where(Document.jurisdiction == pack.id, Document.number == number)
         )
         if taken is None:
-            break
-    session.execute(update(Counter).where(*where).values(last=last))
-    return number
+            return last
 
 
-def sequence_of(fmt: str, number: str) -> tuple[int, int] | None:
-    """(year, sequence) of ``number`` written in format ``fmt``; None when it is not."""
-    found = _pattern(fmt).fullmatch(normalize(number))
-    return (int(found["year"]), int(found["seq"])) if found is not None else None
+def sequence(pack: Pack, kind: str, number: str) -> tuple[int, int] | None:
+    """(year, sequence number) of a number written in the pack's format for ``kind``."""
+    fmt = pack.numbering.format_for(kind) if pack.numbering else None
+    found = _pattern(fmt).fullmatch(number) if fmt else None
+    return (int(found["year"]), int(found["seq"])) if found else None
+
+
+def typed_ahead(
+    session: Session,
+    pack: Pack,
+    kind: str,
+    number: str,
+    reason: str | None,
+    who: str,
+) -> None:
+    """A typed number above its series' next is refused; with ``reason`` (the clerk's
+    word for why the numbers before it were never issued here) it is taken: the gap is
+    recorded and the counter moved past the number. Inside the write transaction."""
+    place = sequence(pack, kind, number)
+    if place is None:
+        return  # a kind the pack does not number: typed numbers are its only ones
+    year, seq = place
+    fmt = number_format(pack, kind)
+    nxt = _next_free(session, pack, kind, year, fmt)
+    if seq <= nxt:
+        return
+    first, last = fmt.format(year=year, seq=nxt), fmt.format(year=year, seq=seq - 1)
+    unused = f"{first}" if seq - 1 == nxt else f"{first} to {last}"
+    if not (reason or "").strip():
+        raise RegisterError(
+            f"number: {number} is ahead of its series, whose next number is {first}: issuing "
+            f"it would leave {seq - nxt} number(s) unused ({unused}); leave the number out "
+            f"and the register gives {first}, or, if those numbers were used elsewhere (paper "
+            "notices before the register), say so with --number-gap REASON: the gap is "
+            "recorded with that reason"
+        )
+    gap = NumberGap(
+        jurisdiction=pack.id,
+        kind=kind,
+        year=year,
+        first=nxt,
+        last=seq - 1,
+        reason=reason.strip()[:1000],
+        recorded_by=who,
+        recorded_at=datetime.now().astimezone(),
+    )
+    session.add(gap)
+    session.flush()
+    where = (Counter.jurisdiction == pack.id, Counter.kind == kind, Counter.year == year)
+    session.execute(update(Counter).where(*where).values(last=seq))
+    record(
+        session, who, "number-gap", "number_gap", gap.id, {"numbers": unused, "reason": gap.reason}
+    )
+
+
+def gaps(session: Session) -> list[tuple[str, bool]]:
+    """Every gap in every series: ("NOV-2026-0001 to NOV-2026-0499 (499 numbers): why",
+    whether a reason is recorded), the unexplained ones said so."""
+    from docgen.law.packs import load_pack
+
+    issued: dict[tuple[str, str, int], set[int]] = defaultdict(set)
+    packs: dict[str, Pack] = {}
+    for jurisdiction, kind, number in session.execute(
+        select(Document.jurisdiction, Document.kind, Document.number)
+    ):
+        if jurisdiction not in packs:
+            packs[jurisdiction] = load_pack(jurisdiction)
+        place = sequence(packs[jurisdiction], kind, number)
+        if place is not None:
+            issued[(jurisdiction, kind, place[0])].add(place[1])
+    reasons: dict[tuple[str, str, int], list[NumberGap]] = defaultdict(list)
+    for gap in session.scalars(select(NumberGap).order_by(NumberGap.id)):
+        reasons[(gap.jurisdiction, gap.kind, gap.year)].append(gap)
+    out = []
+    for series in sorted(issued):
+        jurisdiction, kind, year = series
+        fmt = number_format(packs[jurisdiction], kind)
+        runs: list[list[int | str]] = []  # [first, last, why]
+        for seq in range(1, max(issued[series])):
+            if seq in issued[series]:
+                continue
+            why = next(
+                (
+                    f"{g.reason} (recorded by {g.recorded_by}, {g.recorded_at:%Y-%m-%d})"
+                    for g in reasons[series]
+                    if g.first <= seq <= g.last
+                ),
+                "unexplained",
+            )
+            if runs and runs[-1][1] == seq - 1 and runs[-1][2] == why:
+                runs[-1][1] = seq
+            else:
+                runs.append([seq, seq, why])
+        for first, last, why in runs:
+            count = int(last) - int(first) + 1
+            said = fmt.format(year=year, seq=first)
+            if count > 1:
+                said += f" to {fmt.format(year=year, seq=last)}"
+            out.append((f"{said} ({count} number(s)): {why}", why != "unexplained"))
+    return out

@@ -34,8 +34,8 @@ from sqlalchemy.orm import Session
 from docgen.law.packs import load_pack, pack_names
 from docgen.register import db
 from docgen.register.db import RegisterError
-from docgen.register.models import Counter, Restore
-from docgen.register.numbering import ensure_counter, normalize, sequence_of
+from docgen.register.models import Counter, NumberGap, Restore
+from docgen.register.numbering import ensure_counter, normalize, sequence
 from docgen.register.pgclient import libpq, postgres_client
 from docgen.render.output import staging_file
 
@@ -266,10 +266,10 @@ def parse_number(typed: str, jurisdiction: str | None) -> tuple[str, str, int, i
         if jurisdiction is not None and name != jurisdiction:
             continue
         pack = load_pack(name)
-        for kind, entry in (pack.numbering.formats if pack.numbering else {}).items():
-            sequence = sequence_of(entry.value, number)
-            if sequence is not None:
-                found.append((name, kind, *sequence))
+        for kind in pack.numbering.formats if pack.numbering else {}:
+            place = sequence(pack, kind, number)
+            if place is not None:
+                found.append((name, kind, *place))
     if not found:
         raise RegisterError(
             f"--used-through {typed!r} is not a document number of "
@@ -314,6 +314,19 @@ def account(
                 )
             session.execute(update(Counter).where(*where).values(last=seq))
             gaps.append(Gap(key, last, seq))
+            session.add(  # register check names the gap with its reason (numbering.gaps)
+                NumberGap(
+                    jurisdiction=name,
+                    kind=kind,
+                    year=year,
+                    first=last + 1,
+                    last=seq,
+                    reason=f"issued after the backup restored on {restored.at:%Y-%m-%d} "
+                    f"({restored.backup})",
+                    recorded_by=by,
+                    recorded_at=datetime.now(UTC),
+                )
+            )
         restored.accounted_at = datetime.now(UTC)
         restored.accounted_by = by
         restored.gaps = [{"series": g.series, "after": g.after, "through": g.through} for g in gaps]
@@ -321,8 +334,9 @@ def account(
 
 
 def restore_lines(session: Session) -> list[str]:
-    """``register check``'s lines about restores: each gap with its reason, and a restore
-    still waiting for its numbers."""
+    """``register check``'s lines about restores: a restore still waiting for its numbers,
+    and for each accounted one the numbers said to be used after its backup (each also a
+    recorded gap with that reason, numbering.gaps)."""
     lines = []
     for restored in session.scalars(select(Restore).order_by(Restore.id)):
         when = f"{restored.at:%Y-%m-%d}"
@@ -332,10 +346,9 @@ def restore_lines(session: Session) -> list[str]:
                 "the numbers used after the backup are accounted for (register account-numbers)"
             )
             continue
-        for gap in restored.gaps or []:
-            g = Gap(gap["series"], gap["after"], gap["through"])
-            lines.append(
-                f"gap: {g.said()}: issued after the backup restored on {when} "
-                f"({restored.backup}), stated by {restored.accounted_by}"
-            )
+        used = [Gap(g["series"], g["after"], g["through"]).said() for g in restored.gaps or []]
+        lines.append(
+            f"restore: restored on {when} from {restored.backup}; used after the backup, "
+            f"stated by {restored.accounted_by}: {', '.join(used) or 'none'}"
+        )
     return lines

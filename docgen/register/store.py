@@ -96,6 +96,7 @@ class Register:
         force: bool = False,
         final: bytes | None = None,
         copies: bool = False,
+        number_gap: str | None = None,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
@@ -108,7 +109,9 @@ class Register:
         PDF/A-2b (docgen.register.finals). ``jurisdiction``: whose ``supersedes`` it is,
         when two municipalities sharing the register both issued that number.
         ``copies``: a copy for each person in copies_to, kept with the document
-        (docgen.register.copies). With ``out``,
+        (docgen.register.copies). ``number_gap``: why the numbers before a typed number
+        above its series' next were never issued here (docgen.register.numbering); without
+        it such a number is refused. With ``out``,
         the files are written after the record is committed; a different file already at
         a path stops the issue before anything is recorded (unless ``force``).
         """
@@ -137,6 +140,7 @@ class Register:
             final=final,
             copies=copies,
             case_dir=api.case_dir_of(source),
+            number_gap=number_gap,
         )
         issued, targets = issuing.rendered_outside(lambda: self._issue(request))
         checkpoint("committed")

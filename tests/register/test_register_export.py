@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import hashlib
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -114,6 +115,7 @@ def test_register_check_and_backup_notice_altered_files(register_url, tmp_path):
     assert sound.stdout.splitlines() == [
         "2 stored file(s) checked against their SHA-256",
         "database: integrity ok",
+        "numbers: no gap in any series",
     ]
     with Register.open(register_url) as reg:
         _alter_stored_pdf(reg)
@@ -127,7 +129,8 @@ def test_register_check_and_backup_notice_altered_files(register_url, tmp_path):
     assert not (tmp_path / "copy.db").exists() and not list(tmp_path.glob(".copy.db*"))
 
 
-def test_a_sqlite_register_with_a_damaged_page_is_not_backed_up(tmp_path, monkeypatch):
+def _damaged_sqlite_register(tmp_path, monkeypatch) -> Path:
+    """A SQLite register with one notice, its respondents' page then overwritten."""
     path = tmp_path / "home" / "docgen.sqlite"
     monkeypatch.setenv("DOCGEN_DATABASE_URL", f"sqlite:///{path}")
     case = case_file(tmp_path, notice())
@@ -141,6 +144,11 @@ def test_a_sqlite_register_with_a_damaged_page_is_not_backed_up(tmp_path, monkey
     with open(path, "r+b") as handle:  # every engine is closed: a disk's damage
         handle.seek((root - 1) * page + 8)
         handle.write(b"\xff" * 64)
+    return path
+
+
+def test_a_sqlite_register_with_a_damaged_page_is_not_backed_up(tmp_path, monkeypatch):
+    _damaged_sqlite_register(tmp_path, monkeypatch)
     refused = docgen("register", "backup", tmp_path / "copy.db", cwd=tmp_path)
     assert refused.returncode == 1 and "Traceback" not in refused.stderr
     assert "damaged" in refused.stderr or "malformed" in refused.stderr
@@ -157,3 +165,15 @@ def test_service_is_refused_on_an_affidavit_and_on_a_superseded_document(reg):
     corrected = reg.supersede(first.number, notice(), formats=("html",))
     with pytest.raises(RegisterError, match=f"was superseded by {corrected.number}"):
         reg.record_service(first.number, "first-class-mail", date(2026, 11, 17))
+
+
+def test_an_issue_on_a_malformed_register_says_restore_a_backup_with_the_command(
+    tmp_path, monkeypatch
+):
+    path = _damaged_sqlite_register(tmp_path, monkeypatch)
+    again = case_file(tmp_path, notice(), "again.yaml")
+    refused = docgen("issue", "notice-of-violation", again, "-f", "html", cwd=tmp_path)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert "trying again cannot help" in refused.stderr
+    assert f"mv {path} {path}.damaged" in refused.stderr and "cp BACKUP" in refused.stderr
+    assert "issue it again once the register answers" not in refused.stderr

@@ -151,3 +151,61 @@ def test_a_correction_to_the_same_respondent_needs_no_question(reg):
     first = reg.issue("notice-of-violation", notice(name="王伟"), formats=HTML)
     corrected = reg.supersede(first.number, notice(name="王伟"), formats=HTML)
     assert corrected.respondent.id == first.respondent.id
+
+
+# Names written without spaces (Chinese, Japanese, Korean) are the same name with a space
+# typed inside; everywhere else the words stay words.
+SPACED = [
+    ("王 伟", "王伟"),  # Chinese
+    ("山田 太郎", "山田太郎"),  # Japanese, kanji
+    ("やまだ たろう", "やまだたろう"),  # Japanese, hiragana
+    ("김 민준", "김민준"),  # Korean
+]
+
+
+@pytest.mark.parametrize(("typed", "on_record"), SPACED)
+def test_spacing_inside_a_cjk_name_is_ignored(typed, on_record):
+    assert name_key(typed) == name_key(on_record)
+
+
+def test_spacing_between_words_of_other_scripts_is_kept():
+    assert name_key("Jo Hnsmith") != name_key("John Smith")
+    assert name_key("Иван Смирнов") != name_key("ИванСмирнов")
+
+
+@pytest.mark.parametrize(("typed", "on_record"), SPACED)
+def test_a_convicted_cjk_name_typed_with_a_space_is_the_same_respondent(reg, typed, on_record):
+    first = convicted(reg, on_record)
+    again = reg.issue("notice-of-violation", notice("2026-11-16", name=typed), formats=HTML)
+    assert again.respondent.id == first.respondent.id and not again.respondent.created
+    assert "second offense" in words(again)
+
+
+# A name written wholly in letters Unicode's confusables (UTS #39) pair with another
+# script's is asked about like one look-alike letter; accents and Arabic vowel marks too.
+WHOLE = [
+    ("ЅСОТТ", "SCOTT"),  # every letter Cyrillic
+    ("ΑΒΒΟΤΤ ΚΙΜ", "ABBOTT KIM"),  # every letter Greek
+    ("ᎪᏴᎬ", "ABE"),  # every letter Cherokee
+    ("Јоѕе", "Jose"),  # Cyrillic, small letters
+    ("مُحَمَّد علي", "محمد علي"),  # Arabic with and without vowel marks
+    ("Γιωργος", "Γιώργος"),  # Greek without its accent
+    ("Jose Garcia", "José García"),  # Latin without its accents
+]
+
+
+@pytest.mark.parametrize(("typed", "on_record"), WHOLE)
+def test_a_name_of_look_alikes_or_without_marks_is_near_not_equal(typed, on_record):
+    assert name_key(typed) != name_key(on_record)
+    assert loose_key(typed) == loose_key(on_record)
+
+
+@pytest.mark.parametrize(("typed", "on_record"), WHOLE[:3])
+def test_a_whole_name_of_look_alikes_at_a_convicted_persons_address_is_a_question(
+    reg, typed, on_record
+):
+    first = convicted(reg, on_record)
+    with pytest.raises(AmbiguousRespondent) as asked:
+        reg.issue("notice-of-violation", notice("2026-11-16", name=typed), formats=HTML)
+    assert [c.id for c in asked.value.candidates] == [first.respondent.id]
+    assert "look-alike letters" in str(asked.value)

@@ -70,7 +70,12 @@ def test_a_look_alike_of_an_issued_number_is_refused(reg, typed):
 
 
 def test_a_typed_number_is_stored_in_its_one_spelling_and_found_by_any(reg):
-    issued = reg.issue("notice-of-violation", numbered(" nov-2026-0042"), formats=HTML)
+    issued = reg.issue(
+        "notice-of-violation",
+        numbered(" nov-2026-0042"),
+        formats=HTML,
+        number_gap="0001 to 0041 were issued on paper before the register",
+    )
     assert issued.number == "NOV-2026-0042"
     assert "NOV-2026-0042" in issued.files["html"].decode()
     assert reg.document("nov\u20102026\u20100042 ").number == "NOV-2026-0042"

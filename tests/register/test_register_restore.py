@@ -90,7 +90,9 @@ def test_a_backup_restored_as_documented_never_gives_a_number_twice(register_url
     assert again.name.startswith("NOV-2026-0003")  # never 0002 again
     checked = docgen("register", "check", url=restored, cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout
-    assert "gap: NOV-2026-0002: issued after the backup restored on" in checked.stdout
+    assert "gap: NOV-2026-0002 (1 number(s)): issued after the backup restored on" in (
+        checked.stdout
+    )
 
 
 def test_a_restore_refuses_what_is_not_a_backup_or_would_replace_issued_documents(

@@ -61,7 +61,7 @@ def test_issued_before_service_the_certificate_is_left_blank_in_every_format(reg
 
 def test_plain_render_prints_first_too(register_url, tmp_path):
     case, out = tmp_path / "case.yaml", f"{tmp_path}/out/"
-    case.write_text(yaml.safe_dump({**unserved(), "number": "NOV-2026-0042"}), encoding="utf-8")
+    case.write_text(yaml.safe_dump({**unserved(), "number": "NOV-2026-0001"}), encoding="utf-8")
     alone = docgen("render", "notice-of-violation", case, "-o", f"{tmp_path}/plain/", "-f", "html")
     assert alone.returncode == 0, alone.stderr  # print first, serve second (LAW.md § 2)
     (plain,) = (tmp_path / "plain").iterdir()
