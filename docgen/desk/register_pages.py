@@ -154,7 +154,7 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
     from sqlalchemy.orm import aliased
 
     from docgen.register import db
-    from docgen.register.filters import apply
+    from docgen.register.filters import apply, kept_deadline_column, standing_events
     from docgen.register.models import Document, Respondent, ServiceEvent, Site
     from docgen.register.store import _today
 
@@ -193,8 +193,10 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
             Respondent.id,
             Respondent.name,
             func.coalesce(Site.address, Site.description),
-            events.with_only_columns(func.max(ServiceEvent.date)).scalar_subquery(),
-            events.with_only_columns(func.max(ServiceEvent.appeal_deadline)).scalar_subquery(),
+            events.where(standing_events())
+            .with_only_columns(func.min(ServiceEvent.date))
+            .scalar_subquery(),
+            kept_deadline_column(),
             select(successor.number)
             .where(successor.supersedes_id == Document.id)
             .scalar_subquery(),

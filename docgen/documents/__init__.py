@@ -25,6 +25,7 @@ MODULES = {
     "affidavit-of-service": "docgen.documents.affidavit_of_service",
     "stop-work-lifted": "docgen.documents.stop_work_lifted",
     "mailing-list": "docgen.documents.mailing_list",
+    "return-receipt": "docgen.documents.return_receipt",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}
 

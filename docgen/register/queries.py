@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import get_kind, kinds_with
+from docgen.law.packs import load_pack
 from docgen.register.copies import copy_for, copy_of
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
@@ -20,11 +21,11 @@ from docgen.register.records import (
     History,
     OffenseRecord,
     Verified,
-    notice_deadline,
     offense_record,
     service_record,
 )
 from docgen.register.respondents import candidates, parse_id, ref
+from docgen.register.standing import kept_deadline, persons, served_on
 
 
 def file_type(stored: str) -> str:
@@ -149,12 +150,26 @@ def lifter(session: Session, doc: Document) -> str | None:
     )
 
 
+def numbers_of(session: Session, ids: Any) -> dict[int, str]:
+    """Document numbers by id, for the ids given (None skipped)."""
+    wanted = {i for i in ids if i}
+    if not wanted:
+        return {}
+    rows = session.execute(select(Document.id, Document.number).where(Document.id.in_(wanted)))
+    return {id_: number for id_, number in rows}
+
+
+def event_numbers(doc: Document) -> set[int | None]:
+    """The documents a document's events name: each affidavit, each receipt's annex."""
+    ids = {e.affidavit_id for e in doc.services}
+    return ids | {e.outcome.annex_id for e in doc.services if e.outcome is not None}
+
+
 def document_record(session: Session, doc: Document) -> DocumentRecord:
     site = session.get(Site, doc.site_id) if doc.site_id else None
-    number_of = {}
-    for other in (doc.supersedes_id, doc.about_id):
-        if other:
-            number_of[other] = session.scalar(select(Document.number).where(Document.id == other))
+    number_of = numbers_of(session, {doc.supersedes_id, doc.about_id} | event_numbers(doc))
+    pack = load_pack(doc.jurisdiction, doc.issued)
+    served = get_kind(doc.kind).served
     return DocumentRecord(
         id=doc.id,
         number=doc.number,
@@ -164,8 +179,10 @@ def document_record(session: Session, doc: Document) -> DocumentRecord:
         respondent=ref(doc.respondent) if doc.respondent else None,
         site=(site.address or site.description) if site else None,
         hashes={f.format: f.sha256 for f in doc.files},
-        services=tuple(service_record(s) for s in doc.services),
-        appeal_deadline=notice_deadline(doc.services),
+        services=tuple(service_record(s, numbers=number_of) for s in doc.services),
+        appeal_deadline=kept_deadline(list(doc.services)),
+        persons=persons(doc, pack) if served else (),
+        served_on=served_on(doc, pack) if served else None,
         supersedes=number_of.get(doc.supersedes_id),
         superseded_by=successor(session, doc.id),
         corrections=corrections(session, doc),
@@ -255,6 +272,8 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         superseded_by=successor(session, doc.id),
         in_effect=in_effect(session, doc),
         copy_for=copy_for(doc.case, fmt),
+        about=numbers_of(session, {doc.about_id}).get(doc.about_id),
+        lifted_by=lifter(session, doc),
     )
 
 

@@ -38,10 +38,11 @@ from docgen.register.audit import actor, record
 from docgen.register.db import Refused, RegisterError
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
-from docgen.register.mailing import service_article
+from docgen.register.mailing import article_used, service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
 from docgen.register.queries import document_row, successor
-from docgen.register.records import Served, notice_deadline, service_record
+from docgen.register.records import Served, service_record
+from docgen.register.standing import kept_deadline
 
 
 def record_service(
@@ -132,6 +133,13 @@ def record_service(
         twice = [
             e for e in events if (e.served_on, e.method, e.date, e.time) == (name, method, on, time)
         ]
+        if twice and received is not None and method in MAIL:
+            raise RegisterError(
+                f"{number}: the mailing to {name or 'the recipient'} on {on} is already "
+                "recorded; its return receipt is recorded on that mailing, not as a second "
+                f"service: docgen record-receipt {number} --received {received} --signed-by "
+                "NAME (LAW.md § 2)"
+            )
         if twice:
             raise RegisterError(
                 f"{number}: service on {name or 'the recipient'} by {choice(method).lower()} "
@@ -140,6 +148,10 @@ def record_service(
                 "recorded once, with its one affidavit (LAW.md § 10)"
             )
         article = service_article(served, method, article)
+        if article is not None:
+            used = article_used(session, article)
+            if used:
+                raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
         server_name, server_title = _server(doc, served_by)
         deadline, rule, reasons = None, "", ()
         landowner = served is None or served.get("role") == "landowner"
@@ -173,7 +185,7 @@ def record_service(
         )
         session.add(event)
         session.flush()
-        kept = notice_deadline([*events, event])
+        kept = kept_deadline([*events, event])
         record(
             session,
             who,
@@ -230,6 +242,7 @@ def record_service(
             )
             proof, targets = issue_in(session, request)
             held.issuing(request, proof.number)
+            event.affidavit_id = proof.id
     if proof is not None:
         proof = write_out(proof, targets, force)
     return Served(number=number, service=result, affidavit=proof)
