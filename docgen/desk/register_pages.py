@@ -321,7 +321,8 @@ def _document_page(
     """A document's page; with ``typed_for`` ("service", "disposition") that form keeps
     what was typed in it (a refusal never wipes a form)."""
     from docgen.desk import actions
-    from docgen.register.models import DISPOSITIONS, SERVICE_METHODS
+    from docgen.documents.affidavit_of_service import MAIL
+    from docgen.register.models import DISPOSITIONS, RETURN_REASONS, SERVICE_METHODS
 
     try:
         record = register(request).document(number)
@@ -336,6 +337,12 @@ def _document_page(
         affidavits=affidavits(register(request), record.id),
         methods=SERVICE_METHODS,
         dispositions=DISPOSITIONS,
+        reasons=RETURN_REASONS,
+        open=[
+            (i, s)
+            for i, s in enumerate(record.services)
+            if s.method in MAIL and s.outcome is None and s.received is None
+        ],
         labels=record_forms.FORMS,
         error=[error] if isinstance(error, str) and error else error,
         done=done,
@@ -375,7 +382,12 @@ def downloads(record: Any) -> list[Download]:
 
 
 # What a page says after a change it was redirected from (a reload never repeats it).
-DONE = {"service": "Service recorded.", "disposition": "Disposition recorded."}
+DONE = {
+    "service": "Service recorded.",
+    "disposition": "Disposition recorded.",
+    "receipt": "Return receipt recorded on its mailing and annexed to its affidavit.",
+    "returned": "Returned mailing recorded: it completes no service. Serve again by another means.",
+}
 
 
 @guarded("register")
