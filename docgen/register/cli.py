@@ -415,8 +415,15 @@ def record_return(number, on, reason, to, article, mailed, by, jurisdiction) -> 
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @BY
 @_copies_option
+@click.option(
+    "--article",
+    "articles",
+    multiple=True,
+    help="each person's certified article number for the notice, the landowner's first "
+    "('' leaves a line blank to fill in by hand); never the order's",
+)
 @WHOSE
-def lift(number, on, out, fmt, force, by, copies, jurisdiction) -> None:
+def lift(number, on, out, fmt, force, by, copies, articles, jurisdiction) -> None:
     """Record the confirmation of compliance that lifts the stop-work order NUMBER
     (§ 228-79C(2)) and issue the written notice lifting it."""
     from docgen import api
@@ -430,6 +437,7 @@ def lift(number, on, out, fmt, force, by, copies, jurisdiction) -> None:
             out=out or "./",
             force=force,
             copies=copies,
+            articles=articles,
             jurisdiction=jurisdiction,
         )
     click.echo(f"{number}: lifted on {on.isoformat()}")

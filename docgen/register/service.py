@@ -42,7 +42,7 @@ from docgen.register.mailing import article_used, service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
 from docgen.register.queries import document_row, successor
 from docgen.register.records import Served, service_record
-from docgen.register.standing import kept_deadline
+from docgen.register.standing import complete, kept_deadline
 
 
 def record_service(
@@ -147,6 +147,10 @@ def record_service(
                 f"{' at ' + time if time else ''} is already recorded; the same event is "
                 "recorded once, with its one affidavit (LAW.md § 10)"
             )
+        if spec.liftable and doc.case.get("effective"):
+            problems += _effective(doc, pack, method, on, received, mailed, why)
+            if problems:
+                raise Refused(problems)
         article = service_article(served, method, article)
         if article is not None:
             used = article_used(session, article)
@@ -294,6 +298,34 @@ def service_problems(
     if time is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", time):
         problems.append(Problem("time", f"{time!r}: the time of delivery as HH:MM, e.g. 10:45"))
     return problems
+
+
+def _effective(
+    doc: Document,
+    pack: Pack,
+    method: str,
+    on: date,
+    received: date | None,
+    mailed: date | None,
+    why: str,
+) -> list[Problem]:
+    """An order that states its ``effective`` date takes effect on service, never before
+    (LAW.md § 3): by mail alone it is not in effect before mail service is complete. A
+    service that would leave no service complete by that date is refused."""
+    effective = date.fromisoformat(str(doc.case["effective"]))
+    start, _ = appeal_from(method, on, received, mailed, pack)
+    events = list(doc.services)
+    days = [d for e in events if (d := complete(e, events, pack)) is not None]
+    first = min([start.start, *days])
+    if first <= effective:
+        return []
+    message = (
+        f"{on}: {doc.number} states it is effective {effective}; served by "
+        f"{choice(method).lower()} on {on}, service is complete only {start.start} "
+        f"({start.rule}): serve it by delivery or posting by {effective}, or correct it "
+        f"(docgen supersede) with an effective date on or after {start.start}"
+    )
+    return [Problem("date", message, f"{why}; LAW.md § 3")]
 
 
 def _ahead(pack: Pack, on: date, received: date | None, why: str) -> list[Problem]:
