@@ -170,6 +170,11 @@ class Enforcement(Strict):
     # its own service starts its own appeal period (a reading for counsel).
     correction: CitedText | None = None
     correction_appeal: CitedText | None = None
+    # Where the replaced one was itself a correction: the line back to the first
+    # ({earlier}), and which one was served on the person ({served}, {person}, {date}).
+    correction_line: CitedText | None = None
+    correction_served: CitedText | None = None
+    correction_unserved: CitedText | None = None
     appeal_deadline: AppealDeadline
     stop_work_duration: CitedText
     stop_work_failure: CitedText

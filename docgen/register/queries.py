@@ -132,6 +132,14 @@ def corrections(session: Session, doc: Document) -> tuple[str, ...]:
     return (*reversed(earlier), doc.number, *later)
 
 
+def line_of(session: Session, doc: Document) -> list[Document]:
+    """``doc`` and every document it corrected, back to the first: oldest first."""
+    line = [doc]
+    while line[0].supersedes_id is not None:
+        line.insert(0, session.get(Document, line[0].supersedes_id))
+    return line
+
+
 def in_effect(session: Session, doc: Document) -> str | None:
     """The number of the latest correction of ``doc`` (the one in effect), or None when
     ``doc`` was never superseded."""
