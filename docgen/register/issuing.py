@@ -41,7 +41,7 @@ from docgen.cases.validate import cited_problems
 from docgen.documents import get_kind
 from docgen.documents.base import Addressee, Correction, Options, Spec, jurisdiction_of
 from docgen.errors import CaseInvalid, DocgenError, Problem
-from docgen.law.pack import Pack
+from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import checks
 from docgen.register.audit import record
@@ -174,6 +174,21 @@ def write_out(issued: Issued, targets: dict[str, Path], force: bool) -> Issued:
     return replace(issued, paths=tuple(written))
 
 
+def refuse_ahead(found: Facts, name: str) -> None:
+    """A served document is issued before it is served (print first, serve second): never
+    dated after today in the municipality (LAW.md § 2, § 3)."""
+    today = municipal_today(found.pack)
+    if not found.spec.served or found.issued <= today:
+        return
+    problem = Problem(
+        "issued",
+        f"{found.issued}: after today ({today} in the {found.pack.name.value}); a served "
+        "document is issued before it is served, never ahead (LAW.md § 2, § 3)",
+        f"@provisions.{found.spec.name}",
+    )
+    raise CaseInvalid(cited_problems([problem], found.pack), name)
+
+
 def refuse_typed_priors(data: dict[str, Any], name: str) -> None:
     if "prior_offenses" not in data:
         return
@@ -283,6 +298,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     spec = get_kind(kind)
     refuse_typed_priors(data, name)
     found = facts(spec, data, name)
+    refuse_ahead(found, name)
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)

@@ -173,6 +173,23 @@ def event_numbers(doc: Document) -> set[int | None]:
     return ids | {e.outcome.annex_id for e in doc.services if e.outcome is not None}
 
 
+def closed(session: Session, doc: Document) -> None:
+    """Refuse a record on ``doc`` when it is superseded or lifted: nothing is recorded on
+    a document no longer in effect (LAW.md § 2 "Corrections"; § 3)."""
+    later = successor(session, doc.id)
+    if later:
+        raise RegisterError(
+            f"{doc.number} was superseded by {later}; nothing more is recorded on it: "
+            f"the correction is the document in effect (record it on {later})"
+        )
+    lifted = lifter(session, doc)
+    if lifted:
+        raise RegisterError(
+            f"{doc.number} was lifted by {lifted}; nothing more is recorded on an order "
+            "no longer in effect (LAW.md § 3)"
+        )
+
+
 def document_record(session: Session, doc: Document) -> DocumentRecord:
     site = session.get(Site, doc.site_id) if doc.site_id else None
     number_of = numbers_of(session, {doc.supersedes_id, doc.about_id} | event_numbers(doc))

@@ -41,7 +41,7 @@ from docgen.register.models import (
     MailOutcome,
     ServiceEvent,
 )
-from docgen.register.queries import document_row, numbers_of
+from docgen.register.queries import closed, document_row, numbers_of
 from docgen.register.records import Issued, ServiceRecord, service_record
 from docgen.register.standing import kept_deadline
 
@@ -87,7 +87,7 @@ def record_receipt(
     safe = "a mailing has one outcome; a second is refused, never recorded twice"
     with recording(reg, again, safe, f"the return receipt of {number}") as (session, held):
         doc = document_row(session, number, jurisdiction)
-        pack = _served_kind(doc, number)
+        pack = _served_kind(session, doc, number)
         event = _mailing(doc, number, to, article, mailed, (CERTIFIED,), "receipt")
         problems += _dated("received", received, event, pack, "receipt")
         if problems:
@@ -158,7 +158,7 @@ def record_return(
     safe = "a mailing has one outcome; a second is refused, never recorded twice"
     with recording(reg, again, safe, f"the returned mailing of {number}") as (session, _):
         doc = document_row(session, number, jurisdiction)
-        pack = _served_kind(doc, number)
+        pack = _served_kind(session, doc, number)
         event = _mailing(doc, number, to, article, mailed, MAIL, "return")
         problems += _dated("date", on, event, pack, "return")
         if problems:
@@ -203,12 +203,15 @@ def _recorded(
     return service_record(event, notice=kept, numbers=numbers), kept
 
 
-def _served_kind(doc: Document, number: str) -> Pack:
+def _served_kind(session: Any, doc: Document, number: str) -> Pack:
+    """The pack of ``doc``, a served document still open to records: nothing is recorded
+    on a superseded or lifted document (LAW.md § 2, § 3)."""
     if not get_kind(doc.kind).served:
         raise RegisterError(
             f"{number} is a {doc.kind}: not a document served on persons, so nothing comes "
             f"back from a mailing of it (served: {', '.join(kinds_with(served=True))})"
         )
+    closed(session, doc)
     return load_pack(doc.jurisdiction, doc.issued)
 
 

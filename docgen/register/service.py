@@ -40,7 +40,7 @@ from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
 from docgen.register.mailing import article_used, service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
-from docgen.register.queries import document_row, successor
+from docgen.register.queries import closed, document_row, successor
 from docgen.register.records import Served, service_record
 from docgen.register.standing import complete, kept_deadline
 
@@ -108,6 +108,7 @@ def record_service(
                 f"{number} was superseded by {later}; the correction is the document served: "
                 f"record the service on {later}"
             )
+        closed(session, doc)  # a lifted order is no longer served
         if on < doc.issued:
             message = (
                 f"{on}: before {number} was issued ({doc.issued}); a document is served on "
