@@ -243,6 +243,11 @@ def supersede(
 @click.option("--capacity", default=None, help="--person's capacity (officer, managing agent)")
 @click.option("--description", default=None, help="personal delivery: the person served")
 @click.option("--served-by", default=None, help="who served it (default: the issuing officer)")
+@click.option(
+    "--served-by-title",
+    default=None,
+    help="the server's office, e.g. Deputy Code Enforcement Officer",
+)
 @click.option("--affirmation", is_flag=True, help="affirmed under CPLR 2106 instead of sworn")
 @click.option("-o", "--out", default=None, help="where the affidavit goes (default: here)")
 @click.option(
@@ -265,6 +270,7 @@ def record_service(
     capacity,
     description,
     served_by,
+    served_by_title,
     affirmation,
     out,
     fmt,
@@ -292,6 +298,7 @@ def record_service(
             received_by=received_by,
             article=article,
             served_by=served_by,
+            served_by_title=served_by_title,
             by=by,
             oath="affirmation" if affirmation else "notary",
             formats=api.formats_from(fmt),
@@ -501,8 +508,10 @@ def history(respondent: str, as_json: bool) -> None:
     click.echo("documents:" if found.documents else "documents: none")
     for d in found.documents:
         notes = []
-        if d.services:
-            notes.append(f"served {d.services[-1].date.isoformat()}")
+        if d.served_on is not None:  # as the register derives it (LAW.md § 2)
+            notes.append(f"served {d.served_on.isoformat()}")
+        elif d.services:
+            notes.append("not served (no service stands)")
         if d.appeal_deadline:
             notes.append(f"appeal by {d.appeal_deadline.isoformat()}")
         if d.superseded_by:

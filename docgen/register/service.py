@@ -60,6 +60,7 @@ def record_service(
     received: date | None = None,
     received_by: str | None = None,
     served_by: str | None = None,
+    served_by_title: str | None = None,
     article: str | None = None,
     by: str | None = None,
     affidavit: bool = True,
@@ -73,7 +74,8 @@ def record_service(
     register hold that number) was served on one person (the landowner, or ``to``: a person
     it was copied to) by ``method`` on ``on``; for a notice served on the landowner,
     compute the deadline this service gives and keep the notice's one deadline, never
-    lowered. ``served_by`` (who served; default the issuing officer) is apart from ``by``
+    lowered. ``served_by`` (who served; default the issuing officer) and
+    ``served_by_title`` (their office, printed in the affidavit) are apart from ``by``
     (who records it). The same event recorded twice is refused.
 
     With ``affidavit`` (the default), the affidavit of service (or, with ``oath=
@@ -157,7 +159,7 @@ def record_service(
             used = article_used(session, article)
             if used:
                 raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
-        server_name, server_title = _server(doc, served_by)
+        server_name, server_title = _server(doc, served_by, served_by_title)
         deadline, rule, reasons = None, "", ()
         landowner = served is None or served.get("role") == "landowner"
         if spec.appealable and landowner:
@@ -366,9 +368,13 @@ def _person(
     return None
 
 
-def _server(doc: Document, served_by: str | None) -> tuple[str, str | None]:
-    """Who served: the name given, or the issuing officer (name and title)."""
+def _server(
+    doc: Document, served_by: str | None, title: str | None = None
+) -> tuple[str, str | None]:
+    """Who served: the name given with their office (``title``: a deputy officer's
+    affidavit states the office, LAW.md § 10), or the issuing officer (name and title)."""
     officer = issuing_officer(doc.case)
+    title = " ".join(title.split()) if title and title.strip() else None
     if served_by and served_by.strip() and served_by.strip() != officer.get("name"):
-        return served_by.strip(), None
-    return officer.get("name") or "the issuing officer", officer.get("title")
+        return served_by.strip(), title
+    return officer.get("name") or "the issuing officer", title or officer.get("title")

@@ -175,3 +175,31 @@ def test_verify_names_what_an_annex_belongs_to(reg, tmp_path):
     done = docgen("verify", str(path))
     assert done.returncode == 0, done.stderr
     assert f"return-receipt of {served.affidavit.number}" in done.stdout
+
+
+def test_a_deputy_officers_affidavit_states_the_office(reg, tmp_path):
+    issued = reg.issue("notice-of-violation", notice("2026-09-08"), formats=HTML)
+    done = docgen(
+        "record-service",
+        issued.number,
+        "--method",
+        "personal-delivery",
+        "--date",
+        "2026-09-09",
+        "--served-by",
+        "Luis Ortega",
+        "--served-by-title",
+        "Deputy Code Enforcement Officer",
+        "-f",
+        "pdf",
+        "-o",
+        f"{tmp_path}/",
+    )
+    assert done.returncode == 0, done.stderr
+    affidavit = reg.document(issued.number).services[0].affidavit
+    text = flat(pdf_text(reg.files(affidavit)["pdf"]))
+    assert "Luis Ortega, Deputy Code Enforcement Officer, being duly sworn" in text
+    assert "I am the Deputy Code Enforcement Officer of the Village of Homer" in text
+    # history reads the service the register derives, not an event's raw date
+    shown = docgen("history", str(issued.respondent.id))
+    assert f"{issued.number}" in shown.stdout and "served 2026-09-09" in shown.stdout
