@@ -1,5 +1,5 @@
 # The two Quick start commands (README): `make demo` and `make test`.
-.PHONY: setup setup-test demo test lint bench frame dist docs
+.PHONY: setup setup-test demo test lint bench frame dist docs soak
 
 setup:
 	bash scripts/setup.sh
@@ -17,6 +17,14 @@ lint: setup-test
 # Two test processes, each taking whole modules (their servers and fixtures are per module).
 test: lint
 	.venv/bin/pytest -n 2 --dist loadfile
+
+# The model of the matter (tests/register/test_matter_model.py) for as long as asked:
+# SOAK_EXAMPLES sequences of SOAK_STEPS steps each, a new seed every run, failures shrunk.
+SOAK_EXAMPLES ?= 200
+SOAK_STEPS ?= 50
+soak: setup-test
+	DOCGEN_SOAK=1 DOCGEN_SOAK_EXAMPLES=$(SOAK_EXAMPLES) DOCGEN_SOAK_STEPS=$(SOAK_STEPS) \
+		.venv/bin/pytest -p no:xdist -q tests/register/test_matter_model.py -k soak
 
 bench: setup-test
 	.venv/bin/python benchmarks/batch.py

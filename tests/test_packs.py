@@ -272,3 +272,16 @@ def test_the_notice_elements_are_the_law_verbatim():
     for key in type(elements).model_fields:
         if key not in ("ref", "note"):
             assert getattr(elements, key).value in LAW["homer"], key
+
+
+def test_two_kinds_numbered_alike_are_refused(tmp_path):
+    """A return-receipt annex and a log-book letter both numbered RR-2026-0001 would be two
+    documents under one number: the pack is refused naming both kinds."""
+    pack = yaml.safe_load((BUILT_IN / "homer.yaml").read_text(encoding="utf-8"))
+    formats = pack["numbering"]["formats"]
+    formats["report-requirement"] = dict(formats["return-receipt"])
+    folder = pack_dir(tmp_path, "walworth", yaml.safe_dump(pack, allow_unicode=True))
+    code, out = cli("jurisdictions", env={ENV: str(folder)})
+    assert code == 1
+    assert "formats.report-requirement and formats.return-receipt are both" in out
+    assert "give each kind a format of its own" in out

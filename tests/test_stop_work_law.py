@@ -38,7 +38,7 @@ def texts(renders, path):
 
 def test_effective_before_service_is_an_error(tmp_path):
     data = case_data(GRADING)  # issued November 18, served November 18
-    data["served"]["date"] = "2026-11-20"
+    data["served"]["date"] = "2026-11-24"  # after the effective date, November 23
     found = problems(tmp_path, data)
     assert "never before" in found["effective"].message
     assert found["effective"].provision == "§ 228-79C(2)"

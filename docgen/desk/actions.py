@@ -200,6 +200,7 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "persons": [p["name"] for p in persons_served(record.case)] if spec.served else [],
         "offenses": _offenses(request, record) if spec.charges_offense else [],
         "served": spec.served,  # service is recorded only for kinds that are served
+        "appealable": spec.appealable,  # its service starts an appeal period
         "charges": spec.charges_offense,  # dispositions only for a charged offense
         "liftable": spec.liftable and request.scope["visitor"].may("enforce"),
         "lifted_by": record.lifted_by,

@@ -39,7 +39,30 @@ DISPOSITION = {
     "docket": "Docket",
 }
 LIFT = {"date": "Date compliance was confirmed and the order lifted"}
-FORMS = {"service": SERVICE, "disposition": DISPOSITION, "lift": LIFT}
+# What comes back after mailing (LAW.md § 2), recorded on the mailing it belongs to.
+RECEIPT = {
+    "mailing": "Mailing",
+    "received": "Date received (as the card shows)",
+    "signed_by": "Signed by (as signed or printed on the card)",
+    "to": "Mailing",
+    "article": "Mailing",
+    "mailed": "Mailing",
+}
+RETURNED = {
+    "mailing": "Mailing",
+    "date": "Date it came back",
+    "reason": "Reason on the envelope",
+    "to": "Mailing",
+    "article": "Mailing",
+    "mailed": "Mailing",
+}
+FORMS = {
+    "service": SERVICE,
+    "disposition": DISPOSITION,
+    "lift": LIFT,
+    "receipt": RECEIPT,
+    "returned": RETURNED,
+}
 
 
 def name(form: str, field: str) -> str:
@@ -131,4 +154,33 @@ def lift_date(form: Any) -> date:
     return days["date"]
 
 
-CHANGES = {"service": service, "disposition": disposition}
+def mailing(reg: Any, number: str, form: Any) -> dict[str, Any]:
+    """The mailing chosen on the form (its place among the document's service events),
+    as the register names it: to whom, on which day, with which article number."""
+    events = reg.document(number).services
+    typed = text(form.get("mailing")) or ""
+    if not typed.isdigit() or not 0 <= int(typed) < len(events):
+        raise Refused([Problem("mailing", "choose the mailing the card or envelope belongs to")])
+    event = events[int(typed)]
+    return {"to": event.served_on, "mailed": event.date, "article": event.article}
+
+
+def receipt(reg: Any, number: str, form: Any, by: str) -> None:
+    """Record the return receipt typed in the form on its mailing."""
+    days, problems = dates(form, {"received": True})
+    if problems:
+        raise Refused(problems)
+    signed = text(form.get("signed_by")) or ""
+    reg.record_receipt(number, days["received"], signed, by=by, **mailing(reg, number, form))
+
+
+def returned(reg: Any, number: str, form: Any, by: str) -> None:
+    """Record the mailing that came back undelivered, with its reason."""
+    days, problems = dates(form, {"date": True})
+    if problems:
+        raise Refused(problems)
+    reason = str(form.get("reason") or "")
+    reg.record_return(number, days["date"], reason, by=by, **mailing(reg, number, form))
+
+
+CHANGES = {"service": service, "disposition": disposition, "receipt": receipt, "returned": returned}

@@ -157,7 +157,7 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
     from sqlalchemy.orm import aliased
 
     from docgen.register import db
-    from docgen.register.filters import apply
+    from docgen.register.filters import apply, kept_deadline_column, standing_events
     from docgen.register.models import Document, Respondent, ServiceEvent, Site
     from docgen.register.store import _today
 
@@ -196,8 +196,10 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
             Respondent.id,
             Respondent.name,
             func.coalesce(Site.address, Site.description),
-            events.with_only_columns(func.max(ServiceEvent.date)).scalar_subquery(),
-            events.with_only_columns(func.max(ServiceEvent.appeal_deadline)).scalar_subquery(),
+            events.where(standing_events())
+            .with_only_columns(func.min(ServiceEvent.date))
+            .scalar_subquery(),
+            kept_deadline_column(),
             select(successor.number)
             .where(successor.supersedes_id == Document.id)
             .scalar_subquery(),
@@ -325,7 +327,8 @@ def _document_page(
     """A document's page; with ``typed_for`` ("service", "disposition") that form keeps
     what was typed in it (a refusal never wipes a form)."""
     from docgen.desk import actions
-    from docgen.register.models import DISPOSITIONS, SERVICE_METHODS
+    from docgen.documents.affidavit_of_service import MAIL
+    from docgen.register.models import DISPOSITIONS, RETURN_REASONS, SERVICE_METHODS
 
     try:
         record = register(request).document(number)
@@ -340,6 +343,12 @@ def _document_page(
         affidavits=affidavits(register(request), record.id),
         methods=SERVICE_METHODS,
         dispositions=DISPOSITIONS,
+        reasons=RETURN_REASONS,
+        open=[
+            (i, s)
+            for i, s in enumerate(record.services)
+            if s.method in MAIL and s.outcome is None and s.received is None
+        ],
         labels=record_forms.FORMS,
         error=[error] if isinstance(error, str) and error else error,
         done=done,
@@ -397,7 +406,12 @@ def downloads(record: Any) -> list[Download]:
 
 
 # What a page says after a change it was redirected from (a reload never repeats it).
-DONE = {"service": "Service recorded.", "disposition": "Disposition recorded."}
+DONE = {
+    "service": "Service recorded.",
+    "disposition": "Disposition recorded.",
+    "receipt": "Return receipt recorded on its mailing and annexed to its affidavit.",
+    "returned": "Returned mailing recorded: it completes no service. Serve again by another means.",
+}
 
 
 @guarded("register")

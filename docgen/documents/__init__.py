@@ -29,6 +29,7 @@ MODULES = {
     "notice-of-deficiency": "docgen.documents.notice_of_deficiency",
     "approval-of-corrected-work": "docgen.documents.approval_of_corrected_work",
     "report-requirement": "docgen.documents.report_requirement",
+    "return-receipt": "docgen.documents.return_receipt",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}
 

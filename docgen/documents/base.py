@@ -34,6 +34,21 @@ from docgen.signing.codes import IssueMark
 
 
 @dataclass(frozen=True)
+class Correction:
+    """What a correction replaces (LAW.md § 2, "Corrections"): the document it replaces
+    and, where that one was itself a correction, the whole line back to the first; and
+    which document in the line was served on the person it is addressed to (never an
+    unserved one named as served)."""
+
+    number: str  # the document it replaces
+    issued: date
+    # What that one replaced, back to the first: (number, issue date), newest first.
+    earlier: tuple[tuple[str, date], ...] = ()
+    served: tuple[str, date] | None = None  # the latest in the line served, and when
+    person: str = ""  # on whom (the addressee)
+
+
+@dataclass(frozen=True)
 class Options:
     """How to render, apart from the case: the date, review marks, a layout variant."""
 
@@ -44,8 +59,8 @@ class Options:
     # Issued (the register): the verification line, and who signs (docgen.signing.codes).
     # Drafts and `docgen render` have none.
     mark: IssueMark | None = None
-    # Issued as a correction (docgen supersede): the number and issue date it replaces.
-    corrects: tuple[str, date] | None = None
+    # Issued as a correction (docgen supersede): what it replaces, and its line.
+    corrects: Correction | None = None
     # The folder of the case file: a relative path a case names (a map exhibit) is read
     # from there; None: the current directory.
     case_dir: Path | None = None

@@ -37,9 +37,14 @@ S = "@provisions.stop-work-order"  # the order's section: in effect until confir
 
 
 class LiftedOrder(Model):
-    number: Line = cited(S, "the stop-work order lifted")
+    number: Line = cited(S, "the stop-work order lifted: the one in effect")
     issued: IsoDate = cited(S, "its issue date")
-    served: IsoDate = cited(S, "the day it was first served")
+    served: IsoDate = cited(S, "the day service of it was complete, as the register keeps it")
+    replaced: list[Line] = cited(
+        S,
+        "the orders it corrected, oldest first (LAW.md § 3: the notice names both)",
+        default_factory=list,
+    )
 
 
 class LiftCase(Model):

@@ -172,6 +172,11 @@ class Enforcement(Strict):
     # its own service starts its own appeal period (a reading for counsel).
     correction: CitedText | None = None
     correction_appeal: CitedText | None = None
+    # Where the replaced one was itself a correction: the line back to the first
+    # ({earlier}), and which one was served on the person ({served}, {person}, {date}).
+    correction_line: CitedText | None = None
+    correction_served: CitedText | None = None
+    correction_unserved: CitedText | None = None
     appeal_deadline: AppealDeadline
     stop_work_duration: CitedText
     stop_work_failure: CitedText
@@ -300,6 +305,20 @@ class Numbering(Group):
     """The register's number format per kind (``{year}``, ``{seq:04d}``): local practice."""
 
     formats: dict[str, CitedText]
+
+    @model_validator(mode="after")
+    def _one_series_per_format(self) -> Numbering:
+        """Two kinds numbered in one format would give two documents the same number."""
+        seen: dict[str, str] = {}
+        for kind, entry in self.formats.items():
+            if entry.value in seen:
+                raise ValueError(
+                    f"formats.{seen[entry.value]} and formats.{kind} are both "
+                    f"{entry.value!r}: two kinds would be given the same numbers; give each "
+                    "kind a format of its own"
+                )
+            seen[entry.value] = kind
+        return self
 
     def format_for(self, kind: str) -> str | None:
         entry = self.formats.get(kind)

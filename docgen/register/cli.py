@@ -2,6 +2,8 @@
 
     docgen issue KIND CASE [-o PATH] [--respondent ID]
     docgen record-service NUMBER --method M --date D [--received D] [--by NAME] [--article NO]
+    docgen record-receipt NUMBER --received D --signed-by NAME [--to NAME] [--article NO]
+    docgen record-return NUMBER --date D --reason R [--to NAME] [--article NO]
     docgen record-disposition NUMBER --disposition D --date D [--court C] [--docket N]
     docgen export NUMBER [-o DIR] [-f F]
     docgen lift NUMBER --date D
@@ -255,6 +257,11 @@ def supersede(
 @click.option("--capacity", default=None, help="--person's capacity (officer, managing agent)")
 @click.option("--description", default=None, help="personal delivery: the person served")
 @click.option("--served-by", default=None, help="who served it (default: the issuing officer)")
+@click.option(
+    "--served-by-title",
+    default=None,
+    help="the server's office, e.g. Deputy Code Enforcement Officer",
+)
 @click.option("--affirmation", is_flag=True, help="affirmed under CPLR 2106 instead of sworn")
 @click.option("-o", "--out", default=None, help="where the affidavit goes (default: here)")
 @click.option(
@@ -277,6 +284,7 @@ def record_service(
     capacity,
     description,
     served_by,
+    served_by_title,
     affirmation,
     out,
     fmt,
@@ -304,6 +312,7 @@ def record_service(
             received_by=received_by,
             article=article,
             served_by=served_by,
+            served_by_title=served_by_title,
             by=by,
             oath="affirmation" if affirmation else "notary",
             formats=api.formats_from(fmt),
@@ -329,6 +338,94 @@ def record_service(
         _print_issued(served.affidavit)
 
 
+@click.command("record-receipt")
+@click.argument("number")
+@click.option("--received", type=ISO, required=True, help="the day of receipt the card shows")
+@click.option("--signed-by", required=True, help="who signed the return receipt")
+@click.option("--to", default=None, help="the person mailed to, if not the landowner")
+@click.option("--article", default=None, help="the mailing's article number (several mailings)")
+@click.option("--mailed", type=ISO, default=None, help="the mailing's date (several mailings)")
+@click.option("-o", "--out", default=None, help="where the annex goes (default: here)")
+@click.option(
+    "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
+)
+@click.option("--force", is_flag=True, help="replace a different file already at the output path")
+@BY
+@WHOSE
+def record_receipt(
+    number, received, signed_by, to, article, mailed, out, fmt, force, by, jurisdiction
+) -> None:
+    """Record the return receipt of a certified mailing of NUMBER on that mailing (LAW.md
+    § 2): the deadline is computed again (never earlier), and the receipt is annexed to
+    the mailing's affidavit of service (a numbered annex naming it)."""
+    from docgen import api
+
+    with _open() as reg, _recorded_number_said():
+        came = reg.record_receipt(
+            number,
+            received,
+            signed_by,
+            to=to,
+            article=article,
+            mailed=mailed,
+            by=by,
+            formats=api.formats_from(fmt),
+            out=_folder_or_file(out),
+            force=force,
+            jurisdiction=jurisdiction,
+        )
+    s = came.service
+    click.echo(
+        f"{number}: the mailing to {s.served_on} on {s.date.isoformat()} was received on "
+        f"{s.received.isoformat()}, signed by {s.received_by}"
+    )
+    if came.deadline is not None:
+        click.echo(f"last day to appeal: {came.deadline.isoformat()}")
+    if came.annex is not None:
+        click.echo(f"annexed to {s.affidavit} as {came.annex.number}")
+        _print_issued(came.annex)
+
+
+@click.command("record-return")
+@click.argument("number")
+@click.option("--date", "on", type=ISO, required=True, help="the day the mailing came back")
+@click.option(
+    "--reason", required=True, help="as on the envelope: unclaimed, refused, moved, no-such-address"
+)
+@click.option("--to", default=None, help="the person mailed to, if not the landowner")
+@click.option("--article", default=None, help="the mailing's article number (several mailings)")
+@click.option("--mailed", type=ISO, default=None, help="the mailing's date (several mailings)")
+@BY
+@WHOSE
+def record_return(number, on, reason, to, article, mailed, by, jurisdiction) -> None:
+    """Record that a mailing of NUMBER came back undelivered (LAW.md § 2): it completes no
+    service; the person is not served and the deadline is withdrawn until service is
+    complete by another means."""
+    with _open() as reg:
+        came = reg.record_return(
+            number,
+            on,
+            reason,
+            to=to,
+            article=article,
+            mailed=mailed,
+            by=by,
+            jurisdiction=jurisdiction,
+        )
+    s = came.service
+    click.echo(
+        f"{number}: the mailing to {s.served_on} on {s.date.isoformat()} came back on "
+        f"{on.isoformat()} ({reason}); it completes no service"
+    )
+    if came.deadline is None:
+        click.echo(
+            "no service on the landowner stands: the appeal deadline is withdrawn until "
+            "service is complete; serve again by another means"
+        )
+    else:
+        click.echo(f"last day to appeal: {came.deadline.isoformat()}")
+
+
 @click.command()
 @click.argument("number")
 @click.option("--date", "on", type=ISO, required=True, help="the day compliance was confirmed")
@@ -339,8 +436,15 @@ def record_service(
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @BY
 @_copies_option
+@click.option(
+    "--article",
+    "articles",
+    multiple=True,
+    help="each person's certified article number for the notice, the landowner's first "
+    "('' leaves a line blank to fill in by hand); never the order's",
+)
 @WHOSE
-def lift(number, on, out, fmt, force, by, copies, jurisdiction) -> None:
+def lift(number, on, out, fmt, force, by, copies, articles, jurisdiction) -> None:
     """Record the confirmation of compliance that lifts the stop-work order NUMBER
     (§ 228-79C(2)) and issue the written notice lifting it."""
     from docgen import api
@@ -354,6 +458,7 @@ def lift(number, on, out, fmt, force, by, copies, jurisdiction) -> None:
             out=out or "./",
             force=force,
             copies=copies,
+            articles=articles,
             jurisdiction=jurisdiction,
         )
     click.echo(f"{number}: lifted on {on.isoformat()}")
@@ -417,8 +522,10 @@ def history(respondent: str, as_json: bool) -> None:
     click.echo("documents:" if found.documents else "documents: none")
     for d in found.documents:
         notes = []
-        if d.services:
-            notes.append(f"served {d.services[-1].date.isoformat()}")
+        if d.served_on is not None:  # as the register derives it (LAW.md § 2)
+            notes.append(f"served {d.served_on.isoformat()}")
+        elif d.services:
+            notes.append("not served (no service stands)")
         if d.appeal_deadline:
             notes.append(f"appeal by {d.appeal_deadline.isoformat()}")
         if d.superseded_by:
@@ -450,6 +557,10 @@ def verify(file: Path) -> None:
             f"{file}: {found.number}, {found.kind} ({found.format}), issued "
             f"{found.issued.isoformat()}, respondent {found.respondent or 'none'}"
         )
+        if found.about:
+            click.echo(f"{found.kind} of {found.about}")
+        if found.lifted_by:
+            click.echo(f"lifted by {found.lifted_by}: this order is no longer in effect")
         if found.copy_for:
             click.echo(f"the copy for {found.copy_for}, served with the landowner's original")
         if found.part_for:
@@ -665,6 +776,8 @@ COMMANDS = (
     issue,
     supersede,
     record_service,
+    record_receipt,
+    record_return,
     lift,
     record_disposition,
     history,

@@ -1,6 +1,7 @@
 """Named lists of documents the clerk works from, as queries over the register.
 
-- ``awaiting-service``: notices and stop-work orders with no service recorded;
+- ``awaiting-service``: notices and stop-work orders with no service recorded that
+  stands (a mailing that came back undelivered completes no service, LAW.md § 2);
 - ``appeal-running``: notices served whose last day to appeal is today or later;
 - ``appeal-passed``: notices served whose last day to appeal is past;
 - ``remedies-overdue``: notices whose earliest remedy was due before today while the
@@ -19,12 +20,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import Select, exists, func, select
+from sqlalchemy import ColumnElement, ScalarSelect, Select, case, exists, func, select
 from sqlalchemy.orm import aliased
 
 from docgen.documents import kinds_with
 from docgen.register.db import RegisterError
-from docgen.register.models import Document, Offense, ServiceEvent
+from docgen.register.models import RETURNED, Document, MailOutcome, Offense, ServiceEvent
 
 FILTERS = (
     "awaiting-service",
@@ -38,17 +39,44 @@ FILTERS = (
 )
 
 
+def standing_events() -> ColumnElement[bool]:
+    """A service event that stands: its mailing did not come back (LAW.md § 2)."""
+    return ~exists().where(MailOutcome.event_id == ServiceEvent.id, MailOutcome.outcome == RETURNED)
+
+
+def kept_deadline_column() -> ScalarSelect:
+    """A document's kept appeal deadline in SQL, as docgen.register.standing derives it:
+    the latest any event or receipt stated, while a service on the landowner stands."""
+    stated = (
+        select(ServiceEvent.appeal_deadline.label("day"))
+        .where(ServiceEvent.document_id == Document.id)
+        .union_all(
+            select(MailOutcome.appeal_deadline)
+            .join(ServiceEvent, MailOutcome.event_id == ServiceEvent.id)
+            .where(ServiceEvent.document_id == Document.id)
+        )
+        .subquery()
+    )
+    landowner = exists().where(
+        ServiceEvent.document_id == Document.id,
+        ServiceEvent.appeal_deadline.is_not(None),
+        standing_events(),
+    )
+    return (
+        select(case((landowner, func.max(stated.c.day)), else_=None))
+        .correlate(Document)
+        .scalar_subquery()
+    )
+
+
 def apply(query: Select, name: str | None, today: date) -> Select:
     if not name:
         return query
     successor = aliased(Document)
     current = ~exists().where(successor.supersedes_id == Document.id)
-    served = exists().where(ServiceEvent.document_id == Document.id)
-    deadline = (
-        select(func.max(ServiceEvent.appeal_deadline))
-        .where(ServiceEvent.document_id == Document.id)
-        .scalar_subquery()
-    )
+    standing = standing_events()
+    served = exists().where(ServiceEvent.document_id == Document.id, standing)
+    deadline = kept_deadline_column()
     notice = Document.kind.in_(kinds_with(appealable=True))
     if name == "superseded":
         return query.where(~current)

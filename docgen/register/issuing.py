@@ -39,9 +39,10 @@ from sqlalchemy.orm import Session
 from docgen import __version__, api
 from docgen.cases.validate import cited_problems
 from docgen.documents import get_kind
-from docgen.documents.base import Addressee, Options, Spec, jurisdiction_of
+from docgen.documents.base import Addressee, Correction, Options, Spec, jurisdiction_of
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.pack import Pack, municipal_today
+from docgen.law.packs import load_pack
 from docgen.register import checks
 from docgen.register.audit import record
 from docgen.register.copies import copy_format, copy_of
@@ -53,10 +54,11 @@ from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Site
 from docgen.register.numbering import normalize, typed_ahead, typed_number
 from docgen.register.parts import part_format, parts
-from docgen.register.queries import document_row, successor
+from docgen.register.queries import document_row, line_of, successor
 from docgen.register.records import Issued
 from docgen.register.respondents import ref, resolve
 from docgen.register.restores import refuse_until_accounted
+from docgen.register.standing import persons
 from docgen.render.output import pending_writes, safe_name, write_files
 
 PLACEHOLDER = "NUMBER-TO-BE-ASSIGNED"
@@ -365,7 +367,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     checkpoint("numbered")
     sealing = request.sealing or sealing_of(found.pack)
     officer = checks.signing_officer(sealing, kind, data)
-    corrects = (old.number, old.issued) if old is not None else None
+    corrects = correction_of(session, old, found) if old is not None else None
     job = Job(
         kind,
         copy.deepcopy(data),
@@ -484,7 +486,7 @@ class Job:
     copies: bool
     sealing: checks.Sealing
     officer: str | None
-    corrects: tuple[str, date] | None
+    corrects: Correction | None
     number: str
     case_dir: Path | None = None  # the case file's folder (docgen.documents.exhibits)
 
@@ -607,6 +609,26 @@ def sealing_of(pack: Pack) -> checks.Sealing:
     if pack.id not in renders.sealings:
         renders.sealings[pack.id] = checks.prepare(pack)
     return renders.sealings[pack.id]
+
+
+def correction_of(session: Session, old: Document, found: Facts) -> Correction:
+    """What a correction of ``old`` says it replaces (LAW.md § 2, "Corrections"): ``old``,
+    the line back to the first, and the latest document of the line served on the
+    landowner, as the register derives service (docgen.register.standing)."""
+    line = line_of(session, old)  # oldest first, ending with ``old``
+    served = None
+    for doc in reversed(line):
+        people = persons(doc, load_pack(doc.jurisdiction, doc.issued)) if doc.services else ()
+        if people and people[0].complete is not None:
+            served = (doc.number, people[0].complete)
+            break
+    return Correction(
+        number=old.number,
+        issued=old.issued,
+        earlier=tuple((d.number, d.issued) for d in reversed(line[:-1])),
+        served=served,
+        person=found.party.name if found.party is not None else "",
+    )
 
 
 def check_supersede(session: Session, old: Document, kind: str, jurisdiction: str) -> None:

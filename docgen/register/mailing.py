@@ -39,6 +39,25 @@ def service_article(person: dict[str, Any] | None, method: str, article: str | N
     return grouped(digits)
 
 
+def article_used(session: Any, article: str) -> str | None:
+    """Where the certified article number ``article`` (grouped) was used, or None: each
+    mailed piece has its own (LAW.md § 2, § 9), so a number used for another piece (another
+    person, another document, a copy) is refused, naming where."""
+    hit = session.execute(
+        select(ServiceEvent, Document.number)
+        .join(Document, ServiceEvent.document_id == Document.id)
+        .where(ServiceEvent.article == article)
+        .limit(1)
+    ).first()
+    if hit is None:
+        return None
+    event, number = hit
+    return (
+        f"already used for the piece of {number} mailed to {event.served_on or 'the recipient'} "
+        f"on {event.date}; each mailed piece has its own article number"
+    )
+
+
 def _person(doc: Document, name: str | None) -> dict[str, Any]:
     """The person an event served, as the case names them (the landowner by default)."""
     people = persons_served(doc.case)

@@ -29,6 +29,11 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 DISPOSITIONS = ("pending", "convicted", "dismissed", "acquitted", "withdrawn")
 SERVICE_METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
+# What comes back after mailing (LAW.md § 2): the return receipt, or the envelope returned
+# undelivered for one of the reasons the Postal Service stamps on it.
+RECEIPT = "receipt"
+RETURNED = "returned"
+RETURN_REASONS = ("unclaimed", "refused", "moved", "no-such-address")
 
 
 class UtcDateTime(TypeDecorator):
@@ -155,7 +160,10 @@ class Document(Base):
         back_populates="document", lazy="selectin", order_by="DocumentFile.format"
     )
     services: Mapped[list[ServiceEvent]] = relationship(
-        back_populates="document", lazy="selectin", order_by="ServiceEvent.id"
+        back_populates="document",
+        lazy="selectin",
+        order_by="ServiceEvent.id",
+        foreign_keys="ServiceEvent.document_id",
     )
 
 
@@ -233,7 +241,8 @@ class ServiceEvent(Base):
     date: Mapped[date] = mapped_column(Date)
     received: Mapped[date | None] = mapped_column(Date)
     served_by: Mapped[str] = mapped_column(String(200))
-    article: Mapped[str | None] = mapped_column(String(60))  # certified-mail article number
+    # Certified-mail article number: each mailed piece has its own (looked up on record).
+    article: Mapped[str | None] = mapped_column(String(60), index=True)
     # The deadline this event gives (service on the landowner of an appealable notice).
     appeal_deadline: Mapped[date | None] = mapped_column(Date)
     served_on: Mapped[str | None] = mapped_column(String(500))  # the person served
@@ -247,8 +256,40 @@ class ServiceEvent(Base):
     received_by: Mapped[str | None] = mapped_column(String(500))  # signed the receipt
     recorded_at: Mapped[datetime] = mapped_column()
     recorded_by: Mapped[str] = mapped_column(String(200))
+    # The affidavit of service made of this event (one per event, LAW.md § 10).
+    affidavit_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"), index=True)
 
-    document: Mapped[Document] = relationship(back_populates="services")
+    document: Mapped[Document] = relationship(back_populates="services", foreign_keys=[document_id])
+    outcome: Mapped[MailOutcome | None] = relationship(
+        back_populates="event", lazy="selectin", uselist=False
+    )
+
+
+class MailOutcome(Base):
+    """What came back after a mailing (LAW.md § 2), recorded on the mailing's event: the
+    return receipt (the day of receipt, who signed, the card's scan; the annex to the
+    affidavit of mailing that states it) or the envelope returned undelivered (the day and
+    the reason). One per mailing; frozen once written, like the documents it completes."""
+
+    __tablename__ = "mail_outcomes"
+    __table_args__ = (
+        CheckConstraint("outcome IN ('receipt', 'returned')", name="ck_mail_outcomes_outcome"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("service_events.id"), unique=True)
+    outcome: Mapped[str] = mapped_column(String(20))  # receipt | returned
+    date: Mapped[date] = mapped_column(Date)  # the day of receipt, or the day returned
+    signed_by: Mapped[str | None] = mapped_column(String(500))  # who signed the receipt
+    reason: Mapped[str | None] = mapped_column(String(40))  # RETURN_REASONS
+    # The deadline the mailing gives with its receipt (a landowner's appealable notice).
+    appeal_deadline: Mapped[date | None] = mapped_column(Date)
+    scan_sha256: Mapped[str | None] = mapped_column(String(64))  # the card's scan, if any
+    annex_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
+    recorded_at: Mapped[datetime] = mapped_column()
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+    event: Mapped[ServiceEvent] = relationship(back_populates="outcome")
 
 
 class Counter(Base):

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import get_kind, kinds_with
+from docgen.law.packs import load_pack
 from docgen.register.certifiers import certified
 from docgen.register.copies import copy_for, copy_of
 from docgen.register.db import RegisterError
@@ -22,11 +23,11 @@ from docgen.register.records import (
     History,
     OffenseRecord,
     Verified,
-    notice_deadline,
     offense_record,
     service_record,
 )
 from docgen.register.respondents import candidates, parse_id, ref
+from docgen.register.standing import kept_deadline, persons, served_on
 
 
 def file_type(stored: str) -> str:
@@ -137,6 +138,14 @@ def corrections(session: Session, doc: Document) -> tuple[str, ...]:
     return (*reversed(earlier), doc.number, *later)
 
 
+def line_of(session: Session, doc: Document) -> list[Document]:
+    """``doc`` and every document it corrected, back to the first: oldest first."""
+    line = [doc]
+    while line[0].supersedes_id is not None:
+        line.insert(0, session.get(Document, line[0].supersedes_id))
+    return line
+
+
 def in_effect(session: Session, doc: Document) -> str | None:
     """The number of the latest correction of ``doc`` (the one in effect), or None when
     ``doc`` was never superseded."""
@@ -155,12 +164,43 @@ def lifter(session: Session, doc: Document) -> str | None:
     )
 
 
+def numbers_of(session: Session, ids: Any) -> dict[int, str]:
+    """Document numbers by id, for the ids given (None skipped)."""
+    wanted = {i for i in ids if i}
+    if not wanted:
+        return {}
+    rows = session.execute(select(Document.id, Document.number).where(Document.id.in_(wanted)))
+    return {id_: number for id_, number in rows}
+
+
+def event_numbers(doc: Document) -> set[int | None]:
+    """The documents a document's events name: each affidavit, each receipt's annex."""
+    ids = {e.affidavit_id for e in doc.services}
+    return ids | {e.outcome.annex_id for e in doc.services if e.outcome is not None}
+
+
+def closed(session: Session, doc: Document) -> None:
+    """Refuse a record on ``doc`` when it is superseded or lifted: nothing is recorded on
+    a document no longer in effect (LAW.md § 2 "Corrections"; § 3)."""
+    later = successor(session, doc.id)
+    if later:
+        raise RegisterError(
+            f"{doc.number} was superseded by {later}; nothing more is recorded on it: "
+            f"the correction is the document in effect (record it on {later})"
+        )
+    lifted = lifter(session, doc)
+    if lifted:
+        raise RegisterError(
+            f"{doc.number} was lifted by {lifted}; nothing more is recorded on an order "
+            "no longer in effect (LAW.md § 3)"
+        )
+
+
 def document_record(session: Session, doc: Document) -> DocumentRecord:
     site = session.get(Site, doc.site_id) if doc.site_id else None
-    number_of = {}
-    for other in (doc.supersedes_id, doc.about_id):
-        if other:
-            number_of[other] = session.scalar(select(Document.number).where(Document.id == other))
+    number_of = numbers_of(session, {doc.supersedes_id, doc.about_id} | event_numbers(doc))
+    pack = load_pack(doc.jurisdiction, doc.issued)
+    served = get_kind(doc.kind).served
     return DocumentRecord(
         id=doc.id,
         number=doc.number,
@@ -170,8 +210,10 @@ def document_record(session: Session, doc: Document) -> DocumentRecord:
         respondent=ref(doc.respondent) if doc.respondent else None,
         site=(site.address or site.description) if site else None,
         hashes={f.format: f.sha256 for f in doc.files},
-        services=tuple(service_record(s) for s in doc.services),
-        appeal_deadline=notice_deadline(doc.services),
+        services=tuple(service_record(s, numbers=number_of) for s in doc.services),
+        appeal_deadline=kept_deadline(list(doc.services)),
+        persons=persons(doc, pack) if served else (),
+        served_on=served_on(doc, pack) if served else None,
         supersedes=number_of.get(doc.supersedes_id),
         superseded_by=successor(session, doc.id),
         corrections=corrections(session, doc),
@@ -263,6 +305,8 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         copy_for=copy_for(doc.case, fmt),
         certified=certified(session, doc.id),
         part_for=part_for(doc.kind, doc.case, fmt),
+        about=numbers_of(session, {doc.about_id}).get(doc.about_id),
+        lifted_by=lifter(session, doc),
     )
 
 

@@ -7,6 +7,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from docgen.register import standing
+
 
 @dataclass(frozen=True)
 class RespondentRef:
@@ -88,6 +90,13 @@ class ServiceRecord:
     # The notice's one deadline after this event: the latest any service gave, never lower.
     notice_deadline: date | None = None
     recorded_at: datetime | None = None  # when the register recorded it (aware)
+    # What came back after mailing (LAW.md § 2): "receipt" or "returned" (None: nothing
+    # yet), its day, and for a returned mailing the reason on the envelope.
+    outcome: str | None = None
+    outcome_date: date | None = None
+    return_reason: str | None = None
+    annex: str | None = None  # the number of the receipt's annex to the affidavit
+    affidavit: str | None = None  # the number of this event's affidavit of service
 
 
 @dataclass(frozen=True)
@@ -140,6 +149,10 @@ class DocumentRecord:
     recorded_at: datetime | None = None  # when the register recorded it (aware)
     # Its chain of corrections, oldest first, itself included; the last is in effect.
     corrections: tuple[str, ...] = ()
+    # Each person it was sent to and when service on them was complete (None: not served;
+    # docgen.register.standing), and the day the register keeps as its service.
+    persons: tuple[Any, ...] = ()
+    served_on: date | None = None
 
 
 @dataclass(frozen=True)
@@ -161,22 +174,32 @@ class Verified:
     format: str
     superseded_by: str | None
     in_effect: str | None = None  # the latest correction, where superseded
+    about: str | None = None  # what it proves, annexes or lifts (an affidavit's notice...)
+    lifted_by: str | None = None  # the notice that lifted it (a stop-work order)
     copy_for: str | None = None  # whose copy it is (docgen.register.copies), or the original
     certified: str | None = None  # a firm's own certification: who, for whom, where, when
     part_for: str | None = None  # whose part it is (docgen.register.parts), or the whole
 
 
 def service_record(
-    event: Any, reasons: tuple[str, ...] = (), rule: str = "", notice: date | None = None
+    event: Any,
+    reasons: tuple[str, ...] = (),
+    rule: str = "",
+    notice: date | None = None,
+    numbers: dict[int, str] | None = None,
 ) -> ServiceRecord:
-    """A recorded service event (docgen.register.models.ServiceEvent) as read back."""
+    """A recorded service event (docgen.register.models.ServiceEvent) as read back, the day
+    of receipt and the deadline it gives read as docgen.register.standing derives them;
+    ``numbers``: document numbers by id (its affidavit, the receipt's annex)."""
+    numbers = numbers or {}
+    outcome = event.outcome
     return ServiceRecord(
         method=event.method,
         date=event.date,
-        received=event.received,
+        received=standing.received(event),
         served_by=event.served_by,
         article=event.article,
-        appeal_deadline=event.appeal_deadline,
+        appeal_deadline=standing.gives(event),
         deadline_reasons=reasons,
         clock_rule=rule,
         served_on=event.served_on,
@@ -187,16 +210,15 @@ def service_record(
         individual=event.individual,
         capacity=event.capacity,
         description=event.description,
-        received_by=event.received_by,
+        received_by=standing.signed_by(event),
         notice_deadline=notice,
         recorded_at=event.recorded_at,
+        outcome=outcome.outcome if outcome is not None else None,
+        outcome_date=outcome.date if outcome is not None else None,
+        return_reason=outcome.reason if outcome is not None else None,
+        annex=numbers.get(outcome.annex_id) if outcome is not None and outcome.annex_id else None,
+        affidavit=numbers.get(event.affidavit_id) if event.affidavit_id else None,
     )
-
-
-def notice_deadline(events: Any) -> date | None:
-    """One deadline per notice: the latest any recorded event gives (never shortened)."""
-    days = [e.appeal_deadline for e in events if e.appeal_deadline]
-    return max(days) if days else None
 
 
 def offense_record(offense: Any, number: str | None) -> OffenseRecord:

@@ -38,10 +38,11 @@ from docgen.register.audit import actor, record
 from docgen.register.db import Refused, RegisterError
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
-from docgen.register.mailing import service_article
+from docgen.register.mailing import article_used, service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
-from docgen.register.queries import document_row, successor
-from docgen.register.records import Served, notice_deadline, service_record
+from docgen.register.queries import closed, document_row, successor
+from docgen.register.records import Served, service_record
+from docgen.register.standing import complete, kept_deadline
 
 
 def record_service(
@@ -59,6 +60,7 @@ def record_service(
     received: date | None = None,
     received_by: str | None = None,
     served_by: str | None = None,
+    served_by_title: str | None = None,
     article: str | None = None,
     by: str | None = None,
     affidavit: bool = True,
@@ -72,7 +74,8 @@ def record_service(
     register hold that number) was served on one person (the landowner, or ``to``: a person
     it was copied to) by ``method`` on ``on``; for a notice served on the landowner,
     compute the deadline this service gives and keep the notice's one deadline, never
-    lowered. ``served_by`` (who served; default the issuing officer) is apart from ``by``
+    lowered. ``served_by`` (who served; default the issuing officer) and
+    ``served_by_title`` (their office, printed in the affidavit) are apart from ``by``
     (who records it). The same event recorded twice is refused.
 
     With ``affidavit`` (the default), the affidavit of service (or, with ``oath=
@@ -107,6 +110,7 @@ def record_service(
                 f"{number} was superseded by {later}; the correction is the document served: "
                 f"record the service on {later}"
             )
+        closed(session, doc)  # a lifted order is no longer served
         if on < doc.issued:
             message = (
                 f"{on}: before {number} was issued ({doc.issued}); a document is served on "
@@ -132,6 +136,13 @@ def record_service(
         twice = [
             e for e in events if (e.served_on, e.method, e.date, e.time) == (name, method, on, time)
         ]
+        if twice and received is not None and method in MAIL:
+            raise RegisterError(
+                f"{number}: the mailing to {name or 'the recipient'} on {on} is already "
+                "recorded; its return receipt is recorded on that mailing, not as a second "
+                f"service: docgen record-receipt {number} --received {received} --signed-by "
+                "NAME (LAW.md § 2)"
+            )
         if twice:
             raise RegisterError(
                 f"{number}: service on {name or 'the recipient'} by {choice(method).lower()} "
@@ -139,8 +150,16 @@ def record_service(
                 f"{' at ' + time if time else ''} is already recorded; the same event is "
                 "recorded once, with its one affidavit (LAW.md § 10)"
             )
+        if spec.liftable and doc.case.get("effective"):
+            problems += _effective(doc, pack, method, on, received, mailed, why)
+            if problems:
+                raise Refused(problems)
         article = service_article(served, method, article)
-        server_name, server_title = _server(doc, served_by)
+        if article is not None:
+            used = article_used(session, article)
+            if used:
+                raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
+        server_name, server_title = _server(doc, served_by, served_by_title)
         deadline, rule, reasons = None, "", ()
         landowner = served is None or served.get("role") == "landowner"
         if spec.appealable and landowner:
@@ -173,7 +192,7 @@ def record_service(
         )
         session.add(event)
         session.flush()
-        kept = notice_deadline([*events, event])
+        kept = kept_deadline([*events, event])
         record(
             session,
             who,
@@ -230,6 +249,7 @@ def record_service(
             )
             proof, targets = issue_in(session, request)
             held.issuing(request, proof.number)
+            event.affidavit_id = proof.id
     if proof is not None:
         proof = write_out(proof, targets, force)
     return Served(number=number, service=result, affidavit=proof)
@@ -283,6 +303,34 @@ def service_problems(
     return problems
 
 
+def _effective(
+    doc: Document,
+    pack: Pack,
+    method: str,
+    on: date,
+    received: date | None,
+    mailed: date | None,
+    why: str,
+) -> list[Problem]:
+    """An order that states its ``effective`` date takes effect on service, never before
+    (LAW.md § 3): by mail alone it is not in effect before mail service is complete. A
+    service that would leave no service complete by that date is refused."""
+    effective = date.fromisoformat(str(doc.case["effective"]))
+    start, _ = appeal_from(method, on, received, mailed, pack)
+    events = list(doc.services)
+    days = [d for e in events if (d := complete(e, events, pack)) is not None]
+    first = min([start.start, *days])
+    if first <= effective:
+        return []
+    message = (
+        f"{on}: {doc.number} states it is effective {effective}; served by "
+        f"{choice(method).lower()} on {on}, service is complete only {start.start} "
+        f"({start.rule}): serve it by delivery or posting by {effective}, or correct it "
+        f"(docgen supersede) with an effective date on or after {start.start}"
+    )
+    return [Problem("date", message, f"{why}; LAW.md § 3")]
+
+
 def _ahead(pack: Pack, on: date, received: date | None, why: str) -> list[Problem]:
     """A service is recorded once it happened: neither its day nor the day of receipt
     may be after today in the municipality (its time zone, from the pack)."""
@@ -320,9 +368,13 @@ def _person(
     return None
 
 
-def _server(doc: Document, served_by: str | None) -> tuple[str, str | None]:
-    """Who served: the name given, or the issuing officer (name and title)."""
+def _server(
+    doc: Document, served_by: str | None, title: str | None = None
+) -> tuple[str, str | None]:
+    """Who served: the name given with their office (``title``: a deputy officer's
+    affidavit states the office, LAW.md § 10), or the issuing officer (name and title)."""
     officer = issuing_officer(doc.case)
+    title = " ".join(title.split()) if title and title.strip() else None
     if served_by and served_by.strip() and served_by.strip() != officer.get("name"):
-        return served_by.strip(), None
-    return officer.get("name") or "the issuing officer", officer.get("title")
+        return served_by.strip(), title
+    return officer.get("name") or "the issuing officer", title or officer.get("title")

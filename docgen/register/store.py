@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from docgen import api
-from docgen.register import db, history, issuing, queries
+from docgen.register import db, history, issuing, queries, receipts
 from docgen.register.audit import actor
 from docgen.register.copies import copy_of
 from docgen.register.db import RegisterError, guarded
@@ -228,6 +228,16 @@ class Register:
         from docgen.register.service import record_service
 
         return issuing.rendered_outside(lambda: record_service(self, number, method, on, **kwargs))
+
+    def record_receipt(self, number: str, received: date, signed_by: str, **kwargs: Any):
+        """Record a mailing's return receipt; see docgen.register.receipts.record_receipt."""
+        return issuing.rendered_outside(
+            lambda: receipts.record_receipt(self, number, received, signed_by, **kwargs)
+        )
+
+    def record_return(self, number: str, on: date, reason: str, **kwargs: Any):
+        """Record a mailing returned undelivered; see docgen.register.receipts.record_return."""
+        return receipts.record_return(self, number, on, reason, **kwargs)
 
     # -- reading -------------------------------------------------------------------------
     def document(self, number: str, jurisdiction: str | None = None) -> DocumentRecord:

@@ -239,7 +239,7 @@ def test_the_officer_requires_the_reports_in_a_letter_made_from_the_gaps(reg, tm
     )
     assert run.returncode == 0, run.stderr
     number = re.search(r"issued (\S+) \(", run.stdout)[1]
-    assert number == "RR-2026-0001"
+    assert number == "LBR-2026-0001"
     files = reg.files(number)
     for text in (pdf_text(files["pdf"]), docx_text(files["docx"])):
         words = " ".join(text.split())

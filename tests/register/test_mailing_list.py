@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 
 from docgen import api
+from docgen.cases.mail import with_check_digit
 from docgen.register import RegisterError
 from docgen.register.mailing import mailing_list_case
 from tests.helpers.cli import docgen
@@ -34,7 +35,9 @@ def test_a_days_certified_pieces_make_the_mailing_list(reg):
     reg.record_service(first.number, "certified-mail", DAY, formats=HTML)
     reg.record_service(second.number, "certified-mail", DAY, formats=HTML)
     reg.record_service(by_hand.number, "personal-delivery", DAY, formats=HTML)
-    reg.record_service(first.number, "certified-mail", date(2026, 11, 18), formats=HTML)
+    # Mailed again the next day: another piece, with its own article number (LAW.md § 2).
+    again = with_check_digit("958907105270012345679")
+    reg.record_service(first.number, "certified-mail", date(2026, 11, 18), article=again)
 
     data = mailing_list_case(reg, DAY)
     assert [p["document"] for p in data["pieces"]] == [first.number, second.number]

@@ -32,7 +32,7 @@ def test_a_served_order_is_lifted_in_writing_and_leaves_the_in_effect_list(reg):
         reg.lift(issued.number, on)
     reg.record_service(issued.number, "personal-delivery", on, formats=("html",))
     assert [d.number for d in reg.documents("stop-work-in-effect")] == [issued.number]
-    with pytest.raises(RegisterError, match=r"--date .*: before .* was served"):
+    with pytest.raises(RegisterError, match=r"--date .*: before service of .* was complete"):
         reg.lift(issued.number, date(on.year, on.month, on.day - 1))
     lifted = reg.lift(issued.number, date(2026, 12, 2), formats=("pdf", "docx"), by="Clerk Ames")
     assert lifted.number == "SWL-2026-0001" and lifted.kind == "stop-work-lifted"

@@ -1,0 +1,462 @@
+"""A model of the matter: Hypothesis drives the register through random sequences of events
+of one respondent's enforcement matter and checks the law's invariants after every step.
+
+Steps (the register's Python API, as the CLI and the desk call it): issue a notice or a
+stop-work order (with or without a copy for the developer), record service of every means
+on each person, record a return receipt, record a returned mailing, record a disposition,
+supersede (correct), lift; every date is drawn around today in the municipality, with the
+weekends and public holidays of that window drawn on purpose.
+
+Invariants, each with the LAW.md section behind it:
+
+1. A kept deadline never decreases while service stands (§ 2: "A deadline, once stated in
+   a document or the register, is never shortened by a later event").
+2. Every issued document's stated dates equal the register's derived ones: each affidavit
+   states its event's date, each receipt annex the receipt's day, each lifting notice the
+   day the register keeps as the order's service (§ 2 "What comes back after mailing",
+   § 3, § 10); read from the issued HTML at the end of each sequence.
+3. Nothing is recorded on a superseded or lifted document (§ 2 "Corrections"; § 3): no
+   event or outcome recorded after its successor or its lifting.
+4. No event or document is dated after today in the municipality (§ 2; § 3; § 10).
+5. Numbers are gap-free and never repeat, per kind and year (the register's numbering).
+6. Each service event has exactly one affidavit (§ 10).
+7. A lifted order is not in effect (§ 3).
+8. The penalty tier of every notice equals the one its history gives (§ 4, readings 2, 3,
+   8, 9, 11): computed here from the model's own record of convictions and checked against
+   the issued notice's words.
+
+Every defect this model found is an ordinary regression test in
+tests/register/test_matter_regressions.py. `make soak` runs it for as long as asked
+(DOCGEN_SOAK_EXAMPLES, DOCGEN_SOAK_STEPS).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from itertools import count
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+from sqlalchemy import select
+
+from docgen.cases.mail import grouped, with_check_digit
+from docgen.documents import get_kind
+from docgen.errors import DocgenError
+from docgen.law.deadlines import long_date, non_business_day
+from docgen.law.pack import municipal_today
+from docgen.law.packs import load_pack
+from docgen.register import Register, db
+from docgen.register.models import RETURN_REASONS, Document
+from docgen.register.standing import kept_deadline
+from tests.helpers.readback import html_text
+from tests.helpers.register_cases import notice
+from tests.register.conftest import fresh_postgres
+from tests.register.test_register_lift import order
+
+HTML = ("html",)
+AFFIDAVIT = "affidavit-of-service"  # what the register issues of each service event
+PACK = load_pack("homer")
+TODAY = municipal_today(PACK)
+WINDOW = 45  # days before today the matter runs over
+DEVELOPER = {
+    "name": "Brandt Earthmoving Corp.",
+    "role": "developer",
+    "address": {"street": "9 Tradewinds Way", "city": "Naples", "state": "FL", "zip": "34102"},
+}
+METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
+ORDINALS = {1: "first", 2: "second", 3: "third"}
+_articles = count(1)
+
+
+def _days() -> list[date]:
+    """The window's weekends and public holidays (GCL § 24), drawn on purpose."""
+    days = [TODAY - timedelta(days=n) for n in range(WINDOW)]
+    return [d for d in days if non_business_day(d, PACK)]
+
+
+SPECIAL = _days()
+DAYS = st.one_of(
+    st.integers(-WINDOW, 2).map(lambda n: TODAY + timedelta(days=n)),
+    st.sampled_from(SPECIAL) if SPECIAL else st.just(TODAY),
+    st.just(TODAY),
+    st.just(TODAY + timedelta(days=1)),
+)
+
+
+def fresh_article() -> str:
+    return with_check_digit(f"9407111899{next(_articles):011d}")
+
+
+@dataclass
+class Doc:
+    number: str
+    kind: str
+    issued: date
+    persons: list[str]
+    line: int  # the offense line (a notice and its corrections)
+    superseded: bool = False
+    lifted: bool = False
+
+
+@dataclass
+class Mailing:
+    number: str
+    person: str
+    mailed: date
+    article: str | None
+    method: str
+    done: bool = False
+
+
+@dataclass
+class Line:
+    committed: date
+    convicted: date | None = None
+
+
+@dataclass
+class Matter:
+    docs: list[Doc] = field(default_factory=list)
+    mailings: list[Mailing] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    articles: list[str] = field(default_factory=list)
+    kept: dict[str, date] = field(default_factory=dict)
+
+
+class MatterModel(RuleBasedStateMachine):
+    url: str = ""  # the register for this run (set by the runner)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reg = Register.open(type(self).url_for())
+        self.m = Matter()
+
+    @classmethod
+    def url_for(cls) -> str:
+        raise NotImplementedError
+
+    def teardown(self) -> None:
+        try:
+            self.stated_dates_equal_derived()
+        finally:
+            self.reg.close()
+
+    # -- helpers ---------------------------------------------------------------------
+    def refused(self, call, must: bool, why: str) -> Any:
+        """``call()``; when ``must``, it has to be refused (and nothing recorded)."""
+        before = (self.reg.count(), self.reg.audit(limit=1))
+        try:
+            done = call()
+        except DocgenError:
+            assert (self.reg.count(), self.reg.audit(limit=1)) == before, why
+            return None
+        assert not must, f"accepted, but must be refused: {why}"
+        return done
+
+    def current(self, kinds: tuple[str, ...]) -> list[Doc]:
+        return [d for d in self.m.docs if d.kind in kinds]
+
+    def expected_offense(self, line: int, committed: date) -> int:
+        """§ 228-79C(4), readings 2, 3, 8, 9, 11, from the model's own record."""
+        five = committed.replace(year=committed.year - 5)
+        dates = {
+            other.convicted
+            for i, other in enumerate(self.m.lines)
+            if i != line
+            and other.convicted is not None
+            and other.convicted < committed
+            and five <= other.committed <= committed
+        }
+        return 1 + len(dates)
+
+    # -- steps -------------------------------------------------------------------------
+    @rule(day=DAYS, back=st.integers(1, 12), copies=st.booleans())
+    def issue_notice(self, day: date, back: int, copies: bool) -> None:
+        case = notice(day.isoformat(), committed=(day - timedelta(days=back)).isoformat())
+        if copies:
+            case["copies_to"] = [DEVELOPER]
+        issued = self.refused(
+            lambda: self.reg.issue("notice-of-violation", case, formats=HTML, copies=copies),
+            day > TODAY,
+            f"a notice dated {day}, after today {TODAY}",
+        )
+        if issued is None:
+            return
+        committed = day - timedelta(days=back)
+        self.m.lines.append(Line(committed))
+        line = len(self.m.lines) - 1
+        persons = [case["recipient"]["name"]] + ([DEVELOPER["name"]] if copies else [])
+        self.m.docs.append(Doc(issued.number, issued.kind, day, persons, line))
+        # Invariant 8, at issue: the notice's words give the tier its history gives.
+        expected = ORDINALS.get(self.expected_offense(line, committed), "third")
+        text = " ".join(html_text(issued.files["html"].decode()).split())
+        assert f"this would be a {expected} offense" in text, (expected, issued.number)
+
+    @rule(day=DAYS, copies=st.booleans())
+    def issue_order(self, day: date, copies: bool) -> None:
+        case = order()
+        case["issued"] = day.isoformat()
+        for v in case["violations"]:
+            v["observed"] = (day - timedelta(days=3)).isoformat()
+        for r in case.get("remedies") or []:
+            r["due"] = (day + timedelta(days=5)).isoformat()
+        case["remedies"][0]["measure"] += f", piece {next(_articles)}"
+        if not copies:
+            case["copies_to"] = []
+        issued = self.refused(
+            lambda: self.reg.issue("stop-work-order", case, formats=HTML, copies=copies),
+            day > TODAY,
+            f"an order dated {day}, after today {TODAY}",
+        )
+        if issued is None:
+            return
+        persons = [case["recipient"]["name"]] + [p["name"] for p in case["copies_to"]]
+        self.m.docs.append(Doc(issued.number, issued.kind, day, persons, -1))
+
+    @precondition(lambda self: self.m.docs)
+    @rule(
+        data=st.data(),
+        method=st.sampled_from(METHODS),
+        day=DAYS,
+        reuse=st.booleans(),
+    )
+    def serve(self, data, method: str, day: date, reuse: bool) -> None:
+        doc = data.draw(st.sampled_from(self.m.docs))
+        person = data.draw(st.sampled_from(doc.persons))
+        article = None
+        if method == "certified-mail":
+            article = (
+                data.draw(st.sampled_from(self.m.articles))
+                if reuse and self.m.articles
+                else fresh_article()
+            )
+        must = (day > TODAY or day < doc.issued or doc.superseded or doc.lifted) or (
+            article is not None and grouped(article.replace(" ", "")) in self.m.articles
+        )
+        to = None if person == doc.persons[0] else person
+        done = self.refused(
+            lambda: self.reg.record_service(
+                doc.number, method, day, to=to, article=article, formats=HTML
+            ),
+            must,
+            f"service of {doc.number} on {day} ({method}; superseded {doc.superseded}, "
+            f"lifted {doc.lifted}, article {article})",
+        )
+        if done is None:
+            return
+        if done.service.article:
+            self.m.articles.append(done.service.article)
+        if method in ("certified-mail", "first-class-mail"):
+            self.m.mailings.append(Mailing(doc.number, person, day, done.service.article, method))
+
+    @precondition(lambda self: self.m.mailings)
+    @rule(data=st.data(), day=DAYS, signer=st.sampled_from(["M. Keller", "A. Li"]))
+    def receipt(self, data, day: date, signer: str) -> None:
+        piece = data.draw(st.sampled_from(self.m.mailings))
+        doc = next(d for d in self.m.docs if d.number == piece.number)
+        must = (
+            day > TODAY
+            or day < piece.mailed
+            or piece.done
+            or piece.method != "certified-mail"
+            or doc.superseded
+            or doc.lifted
+        )
+        to = None if piece.person == doc.persons[0] else piece.person
+        done = self.refused(
+            lambda: self.reg.record_receipt(
+                doc.number,
+                day,
+                signer,
+                to=to,
+                mailed=piece.mailed,
+                article=piece.article,
+                formats=HTML,
+            ),
+            must,
+            f"receipt {day} of the mailing of {doc.number} on {piece.mailed}",
+        )
+        if done is not None:
+            piece.done = True
+
+    @precondition(lambda self: self.m.mailings)
+    @rule(data=st.data(), day=DAYS, reason=st.sampled_from(RETURN_REASONS))
+    def returned(self, data, day: date, reason: str) -> None:
+        piece = data.draw(st.sampled_from(self.m.mailings))
+        doc = next(d for d in self.m.docs if d.number == piece.number)
+        must = day > TODAY or day < piece.mailed or piece.done or doc.superseded or doc.lifted
+        to = None if piece.person == doc.persons[0] else piece.person
+        done = self.refused(
+            lambda: self.reg.record_return(
+                doc.number, day, reason, to=to, mailed=piece.mailed, article=piece.article
+            ),
+            must,
+            f"return {day} of the mailing of {doc.number} on {piece.mailed}",
+        )
+        if done is not None:
+            piece.done = True
+
+    @precondition(lambda self: any(d.line >= 0 for d in self.m.docs))
+    @rule(data=st.data(), day=DAYS)
+    def convicted(self, data, day: date) -> None:
+        doc = data.draw(st.sampled_from([d for d in self.m.docs if d.line >= 0]))
+        line = self.m.lines[doc.line]
+        must = day > TODAY or day < line.committed
+        done = self.refused(
+            lambda: self.reg.record_disposition(doc.number, "convicted", day),
+            must,
+            f"conviction {day} on {doc.number}",
+        )
+        if done is not None:
+            line.convicted = day
+
+    @precondition(lambda self: any(not d.superseded and not d.lifted for d in self.m.docs))
+    @rule(data=st.data())
+    def supersede(self, data) -> None:
+        doc = data.draw(st.sampled_from([d for d in self.m.docs if not d.superseded]))
+        stored = self.reg.document(doc.number).case
+        case = {k: v for k, v in stored.items() if k not in ("number", "prior_offenses")}
+        case["violations"][0]["nature"] += f" (corrected {next(_articles)})"
+        done = self.refused(
+            lambda: self.reg.supersede(doc.number, case, formats=HTML),
+            doc.lifted,
+            f"a correction of the lifted {doc.number}",
+        )
+        if done is None:
+            return
+        doc.superseded = True
+        self.m.docs.append(Doc(done.number, doc.kind, doc.issued, doc.persons, doc.line))
+
+    @precondition(lambda self: self.current(("stop-work-order",)))
+    @rule(data=st.data(), day=DAYS)
+    def lift(self, data, day: date) -> None:
+        doc = data.draw(st.sampled_from(self.current(("stop-work-order",))))
+        served = self.reg.document(doc.number).served_on
+        must = doc.superseded or doc.lifted or day > TODAY or served is None or day < served
+        done = self.refused(
+            lambda: self.reg.lift(doc.number, day, formats=HTML),
+            must,
+            f"lifting {doc.number} on {day} (served {served}, superseded {doc.superseded})",
+        )
+        if done is not None:
+            doc.lifted = True
+            self.m.docs.append(Doc(done.number, done.kind, day, [], -1, lifted=True))
+
+    # -- invariants --------------------------------------------------------------------
+    @invariant()
+    def the_register_keeps_the_law(self) -> None:
+        """Read from the register's rows each step (cheap); what the register shows
+        (documents, records) is read at the end of each sequence."""
+        with db.read_session(self.reg.engine) as session:
+            rows = session.scalars(select(Document)).all()
+            by_id = {d.id: d for d in rows}
+            successor = {d.supersedes_id: d for d in rows if d.supersedes_id}
+            lifting = {d.about_id: d for d in rows if get_kind(d.kind).lifts}
+            events = [e for d in rows for e in d.services]
+            # 4. nothing dated after today
+            assert all(d.issued <= TODAY for d in rows), "a document dated after today"
+            for e in events:
+                assert e.date <= TODAY, (e.document.number, e.date)
+                assert e.outcome is None or e.outcome.date <= TODAY, e.document.number
+            # 5. numbers gap-free and never repeated, per kind and year
+            seen: dict[str, list[int]] = {}
+            for d in rows:
+                prefix, sequence = d.number.rsplit("-", 1)
+                seen.setdefault(prefix, []).append(int(sequence))
+            for prefix, numbers in seen.items():
+                assert sorted(numbers) == list(range(1, len(numbers) + 1)), prefix
+            # 6. one affidavit per service event
+            proofs = [e.affidavit_id for e in events]
+            affidavits = [d for d in rows if by_id.get(d.about_id) and d.kind == AFFIDAVIT]
+            assert None not in proofs and len(set(proofs)) == len(proofs) == len(affidavits)
+            for d in rows:
+                # 1. a kept deadline never decreases while service stands
+                kept = kept_deadline(list(d.services))
+                if kept is not None:
+                    last = self.m.kept.get(d.number)
+                    assert last is None or kept >= last, (d.number, last, kept)
+                    self.m.kept[d.number] = kept
+                # 3. nothing recorded on a superseded or lifted document
+                closing = successor.get(d.id) or lifting.get(d.id)
+                if closing is not None:
+                    for e in d.services:
+                        assert e.recorded_at <= closing.recorded_at, (d.number, e.id)
+                        if e.outcome is not None:
+                            assert e.outcome.recorded_at <= closing.recorded_at, d.number
+            lifted = {by_id[i].number for i in lifting if i in by_id}
+        # 7. a lifted order is not in effect
+        if lifted:
+            in_effect = {d.number for d in self.reg.documents("stop-work-in-effect")}
+            assert not lifted & in_effect, lifted & in_effect
+
+    def stated_dates_equal_derived(self) -> None:
+        """2. What the issued documents state, read back from their HTML."""
+        for d in self.reg.documents(limit=10_000):
+            text = " ".join(html_text(self.reg.files(d.number)["html"].decode()).split())
+            if d.kind == "stop-work-lifted":
+                served = self.reg.document(d.about).served_on
+                assert f"served {long_date(served)}, is lifted" in text, d.number
+            for s in d.services:
+                proof = " ".join(html_text(self.reg.files(s.affidavit)["html"].decode()).split())
+                assert f"On {long_date(s.date)}" in proof, (d.number, s.affidavit)
+                if s.annex:
+                    annex = " ".join(html_text(self.reg.files(s.annex)["html"].decode()).split())
+                    assert f"Date of receipt: {long_date(s.received)}" in annex, s.annex
+
+
+SETTINGS = {
+    "deadline": None,
+    # In the suite a failure is reported as found, unshrunk (shrinking a sequence of issues
+    # takes minutes); `make soak` shrinks.
+    "phases": [Phase.explicit, Phase.reuse, Phase.generate],
+    "derandomize": True,
+    "suppress_health_check": list(HealthCheck),
+    "print_blob": True,
+}
+
+
+def run(url_for, examples: int, steps: int) -> None:
+    machine = type("Run", (MatterModel,), {"url_for": classmethod(lambda cls: url_for())})
+    run_state_machine_as_test(
+        machine, settings=settings(max_examples=examples, stateful_step_count=steps, **SETTINGS)
+    )
+
+
+def test_the_matter_keeps_the_law_on_sqlite(tmp_path):
+    made = count(1)
+    run(lambda: f"sqlite:///{tmp_path / f'matter-{next(made)}.sqlite'}", 10, 20)
+
+
+def test_the_matter_keeps_the_law_on_postgresql(postgres_template):
+    run(lambda: fresh_postgres(postgres_template), 3, 20)
+
+
+@pytest.mark.skipif(not os.environ.get("DOCGEN_SOAK"), reason="make soak runs it")
+def test_soak(tmp_path):
+    """As long as asked: DOCGEN_SOAK_EXAMPLES sequences of DOCGEN_SOAK_STEPS steps, with
+    a fresh seed each run (derandomize off)."""
+    made = count(1)
+    machine = type(
+        "Soak",
+        (MatterModel,),
+        {"url_for": classmethod(lambda cls: f"sqlite:///{tmp_path / f's-{next(made)}.sqlite'}")},
+    )
+    run_state_machine_as_test(
+        machine,
+        settings=settings(
+            max_examples=int(os.environ.get("DOCGEN_SOAK_EXAMPLES", "200")),
+            stateful_step_count=int(os.environ.get("DOCGEN_SOAK_STEPS", "50")),
+            **(SETTINGS | {"derandomize": False, "phases": list(Phase)}),
+        ),
+    )

@@ -1,0 +1,51 @@
+"""What the model of the matter (tests/register/test_matter_model.py) found, each kept as an
+ordinary test on both backends."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from docgen.errors import DocgenError
+from docgen.law.pack import municipal_today
+from docgen.law.packs import load_pack
+from docgen.register import RegisterError
+from tests.helpers.register_cases import notice
+from tests.register.test_register_lift import order
+
+HTML = ("html",)
+TODAY = municipal_today(load_pack("homer"))
+
+
+def test_a_served_document_dated_after_today_is_not_issued(reg):
+    # Found: issue_order(day=TODAY + 1) was numbered and recorded (LAW.md § 2, § 3: a
+    # served document is issued before it is served; nothing is dated after today).
+    case = order() | {"issued": (TODAY + timedelta(days=1)).isoformat()}
+    case["remedies"][0]["due"] = (TODAY + timedelta(days=9)).isoformat()
+    with pytest.raises(DocgenError, match=r"issued: .*after today \(.* in the Village of Homer\)"):
+        reg.issue("stop-work-order", case, formats=("html",))
+    assert reg.count() == 0
+
+
+def test_nothing_comes_back_on_a_superseded_or_lifted_document(reg):
+    # Found: a mailing of NOV-2026-0002 recorded as returned after NOV-2026-0002 was
+    # superseded (LAW.md § 2 "Corrections": nothing is recorded on a superseded document);
+    # the same held for a receipt, and for service of a lifted order (LAW.md § 3).
+    case = notice("2026-11-16")
+    first = reg.issue("notice-of-violation", case, formats=HTML)
+    reg.record_service(first.number, "first-class-mail", date(2026, 11, 17), formats=HTML)
+    case["violations"][0]["nature"] += " (corrected)"
+    second = reg.supersede(first.number, case, formats=HTML)
+    with pytest.raises(RegisterError, match=f"superseded by {second.number}; nothing more"):
+        reg.record_return(first.number, date(2026, 11, 20), "moved")
+    with pytest.raises(RegisterError, match=f"superseded by {second.number}; nothing more"):
+        reg.record_receipt(first.number, date(2026, 11, 20), "A. Li")
+    assert reg.document(first.number).services[0].outcome is None
+
+    issued = reg.issue("stop-work-order", order(), formats=HTML)
+    reg.record_service(issued.number, "personal-delivery", date(2026, 11, 12), formats=HTML)
+    lifted = reg.lift(issued.number, date(2026, 11, 20), formats=HTML)
+    with pytest.raises(RegisterError, match=f"lifted by {lifted.number}; nothing more"):
+        reg.record_service(issued.number, "first-class-mail", date(2026, 11, 21), formats=HTML)
+    assert len(reg.document(issued.number).services) == 1
