@@ -73,7 +73,9 @@ def test_the_certificate_of_service_is_on_one_page(word_pages, sample_id):
     assert re.search(r"certify that on .* I served .* Date: \w+ \d+, \d{4}", after), sample_id
 
 
-@pytest.mark.parametrize("sample_id", [s for s in SAMPLE_IDS if s.startswith("notice")])
+@pytest.mark.parametrize(
+    "sample_id", [s for s in SAMPLE_IDS if s.startswith("notice-of-violation")]
+)
 def test_the_last_day_to_appeal_stays_with_section_f(word_pages, sample_id):
     pages = [flat(p) for p in word_pages[sample_id]]
     (page,) = [p for p in pages if "Last day to file a written notice of appeal" in p]

@@ -353,11 +353,11 @@ def check_revision(engine: Engine, url: str, migrate: bool, readonly: bool = Fal
 
         known = {s.revision for s in ScriptDirectory.from_config(_migrations()).walk_revisions()}
         if revision not in known:
-            needed = _upgraded_by(engine)
+            needed = _upgraded_by(engine, revision)
             raise RegisterError(
-                f"this register was upgraded by a newer docgen ({needed or 'unknown version'},"
-                f" schema revision {revision}); this docgen ({__version__}) knows revisions up "
-                f"to {HEAD}: install docgen {needed or 'of that version'} or newer"
+                f"this register was upgraded by a newer docgen (revision {revision}); upgrade "
+                f"docgen (this one, {__version__}, knows revisions up to {HEAD})"
+                + (f": install docgen {needed} or newer, which made it" if needed else "")
             )
     if readonly:
         raise RegisterError(
@@ -368,13 +368,18 @@ def check_revision(engine: Engine, url: str, migrate: bool, readonly: bool = Fal
         upgrade(engine)
 
 
-def _upgraded_by(engine: Engine) -> str | None:
-    """The docgen version that made the register's newest upgrade, where it said so."""
+def _upgraded_by(engine: Engine, revision: str) -> str | None:
+    """The docgen version whose upgrade brought the register to ``revision``, where the
+    register recorded it (docgen 0.4 and later record every upgrade)."""
     with engine.connect() as conn:
         if not conn.dialect.has_table(conn, "register_upgrades"):
             return None
         return conn.execute(
-            text("SELECT version FROM register_upgrades ORDER BY id DESC LIMIT 1")
+            text(
+                "SELECT version FROM register_upgrades WHERE revision_to = :revision "
+                "ORDER BY id DESC LIMIT 1"
+            ),
+            {"revision": revision},
         ).scalar()
 
 

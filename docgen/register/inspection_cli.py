@@ -23,7 +23,6 @@ from pathlib import Path
 
 import click
 
-from docgen import api
 from docgen.register.cli import (
     BY,
     ISO,
@@ -34,17 +33,6 @@ from docgen.register.cli import (
     _print_issued,
     _recorded_number_said,
 )
-from docgen.register.due import calendar
-from docgen.register.feed import new_token, revoke
-from docgen.register.inspections import (
-    approve_work,
-    ask_reinspection,
-    escalate,
-    halts,
-    notify_deficiency,
-    record_inspection_case,
-)
-from docgen.register.logbook import add_entries, logbook, open_log, require_reports
 
 OUT = click.option(
     "-o", "--out", default=None, help="a file, or a directory (existing, or ending in /)"
@@ -65,6 +53,9 @@ FORCE = click.option(
 @BY
 def record_inspection(case: Path, out, fmt, force, by) -> None:
     """Record an inspection (a finding of nothing too) and issue its numbered report."""
+    from docgen import api
+    from docgen.register.inspections import record_inspection_case
+
     with _open() as reg, _recorded_number_said():
         issued = record_inspection_case(
             reg, case, formats=api.formats_from(fmt), out=_folder_or_file(out), by=by, force=force
@@ -83,6 +74,9 @@ def record_inspection(case: Path, out, fmt, force, by) -> None:
 @WHOSE
 def notify(inspection, on, out, fmt, force, by, copies, jurisdiction) -> None:
     """Issue the notice of deficiency of INSPECTION's deficiencies (§ 228-79A(1))."""
+    from docgen import api
+    from docgen.register.inspections import notify_deficiency
+
     with _open() as reg, _recorded_number_said():
         issued = notify_deficiency(
             reg,
@@ -109,6 +103,9 @@ def notify(inspection, on, out, fmt, force, by, copies, jurisdiction) -> None:
 @WHOSE
 def approve(notice, reinspection, on: date, out, fmt, force, by, jurisdiction) -> None:
     """Approve the corrected work of NOTICE found on a reinspection (§ 228-79A(1))."""
+    from docgen import api
+    from docgen.register.inspections import approve_work
+
     with _open() as reg, _recorded_number_said():
         issued = approve_work(
             reg,
@@ -129,6 +126,8 @@ def approve(notice, reinspection, on: date, out, fmt, force, by, jurisdiction) -
 @click.option("--json", "as_json", is_flag=True, help="one JSON array")
 def halts_command(site, as_json) -> None:
     """Per site, whether the halt of § 228-79A(1) is in effect or lifted."""
+    from docgen.register.inspections import halts
+
     with _open(readonly=True) as reg:
         found = halts(reg, site)
     if as_json:
@@ -146,6 +145,8 @@ def halts_command(site, as_json) -> None:
 @WHOSE
 def ask(notice, on, asked_by, by, jurisdiction) -> None:
     """Record that a reinspection of NOTICE's corrective work was asked for."""
+    from docgen.register.inspections import ask_reinspection
+
     with _open() as reg:
         ask_reinspection(reg, notice, on, asked_by, by=by, jurisdiction=jurisdiction)
     click.echo(f"{notice}: reinspection asked for on {on} by {asked_by}")
@@ -158,6 +159,8 @@ def ask(notice, on, asked_by, by, jurisdiction) -> None:
 def due(site, through, as_json) -> None:
     """What is due and what is in effect, overdue first (corrective actions, remedies,
     appeal deadlines, reinspections asked for, log-book inspections, orders and halts)."""
+    from docgen.register.due import calendar
+
     with _open(readonly=True) as reg:
         items = calendar(reg, site, through)
     if as_json:
@@ -177,6 +180,8 @@ def due(site, through, as_json) -> None:
 def calendar_feed(user, revoke_) -> None:
     """A new secret address of USER's calendar feed (the earlier one stops working), or
     --revoke it. The desk serves it at /calendar/SECRET.ics."""
+    from docgen.register.feed import new_token, revoke
+
     with _open() as reg:
         if revoke_:
             click.echo(f"{user}: {revoke(reg, user)} feed address(es) revoked")
@@ -200,6 +205,8 @@ def logbook_command(
     site, opening, jurisdiction, started, exemption, acre_authorized, csv_file, through, as_json, by
 ) -> None:
     """SITE's log book with its gaps (§ 228-78D(2); § 301-73A(2)); --open it, --add a CSV."""
+    from docgen.register.logbook import add_entries, logbook, open_log
+
     with _open(readonly=not (opening or csv_file)) as reg:
         if opening:
             if not jurisdiction or started is None:
@@ -241,6 +248,9 @@ def logbook_command(
 @BY
 def require(site, on, submit_by, out, fmt, force, by) -> None:
     """Require SITE's log book reports (§ 228-79A(4)) in a letter made from its gaps."""
+    from docgen import api
+    from docgen.register.logbook import require_reports
+
     with _open() as reg, _recorded_number_said():
         issued = require_reports(
             reg,
@@ -269,6 +279,9 @@ def require(site, on, submit_by, out, fmt, force, by) -> None:
 def escalate_command(notice, kind, on, due, out, fmt, force, by, copies, jurisdiction) -> None:
     """A notice of violation or a stop-work order from NOTICE's deficiencies still open
     past their dates, with nothing typed again."""
+    from docgen import api
+    from docgen.register.inspections import escalate
+
     with _open() as reg, _recorded_number_said():
         issued = escalate(
             reg,

@@ -116,6 +116,9 @@ def test_register_check_and_backup_notice_altered_files(register_url, tmp_path):
         "2 stored file(s) checked against their SHA-256",
         "database: integrity ok",
         "numbers: no gap in any series",
+        # The test's municipality has no settings: its check line names this machine.
+        "warning: NOV-2026-0001 tells the public to check it at http://127.0.0.1:8000, which "
+        "only this machine can reach (settings: verification.address)",
     ]
     with Register.open(register_url) as reg:
         _alter_stored_pdf(reg)
