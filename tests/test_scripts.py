@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import subprocess
 import sys
 
@@ -68,6 +69,9 @@ def test_every_script_prints_with_real_glyphs(kind, caplog):
     assert any(f.startswith("Liberation") for f in fonts), fonts  # Latin, Greek, Cyrillic
     assert any(f.startswith("WenQuanYi") for f in fonts), fonts  # CJK
     text = " ".join(pdf_text(pdf).split())
+    # Chinese and Japanese break between any two characters when a column is narrow: a
+    # line break inside 株式会社 is not a missing glyph.
+    text = re.sub(r"(?<=[\u3040-\u9fff]) (?=[\u3040-\u9fff])", "", text)
     for name in NAMES:
         for word in name.replace(",", " ").split():
             assert word in text, f"{kind}: {word!r} missing from the PDF text"
