@@ -28,6 +28,9 @@ relative to the settings file::
       timestamp_url: https://tsa.example.org/   # optional: PAdES B-T instead of B-B
     verification:
       address: https://homer.example.gov          # the public check: ADDRESS/v/NUMBER
+    language_access:
+      taglines: [es, zh, ru]     # the tagline block's languages (LAW.md § 13); by default
+                                 # the twelve of Executive Law § 202-a (law/taglines.yaml)
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, 
 
 from docgen.cases.common import Phone
 from docgen.errors import DocgenError
+from docgen.law.taglines import catalog, default_languages, unknown
 
 SETTINGS_ENV = "DOCGEN_SETTINGS"
 HOME_ENV = "DOCGEN_HOME"
@@ -144,12 +148,38 @@ def is_loopback(address: str) -> bool:
         return False
 
 
+class LanguageAccess(_Strict):
+    """The languages of the block every delivered document carries (LAW.md § 13)."""
+
+    taglines: tuple[str, ...] = default_languages()
+
+    @field_validator("taglines")
+    @classmethod
+    def _known(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        missing = unknown(value)
+        if missing:
+            raise ValueError(
+                f"no reviewed tagline wording for {', '.join(missing)}; "
+                f"languages: {', '.join(catalog())}"
+            )
+        if len(set(value)) != len(value):
+            raise ValueError("a language is listed twice")
+        return value
+
+
 class Settings(_Strict):
     offices: Offices = Offices()
     officers: Officers = Officers()
     resolutions: Resolutions = Resolutions()
     signing: Signing | None = None
     verification: Verification | None = None
+    language_access: LanguageAccess = LanguageAccess()
+
+
+def tagline_languages(jurisdiction: str) -> tuple[str, ...]:
+    """The tagline languages ``jurisdiction``'s settings choose (the default without any)."""
+    local = load_settings(jurisdiction)
+    return (local.settings if local else Settings()).language_access.taglines
 
 
 @dataclass(frozen=True, eq=False)  # one per file read: hashed by identity (pack caches)

@@ -28,8 +28,10 @@ from docgen.cases.validate import provision_for, validate_and_check
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
+from docgen.law.taglines import Tagline, taglines
 from docgen.render.formats import Rendition
 from docgen.render.html import Attachment, HtmlDocument, render_html
+from docgen.settings import tagline_languages
 from docgen.signing.codes import IssueMark
 
 
@@ -209,6 +211,8 @@ class Spec(Protocol):
     @property
     def charges_offense(self) -> bool: ...
     @property
+    def delivered(self) -> bool: ...
+    @property
     def numbered(self) -> bool: ...
     @property
     def split(self) -> Any: ...
@@ -232,6 +236,13 @@ class _Described:
     def charges_offense(self) -> bool:
         """It charges an offense: the register records one, dispositions are recorded on it."""
         return self.charge is not None
+
+    @property
+    def delivered(self) -> bool:
+        """It is delivered to persons (served on them, or a copy to each person named):
+        it carries the language-access block in the languages the municipality chooses
+        (LAW.md § 13), whatever its own template says."""
+        return self.served or self.copies
 
     @property
     def numbered(self) -> bool:
@@ -263,6 +274,9 @@ class Kind(_Described):
     warnings: Callable[[Any, Pack, Options], list[str]] = lambda case, pack, options: []
     stylesheets: tuple[str, ...] = ("base/print.css",)
     layouts: dict[str, str] = field(default_factory=dict)  # layout name -> template
+    # Layouts posted at the site, not delivered to a person (the placard): read from a
+    # distance on one page (LAW.md § 3), they carry no language-access block.
+    posted: tuple[str, ...] = ()
     summary: str = ""
     # An empty form with no case (`render --blank`): the context for a pack, or None.
     blank: Callable[[Pack, Options], Context] | None = None
@@ -512,6 +526,14 @@ def render_review(kind: Kind, pack: Pack, context: Context, options: Options) ->
     return _document(kind, pack, context, options, kind.review_template, review)
 
 
+def _taglines(kind: Kind, pack: Pack, options: Options) -> tuple[Tagline, ...]:
+    """The language-access lines a document of ``kind`` carries (LAW.md § 13): those the
+    municipality's settings choose, on every delivered document but a posted layout."""
+    if not kind.delivered or (options.layout or "") in kind.posted:
+        return ()
+    return taglines(tagline_languages(pack.id))
+
+
 def _document(
     kind: Kind, pack: Pack, context: Context, options: Options, template: str, meta: DocMeta
 ) -> HtmlDocument:
@@ -524,6 +546,7 @@ def _document(
             "issue": options.mark,
             "corrects": options.corrects,
             "appealable": kind.appealable,
+            "taglines": _taglines(kind, pack, options),
             **names,
         },
         options.templates,
