@@ -394,6 +394,7 @@ KIND = Kind(
     title="Notice of violation",
     model=NoticeCase,
     template="notices/notice_of_violation.html.j2",
+    renditions={"es": "notices/es/notice_of_violation.html.j2"},
     context=context,
     check=check,
     warnings=warnings,
