@@ -154,6 +154,7 @@ def _issue(
     final=None,
     copies=False,
     jurisdiction=None,
+    language=None,
 ):
     from docgen import api
     from docgen.instruments.docx_checks import read_final
@@ -171,6 +172,7 @@ def _issue(
             force=force,
             final=read_final(final) if final is not None else None,
             copies=copies,
+            language=language,
         )
     _print_issued(issued)
 
@@ -195,9 +197,17 @@ _final_option = click.option(
 @_issue_options
 @_final_option
 @_copies_option
-def issue(kind: str, case: Path, out, respondent, fmt, by, force, final, copies) -> None:
+@click.option(
+    "--language",
+    default=None,
+    help="also a courtesy rendition in this language (es: Spanish), kept with the number; "
+    "the English document controls",
+)
+def issue(kind: str, case: Path, out, respondent, fmt, by, force, final, copies, language):
     """Number, render and record KIND from CASE; the offense history comes from the register."""
-    _issue(kind, case, out, respondent, fmt, by, force, final=final, copies=copies)
+    _issue(
+        kind, case, out, respondent, fmt, by, force, final=final, copies=copies, language=language
+    )
 
 
 @click.command()
@@ -436,6 +446,11 @@ def verify(file: Path) -> None:
         )
         if found.copy_for:
             click.echo(f"the copy for {found.copy_for}, served with the landowner's original")
+        if found.rendition:
+            click.echo(
+                f"the {found.rendition} copy of {found.number}: a courtesy translation kept "
+                "with it; the English document controls"
+            )
         if found.superseded_by:
             click.echo(
                 f"superseded by {found.superseded_by}: this document was corrected and no "

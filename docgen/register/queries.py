@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import get_kind, kinds_with
-from docgen.register.copies import copy_for, copy_of
+from docgen.register.copies import copy_for, copy_of, rendition_name, rendition_of
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
 from docgen.register.numbering import normalize
@@ -33,7 +33,7 @@ def file_type(stored: str) -> str:
     and its redline are Word files, the final's PDF/A a PDF: docgen.register.finals)."""
     from docgen.register.finals import FINAL, FINAL_PDF_A, REDLINE
 
-    copy = copy_of(stored)
+    copy = copy_of(stored) or rendition_of(stored)
     if copy is not None:
         return copy[1]
     return {FINAL: "docx", REDLINE: "docx", FINAL_PDF_A: "pdf"}.get(stored, stored)
@@ -255,6 +255,7 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         superseded_by=successor(session, doc.id),
         in_effect=in_effect(session, doc),
         copy_for=copy_for(doc.case, fmt),
+        rendition=rendition_name(fmt),
     )
 
 

@@ -162,6 +162,7 @@ class Verified:
     superseded_by: str | None
     in_effect: str | None = None  # the latest correction, where superseded
     copy_for: str | None = None  # whose copy it is (docgen.register.copies), or the original
+    rendition: str | None = None  # "Spanish": a courtesy rendition (docgen.register.copies)
 
 
 def service_record(

@@ -96,6 +96,7 @@ class Register:
         force: bool = False,
         final: bytes | None = None,
         copies: bool = False,
+        language: str | None = None,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
@@ -108,7 +109,8 @@ class Register:
         PDF/A-2b (docgen.register.finals). ``jurisdiction``: whose ``supersedes`` it is,
         when two municipalities sharing the register both issued that number.
         ``copies``: a copy for each person in copies_to, kept with the document
-        (docgen.register.copies). With ``out``,
+        (docgen.register.copies). ``language``: a courtesy rendition in that language
+        (LAW.md § 13), kept with the same number as its own file. With ``out``,
         the files are written after the record is committed; a different file already at
         a path stops the issue before anything is recorded (unless ``force``).
         """
@@ -121,6 +123,10 @@ class Register:
             from docgen.register.copies import refuse_copies
 
             refuse_copies(kind, data)
+        if language is not None:
+            from docgen.register.copies import refuse_language
+
+            refuse_language(kind, language)
         request = issuing.Request(
             kind,
             data,
@@ -136,6 +142,7 @@ class Register:
             jurisdiction=jurisdiction,
             final=final,
             copies=copies,
+            language=language,
             case_dir=api.case_dir_of(source),
         )
         issued, targets = issuing.rendered_outside(lambda: self._issue(request))
