@@ -360,7 +360,7 @@ class Download:
 def downloads(record: Any) -> list[Download]:
     """The document's stored files, each copy named by whose it is (LAW.md § 9); with
     counsel's final, the PDF/A to record first, then the rest each saying what it is for."""
-    from docgen.register.copies import copy_for, copy_of
+    from docgen.register.copies import copy_for, copy_of, rendition_name
     from docgen.register.finals import COUNSEL_FILES, DRAFT_PURPOSE, FINAL_PDF_A, PURPOSES
 
     def order(stored: str) -> tuple[int, int, int]:  # counsel's, the original's, each copy's
@@ -375,6 +375,8 @@ def downloads(record: Any) -> list[Download]:
         digest = record.hashes[stored]
         whose = copy_for(record.case, stored)
         label = f"the copy for {whose}, {file_type(stored).upper()}" if whose else stored.upper()
+        if (language := rendition_name(stored)) is not None:
+            label = f"the {language} courtesy copy, {file_type(stored).upper()}"
         if stored in COUNSEL_FILES:
             label = f"{file_type(stored).upper()}, {PURPOSES[stored].split(':')[0]}"
         purpose = PURPOSES.get(stored, DRAFT_PURPOSE if finalized else "")
@@ -553,17 +555,23 @@ def _issue(request: Request) -> Response:
     data = drafts.issuable(draft)
     final = _final(posted(request).get("final"))
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
-    if queued.queue_name() and final is None and not copies:  # a worker issues it
+    language = _text(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
+    if queued.queue_name() and final is None and not copies and not language:  # a worker
         return queued.defer_issue(request, draft, data, chosen)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     corrects = actions.supersedes(draft)
     tag, result = renderers.run(
-        renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies
+        renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies, language
     )
     if tag == "ambiguous":
         return render(
-            request, "choose_respondent.html.j2", draft=draft, candidates=result, copies=copies
+            request,
+            "choose_respondent.html.j2",
+            draft=draft,
+            candidates=result,
+            copies=copies,
+            language=language,
         )
     if tag == "problems":
         return drafts.refused(request, draft, result)

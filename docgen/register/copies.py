@@ -40,7 +40,7 @@ def rendition_of(stored: str) -> tuple[str, str] | None:
 
 
 def rendition_name(stored: str) -> str | None:
-    """"Spanish" for a stored Spanish rendition (es.pdf); None for any other file."""
+    """ "Spanish" for a stored Spanish rendition (es.pdf); None for any other file."""
     from docgen.documents.base import LANGUAGES
 
     found = rendition_of(stored)
