@@ -18,12 +18,17 @@ def desk(tmp_path_factory):
     yield from serving(tmp_path_factory)
 
 
+def typed_draft(clerk, kind: str, sample: str) -> tuple[str, str, str]:
+    """A draft of ``kind`` typed from ``sample``: (its address, its token, its page)."""
+    where, token = start_draft(clerk, kind)
+    _, typed = typed_sample(kind, sample)
+    clerk.post(where, data={**typed, "csrf_token": token})
+    return where, token, clerk.get(where).text
+
+
 def test_issue_with_a_spanish_copy_lists_it_and_verify_names_it(desk):
     clerk = desk.signed_in("ann")
-    where, token = start_draft(clerk, "notice-of-violation")
-    _, typed = typed_sample("notice-of-violation", "homer-first-offense")
-    clerk.post(where, data={**typed, "csrf_token": token})
-    draft = clerk.get(where).text
+    where, token, draft = typed_draft(clerk, "notice-of-violation", "homer-first-offense")
     assert '<select id="language" name="language"' in draft
     assert '<option value="es">English, and a Spanish courtesy copy</option>' in draft
     done = clerk.post(f"{where}/issue", data={"csrf_token": token, "language": "es"})
@@ -53,9 +58,6 @@ def test_issue_with_a_spanish_copy_lists_it_and_verify_names_it(desk):
 
 def test_a_kind_without_a_rendition_offers_no_language(desk):
     clerk = desk.signed_in("ann")
-    where, token = start_draft(clerk, "stop-work-order")
-    _, typed = typed_sample("stop-work-order", "homer-silt-fence")
-    clerk.post(where, data={**typed, "csrf_token": token})
-    page = clerk.get(where).text
+    _, _, page = typed_draft(clerk, "stop-work-order", "homer-silt-fence")
     assert 'name="copies" value="1"' in page  # the Issue form is there
     assert 'name="language"' not in page
