@@ -24,6 +24,9 @@ from tests.helpers.cli import docgen
 from tests.helpers.readback import pdf_text
 
 NOTICES = [path for kind, path in SAMPLES if kind == "notice-of-violation"]
+# Every sample of a kind with a Spanish rendition.
+RENDERED = [(k, p) for k, p in SAMPLES if "es" in get_kind(k).renditions]
+RENDERED_IDS = [f"{k}/{p.stem}" for k, p in RENDERED]
 SPANISH = Options(language="es")
 
 
@@ -57,14 +60,15 @@ def test_dates_are_babel_spanish_long_dates(day):
 
 
 def visible_blocks(html: str) -> list[str]:
-    """The notice's lettered sections, (a) to (f), and its tables, in order."""
+    """The document's lettered or numbered sections ((a) to (f), 1. to 5.) and its tables
+    and lists, in order."""
     tree = lxml_html.document_fromstring(html)
     marks = []
-    for el in tree.iter("h2", "table"):
-        if el.tag == "table":
-            marks.append(f"table.{el.get('class')}")
-        elif found := re.match(r"\(([a-f])\)", el.text_content().strip()):
-            marks.append(found[1])
+    for el in tree.iter("h2", "table", "ol"):
+        if el.tag in ("table", "ol"):
+            marks.append(f"{el.tag}.{el.get('class')}")
+        elif found := re.match(r"\(([a-f])\)|(\d)\.", el.text_content().strip()):
+            marks.append(found[1] or found[2])
     return marks
 
 
@@ -84,28 +88,28 @@ def spanish_sentences(html: str) -> list[str]:
     return [line.strip() for line in tree.text_content().splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("path", NOTICES, ids=[p.stem for p in NOTICES])
-def test_the_spanish_notice_has_every_block_and_no_english_sentence(path):
-    english = api.build("notice-of-violation", path)
-    spanish = api.build("notice-of-violation", path, SPANISH)
+@pytest.mark.parametrize(("kind", "path"), RENDERED, ids=RENDERED_IDS)
+def test_the_spanish_rendition_has_every_block_and_no_english_sentence(kind, path):
+    english = api.build(kind, path)
+    spanish = api.build(kind, path, SPANISH)
     assert visible_blocks(spanish.html) == visible_blocks(english.html)
-    assert visible_blocks(english.html)[:1] == ["a"]
+    assert visible_blocks(english.html)[:1] in (["a"], ["1"])
     leftovers = [line for line in spanish_sentences(spanish.html) if ENGLISH.search(line)]
     assert leftovers == []
     assert spanish.lang == "es-US" and '<html lang="es-US">' in spanish.html
     assert spanish.filename.endswith("-es")
 
 
-@pytest.mark.parametrize("path", NOTICES, ids=[p.stem for p in NOTICES])
-def test_the_spanish_pdf_says_the_english_controls_and_writes_spanish_amounts_and_dates(path):
-    spanish = api.build("notice-of-violation", path, SPANISH)
+@pytest.mark.parametrize(("kind", "path"), RENDERED, ids=RENDERED_IDS)
+def test_the_spanish_pdf_says_the_english_controls_and_writes_spanish_amounts_and_dates(kind, path):
+    spanish = api.build(kind, path, SPANISH)
     text = " ".join(pdf_text(api.to_bytes(spanish, "pdf")).split())
     statement = text.index("COPIA DE CORTESÍA EN ESPAÑOL.")
-    assert statement < text.index("Aviso de Infracción Conforme")
+    assert statement < text.index(" Conforme a ")
     assert "El documento en inglés es el que tiene validez legal y prevalece" in text
     assert "Pedir una traducción no extiende ningún plazo" in text
     issued = yaml.safe_load(path.read_text(encoding="utf-8"))["issued"]
-    assert f"Fecha de emisión: {es_long_date(issued)}" in text
+    assert f": {es_long_date(issued)}" in text
     # Every amount: the Spanish words, then the figure, as the filters write them.
     figures = re.findall(r"\(\$([\d,]+\.\d\d)\)", text)
     assert figures
