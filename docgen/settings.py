@@ -30,7 +30,8 @@ relative to the settings file::
       address: https://homer.example.gov          # the public check: ADDRESS/v/NUMBER
     language_access:
       taglines: [es, zh, ru]     # the tagline block's languages (LAW.md § 13); by default
-                                 # the twelve of Executive Law § 202-a (law/taglines.yaml)
+                                 # the twelve of Executive Law § 202-a
+                                 # (docgen/law/language/taglines.yaml)
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The language-access block (LAW.md § 13): the lines every document delivered to a person
 carries, one per language the municipality chooses, each in its own language and script.
 
-The wording is reviewed text in docgen/law/taglines.yaml, never here; this module reads it,
-orders it as the settings choose (``language_access.taglines``; by default the twelve
-languages of Executive Law § 202-a) and proves that an installed font covers each chosen
+The wording is reviewed text in docgen/law/language/taglines.yaml (a folder of its own:
+every *.yaml beside the packs is read as a pack), never here; this module reads it, orders
+it as the settings choose (``language_access.taglines``; by default the twelve languages
+of Executive Law § 202-a) and proves that an installed font covers each chosen
 language's script, so that no line prints as empty boxes.
 """
 
@@ -43,8 +44,8 @@ class Tagline:
 
 @cache
 def _catalog() -> dict:
-    text = resources.files("docgen.law").joinpath("taglines.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    source = resources.files("docgen.law").joinpath("language", "taglines.yaml")
+    return yaml.safe_load(source.read_text(encoding="utf-8"))
 
 
 @cache

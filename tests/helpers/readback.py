@@ -147,6 +147,11 @@ def without_complex_script(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not COMPLEX_SCRIPT.search(line))
 
 
+def complex_script_lines(text: str) -> str:
+    """Only the lines of ``text`` in a complex script (see :func:`without_complex_script`)."""
+    return "\n".join(line for line in text.splitlines() if COMPLEX_SCRIPT.search(line))
+
+
 def words(text: str, running_heads: tuple[str, ...] = ()) -> list[str]:
     for head in running_heads:
         text = text.replace(head, " ")
