@@ -211,6 +211,11 @@ def pack_check(file: Path, is_settings: bool) -> None:
 @click.option("--review", is_flag=True, help="mark every value that came from the case")
 @click.option("--layout", default=None, help="an alternative layout the kind offers")
 @click.option(
+    "--language",
+    default=None,
+    help="a courtesy rendition in this language (es: Spanish); the English document controls",
+)
+@click.option(
     "--templates",
     type=click.Path(file_okay=False, exists=True),
     default=None,
@@ -228,6 +233,7 @@ def render(
     pdf_variant: str,
     review: bool,
     layout: str | None,
+    language: str | None,
     templates: str | None,
     force: bool,
 ) -> None:
@@ -238,7 +244,7 @@ def render(
     """
     from docgen import api
 
-    options = _options(review=review, layout=layout, templates=templates)
+    options = _options(review=review, layout=layout, templates=templates, language=language)
     if blank:
         if case is not None or split or not jurisdiction:
             raise click.UsageError("--blank takes --jurisdiction and no CASE file or --split")

@@ -34,6 +34,10 @@ relative to the settings file::
       from: Village of Homer <clerk@homer.example.gov>
       starttls: true
       username: clerk@homer.example.gov           # password from DOCGEN_SMTP_PASSWORD
+    language_access:
+      taglines: [es, zh, ru]     # the tagline block's languages (LAW.md § 13); by default
+                                 # the twelve of Executive Law § 202-a
+                                 # (docgen/law/language/taglines.yaml)
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ from pydantic import (
 
 from docgen.cases.common import Phone
 from docgen.errors import DocgenError
+from docgen.law.taglines import catalog, default_languages, unknown
 
 SETTINGS_ENV = "DOCGEN_SETTINGS"
 HOME_ENV = "DOCGEN_HOME"
@@ -180,6 +185,25 @@ class Smtp(_Strict):
 SMTP_PASSWORD_ENV = "DOCGEN_SMTP_PASSWORD"
 
 
+class LanguageAccess(_Strict):
+    """The languages of the block every delivered document carries (LAW.md § 13)."""
+
+    taglines: tuple[str, ...] = default_languages()
+
+    @field_validator("taglines")
+    @classmethod
+    def _known(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        missing = unknown(value)
+        if missing:
+            raise ValueError(
+                f"no reviewed tagline wording for {', '.join(missing)}; "
+                f"languages: {', '.join(catalog())}"
+            )
+        if len(set(value)) != len(value):
+            raise ValueError("a language is listed twice")
+        return value
+
+
 class Settings(_Strict):
     offices: Offices = Offices()
     officers: Officers = Officers()
@@ -187,6 +211,13 @@ class Settings(_Strict):
     signing: Signing | None = None
     verification: Verification | None = None
     smtp: Smtp | None = None
+    language_access: LanguageAccess = LanguageAccess()
+
+
+def tagline_languages(jurisdiction: str) -> tuple[str, ...]:
+    """The tagline languages ``jurisdiction``'s settings choose (the default without any)."""
+    local = load_settings(jurisdiction)
+    return (local.settings if local else Settings()).language_access.taglines
 
 
 @dataclass(frozen=True, eq=False)  # one per file read: hashed by identity (pack caches)

@@ -8,9 +8,12 @@ cd "$(dirname "$0")/.."
 # Pango renders text; libharfbuzz-subset0 subsets fonts fast and deterministically
 # (without it PDFs are ~4.5x slower and differ between runs); the fonts cover Latin
 # (Liberation, metric twins of Times New Roman and Arial), Greek and Cyrillic (DejaVu)
-# and CJK (WenQuanYi Micro Hei).
+# and CJK (WenQuanYi Micro Hei: Chinese and Korean); Noto (fonts-noto-core) covers the
+# other scripts of the language-access taglines (Bengali, Arabic and Urdu, Hebrew for
+# Yiddish: LAW.md § 13); poppler-utils gives pdftotext for reading PDFs by eye.
 SYSTEM_PACKAGES=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig
-                 fonts-liberation2 fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei)
+                 fonts-liberation2 fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei
+                 fonts-noto-core)
 # `setup.sh --test` adds what the tests drive for real: a PostgreSQL 15 server (the
 # register's shared backend; tests start their own with initdb/pg_ctl), Debian's Chromium
 # and its driver (browser tests through Playwright) and LibreOffice Writer (DOCX pages as

@@ -290,7 +290,16 @@ def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
         "may_issue": _may_draft(request, draft.kind),
         "takes_final": draft.kind in instruments(),  # counsel's final text may be uploaded
         "takes_copies": get_kind(draft.kind).copies,  # a copy for each person in copies_to
+        "renditions": renditions(draft.kind),  # courtesy renditions it may be issued with
     }
+
+
+def renditions(kind: str) -> list[tuple[str, str]]:
+    """(code, name) of each language ``kind`` has a courtesy rendition in (LAW.md § 13)."""
+    from docgen.documents.base import LANGUAGES
+
+    offered = getattr(get_kind(kind), "renditions", {})
+    return [(code, LANGUAGES[code][0]) for code in offered if "/" not in code]
 
 
 @on_draft()

@@ -52,6 +52,7 @@ def defer_issue(
     supersedes: str | None = None,
     final: bytes | None = None,
     copies: bool = False,
+    language: str | None = None,
 ) -> Response:
     """Queue the draft's issue (once), then show the page that waits for it."""
     from docgen.batch.inputs import CaseInput
@@ -63,7 +64,12 @@ def defer_issue(
     case = CaseInput(f"draft {draft.id}", f"draft-{draft.id}", data=data)
     job = Job(draft.kind, tuple(FORMATS), None, issue=True)
     payload = job_payload(_batch(draft), case, job, request.scope["visitor"].name)
-    payload |= {"respondent": respondent, "supersedes": supersedes, "copies": copies}
+    payload |= {
+        "respondent": respondent,
+        "supersedes": supersedes,
+        "copies": copies,
+        "language": language,
+    }
     if final is not None:
         payload["final"] = base64.b64encode(final).decode("ascii")
     defer(url, [payload], queue_name() or "", lock=_batch(draft))

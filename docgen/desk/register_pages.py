@@ -374,7 +374,7 @@ class Download:
 def downloads(record: Any) -> list[Download]:
     """The document's stored files, each copy named by whose it is (LAW.md § 9); with
     counsel's final, the PDF/A to record first, then the rest each saying what it is for."""
-    from docgen.register.copies import copy_for, copy_of
+    from docgen.register.copies import copy_for, copy_of, rendition_name
     from docgen.register.finals import COUNSEL_FILES, DRAFT_PURPOSE, FINAL_PDF_A, PURPOSES
     from docgen.register.parts import part_for
 
@@ -392,6 +392,8 @@ def downloads(record: Any) -> list[Download]:
         part = part_for(record.kind, record.case, stored)
         if whose:
             label = f"the copy for {whose}, {file_type(stored).upper()}"
+        elif (language := rendition_name(stored)) is not None:
+            label = f"the {language} courtesy copy, {file_type(stored).upper()}"
         elif stored in COUNSEL_FILES:
             label = f"{file_type(stored).upper()}, {PURPOSES[stored].split(':')[0]}"
         elif part:
@@ -581,14 +583,15 @@ def _issue(request: Request) -> Response:
     data = drafts.issuable(draft)
     final = _final(posted(request).get("final"))
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
+    language = _text(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
     corrects = actions.supersedes(draft)
     if queued.queue_name():  # a worker issues it, with all the desk would issue it with
-        return queued.defer_issue(request, draft, data, chosen, corrects, final, copies)
+        return queued.defer_issue(request, draft, data, chosen, corrects, final, copies, language)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     try:
         tag, result = renderers.run(
-            renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies
+            renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies, language
         )
     except renderers.RenderTooBig:
         raise
@@ -597,7 +600,12 @@ def _issue(request: Request) -> Response:
         raise renderers.RendererLost(err.why, advice) from None
     if tag == "ambiguous":
         return render(
-            request, "choose_respondent.html.j2", draft=draft, candidates=result, copies=copies
+            request,
+            "choose_respondent.html.j2",
+            draft=draft,
+            candidates=result,
+            copies=copies,
+            language=language,
         )
     if tag == "problems":
         return drafts.refused(request, draft, result)

@@ -324,6 +324,7 @@ def issue(
     supersedes: str | None = None,
     final: bytes | None = None,
     copies: bool = False,
+    language: str | None = None,
 ) -> Result:
     """Issue through the register (superseding ``supersedes``, when it corrects an issued
     document; with counsel's ``final`` DOCX, for an instrument; with ``copies``, a copy
@@ -343,6 +344,7 @@ def issue(
             supersedes=supersedes,
             final=final,
             copies=copies,
+            language=language,
         )
     except AmbiguousRespondent as err:
         return "ambiguous", err.candidates

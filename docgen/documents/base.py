@@ -28,8 +28,10 @@ from docgen.cases.validate import provision_for, validate_and_check
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack
+from docgen.law.taglines import Tagline, taglines
 from docgen.render.formats import Rendition
 from docgen.render.html import Attachment, HtmlDocument, render_html
+from docgen.settings import tagline_languages
 from docgen.signing.codes import IssueMark
 
 
@@ -67,6 +69,13 @@ class Options:
     # A copy for the person ``copies_to[copy]`` (LAW.md § 9: each person served gets a
     # copy addressed to them); None: the original, addressed to the recipient.
     copy: int | None = None
+    # A courtesy rendition in another language (LAW.md § 13: "es"), kept with the same
+    # number; None: the English document, which controls.
+    language: str | None = None
+
+
+# The languages a kind may have a courtesy rendition in: code -> (name, BCP 47 tag).
+LANGUAGES = {"es": ("Spanish", "es-US")}
 
 
 @dataclass(frozen=True)
@@ -224,6 +233,8 @@ class Spec(Protocol):
     @property
     def charges_offense(self) -> bool: ...
     @property
+    def delivered(self) -> bool: ...
+    @property
     def numbered(self) -> bool: ...
     @property
     def split(self) -> Any: ...
@@ -247,6 +258,13 @@ class _Described:
     def charges_offense(self) -> bool:
         """It charges an offense: the register records one, dispositions are recorded on it."""
         return self.charge is not None
+
+    @property
+    def delivered(self) -> bool:
+        """It is delivered to persons (served on them, or a copy to each person named):
+        it carries the language-access block in the languages the municipality chooses
+        (LAW.md § 13), whatever its own template says."""
+        return self.served or self.copies
 
     @property
     def numbered(self) -> bool:
@@ -278,6 +296,12 @@ class Kind(_Described):
     warnings: Callable[[Any, Pack, Options], list[str]] = lambda case, pack, options: []
     stylesheets: tuple[str, ...] = ("base/print.css",)
     layouts: dict[str, str] = field(default_factory=dict)  # layout name -> template
+    # Courtesy renditions (LAW.md § 13): language code -> template ("es"), and a layout's
+    # as "code/layout" ("es/placard").
+    renditions: dict[str, str] = field(default_factory=dict)
+    # Layouts posted at the site, not delivered to a person (the placard): read from a
+    # distance on one page (LAW.md § 3), they carry no language-access block.
+    posted: tuple[str, ...] = ()
     summary: str = ""
     # The title as documents print it when they name this one ("Notice of Violation No. ..."
     # in an affidavit of service); empty for a kind no other document names.
@@ -313,6 +337,8 @@ class Kind(_Described):
         context = self.context(case, pack, options)
         if options.copy is not None:
             context = copy_context(context, case, options.copy)
+        if options.language is not None:
+            context = rendition_context(context, options.language)
         document = render_document(self, pack, context, options)
         review = None
         if options.review and self.review_template is not None:
@@ -421,6 +447,20 @@ def check_options(spec: Spec, options: Options, split: bool = False) -> None:
             f"{spec.name} has no copies; --copies is for the documents served on each person "
             f"named in copies_to ({', '.join(kinds_with(copies=True))})"
         )
+    if options.language is not None:
+        if options.language not in LANGUAGES:
+            raise OptionUnsupported(
+                f"--language {options.language}: no such language; courtesy renditions "
+                f"are in {', '.join(LANGUAGES)}"
+            )
+        wanted = "/".join(filter(None, (options.language, options.layout)))
+        if wanted not in getattr(spec, "renditions", {}):
+            name = LANGUAGES[options.language][0]
+            raise OptionUnsupported(
+                f"--language {options.language}: {spec.name}"
+                f"{f' ({options.layout})' if options.layout else ''} has no {name} "
+                "rendition; the English document is issued alone"
+            )
     if split and spec.split is None:
         raise OptionUnsupported(
             f"{spec.name} has no parts to split; --split is for one form per party "
@@ -501,6 +541,17 @@ def copy_context(context: Context, case: Any, index: int) -> Context:
     return replace(context, copy_for=person, doc=doc)
 
 
+def rendition_context(context: Context, language: str) -> Context:
+    """``context`` as the courtesy rendition in ``language``: its own language tag and a
+    file of its own (``<name>-es``)."""
+    doc = replace(
+        context.doc,
+        lang=LANGUAGES[language][1],
+        filename=f"{context.doc.filename or context.doc.number}-{language}",
+    )
+    return replace(context, doc=doc)
+
+
 def build_blank(kind: Kind, jurisdiction: str, options: Options) -> HtmlDocument:
     """An empty form of ``kind`` for ``jurisdiction``, to be filled in by hand."""
     if kind.blank is None:
@@ -514,6 +565,8 @@ def render_document(kind: Kind, pack: Pack, context: Context, options: Options) 
     """The HTML of ``kind``'s template (or its chosen layout) over ``context``."""
     check_options(kind, options)
     template = kind.layouts.get(options.layout or "", kind.template)
+    if options.language is not None:
+        template = kind.renditions["/".join(filter(None, (options.language, options.layout)))]
     return _document(kind, pack, context, options, template, context.doc)
 
 
@@ -530,6 +583,14 @@ def render_review(kind: Kind, pack: Pack, context: Context, options: Options) ->
     return _document(kind, pack, context, options, kind.review_template, review)
 
 
+def _taglines(kind: Kind, pack: Pack, options: Options) -> tuple[Tagline, ...]:
+    """The language-access lines a document of ``kind`` carries (LAW.md § 13): those the
+    municipality's settings choose, on every delivered document but a posted layout."""
+    if not kind.delivered or (options.layout or "") in kind.posted:
+        return ()
+    return taglines(tagline_languages(pack.id))
+
+
 def _document(
     kind: Kind, pack: Pack, context: Context, options: Options, template: str, meta: DocMeta
 ) -> HtmlDocument:
@@ -542,6 +603,7 @@ def _document(
             "issue": options.mark,
             "corrects": options.corrects,
             "appealable": kind.appealable,
+            "taglines": _taglines(kind, pack, options),
             **names,
         },
         options.templates,

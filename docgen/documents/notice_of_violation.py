@@ -395,6 +395,7 @@ KIND = Kind(
     heading="Notice of Violation",
     model=NoticeCase,
     template="notices/notice_of_violation.html.j2",
+    renditions={"es": "notices/es/notice_of_violation.html.j2"},
     context=context,
     check=check,
     warnings=warnings,

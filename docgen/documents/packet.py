@@ -44,6 +44,8 @@ NAME = "packet"
 S = "@provisions.stop-work-order"
 STOP_WORK_KEYS = ("effective", "notices", "allowed_work", "contact")
 _MAIN = re.compile(r"(<main>)(.*)(</main>)", re.DOTALL)
+# The language-access block of a part (base/taglines.html.j2: no section inside it).
+_TAGLINES = re.compile(r'<section class="taglines[ "][^>]*>.*?</section>', re.DOTALL)
 
 
 class PacketCase(NoticeCase):
@@ -146,6 +148,9 @@ def build_packet(data: dict[str, Any], options: Options, source: str = "") -> Re
     """Validate the packet case, then build each part with its own kind."""
     case = validated(data, options, source)
     parts = [build_document(kind, d, options, source) for kind, d in part_data(case, data)]
+    # The parts are served together in one envelope: the language-access block (LAW.md
+    # § 13) prints once, after the notice, the first part.
+    parts = parts[:1] + [replace(p, html=_TAGLINES.sub("", p.html)) for p in parts[1:]]
     title = f"Violation Packet, Notice of Violation No. {case.number}"
     return Rendition(combine(parts, title), tuple(parts))
 

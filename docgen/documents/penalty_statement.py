@@ -232,6 +232,7 @@ KIND = Kind(
     title="Penalty statement",
     model=PenaltyStatementCase,
     template="notices/penalty_statement.html.j2",
+    renditions={"es": "notices/es/penalty_statement.html.j2"},
     context=context,
     check=check,
     summary="the fines and imprisonment a recipient faces, from the offense history",

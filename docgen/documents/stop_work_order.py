@@ -138,6 +138,7 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     layouts={"placard": "notices/stop_work_placard.html.j2"},
+    posted=("placard",),
     summary="halt land development activities until compliance; a site placard",
     needs=("enforcement",),
     served=True,

@@ -110,6 +110,7 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
             supersedes=job.get("supersedes"),
             final=base64.b64decode(final) if final else None,
             copies=bool(job.get("copies")),
+            language=job.get("language"),
         )
     except DocgenError as err:
         if isinstance(err.__context__, DBAPIError):

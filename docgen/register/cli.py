@@ -159,6 +159,7 @@ def _issue(
     copies=False,
     jurisdiction=None,
     gap=None,
+    language=None,
 ):
     from docgen import api
     from docgen.instruments.docx_checks import read_final
@@ -177,6 +178,7 @@ def _issue(
             final=read_final(final) if final is not None else None,
             copies=copies,
             number_gap=gap,
+            language=language,
         )
     _print_issued(issued)
 
@@ -208,11 +210,20 @@ _final_option = click.option(
     help="the case types a number above its series' next: why the numbers before it were "
     "never issued here (recorded with the gap)",
 )
+@click.option(
+    "--language",
+    default=None,
+    help="also a courtesy rendition in this language (es: Spanish), kept with the number; "
+    "the English document controls",
+)
 def issue(
-    kind: str, case: Path, out, respondent, fmt, by, force, final, copies, number_gap
+    kind: str, case: Path, out, respondent, fmt, by, force, final, copies, number_gap, language
 ) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
-    _issue(kind, case, out, respondent, fmt, by, force, final=final, copies=copies, gap=number_gap)
+    _issue(
+        kind, case, out, respondent, fmt, by, force,
+        final=final, copies=copies, gap=number_gap, language=language,
+    )  # fmt: skip
 
 
 @click.command()
@@ -567,6 +578,11 @@ def verify(file: Path) -> None:
             click.echo(f"the part of {found.part_for}, kept with the document it belongs to")
         if found.certified:
             click.echo(found.certified)
+        if found.rendition:
+            click.echo(
+                f"the {found.rendition} copy of {found.number}: a courtesy translation kept "
+                "with it; the English document controls"
+            )
         if found.superseded_by:
             click.echo(
                 f"superseded by {found.superseded_by}: this document was corrected and no "

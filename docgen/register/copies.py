@@ -11,6 +11,9 @@ from typing import Any
 from docgen.errors import DocgenError
 
 _COPY = re.compile(r"copy([1-9])\.(\w+)")
+# A courtesy rendition in another language (LAW.md § 13), stored as ``<code>.<format>``
+# (es.pdf): the same number, its own SHA-256; the English document controls.
+_RENDITION = re.compile(r"([a-z]{2})\.(\w+)")
 MOST = 9  # document_files.format holds ten characters: copy9.docx
 
 
@@ -23,6 +26,33 @@ def copy_of(stored: str) -> tuple[int, str] | None:
     """(copies_to index, format) of a stored copy's format; None for the original's files."""
     found = _COPY.fullmatch(stored)
     return (int(found[1]) - 1, found[2]) if found else None
+
+
+def rendition_format(language: str, fmt: str) -> str:
+    """The stored format of the courtesy rendition in ``language`` in ``fmt``."""
+    return f"{language}.{fmt}"
+
+
+def rendition_of(stored: str) -> tuple[str, str] | None:
+    """(language, format) of a stored courtesy rendition; None for any other file."""
+    found = _RENDITION.fullmatch(stored)
+    return (found[1], found[2]) if found else None
+
+
+def rendition_name(stored: str) -> str | None:
+    """ "Spanish" for a stored Spanish rendition (es.pdf); None for any other file."""
+    from docgen.documents.base import LANGUAGES
+
+    found = rendition_of(stored)
+    return LANGUAGES[found[0]][0] if found and found[0] in LANGUAGES else None
+
+
+def refuse_language(kind: str, language: str) -> None:
+    """Before anything is numbered: ``kind`` has a rendition in ``language``."""
+    from docgen.documents import get_kind
+    from docgen.documents.base import Options, check_options
+
+    check_options(get_kind(kind), Options(language=language))
 
 
 def refuse_copies(kind: str, data: dict[str, Any]) -> None:

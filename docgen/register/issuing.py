@@ -45,7 +45,7 @@ from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import checks
 from docgen.register.audit import record
-from docgen.register.copies import copy_format, copy_of
+from docgen.register.copies import copy_format, copy_of, rendition_format, rendition_of
 from docgen.register.db import RegisterError
 from docgen.register.faults import checkpoint, pause
 from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
@@ -150,6 +150,7 @@ class Request:
     sealing: checks.Sealing | None = None  # the signing key, opened before the transaction
     final: bytes | None = None  # counsel's final DOCX of an instrument (docgen.register.finals)
     copies: bool = False  # a copy for each person in copies_to (docgen.register.copies)
+    language: str | None = None  # a courtesy rendition in this language (LAW.md § 13)
     jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
     case_dir: Path | None = None  # the case file's folder: a map exhibit is read there only
     number_gap: str | None = None  # why a typed number may leave the numbers before it unused
@@ -305,6 +306,9 @@ def copy_targets(out: str | Path, stem: str, copies: dict[str, bytes]) -> dict[s
     folder = api.copies_folder(out)
     targets = {}
     for stored in copies:
+        if (rendition := rendition_of(stored)) is not None:
+            targets[stored] = folder / f"{stem}-{rendition[0]}.{rendition[1]}"
+            continue
         index, fmt = copy_of(stored) or (0, stored)
         targets[stored] = folder / f"{stem}-copy-{index + 1}.{fmt}"
     return targets
@@ -380,6 +384,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         corrects,
         number,
         request.case_dir,
+        request.language,
     )
     made = rendered_for(job)
     files, copies, doc, code = dict(made.files), made.copies, made.document, made.code
@@ -394,7 +399,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         targets = out_targets(out, safe_name(f"{number}-{kind}", fallback=kind), files, counsel)
     else:
         targets = out_targets(out, stem, files, counsel)
-    if out is not None and request.copies:
+    if out is not None and (request.copies or request.language):
         targets |= copy_targets(out, stem, copies)
     files |= copies | counsel
     pending_writes({targets[f]: files[f] for f in targets}, request.force)
@@ -489,6 +494,7 @@ class Job:
     corrects: Correction | None
     number: str
     case_dir: Path | None = None  # the case file's folder (docgen.documents.exhibits)
+    language: str | None = None  # a courtesy rendition in this language, kept with it
 
     @property
     def key(self) -> str:
@@ -501,6 +507,7 @@ class Job:
             self.officer,
             self.corrects,
             self.number,
+            self.language,
         ]
         return json.dumps(made_of, sort_keys=True, default=str, ensure_ascii=False)
 
@@ -536,6 +543,16 @@ class Job:
                 )
                 sealed = checks.seal(blobs, self.sealing, self.officer, one.document.title)
                 copies[part_format(index, "pdf")] = sealed["pdf"]
+        if self.language is not None:
+            other, blobs = api.render_bytes(
+                self.kind,
+                copy.deepcopy(self.data),
+                self.formats,
+                replace(options, language=self.language),
+                pdf_variant=self.pdf_variant,
+            )
+            sealed = checks.seal(blobs, self.sealing, self.officer, other.document.title)
+            copies |= {rendition_format(self.language, f): blob for f, blob in sealed.items()}
         return Made(files, copies, doc, code)
 
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, lazyload
 from docgen.documents import get_kind, kinds_with
 from docgen.law.packs import load_pack
 from docgen.register.certifiers import certified
-from docgen.register.copies import copy_for, copy_of
+from docgen.register.copies import copy_for, copy_of, rendition_name, rendition_of
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
 from docgen.register.numbering import normalize
@@ -37,7 +37,7 @@ def file_type(stored: str) -> str:
     PDF: docgen.register.finals)."""
     from docgen.register.finals import FINAL, FINAL_PDF_A, REDLINE
 
-    copy = copy_of(stored)
+    copy = copy_of(stored) or rendition_of(stored)
     if copy is not None:
         return copy[1]
     found = {FINAL: "docx", REDLINE: "docx", FINAL_PDF_A: "pdf"}.get(stored, stored)
@@ -307,6 +307,7 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         part_for=part_for(doc.kind, doc.case, fmt),
         about=numbers_of(session, {doc.about_id}).get(doc.about_id),
         lifted_by=lifter(session, doc),
+        rendition=rendition_name(fmt),
     )
 
 

@@ -179,6 +179,7 @@ class Verified:
     copy_for: str | None = None  # whose copy it is (docgen.register.copies), or the original
     certified: str | None = None  # a firm's own certification: who, for whom, where, when
     part_for: str | None = None  # whose part it is (docgen.register.parts), or the whole
+    rendition: str | None = None  # "Spanish": a courtesy rendition (docgen.register.copies)
 
 
 def service_record(

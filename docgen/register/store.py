@@ -97,6 +97,7 @@ class Register:
         final: bytes | None = None,
         copies: bool = False,
         number_gap: str | None = None,
+        language: str | None = None,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
@@ -111,7 +112,8 @@ class Register:
         ``copies``: a copy for each person in copies_to, kept with the document
         (docgen.register.copies). ``number_gap``: why the numbers before a typed number
         above its series' next were never issued here (docgen.register.numbering); without
-        it such a number is refused. With ``out``,
+        it such a number is refused. ``language``: a courtesy rendition in that language
+        (LAW.md § 13), kept with the same number as its own file. With ``out``,
         the files are written after the record is committed; a different file already at
         a path stops the issue before anything is recorded (unless ``force``).
         """
@@ -124,6 +126,10 @@ class Register:
             from docgen.register.copies import refuse_copies
 
             refuse_copies(kind, data)
+        if language is not None:
+            from docgen.register.copies import refuse_language
+
+            refuse_language(kind, language)
         request = issuing.Request(
             kind,
             data,
@@ -139,6 +145,7 @@ class Register:
             jurisdiction=jurisdiction,
             final=final,
             copies=copies,
+            language=language,
             case_dir=api.case_dir_of(source),
             number_gap=number_gap,
         )

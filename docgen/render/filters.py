@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from babel.dates import format_date
 from babel.numbers import format_currency
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -67,6 +68,43 @@ def money_words(amount: Decimal | int | str) -> str:
 def number_words(number: int) -> str:
     """five"""
     return _words(int(number))
+
+
+# -- Spanish courtesy copies (LAW.md § 13): amounts and dates as Spanish writes them ------
+
+
+def _es_count(number: int, singular: str, plural_form: str) -> str:
+    """A count before its noun in Spanish: "un dólar", "veintiún dólares", "un millón de
+    dólares" (num2words writes the number alone: "uno", "veintiuno", "un millón")."""
+    words = num2words(number, lang="es")
+    if words == "uno" or words.endswith(" uno"):
+        words = words[:-3] + "un"
+    elif words.endswith("veintiuno"):
+        words = words[:-9] + "veintiún"
+    if words.endswith(("millón", "millones")):
+        words += " de"
+    return f"{words} {singular if number == 1 else plural_form}"
+
+
+def es_amount_words(amount: Decimal | int | str) -> str:
+    """mil cincuenta dólares con veinticinco centavos: exact from the Decimal."""
+    value = Decimal(str(amount)).quantize(Decimal("0.01"))
+    dollars, cents = divmod(int(value * 100), 100)
+    text = _es_count(dollars, "dólar", "dólares")
+    if cents:
+        text += f" con {_es_count(cents, 'centavo', 'centavos')}"
+    return text
+
+
+def es_money_words(amount: Decimal | int | str) -> str:
+    """mil cincuenta dólares ($1,050.00): the words, then the figure as es_US writes it."""
+    figure = format_currency(Decimal(str(amount)), "USD", locale="es_US")
+    return f"{es_amount_words(amount)} ({figure})"
+
+
+def es_long_date(day: date) -> str:
+    """3 de noviembre de 2026: the long date in Spanish order (Babel, es_US)."""
+    return format_date(day, format="long", locale="es_US")
 
 
 def ordinal(n: int) -> str:
@@ -156,4 +194,6 @@ FILTERS = {
     "plural": plural,
     "quantity": quantity,
     "every": every,
+    "es_money_words": es_money_words,
+    "es_long_date": es_long_date,
 }

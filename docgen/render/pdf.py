@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from docgen.render import pdf_lang
 from docgen.render.environment import assets_dir, templates_dir
 from docgen.render.formats import DEFAULT_VARIANT
 from docgen.render.glyphs import warn_missing_glyphs
@@ -37,6 +38,7 @@ def _engine() -> Any:
             "PDFs render about 4.5x slower and differ from run to run. Install it with "
             "`apt-get install libharfbuzz-subset0` (the README's set-up does)."
         )
+    pdf_lang.install()
     return weasyprint, FontConfiguration()
 
 

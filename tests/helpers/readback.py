@@ -136,6 +136,22 @@ def _only_heads(inserted: list[str], heads: list[list[str]]) -> bool:
     return True
 
 
+# Hebrew, Arabic and Bengali letters: a PDF's text of these scripts comes back shaped
+# (joined, reordered, a conjunct as the letters of its glyph), never word for word.
+COMPLEX_SCRIPT = re.compile(r"[\u0590-\u08ff\u0980-\u09ff\ufb1d-\ufefc]")
+
+
+def without_complex_script(text: str) -> str:
+    """``text`` without its lines in a complex script (the language-access block's Arabic,
+    Urdu, Yiddish and Bengali lines, which tests/test_taglines.py reads back on their own)."""
+    return "\n".join(line for line in text.splitlines() if not COMPLEX_SCRIPT.search(line))
+
+
+def complex_script_lines(text: str) -> str:
+    """Only the lines of ``text`` in a complex script (see :func:`without_complex_script`)."""
+    return "\n".join(line for line in text.splitlines() if COMPLEX_SCRIPT.search(line))
+
+
 def words(text: str, running_heads: tuple[str, ...] = ()) -> list[str]:
     for head in running_heads:
         text = text.replace(head, " ")

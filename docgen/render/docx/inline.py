@@ -32,7 +32,28 @@ INLINE = {
     "var",
     "ins",
     "s",
+    "bdi",
 }
+
+# Word's font and language slots by script: w:ascii/w:hAnsi and w:val for Latin, Greek
+# and Cyrillic; w:eastAsia for Chinese, Japanese and Korean; w:cs and w:bidi for the
+# complex scripts (Arabic, Hebrew, the Indic scripts).
+FONT_SLOTS = {"latin": ("w:ascii", "w:hAnsi"), "east-asian": ("w:eastAsia",), "complex": ("w:cs",)}
+LANG_SLOT = {"latin": "w:val", "east-asian": "w:eastAsia", "complex": "w:bidi"}
+
+
+def language(el: Any) -> dict[str, Any]:
+    """The language marks of an HTML element (lang, dir, data-word-font), for its runs."""
+    marks: dict[str, Any] = {}
+    if el.get("lang"):
+        marks["lang"] = el.get("lang")
+    if el.get("dir") in ("rtl", "ltr"):
+        marks["rtl"] = el.get("dir") == "rtl"
+    if el.get("data-word-font"):
+        marks["font"] = el.get("data-word-font")
+    if el.get("data-word-script") in LANG_SLOT:
+        marks["script"] = el.get("data-word-script")
+    return marks
 
 
 class Inline:
@@ -61,7 +82,7 @@ class Inline:
         if tag == "a" and href.startswith("#") and "clause-ref" in (el.get("class") or "").split():
             self.reference(bookmark_name(href[1:]), el.text_content().strip(), fmt)
             return
-        new = dict(fmt)
+        new = {**fmt, **language(el)}
         if tag in ("strong", "b"):
             new["bold"] = True
         elif tag in ("em", "i", "cite", "var"):
@@ -128,6 +149,8 @@ class Inline:
             run.font.superscript = True
         if fmt.get("small"):
             run.font.size = Pt(9)
+        if fmt.get("lang") or fmt.get("font") or fmt.get("rtl"):
+            mark_language(run, fmt)
         if fmt.get("highlight"):
             from docx.enum.text import WD_COLOR_INDEX
 
@@ -135,6 +158,25 @@ class Inline:
 
     def finish(self) -> None:
         self._space = False
+
+
+def mark_language(run: Any, marks: dict[str, Any]) -> None:
+    """Tag ``run`` with its language (w:lang, in the slot Word reads for its script), the
+    font Word shows it in and right-to-left direction (w:rtl), so that Word and a screen
+    reader read it as that language (marks: from :func:`language`)."""
+    props = run._r.get_or_add_rPr()
+    script = marks.get("script", "latin")
+    if marks.get("font"):
+        fonts = OxmlElement("w:rFonts")
+        for slot in FONT_SLOTS[script]:
+            fonts.set(qn(slot), marks["font"])
+        props.insert(0, fonts)
+    if marks.get("rtl"):
+        props.append(OxmlElement("w:rtl"))
+    if marks.get("lang"):
+        mark = OxmlElement("w:lang")
+        mark.set(qn(LANG_SLOT[script]), marks["lang"])
+        props.append(mark)
 
 
 def bookmark_name(anchor: str) -> str:

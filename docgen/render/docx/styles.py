@@ -22,6 +22,7 @@ STYLE_FOR_CLASS = {
     "placard": "Placard",
     "placard-heading": "Placard Heading",
     "clerk-space": "Clerk Space",
+    "tagline": "Tagline",
 }
 HEADING_STYLE = {"h1": "Title", "h2": "Heading 1", "h3": "Heading 2", "h4": "Heading 3"}
 LIST_NUMBER, LIST_BULLET, LIST_CONTINUE = "List Number", "List Bullet", "List Continue"

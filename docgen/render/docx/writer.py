@@ -14,7 +14,7 @@ from docx.oxml.ns import qn
 from docx.shared import Emu, Inches, Pt
 from docx.text import paragraph as docx_paragraph
 
-from docgen.render.docx.inline import INLINE, SPACE, Inline, bookmark_name
+from docgen.render.docx.inline import INLINE, SPACE, Inline, bookmark_name, language
 from docgen.render.docx.styles import (
     ABSTRACT_BULLET,
     ABSTRACT_DECIMAL,
@@ -276,8 +276,11 @@ class Writer:
             _set_num(para, *num)
         if "keep" in (el.get("class") or "").split():
             para.paragraph_format.keep_with_next = True
+        marks = language(el)
+        if marks.get("rtl"):
+            para._p.get_or_add_pPr().append(OxmlElement("w:bidi"))
         state = Inline(para)
-        state.contents(el, {})
+        state.contents(el, marks)
         state.finish()
         return para
 

@@ -1,0 +1,272 @@
+"""The language-access block (LAW.md § 13): every delivered document carries one line per
+language the municipality's settings choose, read back from the PDF, the DOCX and the HTML
+with its language tag, and it never adds a page to a sample."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+
+import docx
+import pikepdf
+import pytest
+from conftest import ROOT, SAMPLES
+from docx.oxml.ns import qn
+from lxml import html as lxml_html
+
+from docgen import api
+from docgen.documents import get_kind
+from docgen.documents.base import Options
+from docgen.errors import DocgenError
+from docgen.law import taglines as taglines_module
+from docgen.law.packs import load_pack
+from docgen.law.taglines import catalog, default_languages, taglines
+from docgen.render.filters import phone
+from tests.helpers.cli import docgen
+from tests.helpers.office import office_pdfs
+
+PHONE = phone(load_pack("homer").offices.phone.value)
+PACKET = ROOT / "fixtures/packet/homer-silt-fence-packet.yaml"
+DELIVERED = [(kind, path) for kind, path in SAMPLES if get_kind(kind).delivered]
+DELIVERED.append(("packet", PACKET))
+OTHERS = [(kind, path) for kind, path in SAMPLES if not get_kind(kind).delivered]
+NOTICE = next(path for kind, path in SAMPLES if kind == "notice-of-violation")
+
+
+def expected(code: str) -> str:
+    line = catalog()[code]
+    return f"{line.before}{PHONE}{line.after}"
+
+
+def squash(text: str) -> str:
+    """Text without white space or bidi marks: what survives any extraction's spacing."""
+    return re.sub(r"[\s\u200e\u200f\u202a-\u202e\u2066-\u2069]", "", text)
+
+
+def html_lines(html: str) -> list[tuple[str, str, str]]:
+    tree = lxml_html.document_fromstring(html)
+    return [
+        (p.get("lang"), p.get("dir"), p.text_content())
+        for p in tree.xpath("//section[contains(@class, 'taglines')]/p")
+    ]
+
+
+def pdf_langs(data: bytes) -> list[str]:
+    """Each structure element's /Lang, in tree order."""
+    found: list[str] = []
+
+    def walk(element):
+        if isinstance(element, pikepdf.Dictionary):
+            if "/Lang" in element:
+                found.append(str(element.Lang))
+            kids = element.get("/K")
+            if kids is not None:
+                for kid in kids if isinstance(kids, pikepdf.Array) else [kids]:
+                    walk(kid)
+
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        walk(pdf.Root.StructTreeRoot)
+    return found
+
+
+def pdf_fonts(data: bytes) -> set[str]:
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        return {
+            str(font.get("/BaseFont"))
+            for page in pdf.pages
+            for font in page.Resources.get("/Font", {}).values()
+        }
+
+
+def docx_lines(data: bytes) -> list[tuple[str, str]]:
+    """(language, text) of each paragraph whose runs carry a w:lang."""
+    out = []
+    for para in docx.Document(io.BytesIO(data)).paragraphs:
+        marks = para._p.findall(".//" + qn("w:lang"))
+        if marks:
+            values = {v for m in marks for v in m.attrib.values()}
+            assert len(values) == 1, para.text
+            out.append((values.pop(), para.text))
+    return out
+
+
+@pytest.mark.parametrize(("kind", "path"), DELIVERED, ids=[f"{k}/{p.stem}" for k, p in DELIVERED])
+def test_every_tagline_reads_back_in_html_pdf_and_docx(renders, kind, path):
+    rendered = renders.get(kind, path)
+    codes = default_languages()
+    tags = [catalog()[code].tag for code in codes]
+    # HTML: one paragraph per language, its lang and direction, its words and the phone.
+    lines = html_lines(rendered["html"])
+    assert [(lang, text) for lang, _, text in lines] == [
+        (t, expected(c)) for t, c in zip(tags, codes, strict=True)
+    ]
+    assert [d for _, d, _ in lines] == [catalog()[c].direction for c in codes]
+    # PDF: each line's structure element says its language; the text is there.
+    assert pdf_langs(rendered["pdf"]) == tags
+    text = squash(pdf_text_all(rendered["pdf"]))
+    for code in codes:
+        if catalog()[code].direction == "ltr" and catalog()[code].script != "complex":
+            assert squash(expected(code)) in text, code
+    # Embedded and subset (a six-letter tag before each name): Noto for Bengali and Arabic
+    # script, WenQuanYi for Chinese and Korean (DejaVu Sans has the Hebrew of Yiddish).
+    fonts = pdf_fonts(rendered["pdf"])
+    assert all(re.fullmatch(r"/[A-Z]{6}\+.+", font) for font in fonts), fonts
+    for family in ("Noto-Sans-Bengali", "Noto-Sans-Arabic", "WenQuanYi-Micro-Hei"):
+        assert any(font.endswith(family) for font in fonts), family
+    # DOCX: each line's runs carry its w:lang (in the slot Word reads for its script).
+    assert docx_lines(rendered["docx"]) == [
+        (t, expected(c)) for t, c in zip(tags, codes, strict=True)
+    ]
+
+
+def pdf_text_all(data: bytes) -> str:
+    run = subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True, check=True)
+    return run.stdout.decode("utf-8")
+
+
+def test_the_complex_scripts_are_in_the_pdf_as_their_letters(renders):
+    """Arabic, Urdu, Yiddish and Bengali lines: every letter of each is in the PDF's text
+    (their shaping reorders and joins glyphs, so the test compares letters, not order)."""
+    text = pdf_text_all(renders.get("notice-of-violation", NOTICE)["pdf"])
+    for code in ("ar", "ur", "yi"):
+        letters = {ch for ch in expected(code) if ch.isalpha()}
+        assert letters <= set(text), (code, letters - set(text))
+    bengali = {ch for ch in expected("bn") if "\u0980" <= ch <= "\u09ff" and ch.isalpha()}
+    assert len(bengali & set(text)) >= len(bengali) - 2
+
+
+def test_the_docx_names_a_word_font_and_marks_right_to_left(renders):
+    data = renders.get("notice-of-violation", NOTICE)["docx"]
+    document = docx.Document(io.BytesIO(data))
+    by_lang = {}
+    for para in document.paragraphs:
+        mark = para._p.find(".//" + qn("w:lang"))
+        if mark is not None:
+            by_lang[next(iter(mark.attrib.values()))] = para
+    arabic = by_lang["ar"]
+    assert arabic._p.pPr.find(qn("w:bidi")) is not None
+    run = arabic.runs[0]._r
+    assert run.rPr.find(qn("w:rtl")) is not None
+    assert run.rPr.find(qn("w:lang")).get(qn("w:bidi")) == "ar"
+    assert run.rPr.find(qn("w:rFonts")).get(qn("w:cs")) == "Arial"
+    chinese = by_lang["zh-Hant"].runs[0]._r.rPr
+    assert chinese.find(qn("w:lang")).get(qn("w:eastAsia")) == "zh-Hant"
+    assert chinese.find(qn("w:rFonts")).get(qn("w:eastAsia")) == "Microsoft JhengHei"
+
+
+@pytest.mark.parametrize(("kind", "path"), OTHERS, ids=[f"{k}/{p.stem}" for k, p in OTHERS])
+def test_a_document_not_delivered_to_a_person_has_no_block(renders, kind, path):
+    assert html_lines(renders.get(kind, path)["html"]) == []
+
+
+def test_the_posted_placard_has_no_block_and_the_packet_has_it_once(tmp_path):
+    order = next(path for kind, path in SAMPLES if kind == "stop-work-order")
+    placard = api.build("stop-work-order", order, Options(layout="placard"))
+    assert html_lines(placard.html) == []
+    assert len(html_lines(api.build("packet", PACKET).html)) == len(default_languages())
+
+
+@pytest.fixture
+def chosen(tmp_path, monkeypatch):
+    """Write homer's settings with ``language_access`` (returns the writer)."""
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    monkeypatch.setenv("DOCGEN_SETTINGS", str(folder))
+
+    def write(text: str):
+        (folder / "homer.yaml").write_text(text, encoding="utf-8")
+
+    return write
+
+
+def test_the_settings_choose_the_languages_and_their_order(chosen):
+    chosen("language_access:\n  taglines: [ko, es]\n")
+    lines = html_lines(api.build("notice-of-violation", NOTICE).html)
+    assert [lang for lang, _, _ in lines] == ["ko", "es-US"]
+
+
+def test_an_unknown_language_is_an_error_naming_the_setting(chosen, tmp_path):
+    chosen("language_access:\n  taglines: [es, tlh]\n")
+    said = r"language_access\.taglines: no reviewed tagline wording for tlh"
+    with pytest.raises(DocgenError, match=said):
+        api.build("notice-of-violation", NOTICE)
+    run = docgen("render", "notice-of-violation", NOTICE, "-o", tmp_path / "out/")
+    assert run.returncode == 1 and "language_access.taglines" in run.stderr
+    assert "tlh" in run.stderr and "Traceback" not in run.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_language_no_installed_font_covers_is_an_error_naming_the_setting(tmp_path, monkeypatch):
+    """fontconfig with no font folder at all: no chosen script is covered."""
+    config = tmp_path / "fonts.conf"
+    config.write_text(
+        '<?xml version="1.0"?><fontconfig><cachedir>' + str(tmp_path) + "</cachedir></fontconfig>"
+    )
+    monkeypatch.setenv("FONTCONFIG_FILE", str(config))
+    taglines_module._covered.cache_clear()
+    try:
+        with pytest.raises(
+            DocgenError, match=r"language_access\.taglines: no installed font covers bn \(Bengali\)"
+        ):
+            taglines(("bn",))
+    finally:
+        monkeypatch.delenv("FONTCONFIG_FILE")
+        taglines_module._covered.cache_clear()
+    assert taglines(("bn",))[0].tag == "bn"
+
+
+def test_the_default_is_executive_law_202_a_twelve():
+    assert sorted(default_languages()) == sorted(
+        ["ar", "bn", "zh", "fr", "ht", "it", "ko", "pl", "ru", "es", "ur", "yi"]
+    )
+    assert set(default_languages()) <= set(catalog())
+
+
+@pytest.fixture(scope="module")
+def without_block(tmp_path_factory):
+    """Every delivered sample rendered with no tagline languages (the block left out)."""
+    folder = tmp_path_factory.mktemp("no-taglines")
+    (folder / "homer.yaml").write_text("language_access:\n  taglines: []\n", encoding="utf-8")
+    saved = os.environ["DOCGEN_SETTINGS"]
+    os.environ["DOCGEN_SETTINGS"] = str(folder)
+    try:
+        docs = {f"{k}/{p.stem}": api.build(k, p) for k, p in DELIVERED}
+        assert all(html_lines(d.html) == [] for d in docs.values())
+        return {
+            sid: {fmt: api.to_bytes(d, fmt) for fmt in ("pdf", "docx")} for sid, d in docs.items()
+        }
+    finally:
+        os.environ["DOCGEN_SETTINGS"] = saved
+
+
+def page_count(pdf: bytes) -> int:
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        return len(document.pages)
+
+
+def test_the_block_adds_no_page_to_any_delivered_sample_in_pdf(renders, without_block):
+    counts = {
+        f"{k}/{p.stem}": (
+            page_count(without_block[f"{k}/{p.stem}"]["pdf"]),
+            page_count(renders.get(k, p)["pdf"]),
+        )
+        for k, p in DELIVERED
+    }
+    assert {sid: c for sid, c in counts.items() if c[0] != c[1]} == {}
+
+
+def test_the_block_adds_no_page_to_any_delivered_sample_in_word(renders, without_block, tmp_path):
+    """Through LibreOffice, the DOCX as Word users see it."""
+    docs = {}
+    for k, p in DELIVERED:
+        sid = f"{k}-{p.stem}"
+        docs[f"{sid}-with"] = renders.get(k, p)["docx"]
+        docs[f"{sid}-without"] = without_block[f"{k}/{p.stem}"]["docx"]
+    pdfs = office_pdfs(docs, tmp_path)
+    grown = {
+        name: (page_count(pdfs[f"{name}-without"]), page_count(pdfs[f"{name}-with"]))
+        for name in {n.rsplit("-", 1)[0] for n in docs}
+    }
+    assert {n: c for n, c in grown.items() if c[0] != c[1]} == {}
