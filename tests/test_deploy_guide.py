@@ -25,6 +25,7 @@ import signal
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -331,10 +332,11 @@ def wheel(tmp_path_factory) -> Path:
     return built(ROOT, tmp_path_factory.mktemp("wheel"))
 
 
-def test_the_deputy_follows_the_guide_on_postgresql(wheel, tmp_path, postgres_server):
+def test_the_deputy_follows_the_guide_on_postgresql(wheel, request, postgres_server):
     need("caddy")
-    root = tmp_path / "server"
-    root.mkdir()
+    # A short folder: PostgreSQL's socket path under it must stay within 107 bytes.
+    root = Path(tempfile.mkdtemp(prefix="guide-", dir="/tmp"))
+    request.addfinalizer(lambda: shutil.rmtree(root, ignore_errors=True))
     (root / "var/run").mkdir(parents=True)
     (root / "var/run/postgresql").symlink_to(pgserver.socket_folder(postgres_server))
     (root / "root").mkdir()

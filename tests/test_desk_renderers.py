@@ -201,9 +201,10 @@ def zip_bomb(inflated: int) -> bytes:
     return out.getvalue()
 
 
-def test_a_zip_bomb_final_kills_only_its_own_render(tmp_path, monkeypatch):
-    """Counsel's 'final' that inflates past a render's memory: its render alone is stopped
-    (RenderTooBig, a 413 at the desk), nothing is numbered, and the next render runs."""
+def test_a_zip_bomb_final_is_refused_before_a_render_spends_memory_on_it(tmp_path, monkeypatch):
+    """Counsel's 'final' that would inflate past a render's memory: refused before it is
+    read (a render past its memory is stopped alone: the memory test above), nothing is
+    numbered, and the next render runs."""
     from docgen.cases.loader import read_case_file
     from docgen.register import Register
 
@@ -215,10 +216,12 @@ def test_a_zip_bomb_final_kills_only_its_own_render(tmp_path, monkeypatch):
         case = read_case_file(ROOT / "fixtures" / "maintenance-easement" / "homer-individual.yaml")
         bomb = zip_bomb(1 << 30)
         assert len(bomb) < 8 * 1024 * 1024
-        with pytest.raises(renderers.RenderTooBig, match=r"a render may use \(700 MB\)"):
-            renderers.run(
-                renderers.issue, url, "maintenance-easement", case, None, "ada", None, bomb
-            )
+        # Counsel's final gate reads the zip's directory first: the bomb is refused unread,
+        # before any render's memory is spent on it (docgen/instruments/docx_checks.py).
+        tag, said = renderers.run(
+            renderers.issue, url, "maintenance-easement", case, None, "ada", None, bomb
+        )
+        assert tag == "refused" and "refused unread (a zip bomb)" in said
         assert Register.open(url).documents() == []
         assert renderers.run(niceness)[0] == "nice"
     finally:

@@ -10,12 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+import yaml
 
 from docgen.settings import is_loopback
 from tests.helpers.cli import docgen
+from tests.helpers.register_cases import notice
 
-NOTICE = ROOT / "fixtures" / "notice-of-violation" / "homer-first-offense.yaml"
 PUBLIC = "verification:\n  address: https://homer.example.gov/\n"
 
 
@@ -26,6 +26,14 @@ def home(tmp_path, monkeypatch) -> Path:
     monkeypatch.delenv("DOCGEN_DATABASE_URL", raising=False)
     (tmp_path / "settings").mkdir()
     return tmp_path
+
+
+@pytest.fixture
+def NOTICE(tmp_path) -> Path:
+    """A notice case the register numbers itself (a typed number would run ahead)."""
+    path = tmp_path / "notice.yaml"
+    path.write_text(yaml.safe_dump(notice(), allow_unicode=True), encoding="utf-8")
+    return path
 
 
 def settings(home: Path, name: str, text: str) -> Path:
@@ -101,7 +109,7 @@ def test_a_desk_on_loopback_starts_without_one(home, monkeypatch):
     assert started == ["127.0.0.1"]
 
 
-def test_a_public_desk_issues_nothing_for_a_municipality_without_an_address(home):
+def test_a_public_desk_issues_nothing_for_a_municipality_without_an_address(home, NOTICE):
     refused = docgen(
         "issue", "notice-of-violation", NOTICE, "-o", home / "out", env={"DOCGEN_SERVE_PUBLIC": "1"}
     )
@@ -119,7 +127,7 @@ def test_a_public_desk_issues_nothing_for_a_municipality_without_an_address(home
     assert checked.returncode == 0 and "warning" not in checked.stdout
 
 
-def test_pack_check_warns_and_register_check_lists_loopback_documents(home):
+def test_pack_check_warns_and_register_check_lists_loopback_documents(home, NOTICE):
     path = settings(home, "homer", "offices: {phone: (607) 555-0199}\n")
     checked = docgen("pack", "check", "--settings", path)
     assert checked.returncode == 0

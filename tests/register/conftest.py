@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import secrets
 
 import pytest
 
@@ -33,7 +34,9 @@ def postgres_template():
 
 def fresh_postgres(server: str) -> str:
     """A new database on ``server``, a copy of the migrated template."""
-    name = f"register_{os.getpid()}_{next(_numbers)}"
+    # The random part: this module is also imported by name (tests.register.conftest, by
+    # the model of the matter), and each import would count from 1 in the same process.
+    name = f"register_{os.getpid()}_{next(_numbers)}_{secrets.token_hex(4)}"
     return pgserver.create_database(server, name, template="register_template")
 
 
