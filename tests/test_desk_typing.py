@@ -91,7 +91,9 @@ def test_typing_in_a_tab_left_open_while_signing_in_again_in_another_is_kept(con
 
 def service_form(context, desk) -> tuple[Any, str]:
     """An officer's page of a stop-work order just issued from the command line, its
-    service form filled with personal delivery on 2026-11-20: (page, number)."""
+    service form filled with personal delivery on 2026-11-12: (page, number). The order
+    states it is effective 2026-11-12, and it takes effect on service, never before
+    (LAW.md § 3): a service completed later is refused at record-service."""
     from docgen.register import Register
 
     case, _ = typed_sample("stop-work-order", "homer-silt-fence")
@@ -102,7 +104,7 @@ def service_form(context, desk) -> tuple[Any, str]:
     sign_in(page, "otto")
     page.goto(f"/documents/{number}")
     page.get_by_label("Method").select_option("personal-delivery")
-    page.get_by_label("Date of service (or mailing)").fill("2026-11-20")
+    page.get_by_label("Date of service (or mailing)").fill("2026-11-12")
     return page, number
 
 
@@ -113,7 +115,7 @@ def test_a_refused_service_form_keeps_what_was_typed(context, desk):
     page.get_by_label(re.compile("^Served by")).fill("Dana R. Whitcomb")
     page.get_by_role("button", name="Record service").click()
     expect(page.get_by_role("alert").first).to_contain_text("received")
-    expect(page.get_by_label("Date of service (or mailing)")).to_have_value("2026-11-20")
+    expect(page.get_by_label("Date of service (or mailing)")).to_have_value("2026-11-12")
     expect(page.get_by_label(re.compile("^Date received"))).to_have_value("2026-11-22")
     expect(page.get_by_label(re.compile("^Served by"))).to_have_value("Dana R. Whitcomb")
     assert axe_violations(page) == []

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import ColumnElement, ScalarSelect, Select, case, exists, func, select
+from sqlalchemy import ColumnElement, Select, case, exists, func, select
 from sqlalchemy.orm import aliased
 
 from docgen.documents import kinds_with
@@ -44,29 +44,38 @@ def standing_events() -> ColumnElement[bool]:
     return ~exists().where(MailOutcome.event_id == ServiceEvent.id, MailOutcome.outcome == RETURNED)
 
 
-def kept_deadline_column() -> ScalarSelect:
+def kept_deadline_column() -> ColumnElement[date | None]:
     """A document's kept appeal deadline in SQL, as docgen.register.standing derives it:
-    the latest any event or receipt stated, while a service on the landowner stands."""
-    stated = (
-        select(ServiceEvent.appeal_deadline.label("day"))
+    the latest any event or receipt stated, while a service on the landowner stands.
+
+    Every subquery is correlated to the outer row's document explicitly: a derived table
+    (or an EXISTS nested in a select over one) would otherwise take ``documents`` into its
+    own FROM and read every document's service as this one's."""
+    events = (
+        select(func.max(ServiceEvent.appeal_deadline))
         .where(ServiceEvent.document_id == Document.id)
-        .union_all(
-            select(MailOutcome.appeal_deadline)
-            .join(ServiceEvent, MailOutcome.event_id == ServiceEvent.id)
-            .where(ServiceEvent.document_id == Document.id)
-        )
-        .subquery()
-    )
-    landowner = exists().where(
-        ServiceEvent.document_id == Document.id,
-        ServiceEvent.appeal_deadline.is_not(None),
-        standing_events(),
-    )
-    return (
-        select(case((landowner, func.max(stated.c.day)), else_=None))
         .correlate(Document)
         .scalar_subquery()
     )
+    receipts = (
+        select(func.max(MailOutcome.appeal_deadline))
+        .join(ServiceEvent, MailOutcome.event_id == ServiceEvent.id)
+        .where(ServiceEvent.document_id == Document.id)
+        .correlate(Document)
+        .scalar_subquery()
+    )
+    # under ``landowner`` an event stated a deadline, so ``events`` is never NULL there
+    latest = case((receipts > events, receipts), else_=events)
+    landowner = (
+        exists()
+        .where(
+            ServiceEvent.document_id == Document.id,
+            ServiceEvent.appeal_deadline.is_not(None),
+            standing_events(),
+        )
+        .correlate(Document)
+    )
+    return case((landowner, latest), else_=None)
 
 
 def apply(query: Select, name: str | None, today: date) -> Select:
