@@ -18,6 +18,7 @@ from tests.helpers.readback import (
     parity_diff,
     pdf_text,
     table_heads,
+    without_complex_script,
     words,
 )
 from tests.helpers.register_cases import notice
@@ -55,7 +56,11 @@ def test_issued_before_service_the_certificate_is_left_blank_in_every_format(reg
         assert "Last day to file" not in text and "December 1, 2026" not in text, fmt
     heads = tuple(h for h in running_head(html).split("\n") if h)
     expected = words(texts["html"])
-    assert parity_diff(expected, words(texts["pdf"], heads), table_heads(html)) == []
+    # The PDF's text of the language-access block's complex scripts comes back reshaped
+    # (read back on their own in tests/test_taglines.py), as in tests/test_parity.py.
+    shaped = words(without_complex_script(texts["html"]))
+    pdf_words = words(without_complex_script(texts["pdf"]), heads)
+    assert parity_diff(shaped, pdf_words, table_heads(html)) == []
     assert parity_diff(expected, words(texts["docx"]), []) == []
 
 
