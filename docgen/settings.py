@@ -188,7 +188,7 @@ SMTP_PASSWORD_ENV = "DOCGEN_SMTP_PASSWORD"
 class LanguageAccess(_Strict):
     """The languages of the block every delivered document carries (LAW.md § 13)."""
 
-    taglines: tuple[str, ...] = default_languages()
+    taglines: tuple[str, ...] = Field(default_factory=default_languages)
 
     @field_validator("taglines")
     @classmethod

@@ -33,6 +33,15 @@ def postgres_server():
         yield server
 
 
+@pytest.fixture(scope="session")
+def checkout_wheel(tmp_path_factory):
+    """This checkout's release wheel (make dist), built once per test process for the
+    upgrade and deployment-guide tests."""
+    from tests.helpers.wheels import built
+
+    return built(ROOT, tmp_path_factory.mktemp("wheel"))
+
+
 LAW_TEXT = Path(__file__).parent / "law_text"
 SAMPLES = sample_cases()
 SAMPLE_IDS = [f"{kind}/{path.stem}" for kind, path in SAMPLES]

@@ -22,24 +22,22 @@ import re
 import shlex
 import shutil
 import signal
-import ssl
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-import pytest
 import yaml
 from conftest import ROOT
 
 from tests.desk_server import csrf_of, free_port
 from tests.helpers import pgserver
+from tests.helpers.caddy import Caddy, start_caddy
 from tests.helpers.register_cases import notice
 from tests.helpers.tools import need
-from tests.helpers.wheels import built, environment, pip_install
+from tests.helpers.wheels import environment, pip_install
 
 GUIDE = ROOT / "docs" / "deploy.md"
 # The guide's folders on the server, each put under the test's fresh folder.
@@ -99,7 +97,7 @@ class Server:
     ran: list[str] = field(default_factory=list)
     desk: subprocess.Popen | None = None
     desk_port: int = 0
-    caddy: subprocess.Popen | None = None
+    caddy: Caddy | None = None
     notice_pdf: Path | None = None
     browser: httpx.Client | None = None
 
@@ -267,53 +265,20 @@ class Server:
             assert done.returncode == 0, f"{key}: {done.stderr}"
 
     def start_caddy(self) -> None:
-        caddy = need("caddy")
-        site = self.service_env()["DOCGEN_SITE"]
-        self.https_port = free_port()
-        env = {
-            **self.env,
-            "DOCGEN_SITE": site,
-            "DOCGEN_UPSTREAM": f"127.0.0.1:{self.desk_port}",
-            "DOCGEN_HTTPS_PORT": str(self.https_port),
-            "DOCGEN_HTTP_PORT": str(free_port()),
-            "DOCGEN_CADDY_ADMIN": "off",
-            "XDG_DATA_HOME": str(self.root / "caddy-data"),
-            "XDG_CONFIG_HOME": str(self.root / "caddy-config"),
-            "HOME": str(self.root),
-        }
-        config = self.root / "etc/caddy/Caddyfile"
-        with open(self.root / "caddy.log", "w") as log:  # the server keeps its own
-            self.caddy = subprocess.Popen(
-                [caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
-                env=env, stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        root = self.root / "caddy-data/caddy/pki/authorities/local/root.crt"
-        deadline = time.monotonic() + 60
-        while not root.exists() and time.monotonic() < deadline:
-            assert self.caddy.poll() is None, (self.root / "caddy.log").read_text()
-            time.sleep(0.2)
-        self.trusted = ssl.create_default_context(cafile=str(root))
+        """`systemctl restart caddy`: the installed Caddyfile, for the guide's site name."""
+        self.caddy = start_caddy(
+            need("caddy"),
+            self.root,
+            self.desk_port,
+            name=self.service_env()["DOCGEN_SITE"],
+            config=self.root / "etc/caddy/Caddyfile",
+        )
 
     def through_caddy(self, method: str, path: str, **kw) -> httpx.Response:
-        """A request to the desk through Caddy, for the guide's site name on loopback (one
-        browser: its cookies are kept)."""
-        site = self.service_env()["DOCGEN_SITE"]
+        """A request to the desk through Caddy (one browser: its cookies are kept)."""
         if self.browser is None:
-            self.browser = httpx.Client(verify=self.trusted, timeout=30)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                return self.browser.request(
-                    method,
-                    f"https://127.0.0.1:{self.https_port}{path}",
-                    headers={"Host": site},
-                    extensions={"sni_hostname": site},
-                    **kw,
-                )
-            except (httpx.TransportError, ssl.SSLError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
+            self.browser = httpx.Client(verify=self.caddy.trusted, timeout=30)
+        return self.caddy.request(self.browser, method, path, **kw)
 
     @staticmethod
     def stop(process: subprocess.Popen | None) -> None:
@@ -327,12 +292,7 @@ class Server:
             process.wait()
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    return built(ROOT, tmp_path_factory.mktemp("wheel"))
-
-
-def test_the_deputy_follows_the_guide_on_postgresql(wheel, request, postgres_server):
+def test_the_deputy_follows_the_guide_on_postgresql(checkout_wheel, request, postgres_server):
     need("caddy")
     # A short folder: PostgreSQL's socket path under it must stay within 107 bytes.
     root = Path(tempfile.mkdtemp(prefix="guide-", dir="/tmp"))
@@ -352,7 +312,7 @@ def test_the_deputy_follows_the_guide_on_postgresql(wheel, request, postgres_ser
         "PGUSER": "postgres",
     }
     env.pop("DOCGEN_DATABASE_URL", None)
-    server = Server(root, ROOT, wheel, postgres_server, env)
+    server = Server(root, ROOT, checkout_wheel, postgres_server, env)
     text = GUIDE.read_text(encoding="utf-8")
     password = re.search(r"printf '%s' '([^']+)' \| docgen-admin users add ann", text).group(1)
     try:
@@ -378,7 +338,8 @@ def test_the_deputy_follows_the_guide_on_postgresql(wheel, request, postgres_ser
     finally:
         if server.browser is not None:
             server.browser.close()
-        server.stop(server.caddy)
+        if server.caddy is not None:
+            server.caddy.stop()
         server.stop(server.desk)
     # What the table "Files and who may read them" says.
     for path, mode in (("var/lib/docgen", 0o700), ("var/backups/docgen", 0o700)):
@@ -421,4 +382,3 @@ def test_the_guide_reads_as_commands():
         c.startswith("apt-get install --no-install-recommends python3-venv") for c in commands
     )
     assert {b.only for b in blocks} == {None, "sqlite", "postgresql"}
-    assert shutil.which("bash") is not None and sys.executable

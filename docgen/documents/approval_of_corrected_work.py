@@ -102,9 +102,7 @@ def context(case: ApprovalCase, pack: Pack, options: Options) -> ApprovalContext
     return ApprovalContext(
         case=case,
         resumes=not case.still_open,
-        doc=DocMeta.numbered(
-            KIND.name, "Approval of Corrected Work", case.number, pack, case.issued
-        ),
+        doc=DocMeta.numbered(KIND.name, KIND.heading, case.number, pack, case.issued),
     )
 
 

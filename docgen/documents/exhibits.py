@@ -78,21 +78,28 @@ def file_kind(head: bytes) -> str | None:
     return next((kind for magic, kind in KINDS.items() if head.startswith(magic)), None)
 
 
-def load_exhibit(name: str, case_dir: Path | None) -> Attachment:
-    """The exhibit a case names, as one image; ExhibitError says what is wrong."""
-    from PIL import Image
-
+def read_case_file(
+    name: str, case_dir: Path | None, most: int, what: str
+) -> tuple[bytes, str | None]:
+    """The bytes of the file ``name`` in the case file's folder (confined to it, at most
+    ``most`` bytes) and its type by its first bytes (None: not PNG, JPEG or PDF)."""
     path = exhibit_path(name, case_dir)
     if not path.is_file():
         raise ExhibitError(f"{name!r} does not exist in the case file's folder, or is not a file")
     size = path.stat().st_size
-    if size == 0 or size > MAX_BYTES:
+    if size == 0 or size > most:
         raise ExhibitError(
-            f"{name!r} is {size:,} bytes; a map exhibit is between 1 byte and "
-            f"{MAX_BYTES // (1024 * 1024)} MB"
+            f"{name!r} is {size:,} bytes; {what} is between 1 byte and {most // (1024 * 1024)} MB"
         )
     data = path.read_bytes()
-    kind = file_kind(data[:8])
+    return data, file_kind(data[:8])
+
+
+def load_exhibit(name: str, case_dir: Path | None) -> Attachment:
+    """The exhibit a case names, as one image; ExhibitError says what is wrong."""
+    from PIL import Image
+
+    data, kind = read_case_file(name, case_dir, MAX_BYTES, "a map exhibit")
     if kind is None:
         raise ExhibitError(f"{name!r} is not a PNG, JPEG or PDF file (read from its first bytes)")
     try:

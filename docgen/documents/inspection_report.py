@@ -19,7 +19,8 @@ from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle
 from docgen.cases.enforcement import CITATION
 from docgen.cases.inspection import Clock, Finding, Photo, Reinspecting
 from docgen.documents.base import Context, DocMeta, Kind, Options, issued_on, site_of, site_problems
-from docgen.documents.photos import MAX_PHOTOS, PhotoError, prepare_photo
+from docgen.documents.exhibits import ExhibitError
+from docgen.documents.photos import MAX_PHOTOS, prepare_photo
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
@@ -95,7 +96,7 @@ def check(case: InspectionCase, pack: Pack, options: Options) -> list[Problem]:
             )
         try:
             prepare_photo(photo.file, options.case_dir, i + 1, photo.keep_location == "yes")
-        except PhotoError as err:
+        except ExhibitError as err:  # outside the case's folder, missing, not an image
             problems.append(Problem(f"{where}.file", str(err), INSPECT))
     return problems
 

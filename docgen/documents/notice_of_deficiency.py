@@ -168,7 +168,7 @@ def context(case: DeficiencyCase, pack: Pack, options: Options) -> DeficiencyCon
         case=case,
         addressed=addressed,
         copied=tuple(p for p in case.copies_to if p.role not in ADDRESSED),
-        doc=DocMeta.numbered(KIND.name, "Notice of Deficiency", case.number, pack, case.issued),
+        doc=DocMeta.numbered(KIND.name, KIND.heading, case.number, pack, case.issued),
     )
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
-from docgen.documents.exhibits import exhibit_path, file_kind
+from docgen.documents.exhibits import ExhibitError, exhibit_path, read_case_file
 from docgen.render.html import Attachment
 
 MAX_BYTES = 15 * 1024 * 1024  # a phone's full-resolution JPEG is 2 to 8 MB
@@ -24,8 +25,8 @@ GPS_IFD = 0x8825  # EXIF's GPSInfo block
 ORIENTATION = 0x0112
 
 
-class PhotoError(ValueError):
-    """What is wrong with a photo file."""
+class PhotoError(ExhibitError):
+    """What is wrong with a photo file (an exhibit of the report)."""
 
 
 @dataclass(frozen=True)
@@ -35,17 +36,27 @@ class Prepared:
 
 
 def prepare_photo(name: str, case_dir: Path | None, index: int, keep_location: bool) -> Prepared:
-    """The photo ``name`` as the report embeds it; PhotoError says what is wrong."""
+    """The photo ``name`` as the report embeds it; ExhibitError says what is wrong. The
+    check and the render both ask for it: it is made once per file as it is on disk."""
     path = exhibit_path(name, case_dir)
-    if not path.is_file():
-        raise PhotoError(f"{name}: no such file")
-    size = path.stat().st_size
-    if size == 0 or size > MAX_BYTES:
-        raise PhotoError(
-            f"{name} is {size:,} bytes; a photo is at most {MAX_BYTES // (1024 * 1024)} MB"
-        )
-    data = path.read_bytes()
-    kind = file_kind(data[:8])
+    try:
+        found = path.stat()
+    except OSError:
+        found = None
+    stamp = (found.st_mtime_ns, found.st_size) if found is not None else None
+    return _prepared(name, case_dir, index, keep_location, str(path), stamp)
+
+
+@lru_cache(maxsize=MAX_PHOTOS)
+def _prepared(
+    name: str,
+    case_dir: Path | None,
+    index: int,
+    keep_location: bool,
+    _path: str,
+    _stamp: tuple[int, int] | None,
+) -> Prepared:
+    data, kind = read_case_file(name, case_dir, MAX_BYTES, "a photo")
     if kind not in ("jpeg", "png"):
         raise PhotoError(f"{name} is not a JPEG or PNG image (read from its first bytes)")
     return Prepared(_embedded(data, kind, name, index, keep_location), keep_location)

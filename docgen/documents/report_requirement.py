@@ -98,9 +98,8 @@ class ReportContext(Context):
 
 
 def context(case: ReportCase, pack: Pack, options: Options) -> ReportContext:
-    title = "Requirement to Submit Inspection Reports"
     return ReportContext(
-        case=case, doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued)
+        case=case, doc=DocMeta.numbered(KIND.name, KIND.heading, case.number, pack, case.issued)
     )
 
 

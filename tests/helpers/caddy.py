@@ -23,10 +23,22 @@ class Caddy:
     http_port: int
     trusted: ssl.SSLContext
     log: Path
+    name: str = "localhost"  # the site name it serves (DOCGEN_SITE)
 
     @property
     def site(self) -> str:
-        return f"https://localhost:{self.https_port}"
+        return f"https://{self.name}:{self.https_port}"
+
+    def request(self, client: httpx.Client, method: str, path: str, **kw) -> httpx.Response:
+        """``method path`` through Caddy on loopback, for its site name whatever it is
+        (the name sent as SNI and Host, without resolving it)."""
+        return client.request(
+            method,
+            f"https://127.0.0.1:{self.https_port}{path}",
+            headers={"Host": self.name},
+            extensions={"sni_hostname": self.name},
+            **kw,
+        )
 
     def stop(self) -> None:
         self.process.terminate()
@@ -37,14 +49,21 @@ class Caddy:
             self.process.wait()
 
 
-def start_caddy(caddy: str, folder: Path, upstream_port: int) -> Caddy:
-    """Caddy serving https://localhost:<port> in front of 127.0.0.1:``upstream_port``."""
+def start_caddy(
+    caddy: str,
+    folder: Path,
+    upstream_port: int,
+    name: str = "localhost",
+    config: Path = CADDYFILE,
+) -> Caddy:
+    """Caddy serving https://NAME:<port> (``config``, the documented Caddyfile by default)
+    in front of 127.0.0.1:``upstream_port``."""
     from tests.desk_server import free_port
 
     https_port, http_port = free_port(), free_port()
     environment = {
         **os.environ,
-        "DOCGEN_SITE": "localhost",
+        "DOCGEN_SITE": name,
         "DOCGEN_UPSTREAM": f"127.0.0.1:{upstream_port}",
         "DOCGEN_HTTPS_PORT": str(https_port),
         "DOCGEN_HTTP_PORT": str(http_port),
@@ -56,7 +75,7 @@ def start_caddy(caddy: str, folder: Path, upstream_port: int) -> Caddy:
     log = folder / "caddy.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [caddy, "run", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+            [caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
             env=environment,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -68,12 +87,12 @@ def start_caddy(caddy: str, folder: Path, upstream_port: int) -> Caddy:
         time.sleep(0.2)
     assert root.exists(), log.read_text()
     trusted = ssl.create_default_context(cafile=str(root))
-    started = Caddy(process, https_port, http_port, trusted, log)
+    started = Caddy(process, https_port, http_port, trusted, log, name)
     while time.monotonic() < deadline:
         assert process.poll() is None, log.read_text()
         try:
-            with httpx.Client(verify=started.trusted) as probe:
-                probe.get(f"{started.site}/login", timeout=2)
+            with httpx.Client(verify=started.trusted, timeout=2) as probe:
+                started.request(probe, "GET", "/login")
             return started
         except (httpx.TransportError, OSError):
             time.sleep(0.2)

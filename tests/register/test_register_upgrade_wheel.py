@@ -31,7 +31,7 @@ PREVIOUS_RELEASE = "8be2bbb4080a0d536fcf5d784fc063b502398c5d"  # v0.3.0
 
 
 @pytest.fixture(scope="module")
-def wheels(tmp_path_factory) -> tuple[Path, Path]:
+def wheels(tmp_path_factory, checkout_wheel) -> tuple[Path, Path]:
     """(the previous release's wheel, this checkout's wheel)."""
     base = tmp_path_factory.mktemp("wheels")
     old_tree = base / "previous"
@@ -39,7 +39,7 @@ def wheels(tmp_path_factory) -> tuple[Path, Path]:
     assert cloned.returncode == 0, cloned.stderr
     checked_out = run("git", "-C", old_tree, "checkout", "-q", PREVIOUS_RELEASE)
     assert checked_out.returncode == 0, checked_out.stderr
-    return built(old_tree, base / "old"), built(ROOT, base / "new")
+    return built(old_tree, base / "old"), checkout_wheel
 
 
 def pip(python: Path, *args: object) -> subprocess.CompletedProcess:
