@@ -4,10 +4,9 @@ out: a tagged result, never an open session."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-from docgen.desk.renderers import Result
+from docgen.desk.renderers import Result, register_of
 
 KIND = "contractor-certification"
 
@@ -51,7 +50,7 @@ def sign(
     from docgen.register import invitations
 
     try:
-        issued = invitations.sign(_register(url), token, entry, method, intent, scan)
+        issued = invitations.sign(register_of(url), token, entry, method, intent, scan)
     except invitations.InvalidLink:
         return "refused", "This link is not valid any more; nothing was recorded."
     except CaseInvalid as err:
@@ -59,12 +58,3 @@ def sign(
     except DocgenError as err:
         return "refused", str(err)
     return "issued", issued.number
-
-
-@cache
-def _register(url: str | None) -> Any:
-    from docgen.register import Register
-
-    opened = Register.open(url)
-    opened.engine.hide_parameters = True  # no case data in a logged error
-    return opened

@@ -307,7 +307,8 @@ def word(kind: str, data: dict[str, Any], review: bool) -> Result:
 
 
 @cache
-def _register(url: str | None) -> Any:
+def register_of(url: str | None) -> Any:
+    """The register at ``url``, opened once per rendering process."""
     from docgen.register import Register
 
     opened = Register.open(url)
@@ -336,7 +337,7 @@ def issue(
     from docgen.signing.keys import SigningKeyError
 
     try:
-        issued = _register(url).issue(
+        issued = register_of(url).issue(
             kind,
             data,
             respondent=respondent,

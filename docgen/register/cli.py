@@ -104,14 +104,11 @@ def _print_issued(issued: Any) -> None:
         click.echo(str(path))
 
 
-def _issue_options(func):
+def output_options(func):
+    """-o, -f, --force and --by: where a recorded document's files go, and who records it
+    (every command that issues a document; the inspection commands too)."""
     func = click.option(
         "-o", "--out", default=None, help="a file, or a directory (existing, or ending in /)"
-    )(func)
-    func = click.option(
-        "--respondent",
-        default=None,
-        help="the respondent's id when the name matches several or nearly; 'new' for another",
     )(func)
     func = click.option(
         "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
@@ -120,6 +117,15 @@ def _issue_options(func):
         "--force", is_flag=True, help="replace a different file already at the output path"
     )(func)
     return BY(func)
+
+
+def _issue_options(func):
+    func = click.option(
+        "--respondent",
+        default=None,
+        help="the respondent's id when the name matches several or nearly; 'new' for another",
+    )(func)
+    return output_options(func)
 
 
 def _folder_or_file(out: str | None) -> str:

@@ -32,25 +32,13 @@ from docgen.register.cli import (
     _open,
     _print_issued,
     _recorded_number_said,
-)
-
-OUT = click.option(
-    "-o", "--out", default=None, help="a file, or a directory (existing, or ending in /)"
-)
-FORMAT = click.option(
-    "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
-)
-FORCE = click.option(
-    "--force", is_flag=True, help="replace a different file already at the output path"
+    output_options,
 )
 
 
 @click.command("record-inspection")
 @click.argument("case", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@OUT
-@FORMAT
-@FORCE
-@BY
+@output_options
 def record_inspection(case: Path, out, fmt, force, by) -> None:
     """Record an inspection (a finding of nothing too) and issue its numbered report."""
     from docgen import api
@@ -66,10 +54,7 @@ def record_inspection(case: Path, out, fmt, force, by) -> None:
 @click.command("notify-deficiency")
 @click.argument("inspection")
 @click.option("--date", "on", type=ISO, default=None, help="the issue date (default: today)")
-@OUT
-@FORMAT
-@FORCE
-@BY
+@output_options
 @_copies_option
 @WHOSE
 def notify(inspection, on, out, fmt, force, by, copies, jurisdiction) -> None:
@@ -96,10 +81,7 @@ def notify(inspection, on, out, fmt, force, by, copies, jurisdiction) -> None:
 @click.argument("notice")
 @click.option("--reinspection", required=True, help="the reinspection's report number")
 @click.option("--date", "on", type=ISO, required=True, help="the day the work is approved")
-@OUT
-@FORMAT
-@FORCE
-@BY
+@output_options
 @WHOSE
 def approve(notice, reinspection, on: date, out, fmt, force, by, jurisdiction) -> None:
     """Approve the corrected work of NOTICE found on a reinspection (§ 228-79A(1))."""
@@ -242,10 +224,7 @@ def logbook_command(
 @click.argument("site")
 @click.option("--date", "on", type=ISO, required=True, help="the letter's date")
 @click.option("--submit-by", type=ISO, required=True, help="the day the reports are due")
-@OUT
-@FORMAT
-@FORCE
-@BY
+@output_options
 def require(site, on, submit_by, out, fmt, force, by) -> None:
     """Require SITE's log book reports (§ 228-79A(4)) in a letter made from its gaps."""
     from docgen import api
@@ -270,10 +249,7 @@ def require(site, on, submit_by, out, fmt, force, by) -> None:
 @click.option("--to", "kind", required=True, help="notice-of-violation or stop-work-order")
 @click.option("--date", "on", type=ISO, required=True, help="the issue date")
 @click.option("--due", type=ISO, required=True, help="the day the remedies are due")
-@OUT
-@FORMAT
-@FORCE
-@BY
+@output_options
 @_copies_option
 @WHOSE
 def escalate_command(notice, kind, on, due, out, fmt, force, by, copies, jurisdiction) -> None:
