@@ -67,3 +67,19 @@ def test_the_description_says_what_the_law_says_of_each_kind():
         "maintenance-agreement",
     }
     assert "affidavit-of-service" not in kinds_with(permission="enforce")
+
+
+def test_what_a_kind_follows_is_declared_and_offered_only_there():
+    """A kind started from an issued document names that kind in its description (and
+    takes its number in ``notice``/``notices``); a field called ``notice`` is no claim: the
+    approval of corrected work names a notice of deficiency and is made from a
+    reinspection, never offered on a notice of violation's page."""
+    from docgen.desk.actions import REFERENCES, follows
+
+    for name, spec in KINDS.items():
+        for source in spec.follows:
+            assert source in KINDS, (name, source)
+            assert set(REFERENCES) & set(spec.model.model_fields), name
+    offered = {f.kind for f in follows("notice-of-violation", "officer")}
+    assert offered == {"stop-work-order", "penalty-statement"}
+    assert follows("notice-of-deficiency", "officer") == []

@@ -75,23 +75,19 @@ def split_parts(kind: str, case: dict[str, Any]) -> list[tuple[str, dict[str, An
 
 
 def follows(kind: str, role: str) -> list[Follow]:
-    """The kinds ``role`` may start from an issued ``kind``: those sharing its parties
-    and site, or its property, and those that name it as the notice they follow."""
+    """The kinds ``role`` may start from an issued ``kind``: those whose description says
+    they follow it, and those sharing its parties and site, or its property."""
     source = get_kind(kind)
     found = []
     for name in auth.kinds_for(role):
         target = KINDS[name]
         if name == kind:
             continue
-        if source.charges_offense and source.served and _references(name):
+        if kind in target.follows:
             found.append(Follow(name, f"{target.title} from this {source.title.lower()}"))
         elif target.permission == source.permission and _same_fields(kind, name):
             found.append(Follow(name, f"{target.title} for the same property"))
     return found
-
-
-def _references(kind: str) -> list[str]:
-    return [f for f in REFERENCES if f in get_kind(kind).model.model_fields]
 
 
 def _same_fields(kind: str, other: str) -> bool:

@@ -221,6 +221,7 @@ class Spec(Protocol):
     reads_history: bool
     liftable: bool
     lifts: bool
+    follows: tuple[str, ...]
     permission: str | None
     issued: Callable[[Any], date | None]
     party: Callable[[Any], Addressee | None]
@@ -318,6 +319,9 @@ class Kind(_Described):
     reads_history: bool = False  # its penalty reads the offense history (the register's)
     liftable: bool = False  # in effect from service until lifted in writing
     lifts: bool = False  # the written notice lifting a liftable document
+    # The kinds it may be started from on an issued document's page, that document's
+    # number going in its case's field that names it (``notice``, ``notices``).
+    follows: tuple[str, ...] = ()
     permission: str | None = None  # the desk permission that drafts and issues it
     # The document's issue date: it prints the law in force that day (None: the latest).
     issued: Callable[[Any], date | None] = _none
@@ -377,6 +381,7 @@ class Bundle(_Described):
     reads_history: bool = False
     liftable: bool = False
     lifts: bool = False
+    follows: tuple[str, ...] = ()
     permission: str | None = None
     issued: Callable[[Any], date | None] = _none
     party: Callable[[Any], Addressee | None] = _none

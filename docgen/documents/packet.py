@@ -156,6 +156,7 @@ def build_packet(data: dict[str, Any], options: Options, source: str = "") -> Re
 
 
 KIND = Bundle(
+    follows=("notice-of-violation",),
     name=NAME,
     title="Violation packet",
     model=PacketCase,

@@ -228,6 +228,7 @@ def context(case: PenaltyStatementCase, pack: Pack, options: Options) -> Penalty
 
 
 KIND = Kind(
+    follows=("notice-of-violation",),
     name="penalty-statement",
     title="Penalty statement",
     model=PenaltyStatementCase,

@@ -129,6 +129,7 @@ def context(case: StopWorkCase, pack: Pack, options: Options) -> StopWorkContext
 
 
 KIND = Kind(
+    follows=("notice-of-violation",),
     name="stop-work-order",
     title="Stop-work order",
     heading="Stop-Work Order",

@@ -2,7 +2,8 @@
 of one respondent's enforcement matter and checks the law's invariants after every step.
 
 Steps (the register's Python API, as the CLI and the desk call it): issue a notice or a
-stop-work order (with or without a copy for the developer), record service of every means
+stop-work order (with or without a copy for the developer), a notice typed with a number
+ahead of its series (with or without the clerk's reason for the gap), record service of every means
 on each person, record a return receipt, record a returned mailing, record a disposition,
 supersede (correct), lift; every date is drawn around today in the municipality, with the
 weekends and public holidays of that window drawn on purpose.
@@ -18,7 +19,9 @@ Invariants, each with the LAW.md section behind it:
 3. Nothing is recorded on a superseded or lifted document (§ 2 "Corrections"; § 3): no
    event or outcome recorded after its successor or its lifting.
 4. No event or document is dated after today in the municipality (§ 2; § 3; § 10).
-5. Numbers are gap-free and never repeat, per kind and year (the register's numbering).
+5. Numbers never repeat, per kind and year, and each number below a series' last is
+   issued or in a gap recorded with its reason (a typed number ahead of its series is
+   refused without one: the register's numbering).
 6. Each service event has exactly one affidavit (§ 10).
 7. A lifted order is not in effect (§ 3).
 8. The penalty tier of every notice equals the one its history gives (§ 4, readings 2, 3,
@@ -57,7 +60,7 @@ from docgen.law.deadlines import long_date, non_business_day
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import Register, db
-from docgen.register.models import RETURN_REASONS, Document
+from docgen.register.models import RETURN_REASONS, Document, NumberGap
 from docgen.register.standing import kept_deadline
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
@@ -183,13 +186,50 @@ class MatterModel(RuleBasedStateMachine):
     # -- steps -------------------------------------------------------------------------
     @rule(day=DAYS, back=st.integers(1, 12), copies=st.booleans())
     def issue_notice(self, day: date, back: int, copies: bool) -> None:
+        self._notice(day, back, copies)
+
+    @rule(
+        day=DAYS,
+        back=st.integers(1, 12),
+        ahead=st.integers(1, 3),
+        reason=st.sampled_from([None, "paper notices issued before the register"]),
+    )
+    def issue_notice_numbered_ahead(
+        self, day: date, back: int, ahead: int, reason: str | None
+    ) -> None:
+        """A notice typed with a number ahead of its series: refused, or taken with the
+        clerk's reason and the gap recorded (the register's numbering)."""
+        with db.read_session(self.reg.engine) as session:
+            used = [
+                int(n.rsplit("-", 1)[1])
+                for n in session.scalars(
+                    select(Document.number).where(Document.kind == "notice-of-violation")
+                )
+                if n.startswith(f"NOV-{day.year}-")
+            ]
+            used += [g.last for g in session.scalars(select(NumberGap)) if g.year == day.year]
+        number = f"NOV-{day.year}-{max(used, default=0) + 1 + ahead:04d}"
+        self._notice(day, back, False, number, reason)
+
+    def _notice(
+        self,
+        day: date,
+        back: int,
+        copies: bool,
+        number: str | None = None,
+        gap: str | None = None,
+    ) -> None:
         case = notice(day.isoformat(), committed=(day - timedelta(days=back)).isoformat())
         if copies:
             case["copies_to"] = [DEVELOPER]
+        if number is not None:
+            case["number"] = number
         issued = self.refused(
-            lambda: self.reg.issue("notice-of-violation", case, formats=HTML, copies=copies),
-            day > TODAY,
-            f"a notice dated {day}, after today {TODAY}",
+            lambda: self.reg.issue(
+                "notice-of-violation", case, formats=HTML, copies=copies, number_gap=gap
+            ),
+            day > TODAY or (number is not None and gap is None),
+            f"a notice dated {day} (today {TODAY}), numbered {number}, gap reason {gap}",
         )
         if issued is None:
             return
@@ -369,13 +409,22 @@ class MatterModel(RuleBasedStateMachine):
             for e in events:
                 assert e.date <= TODAY, (e.document.number, e.date)
                 assert e.outcome is None or e.outcome.date <= TODAY, e.document.number
-            # 5. numbers gap-free and never repeated, per kind and year
+            # 5. numbers never repeat, and every number below a series' last is issued or
+            # in a gap recorded with its reason, per kind and year
             seen: dict[str, list[int]] = {}
             for d in rows:
                 prefix, sequence = d.number.rsplit("-", 1)
                 seen.setdefault(prefix, []).append(int(sequence))
+            skipped: dict[str, set[int]] = {}
+            for g in session.scalars(select(NumberGap)):
+                prefix = PACK.numbering.format_for(g.kind).format(year=g.year, seq=0)
+                gap = set(range(g.first, g.last + 1))
+                skipped.setdefault(prefix.rsplit("-", 1)[0], set()).update(gap)
             for prefix, numbers in seen.items():
-                assert sorted(numbers) == list(range(1, len(numbers) + 1)), prefix
+                assert len(set(numbers)) == len(numbers), prefix
+                gaps = skipped.get(prefix, set())
+                assert not gaps & set(numbers), prefix
+                assert set(numbers) | gaps == set(range(1, max(numbers) + 1)), prefix
             # 6. one affidavit per service event
             proofs = [e.affidavit_id for e in events]
             affidavits = [d for d in rows if by_id.get(d.about_id) and d.kind == AFFIDAVIT]
