@@ -74,6 +74,7 @@ class Limits:
         allowed = budget(scope["path"])
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > allowed.size):
+            await drain(receive, allowed.seconds)
             await refuse(send, 413, too_large(allowed))
             return
         self.in_flight[address] = self.in_flight.get(address, 0) + 1
@@ -128,13 +129,40 @@ def too_slow(allowed: Budget) -> str:
     )
 
 
+# What a refused body may still send before the refusal goes out: a client still sending
+# when the connection closes gets a reset, and its system may drop the answer unread (a
+# browser then shows "connection reset", not the 413's words).
+DRAIN_MOST = 32 * 1024 * 1024
+
+
+async def drain(receive: Receive, seconds: float) -> None:
+    """Read and drop a refused request's body: up to DRAIN_MOST bytes within ``seconds``
+    (never longer than the body's own budget), so its client reads the refusal."""
+    loop = asyncio.get_running_loop()
+    due, seen = loop.time() + min(seconds, 10.0), 0
+    while seen <= DRAIN_MOST:
+        try:
+            message = await asyncio.wait_for(receive(), max(0.0, due - loop.time()))
+        except TimeoutError:
+            return
+        seen += len(message.get("body", b""))
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
+
+
 async def refuse(send: Send, status: int, message: str, retry_after: bool = False) -> None:
-    """A plain-text refusal sent before the app saw the request."""
-    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]
+    """A plain-text refusal sent before the app saw the request (with its length: a
+    complete answer even when the connection closes after it)."""
+    body = message.encode()
+    headers = [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
     if retry_after:
         headers.append((b"retry-after", str(RETRY_AFTER).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": message.encode()})
+    await send({"type": "http.response.body", "body": body})
 
 
 class RateLimit:
