@@ -233,6 +233,10 @@ class MatterModel(RuleBasedStateMachine):
         )
         if issued is None:
             return
+        if any(d.number == issued.number for d in self.m.docs):
+            # The same case issued again is the first document, as issued (a case is
+            # issued once): no second offense, and its words stay those of its day.
+            return
         committed = day - timedelta(days=back)
         self.m.lines.append(Line(committed))
         line = len(self.m.lines) - 1

@@ -11,6 +11,7 @@ from docgen.errors import DocgenError
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
+from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 from tests.register.test_register_lift import order
 
@@ -49,3 +50,22 @@ def test_nothing_comes_back_on_a_superseded_or_lifted_document(reg):
     with pytest.raises(RegisterError, match=f"lifted by {lifted.number}; nothing more"):
         reg.record_service(issued.number, "first-class-mail", date(2026, 11, 21), formats=HTML)
     assert len(reg.document(issued.number).services) == 1
+
+
+def test_the_same_notice_issued_again_after_a_conviction_is_the_first_as_issued(reg):
+    """Found by the model of the matter (a soak of 60 sequences of 40 steps): a notice case
+    issued again, after a conviction that would raise its offense number, is the first
+    notice, number and words unchanged ("second offense"), and no second offense is
+    recorded. The model had counted it as a new notice expecting "third"."""
+    first = reg.issue("notice-of-violation", notice("2026-11-10", committed="2026-10-01"))
+    reg.record_disposition(first.number, "convicted", date(2026, 10, 20))
+    case = notice("2026-11-12", committed="2026-11-11")
+    second = reg.issue("notice-of-violation", case, formats=("html",))
+    words = " ".join(html_text(second.files["html"].decode()).split())
+    assert "this would be a second offense" in words
+    third = reg.issue("notice-of-violation", notice("2026-11-05", committed="2026-10-10"))
+    reg.record_disposition(third.number, "convicted", date(2026, 10, 25))
+    again = reg.issue("notice-of-violation", case, formats=("html",))
+    assert again.number == second.number
+    assert again.files["html"] == second.files["html"]
+    assert reg.count() == 3
