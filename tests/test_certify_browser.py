@@ -16,9 +16,9 @@ from email import message_from_bytes
 
 import httpx
 import pytest
-from desk_browser import axe_violations, launch, sign_in
+from desk_browser import axe_violations, browsing, sign_in
 from desk_server import docgen, free_port, start_desk, stop_desk
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from docgen.desk.certify_public import MISSES
 from docgen.signing.keys import PASSPHRASE_ENV
@@ -70,10 +70,7 @@ def portal(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
+    yield from browsing()
 
 
 def clean(page) -> None:
