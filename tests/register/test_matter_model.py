@@ -51,6 +51,7 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+from num2words import num2words
 from sqlalchemy import select
 
 from docgen.cases.mail import grouped, with_check_digit
@@ -78,7 +79,6 @@ DEVELOPER = {
     "address": {"street": "9 Tradewinds Way", "city": "Naples", "state": "FL", "zip": "34102"},
 }
 METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
-ORDINALS = {1: "first", 2: "second", 3: "third"}
 _articles = count(1)
 
 
@@ -243,7 +243,7 @@ class MatterModel(RuleBasedStateMachine):
         persons = [case["recipient"]["name"]] + ([DEVELOPER["name"]] if copies else [])
         self.m.docs.append(Doc(issued.number, issued.kind, day, persons, line))
         # Invariant 8, at issue: the notice's words give the tier its history gives.
-        expected = ORDINALS.get(self.expected_offense(line, committed), "third")
+        expected = num2words(self.expected_offense(line, committed), to="ordinal")
         text = " ".join(html_text(issued.files["html"].decode()).split())
         assert f"this would be a {expected} offense" in text, (expected, issued.number)
 

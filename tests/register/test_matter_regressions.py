@@ -53,10 +53,10 @@ def test_nothing_comes_back_on_a_superseded_or_lifted_document(reg):
 
 
 def test_the_same_notice_issued_again_after_a_conviction_is_the_first_as_issued(reg):
-    """Found by the model of the matter (a soak of 60 sequences of 40 steps): a notice case
-    issued again, after a conviction that would raise its offense number, is the first
-    notice, number and words unchanged ("second offense"), and no second offense is
-    recorded. The model had counted it as a new notice expecting "third"."""
+    """A case is issued once: a notice case issued again, after a conviction that would
+    raise its offense number, is the first notice, number and words unchanged ("second
+    offense"), and no second offense is recorded (a rule the model of the matter now
+    knows)."""
     first = reg.issue("notice-of-violation", notice("2026-11-10", committed="2026-10-01"))
     reg.record_disposition(first.number, "convicted", date(2026, 10, 20))
     case = notice("2026-11-12", committed="2026-11-11")
@@ -69,3 +69,17 @@ def test_the_same_notice_issued_again_after_a_conviction_is_the_first_as_issued(
     assert again.number == second.number
     assert again.files["html"] == second.files["html"]
     assert reg.count() == 3
+
+
+def test_a_fourth_offense_within_five_years_is_said_as_such(reg):
+    """Found by the model of the matter (a soak of 60 sequences of 40 steps): three prior
+    convictions on three dates make the next notice a fourth offense, which the notice
+    says ("fourth offense ..., which the law treats as a third or subsequent offense",
+    § 228-79C(4)); the model had expected the tier's word, "third"."""
+    for committed, convicted in (("2026-10-08", 20), ("2026-10-18", 21), ("2026-10-26", 27)):
+        issued = reg.issue("notice-of-violation", notice("2026-11-01", committed=committed))
+        reg.record_disposition(issued.number, "convicted", date(2026, 10, 1) + timedelta(convicted))
+    fourth = reg.issue("notice-of-violation", notice("2026-11-02", committed="2026-10-30"))
+    words = " ".join(html_text(fourth.files["html"].decode()).split())
+    assert "If convicted, this would be a fourth offense within five years" in words
+    assert "which the law treats as a third or subsequent offense" in words
