@@ -79,7 +79,9 @@ def test_a_standing_resolution_in_the_pack_serves_a_case_that_names_none(tmp_pat
         },
         "ref": "Village Board Resolution 2026-3 (signing of stormwater instruments)",
     }
-    (tmp_path / "homer_standing.yaml").write_text(yaml.safe_dump(pack), encoding="utf-8")
+    (tmp_path / "homer_standing.yaml").write_text(
+        yaml.safe_dump(pack, sort_keys=False), encoding="utf-8"
+    )
     monkeypatch.setenv("DOCGEN_PACKS", str(tmp_path))
     data, _ = api.load(AGREEMENTS[0])
     own = data.pop("authorization")

@@ -31,6 +31,11 @@ BUILT_IN = ROOT / "docgen" / "law"
 FIXTURES = ROOT / "fixtures"
 
 
+def dumped(pack: dict) -> str:
+    """A pack as YAML in its own order (the elements' order is the law's)."""
+    return yaml.safe_dump(pack, allow_unicode=True, sort_keys=False)
+
+
 def cited_values(node, path=""):
     """(path, Cited) for every value of a loaded pack."""
     if isinstance(node, Cited):
@@ -173,7 +178,7 @@ def test_a_document_prints_the_values_in_force_on_its_issue_date(tmp_path, monke
     raised["ref"] = "§ 228-79C(4), as amended by Local Law 4 of 2026"
     raised["tiers"][0].update(fine_max="500", ref="Local Law 4 of 2026, § 2")
     pack["penalties"] = [original, {"effective_from": date(2026, 11, 12), **raised}]
-    folder = pack_dir(tmp_path, "homer_amended", yaml.safe_dump(pack, allow_unicode=True))
+    folder = pack_dir(tmp_path, "homer_amended", dumped(pack))
     monkeypatch.setenv(ENV, str(folder))
     assert load_pack("homer_amended").penalties.tiers[0].fine_max == 500
     assert load_pack("homer_amended", date(2026, 11, 11)).penalties.tiers[0].fine_max == 350
@@ -197,7 +202,7 @@ def test_every_amendment_is_dated_and_in_order(tmp_path, dates, expected):
     pack = yaml.safe_load((BUILT_IN / "macedon.yaml").read_text(encoding="utf-8"))
     counsel = pack["counsel"]
     pack["counsel"] = [counsel, *({**counsel, "effective_from": day} for day in dates)]
-    folder = pack_dir(tmp_path, "walworth", yaml.safe_dump(pack, allow_unicode=True))
+    folder = pack_dir(tmp_path, "walworth", dumped(pack))
     code, out = cli("pack", "check", folder / "walworth.yaml")
     assert code == 1 and expected in out, out
 
@@ -280,8 +285,8 @@ def test_two_kinds_numbered_alike_are_refused(tmp_path):
     pack = yaml.safe_load((BUILT_IN / "homer.yaml").read_text(encoding="utf-8"))
     formats = pack["numbering"]["formats"]
     formats["report-requirement"] = dict(formats["return-receipt"])
-    folder = pack_dir(tmp_path, "walworth", yaml.safe_dump(pack, allow_unicode=True))
+    folder = pack_dir(tmp_path, "walworth", dumped(pack))
     code, out = cli("jurisdictions", env={ENV: str(folder)})
     assert code == 1
-    assert "formats.report-requirement and formats.return-receipt are both" in out
+    assert "formats.return-receipt and formats.report-requirement are both" in out
     assert "give each kind a format of its own" in out

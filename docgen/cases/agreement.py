@@ -27,7 +27,9 @@ from docgen.cases.common import (
     as_written,
     cited,
 )
-from docgen.law.acknowledgment import ACKNOWLEDGMENT_REF, OWNER_KINDS
+from docgen.law.acknowledgment import OWNER_KINDS
+
+ACKNOWLEDGMENT = "@acknowledgment.certificate"  # RPL § 309-a(1), from the state pack
 
 TERMS = "@agreement.terms"  # the Schedule B terms (inspection, report, security)
 
@@ -84,9 +86,9 @@ class AcknowledgedIn(Model):
 
 
 class OwnerSigner(Model):
-    name: Line = cited(ACKNOWLEDGMENT_REF, "who signs and acknowledges")
+    name: Line = cited(ACKNOWLEDGMENT, "who signs and acknowledges")
     title: Line | None = cited(
-        ACKNOWLEDGMENT_REF, "capacity in which an entity's signer signs", default=None
+        ACKNOWLEDGMENT, "capacity in which an entity's signer signs", default=None
     )
     acknowledged_in: AcknowledgedIn | None = cited(
         "Real Property Law § 309-b(1)",
@@ -100,7 +102,7 @@ class Owner(Model):
         description="the landowner: grantor of the easement, party to the agreement (for a "
         "trust, the trust's name: its trustees, the signers, grant as its trustees)"
     )
-    kind: OwnerKind = cited(ACKNOWLEDGMENT_REF, "decides the acknowledgment form")
+    kind: OwnerKind = cited(ACKNOWLEDGMENT, "decides the acknowledgment form")
     organized_in: Line | None = Field(
         default=None,
         description="a firm's state of organization (default New York, for a firm with a "
@@ -108,7 +110,7 @@ class Owner(Model):
     )
     address: Address
     signers: list[OwnerSigner] = cited(
-        ACKNOWLEDGMENT_REF, "each signer signs and acknowledges", default_factory=list
+        ACKNOWLEDGMENT, "each signer signs and acknowledges", default_factory=list
     )
 
 

@@ -83,6 +83,8 @@ def _deadline(draft: Draft, data: dict[str, Any], valid: bool) -> Any:
     if not get_kind(draft.kind).appealable:
         return None
     try:
+        if not load_pack(draft.jurisdiction).part("enforcement").appealable:
+            return None
         if valid:
             spec = get_kind(draft.kind)
             case, pack = prepare(spec, data, _options(draft))

@@ -129,10 +129,13 @@ class AffidavitContext(Context):
 
 def appeal_from(
     method: str, on: date, received: date | None, mailed: date | None, pack: Pack
-) -> tuple[Service, Deadline]:
-    """The day the appeal period runs from (the pack's rule for the means) and its end."""
+) -> tuple[Service, Deadline | None]:
+    """The day service was complete (the pack's rule for the means) and, where the law
+    gives an appeal, the last day of its period (None where it gives none)."""
     served = SimpleNamespace(date=on, means=MEANS[method], received=received, mailed=mailed)
     start = service_start(served, pack)
+    if not pack.part("enforcement").appealable:
+        return start, None
     return start, appeal_deadline(start.start, pack)
 
 

@@ -131,7 +131,7 @@ def context(case: Any, pack: Pack, options: Options) -> RecordedContext:
 KIND = Kind(
     name="maintenance-easement",
     issued=lambda case: case.agreement.date,
-    needs=("easement", "recording", "agreement"),  # Schedule B's figures
+    needs=("easement", "recording", "agreement", "acknowledgment"),  # Schedule B's figures
     permission="instruments",
     party=owner_of,
     site=property_of,

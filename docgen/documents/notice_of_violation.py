@@ -1,13 +1,16 @@
-"""Notice of violation (§ 228-79C(1)): the six elements (a)-(f), each checked before rendering.
+"""Notice of violation: the elements its law requires, each checked before rendering.
 
-A notice missing one of the six elements is defective, so ``check`` reports every missing
-or wrong element by its letter and section; ``context`` adds the penalty statement for
-the recipient (element (e), from the penalty engine) and the appeal deadline (element
-(f), GCL § 25-a roll-forward, from docgen.law.deadlines).
+The pack lists the elements in its law's order and lettering (Homer's six, (a) to (f), of
+§ 228-79C(1); an adopter's five, without an appeal): a notice missing one is defective, so
+``check`` reports every missing or wrong element by its letter and section, and never asks
+for one the law does not list. ``context`` adds the penalty statement for the recipient
+(the penalty element, from the penalty engine) and, where the law gives an appeal, the
+appeal deadline (GCL § 25-a roll-forward, from docgen.law.deadlines).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -77,56 +80,68 @@ class NoticeCase(Model):
 
 
 def element_problems(case: Any, pack: Pack) -> list[Problem]:
-    """Elements (a) to (d) and (f): present, and dated consistently with the issue date.
-    A notice without ``served`` is printed before service (LAW.md § 2): (f) states the
-    period from service and when service is complete, not a last day."""
-    problems = addressee_problems(case)
-    if case.site is None or (case.site.address is None and case.site.description is None):
+    """The elements the pack lists: present, and dated consistently with the issue date.
+    A notice without ``served`` is printed before service (LAW.md § 2): the appeal element
+    states the period from service and when service is complete, not a last day."""
+    enforcement = pack.part("enforcement")
+    letter = enforcement.elements.letter
+    problems = addressee_problems(case, A, letter("addressee"), enforcement.addressees())
+    no_site = case.site is None or (case.site.address is None and case.site.description is None)
+    if enforcement.elements.site is not None and no_site:
         problems.append(
             Problem(
                 "site",
-                "missing (b): the address when available, or a description, of the building, "
-                "structure or land upon which the violation is occurring (give its address "
-                "or a description)",
+                f"missing {letter('site')}: the address when available, or a description, of "
+                "the building, structure or land upon which the violation is occurring (give "
+                "its address or a description)",
                 B,
             )
         )
-    problems += violation_problems(case, pack, C, "(c) ")
-    problems += remedy_problems(case, required=True)
+    nature = letter("nature")
+    problems += violation_problems(case, pack, C, f"{nature} " if nature else "")
+    required = enforcement.elements.remedies is not None
+    problems += remedy_problems(case, required, D, letter("remedies"))
     if case.served is not None:
-        problems += service_problems(case, F, "(f)")
+        problems += service_problems(case, F, letter("appeal"))
     return problems
 
 
-def addressee_problems(case: Any, provision: str = A, letter: str = "(a)") -> list[Problem]:
-    """§ 228-79C(1): a notice is issued "to the landowner" (and a stop-work order served
-    on the landowner); the developer or applicant is named beside and copied."""
+def addressee_problems(
+    case: Any, provision: str = A, letter: str = "(a)", roles: Sequence[str] = ("landowner",)
+) -> list[Problem]:
+    """To whom the law issues a notice (Homer's § 228-79C(1): "to the landowner", as a
+    stop-work order is served on the landowner; another adopter's "to the landowner,
+    applicant and/or developer"): the others are named beside and copied."""
     lead = f"{letter}: " if letter else ""
+    whom = " or ".join(roles)
     if case.recipient is None:
         return [
             Problem(
                 "recipient",
-                f"missing {lead}the name and address of the landowner, to whom it is issued",
+                f"missing {lead}the name and address of the {whom}, to whom it is issued",
                 provision,
             )
         ]
     problems = []
-    if case.recipient.role != "landowner":
+    role = case.recipient.role
+    if role not in roles:
         problems.append(
             Problem(
                 "recipient.role",
-                f"{lead}is {case.recipient.role}, but it is issued to the landowner; put the "
-                f"landowner in recipient and the {case.recipient.role} in copies_to",
+                f"{lead}is {role}, but it is issued to the {whom}; put the {whom} in "
+                f"recipient and the {role} in copies_to",
                 provision,
             )
         )
+    else:
+        whom = role
     if case.recipient.name is None:
         problems.append(
-            Problem("recipient.name", f"missing {lead}the name of the landowner", provision)
+            Problem("recipient.name", f"missing {lead}the name of the {whom}", provision)
         )
     if case.recipient.address is None:
         problems.append(
-            Problem("recipient.address", f"missing {lead}the address of the landowner", provision)
+            Problem("recipient.address", f"missing {lead}the address of the {whom}", provision)
         )
     return problems
 
@@ -169,7 +184,7 @@ def remedy_problems(
         problems.append(
             Problem(
                 "remedies",
-                "missing (d): a description of the remedial measures necessary to bring the "
+                f"missing {letter}: a description of the remedial measures necessary to bring the "
                 "land development activity into compliance and a time schedule for their "
                 "completion (list each remedy: measure, due)",
                 D,
@@ -323,21 +338,24 @@ def means_problems(served: Any, provision: str, lead: str, required: bool) -> li
 
 
 def penalty_problems(case: Any, pack: Pack) -> list[Problem]:
-    """(e): the penalty counts each violation with its own dates, and the history must be
-    one the engine accepts."""
+    """The penalty element counts each violation with its own dates, and the history must
+    be one the engine accepts."""
+    letter = pack.part("enforcement").elements.letter("penalty")
     if not case.violations:
         return [
             Problem(
                 "violations",
-                "missing (e): a statement of the penalty or penalties that shall or may be "
-                "assessed counts the violations listed in (c), each with its own dates",
+                f"missing {letter or 'the penalty'}: a statement of the penalty or penalties "
+                "that shall or may be assessed counts the violations listed, each with its "
+                "own dates",
                 E,
             )
         ]
     try:
         penalty_assessment(case, pack)
     except CaseInvalid as err:
-        return [Problem(p.field, f"(e) {p.message}", p.provision or E) for p in err.problems]
+        lead = f"{letter} " if letter else ""
+        return [Problem(p.field, f"{lead}{p.message}", p.provision or E) for p in err.problems]
     return []
 
 
@@ -376,8 +394,8 @@ class NoticeContext(Context):
 def context(case: NoticeCase, pack: Pack, options: Options) -> NoticeContext:
     title = "Notice of Violation"
     service, deadline = None, None
-    if case.served is not None:  # checked: absent only when issued before service
-        service = service_start(case.served, pack)
+    if case.served is not None and pack.part("enforcement").appealable:
+        service = service_start(case.served, pack)  # checked: absent before service
         deadline = appeal_deadline(service.start, pack)
     return NoticeContext(
         case=case,
@@ -400,7 +418,7 @@ KIND = Kind(
     check=check,
     warnings=warnings,
     stylesheets=("base/print.css", "notices/enforcement.css"),
-    summary="the six elements the article requires, the penalty and the appeal deadline",
+    summary="the elements the article requires, the penalty and the appeal deadline",
     needs=("enforcement", "penalties", "offices"),
     served=True,
     copies=True,

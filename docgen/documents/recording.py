@@ -18,11 +18,6 @@ from docgen.documents.base import Context, DocMeta, Options
 from docgen.documents.exhibits import exhibit_problems, load_exhibit
 from docgen.errors import Problem
 from docgen.law.acknowledgment import (
-    ACKNOWLEDGMENT_REF,
-    CERTIFICATE_TEXT,
-    NOTARY_REF,
-    OUTSIDE_CERTIFICATE_TEXT,
-    OUTSIDE_REF,
     OWNER_KINDS,
     office_article,
     state_name,
@@ -132,7 +127,8 @@ def check_recording(case: Any, pack: Pack, kind_ref: str, options: Options) -> l
     """Parties, signers, facilities, the exhibit and the Schedule B figures; each problem
     cites its provision."""
     problems: list[Problem] = exhibit_problems(case, options.case_dir, pack.cite(kind_ref))
-    executes = f"{pack.cite(kind_ref)}; {ACKNOWLEDGMENT_REF}"
+    acknowledged = pack.part("acknowledgment").certificate.ref
+    executes = f"{pack.cite(kind_ref)}; {acknowledged}"
     if authorization(case, pack) is None:
         problems.append(
             Problem(
@@ -163,7 +159,7 @@ def check_recording(case: Any, pack: Pack, kind_ref: str, options: Options) -> l
                         f"is required: {signer.name} signs for {case.owner.name} "
                         f"(a {OWNER_KINDS[case.owner.kind].noun}) in a representative "
                         "capacity, which the acknowledgment states",
-                        ACKNOWLEDGMENT_REF,
+                        acknowledged,
                     )
                 )
     if not case.facilities:
@@ -431,6 +427,7 @@ def recorded_context(
     short = kind.replace("-", " ").title()
     rows = where_met(requirements, clauses, pack)
     model_term = pack.part("agreement").terms.ref
+    ack = pack.part("acknowledgment")
     exhibit = (
         load_exhibit(case.easement.exhibit, options.case_dir) if case.easement.exhibit else None
     )
@@ -453,12 +450,12 @@ def recorded_context(
         schedule=inspection_schedule(case.inspection, pack),
         legal_paragraphs=paragraphs(case.property.legal_description),
         width_feet=feet(case.easement.width_feet),
-        ack_text=CERTIFICATE_TEXT,
-        outside_text=OUTSIDE_CERTIFICATE_TEXT,
-        outside_ref=OUTSIDE_REF,
+        ack_text=ack.certificate.value,
+        outside_text=ack.outside_certificate.value,
+        outside_ref=ack.outside_certificate.ref,
         outside=taken_outside_new_york,
-        ack_ref=ACKNOWLEDGMENT_REF,
-        notary_ref=NOTARY_REF,
+        ack_ref=ack.certificate.ref,
+        notary_ref=ack.notary.ref,
         authorization=authorization(case, pack),
         authorization_from_case=case.authorization is not None,
         warnings=tuple(warnings or ()),

@@ -1,8 +1,10 @@
-"""New York acknowledgments for instruments recorded against real property: cited data.
+"""New York acknowledgments for instruments recorded against real property: who signs how.
 
-Real Property Law § 309-a(1) prescribes the certificate for an acknowledgment taken in
-New York of an instrument in respect to real property in New York; it "must conform
-substantially with the following form, the blanks being properly filled". The statute's
+The certificate's words are state law, in the state pack (docgen/law/state/new-york.yaml,
+``acknowledgment``). Real Property Law § 309-a(1) prescribes the certificate for an
+acknowledgment taken in New York of an instrument in respect to real property in New
+York; it "must conform substantially with the following form, the blanks being properly
+filled". The statute's
 "person" covers individuals and every entity acting through a representative, so one
 certificate serves both; what the owner's kind decides is how the blank after
 "personally appeared" is filled: the signer alone (an individual, in their own
@@ -14,21 +16,6 @@ trustees, EPTL 7-2.1). The notary's block follows Executive Law § 137.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-ACKNOWLEDGMENT_REF = "Real Property Law § 309-a(1)"
-OUTSIDE_REF = "Real Property Law § 309-b(1)"
-NOTARY_REF = "Executive Law § 137"
-
-# RPL § 309-a(1), after the blank for the name, with the form's alternatives filled for the
-# one individual each certificate is for ("individual(s)" -> "individual", "he/she/they" ->
-# "they", the form's own singular-neutral choice): the blanks "properly filled", no "(s)".
-CERTIFICATE_TEXT = (
-    "personally known to me or proved to me on the basis of satisfactory evidence to be the "
-    "individual whose name is subscribed to the within instrument and acknowledged to me "
-    "that they executed the same in their capacity, and that by their signature on the "
-    "instrument, the individual, or the person upon behalf of which the individual acted, "
-    "executed the instrument."
-)
 
 
 @dataclass(frozen=True)
@@ -53,19 +40,7 @@ OWNER_KINDS: dict[str, OwnerKind] = {
     "partnership": OwnerKind("partnership", "representative"),
     "trust": OwnerKind("trust", "trustee"),
 }
-TRUST_REF = "EPTL 7-2.1"
 
-
-# RPL § 309-b(1), for an acknowledgment taken outside New York: the same words up to the
-# capacity, then the place where the signer appeared, filled for one individual.
-OUTSIDE_CERTIFICATE_TEXT = (
-    "personally known to me or proved to me on the basis of satisfactory evidence to be the "
-    "individual whose name is subscribed to the within instrument and acknowledged to me "
-    "that they executed the same in their capacity, that by their signature on the "
-    "instrument, the individual, or the person upon behalf of which the individual acted, "
-    "executed the instrument, and that such individual made such appearance before the "
-    "undersigned in the"
-)
 
 # Postal abbreviations -> the names an acknowledgment prints ("State of Pennsylvania").
 STATE_NAMES = {

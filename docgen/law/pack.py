@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from datetime import date as Day
 from decimal import Decimal
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -53,9 +53,63 @@ class Group(Strict):
     note: str | None = None
 
 
+# The model law's sections and subsections, by heading (the DEC model local law that Homer,
+# Macedon and other adopters took up, each numbering it its own way): the keys of a pack's
+# ``code.section_map``, through which `docgen pack check` renumbers the samples of one pack
+# into another's sections.
+MODEL_SECTIONS = (
+    "general_provisions", "findings", "purpose", "authority", "applicability", "exemptions",
+    "stormwater_management", "definitions", "swppp", "contractor_certification",
+    "performance_criteria", "maintenance", "maintenance_during_construction",
+    "site_inspections", "maintenance_easement", "maintenance_after_construction",
+    "maintenance_agreement", "administration_and_enforcement", "construction_inspection",
+    "performance_guarantee", "enforcement", "notice_of_violation", "stop_work_order",
+    "violations", "penalties", "certificate_of_occupancy", "restoration", "fees",
+)  # fmt: skip
+
+
+# The model section whose text each group or value of a pack holds, for the message naming
+# the section a missing value needs (the longest key that begins its path applies).
+SECTION_OF = {
+    "certification": "contractor_certification",
+    "enforcement": "enforcement",
+    "enforcement.elements": "notice_of_violation",
+    "enforcement.addressed_to": "notice_of_violation",
+    "enforcement.appeal_days": "notice_of_violation",
+    "enforcement.appeal_statement": "notice_of_violation",
+    "enforcement.stop_work": "stop_work_order",
+    "enforcement.stop_work_duration": "stop_work_order",
+    "enforcement.stop_work_failure": "stop_work_order",
+    "enforcement.stabilization": "construction_inspection",
+    "enforcement.injunction": "violations",
+    "enforcement.certificate_of_occupancy": "certificate_of_occupancy",
+    "enforcement.restoration": "restoration",
+    "enforcement.fees": "fees",
+    "penalties": "penalties",
+    "inspection": "construction_inspection",
+    "logbook": "site_inspections",
+    "easement": "maintenance_easement",
+    "recording": "maintenance_easement",
+    "agreement": "maintenance_agreement",
+    "agreement.after_construction": "maintenance_after_construction",
+}
+
+
+def section_needed(path: str, section_map: dict[str, str]) -> str:
+    """' (the model law's stop_work_order section, this pack's § 17-22C(2))' for a value at
+    ``path``: where the law's text for it is to be found ('' when no section is known)."""
+    keys = [k for k in SECTION_OF if path == k or path.startswith(k + ".")]
+    if not keys:
+        return ""
+    model = SECTION_OF[max(keys, key=len)]
+    held = section_map.get(model)
+    where = f"this pack's § {held}" if held else "not in code.section_map: map it"
+    return f" (the text of the model law's {model} section; {where})"
+
+
 class Code(Strict):
     chapter: CitedText
-    article: CitedText
+    article: CitedText | None = None  # none where the law is a chapter of its own
     title: CitedText
     sections: CitedText
     # Each section of the article -> its subsections as the adopted text numbers them
@@ -67,16 +121,43 @@ class Code(Strict):
     # ("228-78A": definitions). docgen.law.provisions reads both.
     violable: Cited[list[Text]]
     not_violable: dict[Text, CitedText] = Field(default_factory=dict)
+    # The model law's sections (MODEL_SECTIONS) -> this law's provisions that hold them
+    # ("contractor_certification": "228-78B(4)"): one provision each, none given twice.
+    section_map: Cited[dict[Text, Text]] | None = None
 
     @model_validator(mode="after")
     def _listed(self) -> Code:
         listed = self.provisions.value
-        for where, keys in (("violable", self.violable.value), ("not_violable", self.not_violable)):
+        mapped = self.section_map.value if self.section_map else {}
+        for where, keys in (
+            ("violable", self.violable.value),
+            ("not_violable", self.not_violable),
+            ("section_map", mapped.values()),
+        ):
             for key in keys:
                 found = re.fullmatch(r"(\d+-\d+)(.*)", key)
                 if not found or found[1] not in listed or found[2] not in ("", *listed[found[1]]):
                     raise ValueError(f"{where}: {key!r} is not one of code.provisions")
+        unknown = [key for key in mapped if key not in MODEL_SECTIONS]
+        if unknown:
+            raise ValueError(
+                f"section_map: {', '.join(map(repr, unknown))} is not a section of the model "
+                f"law (its sections: {', '.join(MODEL_SECTIONS)})"
+            )
+        seen: dict[str, str] = {}
+        for key, provision in mapped.items():
+            if provision in seen:
+                raise ValueError(
+                    f"section_map: {seen[provision]} and {key} are both {provision!r}; each "
+                    "section of the model law is held by a provision of its own"
+                )
+            seen[provision] = key
         return self
+
+    def part_of_code(self) -> str:
+        """'Article XII of Chapter 228', or 'Chapter 170' for a law that is a chapter."""
+        chapter = f"Chapter {self.chapter.value}"
+        return f"Article {self.article.value} of {chapter}" if self.article else chapter
 
 
 class Offices(Group):
@@ -137,15 +218,77 @@ class AppealDeadline(Group):
     sunday_rule_excepts: Cited[list[Text]]
 
 
-class NoticeElements(Group):
-    """What a notice of violation shall contain, (a) to (f), in the law's words."""
+# The elements of the model law's notice of violation, in its order. An adopter's law lists
+# any of them (Homer's six, (a) to (f); Patchogue's and Canandaigua's five, with no appeal).
+ELEMENTS = ("addressee", "site", "nature", "remedies", "penalty", "appeal")
+_LETTER = re.compile(r"(?:\(([a-z]|\d+)\)|(?<=[\d)])([A-Z]))\s*$")
 
-    addressee: CitedText
-    site: CitedText
-    nature: CitedText
-    remedies: CitedText
-    penalty: CitedText
-    appeal: CitedText
+
+class NoticeElements(Group):
+    """What a notice of violation shall contain, in the law's words, order and lettering:
+    the elements its law lists, each cited to its own letter (a ref ending "(f)" is "(f)").
+    An element the law does not list is absent: never printed as if required, never asked
+    for."""
+
+    addressee: CitedText | None = None
+    site: CitedText | None = None
+    nature: CitedText | None = None
+    remedies: CitedText | None = None
+    penalty: CitedText | None = None
+    appeal: CitedText | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _in_order(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            given = [key for key in data if key in ELEMENTS]
+            if given != sorted(given, key=ELEMENTS.index):
+                raise ValueError(
+                    f"the elements are listed {', '.join(given)}; list them in the law's order: "
+                    f"{', '.join(k for k in ELEMENTS if k in given)}"
+                )
+        return data
+
+    @model_validator(mode="after")
+    def _lettered(self) -> NoticeElements:
+        listed = self.listed()
+        if not listed:
+            raise ValueError(f"list the elements the law requires (any of {', '.join(ELEMENTS)})")
+        previous: tuple[str, int] | None = None
+        for key, letter, element in listed:
+            if letter is None:
+                raise ValueError(
+                    f"{key}: ref {element.ref!r} does not end in the element's letter "
+                    "(a subsection such as '(f)' or 'E', as the law letters its elements)"
+                )
+            rank = _rank(letter)
+            if previous is not None and rank <= previous[1]:
+                raise ValueError(
+                    f"{key}: lettered {letter} after {previous[0]}; the elements follow the "
+                    "law's lettering in order"
+                )
+            previous = (letter, rank)
+        return self
+
+    def listed(self) -> list[tuple[str, str | None, CitedText]]:
+        """(key, letter, element) of each element the law lists, in its order."""
+        out = []
+        for key in ELEMENTS:
+            element = getattr(self, key)
+            if element is not None:
+                found = _LETTER.search(element.ref)
+                letter = None if found is None else (f"({found[1]})" if found[1] else found[2])
+                out.append((key, letter, element))
+        return out
+
+    def letter(self, key: str) -> str:
+        """'(f)' or 'E': the element's letter as its law writes it ('' if not listed)."""
+        return next((letter or "" for k, letter, _ in self.listed() if k == key), "")
+
+
+def _rank(letter: str) -> int:
+    inner = letter.strip("()")
+    return int(inner) if inner.isdigit() else ord(inner.lower())
 
 
 class AppealProcedure(Group):
@@ -161,13 +304,31 @@ class AppealProcedure(Group):
     stay: CitedText  # whether filing an appeal stays the remedies: a reading
 
 
+class AddressedTo(Cited[list[Literal["landowner", "developer", "applicant"]]]):
+    """To whom the law issues a notice of violation: Homer's "to the landowner"; another
+    adopter's "to the landowner, applicant and/or developer"."""
+
+    @model_validator(mode="after")
+    def _some(self) -> AddressedTo:
+        if not self.value or len(set(self.value)) != len(self.value):
+            raise ValueError("list each person the notice may be issued to, once")
+        return self
+
+
+# What a notice needs when its law lets it be appealed, and nothing of it when not.
+APPEAL_KEYS = ("appeal_days", "appeal_to", "appeal_office", "appeal_procedure", "appeal_statement")
+
+
 class Enforcement(Strict):
-    appeal_days: CitedCount
-    appeal_to: CitedText
-    appeal_office: CitedText
-    appeal_procedure: AppealProcedure
+    # To whom a notice is issued (§ 228-79C(1): "to the landowner"); the others are named
+    # beside it and sent copies.
+    addressed_to: AddressedTo | None = None
+    appeal_days: CitedCount | None = None
+    appeal_to: CitedText | None = None
+    appeal_office: CitedText | None = None
+    appeal_procedure: AppealProcedure | None = None
     service: Service
-    appeal_statement: CitedText
+    appeal_statement: CitedText | None = None
     # A correction (docgen supersede): the document it replaces ({old}, {issued}), and that
     # its own service starts its own appeal period (a reading for counsel).
     correction: CitedText | None = None
@@ -186,7 +347,35 @@ class Enforcement(Strict):
     certificate_of_occupancy: CitedText
     restoration: CitedText
     fees: CitedText
+    # Remedies the adopter's law adds to the model's (appearance tickets): named on the
+    # notice with their section, never issued by docgen.
+    remedies_added: dict[Text, CitedText] = Field(default_factory=dict)
     elements: NoticeElements
+
+    @model_validator(mode="after")
+    def _appeal(self) -> Enforcement:
+        given = [key for key in APPEAL_KEYS if getattr(self, key) is not None]
+        if self.elements.appeal is not None:
+            missing = [key for key in APPEAL_KEYS if key != "appeal_to" and key not in given]
+            if missing:
+                raise ValueError(
+                    f"elements.appeal is listed ({self.elements.appeal.ref}), so the notice "
+                    f"states the appeal: give {', '.join(missing)}"
+                )
+        elif given:
+            raise ValueError(
+                f"{', '.join(given)} given, but elements lists no appeal: the law gives no "
+                "appeal of a notice of violation, and a notice never states one"
+            )
+        return self
+
+    @property
+    def appealable(self) -> bool:
+        """Whether the law lets a notice of violation be appealed (an appeal period)."""
+        return self.elements.appeal is not None
+
+    def addressees(self) -> list[str]:
+        return list(self.addressed_to.value) if self.addressed_to else ["landowner"]
 
 
 class Inspection(Group):
@@ -334,6 +523,15 @@ class ServiceProof(Group):
     affirmation: CitedText
 
 
+class Acknowledgment(Group):
+    """The certificate of acknowledgment of a recorded instrument (RPL §§ 309-a, 309-b;
+    Executive Law § 137): state law, from the state pack."""
+
+    certificate: CitedText
+    outside_certificate: CitedText
+    notary: CitedText
+
+
 class Pack(Strict):
     """One municipality's law. ``id`` is the pack file's stem."""
 
@@ -356,6 +554,7 @@ class Pack(Strict):
     agreement: Agreement | None = None
     numbering: Numbering | None = None
     service_proof: ServiceProof | None = None
+    acknowledgment: Acknowledgment | None = None
 
     @model_validator(mode="after")
     def _provisions_are_kinds(self) -> Pack:
@@ -400,10 +599,12 @@ class Pack(Strict):
     def cite(self, path: str) -> str:
         """The ``ref`` of the value at ``path`` (a case model's ``@certification.who_signs``)."""
         node: Any = self
+        ref = ""
         for part in path.split("."):
             node = node.get(part) if isinstance(node, dict) else getattr(node, part)
-            if node is None:  # a group this pack does not give: nothing to cite
-                return ""
+            if node is None:  # a value this pack's law does not give: its group's citation
+                return ref
+            ref = getattr(node, "ref", ref)
         return node.ref
 
     def kinds(self) -> list[str]:

@@ -1,18 +1,28 @@
-"""`docgen pack check FILE`: is a pack file ready to use?
+"""`docgen pack check FILE`: is a pack file ready to use, by itself?
 
 The file is loaded as a jurisdiction (its id is the file's stem): every version is
 validated against the pack model (types, a ``ref`` on every value, the texts each kind
-prints), then every kind the pack claims is rendered, in every format, from the kind's first
-sample case with the case's jurisdiction set to this pack.
+prints, references to its own law), and the state law it extends is listed with every
+value it overrides. Then every kind the pack provides is rendered, in every format, from
+the kind's first sample case, moved into this pack: its jurisdiction set to the pack, and
+each provision it cites renumbered through the two packs' section maps (the model law's
+sections, ``code.section_map``), so a pack that numbers the model law its own way is proven
+with the same cases.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from docgen.errors import DocgenError
-from docgen.law.packs import add_pack_file, load_pack, pack_files, remove_pack_file
+from docgen.law.pack import Pack
+from docgen.law.packs import add_pack_file, load_pack, pack_files, read_pack, remove_pack_file
+from docgen.law.provisions import within
+
+_CITED = re.compile(r"\b(\d+-\d+)((?:[A-Z]|\(\w+\)|\[\d+\])*)")
 
 
 def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
@@ -32,9 +42,15 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
     try:
         pack = load_pack(name)
         echo(f"{path}: valid pack {name!r} ({pack.name.value}); every value cited")
+        source = read_pack(path)
+        if source.extends:
+            echo(f"extends {source.extends!r}: the State's law, written once")
+        for override in source.overrides:
+            echo(
+                f"overrides {override.path} ({override.state_ref}) with {', '.join(override.refs)}"
+            )
         failures = 0
-        claimed = pack.kinds()
-        for kind in claimed:
+        for kind in pack.kinds():
             missing = missing_groups(get_kind(kind), pack)
             if missing:
                 failures += 1
@@ -45,8 +61,8 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
                 continue
             for sample in [p for k, p in sample_cases() if k == kind][:1]:
                 data, _ = api.load(sample)
-                data["jurisdiction"] = name
                 try:
+                    data = moved_into(data, pack)
                     doc = api.build(kind, data)
                     for fmt in api.FORMATS:
                         api.to_bytes(doc, fmt)
@@ -55,10 +71,53 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
                     echo(f"FAILED {kind} from {sample.name}: {err}")
                     continue
                 echo(f"{kind:<26} renders (pdf, docx, html) from {sample.name}")
-        unclaimed = [k for k in pack.provisions if not pack.provides(k)]
-        for kind in unclaimed:
+        for kind in [k for k in pack.provisions if not pack.provides(k)]:
             echo(f"{kind:<26} not provided: {pack.provisions[kind].note or 'no provision'}")
         return failures
     finally:
         if added:
             remove_pack_file(name)
+
+
+def moved_into(data: dict[str, Any], pack: Pack) -> dict[str, Any]:
+    """A sample case of another jurisdiction as a case of ``pack``: every provision it cites
+    renumbered from its pack's sections to ``pack``'s (DocgenError naming one that no section
+    map carries across)."""
+    origin = load_pack(str(data.get("jurisdiction", "")))
+    if origin.id == pack.id:
+        return data
+    pairs = section_pairs(origin, pack)
+
+    def move(value: Any) -> Any:
+        if isinstance(value, str):
+            return _CITED.sub(lambda found: renumbered(found, origin, pairs), value)
+        if isinstance(value, dict):
+            return {k: move(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [move(v) for v in value]
+        return value
+
+    return {**move(data), "jurisdiction": pack.id}
+
+
+def section_pairs(origin: Pack, pack: Pack) -> list[tuple[str, str]]:
+    """(origin's provision, pack's provision) for each model section both maps hold, the
+    narrowest first."""
+    theirs = origin.code.section_map.value if origin.code.section_map else {}
+    ours = pack.code.section_map.value if pack.code.section_map else {}
+    pairs = [(theirs[key], ours[key]) for key in theirs if key in ours]
+    return sorted(pairs, key=lambda pair: -len(pair[0]))
+
+
+def renumbered(found: re.Match[str], origin: Pack, pairs: list[tuple[str, str]]) -> str:
+    cited = found[0]
+    if found[1] not in origin.code.provisions.value:  # not a section of the law (a date)
+        return cited
+    for theirs, ours in pairs:
+        if within(cited, theirs):
+            return ours + cited[len(theirs) :]
+    raise DocgenError(
+        f"§ {cited} of the sample's law is held by no model section that both packs map "
+        f"(code.section_map of {origin.id!r} and of this pack): map the model section that "
+        "holds it"
+    )

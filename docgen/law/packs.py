@@ -13,11 +13,20 @@ in force until the next begins)::
 
 A document uses the versions in force on its issue date (:func:`load_pack` with ``on``).
 Every version is validated when the file is first loaded.
+
+A municipal pack extends a state pack (``extends: new-york``: docgen/law/state/*.yaml), the
+law every municipality of the State shares, written once (OpenFisca's extension pattern).
+The pack gets each state value where it has the group the value belongs to, and the State's
+own groups (:data:`STATE_GROUPS`) always. A value the pack gives again overrides the State's
+only where the pack's own law says otherwise: the override cites a section of that law, or
+the pack is refused; :attr:`Source.overrides` lists them for `docgen pack check`.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -29,13 +38,18 @@ import yaml
 from pydantic import ValidationError
 
 from docgen.errors import DocgenError
-from docgen.law.pack import Pack
+from docgen.law.pack import Pack, section_needed
+from docgen.law.provisions import provision_exists
 
 if TYPE_CHECKING:
     from docgen.settings import LocalSettings
 
 ENV = "DOCGEN_PACKS"
 EFFECTIVE = "effective_from"
+EXTENDS = "extends"
+# Groups that are the State's law alone (proof of service, acknowledgments): every pack that
+# extends the State has them, whatever its own article says.
+STATE_GROUPS = frozenset({"service_proof", "acknowledgment"})
 _EXTRA: dict[str, Path] = {}  # packs added for one check (`docgen pack check FILE`)
 
 
@@ -120,6 +134,8 @@ class Source:
     name: str
     data: dict[str, Any]
     dates: tuple[date, ...]
+    extends: str | None = None  # the state pack it extends
+    overrides: tuple[Override, ...] = ()  # the state values its own law replaces
 
     def on(self, day: date | None, local: LocalSettings | None = None) -> Pack:
         # The versions in force on ``day`` are those of the latest start on or before it.
@@ -167,15 +183,149 @@ def _read(path: Path, mtime: int, size: int) -> Source:
     name = path.stem.lower()
     if given is not None and given != name:
         raise PackInvalid(f"{path}: id: {given!r} differs from the file name ({name!r})")
+    state = data.pop(EXTENDS, None)
+    own = data
+    overrides: list[Override] = []
+    if state is not None:
+        data = _extend(read_state(state, path), own, overrides)
     dates: set[date] = set()
     _collect_dates(data, "", dates, path)
-    source = Source(path, name, data, tuple(sorted(dates)))
+    source = Source(path, name, data, tuple(sorted(dates)), state, tuple(overrides))
     for start in (None, *source.dates):
         try:
-            _version(source, start)
+            pack = _version(source, start)
         except ValidationError as err:
-            raise PackInvalid(_describe(path, err, start)) from None
+            raise PackInvalid(_describe(path, err, start, data=own)) from None
+        problems = [o.problem for o in overrides if not o.cites_own_law(pack)]
+        problems += foreign_refs(own, pack)
+        if problems:
+            count = len(problems)
+            raise PackInvalid(
+                f"{path}: invalid pack, {count} problem{'s' if count != 1 else ''}:\n  "
+                + "\n  ".join(dict.fromkeys(problems))
+            )
     return source
+
+
+@dataclass(frozen=True)
+class Override:
+    """A value of state law that a municipal pack gives again: where, and what each cites."""
+
+    path: str
+    state_ref: str
+    refs: tuple[str, ...]  # the pack's citation (one per version)
+
+    def cites_own_law(self, pack: Pack) -> bool:
+        return bool(self.refs) and all(own_provisions(ref, pack) for ref in self.refs)
+
+    @property
+    def problem(self) -> str:
+        given = ", ".join(repr(r) for r in self.refs) or "no reference"
+        return (
+            f"{self.path}: overrides New York State law ({self.state_ref}) citing {given}; a "
+            "pack overrides state law only where its own law says otherwise: cite the section "
+            "of the pack's own law that does, or remove the value to take the State's"
+        )
+
+
+_OWN = re.compile(r"\d+-\d+[A-Z]?(?:\([0-9A-Za-z]+\)|\[[0-9]+\])*")
+
+
+def own_provisions(ref: str, pack: Pack) -> bool:
+    """Whether ``ref`` cites the pack's own law ("§ 228-79C(1)(f)", "§§ 228-77 to 228-79",
+    "Ch. 228") and every provision it names is one of that law's."""
+    text = ref.strip()
+    if text.startswith("Ch."):
+        return text.removeprefix("Ch.").split(",")[0].strip() == pack.code.chapter.value
+    if not text.startswith("§"):
+        return False
+    found = _OWN.findall(text)
+    return bool(found) and all(provision_exists(cited, pack) for cited in found)
+
+
+def foreign_refs(node: Any, pack: Pack, path: str = "") -> list[str]:
+    """Every ``ref`` of the pack's own values that reads as a citation of its own law (it
+    begins with "§" or "Ch.") but names a section that law does not have: a value copied
+    from another municipality's pack and never renumbered."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        ref = node.get("ref")
+        own = isinstance(ref, str) and ref.strip().startswith(("§", "Ch."))
+        if own and not own_provisions(ref, pack):
+            found.append(
+                f"{path or 'ref'}: ref {ref!r} names no provision of the pack's own law "
+                f"({pack.code.title.value}, {pack.code.sections.value}); cite the section "
+                "of this law the value comes from"
+            )
+        for key, value in node.items():
+            if key != "code":  # the code's own listing is checked by the pack model
+                found += foreign_refs(value, pack, f"{path}.{key}".lstrip("."))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += foreign_refs(value, pack, f"{path}[{i}]")
+    return found
+
+
+def _state_folder() -> Path:
+    return _builtin() / "state"
+
+
+def state_names() -> list[str]:
+    return sorted(p.stem for p in _state_folder().glob("*.yaml"))
+
+
+def read_state(name: Any, by: Path) -> dict[str, Any]:
+    """The state pack ``name`` that the pack at ``by`` extends (PackInvalid if unknown)."""
+    path = _state_folder() / f"{name}.yaml"
+    if not isinstance(name, str) or not path.is_file():
+        raise PackInvalid(
+            f"{by}: {EXTENDS}: {name!r} is not a state pack (known: {', '.join(state_names())})"
+        )
+    return _read_state(path, path.stat().st_mtime_ns)
+
+
+@cache
+def _read_state(path: Path, mtime: int) -> dict[str, Any]:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=StrictLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
+        raise PackInvalid(f"{path}: cannot read the state pack: {err}") from None
+    if not isinstance(data, dict):
+        raise PackInvalid(f"{path}: a state pack is a mapping of keys to cited values")
+    return data
+
+
+def _extend(state: dict[str, Any], own: dict[str, Any], overrides: list[Override]) -> dict:
+    """``own`` with the state values it takes: in the groups it has, and the State's own."""
+    merged = dict(own)
+    for key, value in state.items():
+        if key in own:
+            merged[key] = _merge(value, own[key], key, overrides)
+        elif key in STATE_GROUPS:
+            merged[key] = value
+    return merged
+
+
+def _is_value(node: Any) -> bool:
+    return (isinstance(node, dict) and "value" in node) or _is_versions(node)
+
+
+def _merge(state: Any, own: Any, path: str, overrides: list[Override]) -> Any:
+    if _is_versions(own) and isinstance(state, dict) and not _is_value(state):
+        # a group the pack amends: the State's values go into every version of it
+        return [_merge(state, version, path, overrides) for version in own]
+    if _is_value(state) or _is_value(own) or not isinstance(own, dict):
+        versions = own if isinstance(own, list) else [own]
+        refs = tuple(v["ref"] for v in versions if isinstance(v, dict) and v.get("ref"))
+        first = state[0] if isinstance(state, list) else state
+        overrides.append(Override(path, str(first.get("ref", "")), refs))
+        return own
+    merged = dict(own)
+    for key, value in state.items():
+        if key in ("ref", "note"):  # a group's own citation is the pack's
+            continue
+        merged[key] = _merge(value, own[key], f"{path}.{key}", overrides) if key in own else value
+    return merged
 
 
 class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -194,13 +344,28 @@ class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: igno
         return super().construct_mapping(node, deep=deep)
 
 
-def _describe(path: Path, err: ValidationError, start: date | None, what: str = "pack") -> str:
+def _describe(
+    path: Path,
+    err: ValidationError,
+    start: date | None,
+    what: str = "pack",
+    data: dict[str, Any] | None = None,
+) -> str:
     when = f" (versions in force from {start.isoformat()})" if start else ""
-    return describe_errors(f"{path}: invalid {what}{when}", err, "pack")
+    code = (data or {}).get("code")
+    mapped = code.get("section_map") if isinstance(code, dict) else None
+    value = mapped.get("value") if isinstance(mapped, dict) else None
+    sections = value if isinstance(value, dict) else {}
+    return describe_errors(
+        f"{path}: invalid {what}{when}", err, "pack", lambda loc: section_needed(loc, sections)
+    )
 
 
-def describe_errors(head: str, err: ValidationError, noun: str) -> str:
-    """``head`` and one line per problem: the key path and what is wrong with it."""
+def describe_errors(
+    head: str, err: ValidationError, noun: str, needs: Callable[[str], str] | None = None
+) -> str:
+    """``head`` and one line per problem: the key path and what is wrong with it (and, for
+    a missing value, what ``needs`` says of where its text is)."""
     lines = []
     for error in err.errors():
         loc = ".".join(str(p) for p in error["loc"] if not str(p).startswith("function-"))
@@ -208,7 +373,7 @@ def describe_errors(head: str, err: ValidationError, noun: str) -> str:
         if error["type"] == "extra_forbidden":
             message = f"is not a {noun} key (a typo?)"
         elif error["type"] == "missing":
-            message = "is required"
+            message = "is required" + (needs(loc) if needs else "")
         lines.append(f"{loc}: {message}" if loc else message)
     count = len(lines)
     return f"{head}, {count} problem{'s' if count != 1 else ''}:\n  " + "\n  ".join(lines)

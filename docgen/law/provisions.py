@@ -12,8 +12,10 @@ definition binds no one, and citing one is an error naming what it is.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from docgen.law.pack import Pack
+if TYPE_CHECKING:
+    from docgen.law.pack import Pack
 
 _PREFIX = re.compile(r"^(?:§|section|sec\.)\s*", re.IGNORECASE)
 _SECTION = re.compile(r"^(\d+-\d+)(.*)$")

@@ -141,14 +141,13 @@ def _items(session: Session) -> Iterable[Due]:
                     ongoing=True,
                 )
         else:
-            elements = pack.part("enforcement").elements
             if doc.remedies_due is not None and doc.id in pending:
                 yield Due(
                     doc.remedies_due,
                     f"{doc.number}: remedial measures due from this day",
                     "remedy",
                     where,
-                    elements.remedies.ref,
+                    pack.cite("enforcement.elements.remedies"),
                     doc.jurisdiction,
                     doc.number,
                 )
@@ -158,7 +157,7 @@ def _items(session: Session) -> Iterable[Due]:
                     f"{doc.number}: last day to file a written notice of appeal",
                     "appeal deadline",
                     where,
-                    elements.appeal.ref,
+                    pack.cite("enforcement.elements.appeal"),
                     doc.jurisdiction,
                     doc.number,
                     lapses=True,

@@ -162,7 +162,8 @@ def record_service(
         server_name, server_title = _server(doc, served_by, served_by_title)
         deadline, rule, reasons = None, "", ()
         landowner = served is None or served.get("role") == "landowner"
-        if spec.appealable and landowner:
+        issued_to = served is None or served.get("role") in pack.part("enforcement").addressees()
+        if spec.appealable and issued_to and pack.part("enforcement").appealable:
             start, computed = appeal_from(method, on, received, mailed, pack)
             deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
         address = one_line(served["address"]) if served else None
