@@ -58,6 +58,36 @@ def test_issue_with_a_spanish_copy_lists_it_and_verify_names_it(desk):
 
 def test_a_kind_without_a_rendition_offers_no_language(desk):
     clerk = desk.signed_in("ann")
-    _, _, page = typed_draft(clerk, "stop-work-order", "homer-silt-fence")
+    _, _, page = typed_draft(clerk, "notice-of-deficiency", "homer-silt-fence-washout")
     assert 'name="copies" value="1"' in page  # the Issue form is there
     assert 'name="language"' not in page
+
+
+def test_the_recipients_preferred_language_is_chosen_and_kept_with_the_respondent(desk):
+    """The draft's recipient prefers Spanish: the Language choice starts at the Spanish
+    copy; English only, chosen, issues the English alone; the register keeps the
+    preference with the respondent, whose page says it, and the next draft to that
+    respondent (its language not typed) starts at the Spanish copy again."""
+    clerk = desk.signed_in("ann")
+    where, token = start_draft(clerk, "notice-of-violation")
+    _, typed = typed_sample("notice-of-violation", "homer-second-offense-continued")
+    assert "recipient.language" not in typed
+    clerk.post(where, data={**typed, "recipient.language": "es", "csrf_token": token})
+    page = clerk.get(where).text
+    assert 'name="recipient.language"' in page
+    assert '<option value="es" selected>English, and a Spanish courtesy copy</option>' in page
+    assert "Spanish is chosen: the language the recipient prefers." in page
+    done = clerk.post(f"{where}/issue", data={"csrf_token": token, "language": "en"})
+    assert done.status_code == 303, clerk.get(where).text
+    number = done.headers["location"].rsplit("/", 1)[1]
+    stored = record(desk, number)
+    assert not [f for f in stored.hashes if f.startswith("es.")]  # English only, as chosen
+    respondent = stored.respondent
+    assert respondent.language == "es"
+    shown = clerk.get(f"/respondents/{respondent.id}").text
+    assert "Preferred language: Spanish (es)" in shown
+
+    where, token = start_draft(clerk, "notice-of-violation")
+    clerk.post(where, data={**typed, "csrf_token": token})  # no language typed this time
+    page = clerk.get(where).text
+    assert '<option value="es" selected>English, and a Spanish courtesy copy</option>' in page

@@ -5,6 +5,7 @@ no deadline, and prints no English sentence but the quoted law and the names it 
 
 from __future__ import annotations
 
+import difflib
 import re
 from datetime import date
 from decimal import Decimal
@@ -60,16 +61,58 @@ def test_dates_are_babel_spanish_long_dates(day):
 
 
 def visible_blocks(html: str) -> list[str]:
-    """The document's lettered or numbered sections ((a) to (f), 1. to 5.) and its tables
-    and lists, in order."""
+    """The document's blocks, in order: its heading, its sections (lettered or numbered:
+    (a) to (f), 1. to 6.; or by their place), its tables with their rows, its lists with
+    their items and its boxed sections (the certificate of service, the language-access
+    block); not the courtesy statement, which the Spanish rendition alone has."""
     tree = lxml_html.document_fromstring(html)
     marks = []
-    for el in tree.iter("h2", "table", "ol"):
-        if el.tag in ("table", "ol"):
-            marks.append(f"{el.tag}.{el.get('class')}")
+    for el in tree.iter("h1", "h2", "table", "ol", "ul", "section"):
+        if el.tag == "table":
+            marks.append(f"table.{el.get('class')}:{len(el.findall('.//tr'))}")
+        elif el.tag in ("ol", "ul"):
+            marks.append(f"{el.tag}:{len(el.findall('li'))}")
+        elif el.tag == "section" and "courtesy" not in el.get("class", ""):
+            marks.append(f"section.{el.get('class')}")
         elif found := re.match(r"\(([a-f])\)|(\d)\.", el.text_content().strip()):
             marks.append(found[1] or found[2])
+        elif el.tag != "section":
+            marks.append(el.tag)
     return marks
+
+
+# Blocks of the English document the Spanish rendition still lacks, found by the block
+# comparison when it came to count every section, list and box (the first renditions were
+# compared on their lettered sections and tables alone): a shrinking list, so that any
+# other difference fails. (English block, Spanish block or None where it has none.)
+KNOWN_GAPS = {
+    "notice-of-violation": [
+        # How to appeal, Other consequences and the Certificate of Service.
+        ("section.appeal-procedure keep-together", None),
+        ("ul:5", None),
+        ("h2", None),
+        ("ul:5", None),
+        ("h2", None),
+        ("section.certificate", None),
+    ],
+    # "4. Other measures" names them in a sentence, not as the list; "5." has four steps
+    # of the English six.
+    "penalty-statement": [("ul:5", None), ("ol:6", "ol:4")],
+}
+
+
+def differences(english: list[str], spanish: list[str]) -> list[tuple[str | None, str | None]]:
+    """Each block of ``english`` that ``spanish`` lacks or has otherwise, in order."""
+    found: list[tuple[str | None, str | None]] = []
+    matcher = difflib.SequenceMatcher(a=english, b=spanish, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "equal":
+            left, right = english[i1:i2], spanish[j1:j2]
+            size = max(len(left), len(right))
+            left += [None] * (size - len(left))
+            right += [None] * (size - len(right))
+            found += list(zip(left, right, strict=True))
+    return found
 
 
 ENGLISH = re.compile(r"\b(the|and|of|shall|must|within|this|notice|may|days?|by|is)\b", re.I)
@@ -92,8 +135,9 @@ def spanish_sentences(html: str) -> list[str]:
 def test_the_spanish_rendition_has_every_block_and_no_english_sentence(kind, path):
     english = api.build(kind, path)
     spanish = api.build(kind, path, SPANISH)
-    assert visible_blocks(spanish.html) == visible_blocks(english.html)
-    assert visible_blocks(english.html)[:1] in (["a"], ["1"])
+    blocks = visible_blocks(english.html)
+    assert differences(blocks, visible_blocks(spanish.html)) == KNOWN_GAPS.get(kind, [])
+    assert blocks[0] == "h1" and len(blocks) >= 3  # a heading, a section, the tagline block
     leftovers = [line for line in spanish_sentences(spanish.html) if ENGLISH.search(line)]
     assert leftovers == []
     assert spanish.lang == "es-US" and '<html lang="es-US">' in spanish.html
@@ -104,6 +148,7 @@ def test_the_spanish_rendition_has_every_block_and_no_english_sentence(kind, pat
 def test_the_spanish_pdf_says_the_english_controls_and_writes_spanish_amounts_and_dates(kind, path):
     spanish = api.build(kind, path, SPANISH)
     text = " ".join(pdf_text(api.to_bytes(spanish, "pdf")).split())
+    english = pdf_text(api.to_bytes(api.build(kind, path), "pdf"))
     statement = text.index("COPIA DE CORTESÍA EN ESPAÑOL.")
     assert statement < text.index(" Conforme a ")
     assert "El documento en inglés es el que tiene validez legal y prevalece" in text
@@ -111,17 +156,20 @@ def test_the_spanish_pdf_says_the_english_controls_and_writes_spanish_amounts_an
     issued = yaml.safe_load(path.read_text(encoding="utf-8"))["issued"]
     assert f": {es_long_date(issued)}" in text
     # Every amount: the Spanish words, then the figure, as the filters write them.
+    # A document that prints an amount in English prints it in Spanish (the order none).
     figures = re.findall(r"\(\$([\d,]+\.\d\d)\)", text)
-    assert figures
+    assert bool(figures) == ("$" in english)
     for figure in figures:
         amount = Decimal(figure.replace(",", ""))
         assert es_money_words(amount) in text, figure
 
 
 def test_a_language_without_a_rendition_or_unknown_is_a_usage_error(tmp_path):
-    order = next(path for kind, path in SAMPLES if kind == "stop-work-order")
-    run = docgen("render", "stop-work-order", order, "--language", "es", "-o", tmp_path / "o/")
-    assert run.returncode == 2 and "--language es: stop-work-order has no Spanish" in run.stderr
+    other = next(path for kind, path in SAMPLES if kind == "notice-of-deficiency")
+    run = docgen("render", "notice-of-deficiency", other, "--language", "es", "-o", tmp_path / "o/")
+    assert (
+        run.returncode == 2 and "--language es: notice-of-deficiency has no Spanish" in run.stderr
+    )
     run = docgen("render", "notice-of-violation", NOTICES[0], "--language", "xx", "-o", tmp_path)
     assert run.returncode == 2 and "--language xx: no such language" in run.stderr
     assert not any(tmp_path.iterdir())

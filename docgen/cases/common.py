@@ -248,7 +248,25 @@ class NameAndTitle(Model):
     title: Line
 
 
-class Party(Model):
+def preferred_language() -> Any:
+    """A person's preferred language (LAW.md § 13), checked against the municipality's
+    languages (docgen.documents.base.language_problems)."""
+    return cited(
+        "LAW.md § 13",
+        "the language the person prefers, as its code (es: Spanish): a courtesy copy in it "
+        "is offered when a document is issued to them; the English document is unchanged",
+        default=None,
+        title="preferred language",
+    )
+
+
+class Person(Model):
+    """A person a document names, who may prefer a language (its ``language`` field)."""
+
+    language: str | None
+
+
+class Party(Person):
     """A landowner, developer or applicant: the persons § 228-79C(1)(a) names."""
 
     name: Line = cited("@enforcement.elements.addressee")
@@ -257,6 +275,7 @@ class Party(Model):
     certified_article: CertifiedArticle | None = Field(
         default=None, title="certified-mail article number", description=ARTICLE_HELP
     )
+    language: Line | None = preferred_language()
 
 
 class Site(Model):

@@ -7,7 +7,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from docgen.cases.common import Address, IsoDate, Line, Model, NameAndTitle, Phone, Text, cited
+from docgen.cases.common import (
+    Address,
+    IsoDate,
+    Line,
+    Model,
+    NameAndTitle,
+    Person,
+    Phone,
+    Text,
+    cited,
+    preferred_language,
+)
 from docgen.cases.mail import ARTICLE_HELP, CertifiedArticle
 
 
@@ -91,7 +102,7 @@ class ServedInfo(Model):
     )
 
 
-class Recipient(Model):
+class Recipient(Person):
     """The landowner, developer or applicant a notice is directed to (§ 228-79C(1)(a)).
 
     Name and address are optional here so that the kind's check reports a missing one as
@@ -104,6 +115,7 @@ class Recipient(Model):
     certified_article: CertifiedArticle | None = Field(
         default=None, title="certified-mail article number", description=ARTICLE_HELP
     )
+    language: Line | None = preferred_language()
 
 
 class Contact(Model):

@@ -49,6 +49,9 @@ class Checked:
     history: bool = False  # the kind's penalty reads the respondent's history
     respondent: Any = None  # the register's record an issue would take without asking
     candidates: list[Any] = field(default_factory=list)  # records it may be
+    # The language the recipient prefers (LAW.md § 13): as typed, else as the register
+    # keeps it for the respondent an issue would take; the Language choice starts there.
+    language: str | None = None
 
     @property
     def ready(self) -> bool:
@@ -72,7 +75,20 @@ def check(draft: Draft, register: Any) -> Checked:
         except DocgenError:
             result.penalty = None
     result.deadline = _deadline(draft, data, result.ready)
+    if renditions(draft.kind):
+        result.language = _preferred(register, data, result)
     return result
+
+
+def _preferred(register: Any, data: dict[str, Any], result: Checked) -> str | None:
+    """The recipient's preferred language: the draft's, else the register's record's."""
+    recipient = data.get("recipient") or {}
+    typed = recipient.get("language") if isinstance(recipient, dict) else None
+    if typed:
+        return str(typed)
+    if not result.history:  # the history's match is not made for this kind: made here
+        _match(register, data, result)
+    return result.respondent.language if result.respondent is not None else None
 
 
 def _deadline(draft: Draft, data: dict[str, Any], valid: bool) -> Any:
@@ -95,20 +111,28 @@ def _deadline(draft: Draft, data: dict[str, Any], valid: bool) -> Any:
         return None
 
 
-def _history(register: Any, jurisdiction: str, data: dict[str, Any], result: Checked) -> list:
-    """The prior offenses an issue would read from the register for this recipient."""
+def _match(register: Any, data: dict[str, Any], result: Checked) -> bool:
+    """The register's records for the draft's recipient (result.respondent, candidates);
+    False when no recipient is named yet."""
     from pydantic import ValidationError
 
     from docgen.cases.common import Address
 
     recipient = data.get("recipient") or {}
     if not isinstance(recipient, dict) or not recipient.get("name"):
-        return []
+        return False
     try:
         address = Address.model_validate(recipient["address"]) if "address" in recipient else None
     except ValidationError:
         address = None
     result.respondent, result.candidates = register.match(str(recipient["name"]), address)
+    return True
+
+
+def _history(register: Any, jurisdiction: str, data: dict[str, Any], result: Checked) -> list:
+    """The prior offenses an issue would read from the register for this recipient."""
+    if not _match(register, data, result):
+        return []
     try:
         as_of = date.fromisoformat(str(data.get("issued")))
     except ValueError:

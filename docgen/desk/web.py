@@ -57,6 +57,7 @@ def pages() -> Any:
     from docgen.cases.labels import choice
     from docgen.desk import clock
     from docgen.documents import get_kind
+    from docgen.law.taglines import language_name
     from docgen.render.environment import templates_dir
     from docgen.render.filters import FILTERS
 
@@ -72,6 +73,7 @@ def pages() -> Any:
     env.filters["wall_time"] = clock.wall_time
     env.globals["zone"] = clock.zone
     env.filters.update(choice=choice, kind_title=lambda kind: get_kind(kind).title)
+    env.filters["language_name"] = language_name
     return env
 
 

@@ -16,7 +16,7 @@ case's fields. A :class:`Bundle` (the violation packet) answers the same questio
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from datetime import date
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from docgen.cases.common import Person
 from docgen.cases.validate import provision_for, validate_and_check
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
 from docgen.law.pack import Pack
@@ -76,6 +77,9 @@ class Options:
 
 # The languages a kind may have a courtesy rendition in: code -> (name, BCP 47 tag).
 LANGUAGES = {"es": ("Spanish", "es-US")}
+# The original's language: a preferred language of "en" asks for no courtesy copy, and so
+# does `docgen issue --language en`, over the respondent's preferred language.
+ENGLISH = "en"
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,7 @@ class Addressee:
 
     name: str
     address: Any  # the case's Address (``one_line()``), or None
+    language: str | None = None  # the language they prefer (LAW.md § 13), if the case says
 
 
 @dataclass(frozen=True)
@@ -155,7 +160,7 @@ def _address_of(party: Any) -> Addressee | None:
     """The case's party (recipient or owner) as an Addressee; None without a name."""
     if party is None or not getattr(party, "name", None):
         return None
-    return Addressee(party.name, party.address)
+    return Addressee(party.name, party.address, getattr(party, "language", None))
 
 
 def place_of(place: Any, tax_map: Any = None) -> Place | None:
@@ -520,11 +525,50 @@ def prepare(
         kind.model,
         data,
         pack,
-        lambda c: kind.check(c, in_force(pack, kind.issued(c)), options),
+        lambda c: (
+            kind.check(c, in_force(pack, kind.issued(c)), options) + language_problems(c, pack)
+        ),
         source,
     )
     pack = in_force(pack, kind.issued(case))
     return case, pack
+
+
+def languages_offered(pack: Pack) -> tuple[str, ...]:
+    """The languages ``pack``'s municipality offers (LAW.md § 13): English, and those of
+    its language-access block (its settings' language_access.taglines)."""
+    return (ENGLISH, *tagline_languages(pack.id))
+
+
+def language_problems(case: Any, pack: Pack) -> list[Problem]:
+    """A person's preferred language that the municipality does not offer (LAW.md § 13),
+    for every person the case names (a Person: a party or recipient, wherever it is)."""
+    offered = languages_offered(pack)
+    problems = []
+    for path, party in _parties(case, ""):
+        if party.language is not None and party.language not in offered:
+            problems.append(
+                Problem(
+                    f"{path}.language",
+                    f"{party.language!r} is not a language the {pack.name.value} offers; "
+                    f"its languages are {', '.join(offered)} (English, and the "
+                    "language-access block's: language_access.taglines in its settings)",
+                    "LAW.md § 13",
+                )
+            )
+    return problems
+
+
+def _parties(value: Any, path: str) -> Iterator[tuple[str, Person]]:
+    """(field path, person) of each Person in ``value``, a case or a part of one."""
+    if isinstance(value, Person):
+        yield path, value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _parties(getattr(value, name), f"{path}.{name}" if path else name)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _parties(item, f"{path}[{index}]")
 
 
 def build_document(

@@ -139,6 +139,12 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     layouts={"placard": "notices/stop_work_placard.html.j2"},
+    # Courtesy renditions (LAW.md § 13): the served order, and the placard posted beside
+    # the English one (one page, as the English placard: LAW.md § 3).
+    renditions={
+        "es": "notices/es/stop_work_order.html.j2",
+        "es/placard": "notices/es/stop_work_placard.html.j2",
+    },
     posted=("placard",),
     summary="halt land development activities until compliance; a site placard",
     needs=("enforcement",),

@@ -68,6 +68,14 @@ def catalog() -> dict[str, Tagline]:
     return lines
 
 
+def language_name(code: str) -> str:
+    """A language's English name, for a clerk: "Spanish" for es, "English" for en."""
+    if code == "en":
+        return "English"
+    found = catalog().get(code)
+    return found.name if found is not None else code
+
+
 def default_languages() -> tuple[str, ...]:
     """The twelve languages of Executive Law § 202-a, as taglines.yaml lists them."""
     return tuple(_catalog()["default"]["value"])

@@ -95,6 +95,16 @@ def _print_issued(issued: Any) -> None:
             click.echo(f"  {prior.reference}: {prior.reason or prior.disposition}")
     elif person is not None:
         click.echo("priors from the register: none")
+    if issued.language is not None:
+        from docgen.documents.base import LANGUAGES
+
+        name = LANGUAGES[issued.language][0]
+        why = (
+            ": the respondent's preferred language (--language en: English only)"
+            if issued.preferred
+            else ""
+        )
+        click.echo(f"with a {name} courtesy copy{why}; the English document controls")
     if issued.access_code:
         signed = "signed" if issued.signed else "not signed (no signing key in the settings)"
         click.echo(f"access code: {issued.access_code} (printed on it); PDF {signed}")
@@ -194,6 +204,19 @@ _copies_option = click.option(
     is_flag=True,
     help="also a copy addressed to each person in copies_to, kept with the document",
 )
+
+
+def _language_option(what: str) -> Any:
+    return click.option(
+        "--language",
+        default=None,
+        help=f"also a courtesy rendition of {what} in this language (es: Spanish), kept with "
+        "the number; the English document controls. By default, the one in the language the "
+        "respondent prefers (the case's recipient.language, or as the register keeps it), if "
+        "any; en: English only",
+    )
+
+
 _final_option = click.option(
     "--final",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -216,12 +239,7 @@ _final_option = click.option(
     help="the case types a number above its series' next: why the numbers before it were "
     "never issued here (recorded with the gap)",
 )
-@click.option(
-    "--language",
-    default=None,
-    help="also a courtesy rendition in this language (es: Spanish), kept with the number; "
-    "the English document controls",
-)
+@_language_option("the document")
 def issue(
     kind: str, case: Path, out, respondent, fmt, by, force, final, copies, number_gap, language
 ) -> None:
@@ -461,7 +479,8 @@ def record_return(number, on, reason, to, article, mailed, by, jurisdiction) -> 
     "('' leaves a line blank to fill in by hand); never the order's",
 )
 @WHOSE
-def lift(number, on, out, fmt, force, by, copies, articles, jurisdiction) -> None:
+@_language_option("the notice")
+def lift(number, on, out, fmt, force, by, copies, articles, jurisdiction, language) -> None:
     """Record the confirmation of compliance that lifts the stop-work order NUMBER
     (§ 228-79C(2)) and issue the written notice lifting it."""
     from docgen import api
@@ -477,6 +496,7 @@ def lift(number, on, out, fmt, force, by, copies, articles, jurisdiction) -> Non
             copies=copies,
             articles=articles,
             jurisdiction=jurisdiction,
+            language=language,
         )
     click.echo(f"{number}: lifted on {on.isoformat()}")
     _print_issued(issued)

@@ -48,11 +48,26 @@ def rendition_name(stored: str) -> str | None:
 
 
 def refuse_language(kind: str, language: str) -> None:
-    """Before anything is numbered: ``kind`` has a rendition in ``language``."""
+    """Before anything is numbered: ``kind`` has a rendition in ``language`` ("en", the
+    English document alone, always)."""
     from docgen.documents import get_kind
-    from docgen.documents.base import Options, check_options
+    from docgen.documents.base import ENGLISH, Options, check_options
 
-    check_options(get_kind(kind), Options(language=language))
+    if language != ENGLISH:
+        check_options(get_kind(kind), Options(language=language))
+
+
+def offered(kind: str, asked: str | None, preferred: str | None) -> str | None:
+    """The courtesy rendition issued with a document of ``kind`` (LAW.md § 13): the one
+    asked for (``--language``, the desk's Language; "en": none), else, when nothing was
+    asked, the one in the language the respondent prefers, if ``kind`` has it. The English
+    document is the same either way."""
+    from docgen.documents import get_kind
+    from docgen.documents.base import ENGLISH
+
+    if asked is not None:
+        return None if asked == ENGLISH else asked
+    return preferred if preferred in get_kind(kind).renditions else None
 
 
 def refuse_copies(kind: str, data: dict[str, Any]) -> None:

@@ -45,7 +45,13 @@ from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import checks
 from docgen.register.audit import record
-from docgen.register.copies import copy_format, copy_of, rendition_format, rendition_of
+from docgen.register.copies import (
+    copy_format,
+    copy_of,
+    offered,
+    rendition_format,
+    rendition_of,
+)
 from docgen.register.db import RegisterError
 from docgen.register.faults import checkpoint, pause
 from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
@@ -56,7 +62,7 @@ from docgen.register.numbering import normalize, typed_ahead, typed_number
 from docgen.register.parts import part_format, parts
 from docgen.register.queries import document_row, line_of, successor
 from docgen.register.records import Issued
-from docgen.register.respondents import ref, resolve
+from docgen.register.respondents import prefer, ref, resolve
 from docgen.register.restores import refuse_until_accounted
 from docgen.register.standing import persons
 from docgen.render.output import pending_writes, safe_name, write_files
@@ -150,7 +156,9 @@ class Request:
     sealing: checks.Sealing | None = None  # the signing key, opened before the transaction
     final: bytes | None = None  # counsel's final DOCX of an instrument (docgen.register.finals)
     copies: bool = False  # a copy for each person in copies_to (docgen.register.copies)
-    language: str | None = None  # a courtesy rendition in this language (LAW.md § 13)
+    # A courtesy rendition in this language (LAW.md § 13); None: in the language the
+    # respondent prefers, if the kind has one (copies.offered); "en": none.
+    language: str | None = None
     jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
     case_dir: Path | None = None  # the case file's folder: a map exhibit is read there only
     number_gap: str | None = None  # why a typed number may leave the numbers before it unused
@@ -372,6 +380,10 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     sealing = request.sealing or sealing_of(found.pack)
     officer = checks.signing_officer(sealing, kind, data)
     corrects = correction_of(session, old, found) if old is not None else None
+    preferred = found.party.language if found.party is not None else None
+    if preferred is None and person is not None:
+        preferred = person.language  # as the register keeps it from an earlier case
+    language = offered(kind, request.language, preferred)
     job = Job(
         kind,
         copy.deepcopy(data),
@@ -384,13 +396,15 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         corrects,
         number,
         request.case_dir,
-        request.language,
+        language,
     )
     made = rendered_for(job)
     files, copies, doc, code = dict(made.files), made.copies, made.document, made.code
     checkpoint("rendered")
     if person is None and created and (party := found.party) is not None:  # made now
         person, created = resolve(session, party.name, party.address, respondent, who, expected)
+    if person is not None and found.party is not None and found.party.language is not None:
+        prefer(session, person, found.party.language, who)  # as this case says
     stem = safe_name(doc.filename or number, fallback=kind)
     counsel = {}
     if request.final is not None:  # made before the write is prepared: it writes these
@@ -399,7 +413,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         targets = out_targets(out, safe_name(f"{number}-{kind}", fallback=kind), files, counsel)
     else:
         targets = out_targets(out, stem, files, counsel)
-    if out is not None and (request.copies or request.language):
+    if out is not None and (request.copies or language):
         targets |= copy_targets(out, stem, copies)
     files |= copies | counsel
     pending_writes({targets[f]: files[f] for f in targets}, request.force)
@@ -460,6 +474,8 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         supersedes=old.number if old is not None else None,
         access_code=code,
         signed=signed,
+        language=language,
+        preferred=language is not None and request.language is None,
     )
     return issued, targets
 

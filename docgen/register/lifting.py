@@ -20,7 +20,7 @@ from docgen.errors import Problem
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register.audit import actor
-from docgen.register.copies import refuse_copies
+from docgen.register.copies import refuse_copies, refuse_language
 from docgen.register.db import Refused, RegisterError
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
@@ -43,6 +43,7 @@ def lift(
     copies: bool = False,
     articles: Iterable[str | None] = (),
     jurisdiction: str | None = None,
+    language: str | None = None,
 ) -> Issued:
     """Record that the order ``number`` (of ``jurisdiction``, when two municipalities
     sharing the register hold that number) was lifted on ``on`` and issue the notice.
@@ -50,13 +51,17 @@ def lift(
     addressed to them and kept with it (docgen.register.copies; LAW.md § 9).
     ``articles``: the certified article number of each person's notice, the landowner's
     first (a blank one is left for the clerk to fill in by hand); never the order's: each
-    mailed piece has its own (LAW.md § 2).
+    mailed piece has its own (LAW.md § 2). ``language``: a courtesy rendition of the notice
+    in that language, kept with it (LAW.md § 13); None: in the language the respondent
+    prefers, if any; "en": none.
 
     Refused (LAW.md § 3): an order superseded by a correction (the refusal names the order
     in effect: it is lifted through that one), an order already lifted, a lifting dated
     after today in the municipality or before service of the order was complete."""
     who = actor(by)
     (kind,) = kinds_with(lifts=True)
+    if language is not None:
+        refuse_language(kind, language)
     again, safe = f"lift {number} again", "an order already lifted is refused, never lifted twice"
     with recording(reg, again, safe, f"the lifting of {number}") as (session, held):
         order: Document = document_row(session, number, jurisdiction)
@@ -132,6 +137,7 @@ def lift(
             force=force,
             about=order.id,
             copies=copies,
+            language=language,
         )
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)

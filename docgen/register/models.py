@@ -72,6 +72,9 @@ class Respondent(Base):
     name_key: Mapped[str] = mapped_column(String(500), index=True)
     loose_key: Mapped[str] = mapped_column(String(500), index=True)  # see matching.loose_key
     created_at: Mapped[datetime] = mapped_column()
+    # The language the respondent prefers (LAW.md § 13): a courtesy copy in it is offered
+    # by default when a document is issued to them (docgen.register.copies.offered).
+    language: Mapped[str | None] = mapped_column(String(16), default=None)
 
     aliases: Mapped[list[Alias]] = relationship(back_populates="respondent", lazy="selectin")
     addresses: Mapped[list[RespondentAddress]] = relationship(

@@ -18,6 +18,7 @@ class RespondentRef:
     addresses: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     created: bool = False  # made by this issue (no earlier record matched)
+    language: str | None = None  # the language they prefer (LAW.md § 13)
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Candidate:
     name: str
     addresses: tuple[str, ...]
     why: str
+    language: str | None = None  # the language they prefer (LAW.md § 13)
 
     def __str__(self) -> str:
         where = "; ".join(self.addresses) or "no address on record"
@@ -66,6 +68,8 @@ class Issued:
     signed: bool = False  # the PDF carries the municipality's signature
     # Issued before from the same case or draft: this is that document, not a new one.
     repeated: bool = False
+    language: str | None = None  # its courtesy rendition's language, if one was kept
+    preferred: bool = False  # that language is the respondent's preferred, not one asked
 
 
 @dataclass(frozen=True)

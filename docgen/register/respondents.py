@@ -51,6 +51,7 @@ def ref(respondent: Respondent, created: bool = False) -> RespondentRef:
         addresses=tuple(a.one_line() for a in respondent.addresses),
         aliases=tuple(a.name for a in respondent.aliases),
         created=created,
+        language=respondent.language,
     )
 
 
@@ -126,7 +127,8 @@ def candidates(session: Session, name: str, address: Any | None) -> list[Candida
     out = []
     for rid, why in sorted(found.items()):
         r = session.get(Respondent, rid)
-        out.append(Candidate(rid, r.name, tuple(a.one_line() for a in r.addresses), why))
+        where = tuple(a.one_line() for a in r.addresses)
+        out.append(Candidate(rid, r.name, where, why, r.language))
     return out
 
 
@@ -214,3 +216,21 @@ def remember(session: Session, respondent: Respondent, name: str, address: Any, 
         respondent.addresses.append(RespondentAddress(address_key=akey, **fields))
         record(session, actor, "address", "respondent", respondent.id, fields)
     session.flush()
+
+
+def prefer(session: Session, respondent: Respondent, language: str, actor: str) -> None:
+    """Keep ``language`` as the one ``respondent`` prefers (LAW.md § 13), as a case said
+    (checked there against the municipality's languages) or the clerk chose."""
+    from docgen.register.audit import record
+
+    if respondent.language != language:
+        record(
+            session,
+            actor,
+            "language",
+            "respondent",
+            respondent.id,
+            {"from": respondent.language, "to": language},
+        )
+        respondent.language = language
+        session.flush()

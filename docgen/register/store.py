@@ -113,9 +113,11 @@ class Register:
         (docgen.register.copies). ``number_gap``: why the numbers before a typed number
         above its series' next were never issued here (docgen.register.numbering); without
         it such a number is refused. ``language``: a courtesy rendition in that language
-        (LAW.md § 13), kept with the same number as its own file. With ``out``,
-        the files are written after the record is committed; a different file already at
-        a path stops the issue before anything is recorded (unless ``force``).
+        (LAW.md § 13), kept with the same number as its own file; None: the one in the
+        language the respondent prefers, if any (docgen.register.copies.offered); "en":
+        none. With ``out``, the files are written after the record is committed; a
+        different file already at a path stops the issue before anything is recorded
+        (unless ``force``).
         """
         data, name = api.load(source)
         if final is not None:

@@ -1,0 +1,24 @@
+"""A respondent's preferred language (LAW.md § 13): the language of the courtesy copy
+offered, by default, when a document is issued to them; never the English original's.
+
+Revision ID: 0017
+Revises: 0016
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0017"
+down_revision = "0016"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("respondents") as batch:
+        batch.add_column(sa.Column("language", sa.String(16), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("respondents") as batch:
+        batch.drop_column("language")
