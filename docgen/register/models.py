@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
     Date,
     DateTime,
@@ -472,3 +473,22 @@ class Invitation(Base):
     signed_by: Mapped[str | None] = mapped_column(String(500))  # "Name, Title"
     method: Mapped[str | None] = mapped_column(String(20))  # electronic | paper
     shown_sha256: Mapped[str | None] = mapped_column(String(64))
+
+
+class CertificationSet(Base):
+    """The SWPPP's set of a site's signed certifications as one PDF (§ 228-78B(4)(c);
+    § 301-71D(3)): the numbers it holds, in the order signed, and the sealed file's bytes
+    and SHA-256 (docgen.register.certification_sets). Frozen once written."""
+
+    __tablename__ = "certification_sets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("certification_sites.id"))
+    numbers: Mapped[list[str]] = mapped_column(JSON)
+    holds_sha256: Mapped[str] = mapped_column(String(64), unique=True)  # what it is made of
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    size: Mapped[int] = mapped_column(Integer)
+    content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    signed: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column()
+    created_by: Mapped[str] = mapped_column(String(200))
