@@ -1,10 +1,12 @@
 """Who may sign in: users added, renamed in full, given a new password or role, unlocked,
-removed (their drafts kept for an administrator to hand on). Every change is an audit
-row naming who made it (``cli`` for the command line) and whom it is about.
+removed (their drafts kept for an administrator to hand on); a developer's account bound
+to the sites it acts for. Every change is an audit row naming who made it (``cli`` for the
+command line) and whom it is about.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -12,8 +14,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
-from docgen.desk.auth import ROLES, hashed, password_problem
-from docgen.desk.database import AuditEntry, Draft, LoginAttempt, Session, User, now
+from docgen.desk.auth import ROLES, SITE_BOUND, hashed, password_problem
+from docgen.desk.database import AuditEntry, Draft, LoginAttempt, Session, User, UserSite, now
 from docgen.errors import DocgenError
 
 MAX_DETAIL = 200  # characters of a full name or title
@@ -59,6 +61,77 @@ def _refuse(*problems: str | None) -> None:
         raise DocgenError("\n".join(found))
 
 
+def _sites_problem(s: DbSession, role: str, sites: list[int]) -> str | None:
+    """What is wrong with binding ``sites`` to an account of ``role``: a developer acts for
+    one site at least, each one of the register's; no other role is bound to sites."""
+    from docgen.register.models import CertificationSite
+
+    if role not in SITE_BOUND:
+        return f"sites: a {role} sees every site; only a developer's account is given sites"
+    if not sites:
+        return "sites: a developer's account acts for one site at least; give its number"
+    unknown = [str(n) for n in sites if s.get(CertificationSite, n) is None]
+    if unknown:
+        return (
+            f"sites: no site {', '.join(unknown)} in this register (`docgen certify site` "
+            "adds one; the desk's Certifications page lists them)"
+        )
+    return None
+
+
+def site_numbers(sites: Iterable[int | str]) -> list[int]:
+    """Site numbers as given (text from a form: digits, separated by commas or spaces)."""
+    numbers = []
+    for given in sites:
+        for word in str(given).replace(",", " ").split():
+            if not (word.isascii() and word.isdigit() and len(word) <= 9):
+                raise DocgenError(f"sites: {word[:20]!r} is not a site's number")
+            numbers.append(int(word))
+    return sorted(set(numbers))
+
+
+def sites_of(db: sessionmaker, user_id: int) -> frozenset[int]:
+    """The sites a developer's account acts for (none for any other role)."""
+    with db() as s:
+        return frozenset(s.scalars(select(UserSite.site_id).where(UserSite.user_id == user_id)))
+
+
+def bound_sites(db: sessionmaker) -> dict[str, list[int]]:
+    """Each developer's sites, by user name."""
+    with db() as s:
+        rows = s.execute(
+            select(User.name, UserSite.site_id)
+            .join(UserSite, UserSite.user_id == User.id)
+            .order_by(User.name, UserSite.site_id)
+        ).all()
+    found: dict[str, list[int]] = {}
+    for name, site in rows:
+        found.setdefault(name, []).append(site)
+    return found
+
+
+def set_sites(
+    db: sessionmaker,
+    name: str,
+    add: Iterable[int | str] = (),
+    remove: Iterable[int | str] = (),
+    *,
+    by: str = "cli",
+) -> list[int]:
+    """Bind a developer's account to more sites, or fewer (one at least stays); its sites
+    after the change."""
+    added, removed = site_numbers(add), site_numbers(remove)
+    with db.begin() as s:
+        user = _user(s, name)
+        have = set(s.scalars(select(UserSite.site_id).where(UserSite.user_id == user.id)))
+        after = sorted((have | set(added)) - set(removed))
+        _refuse(_sites_problem(s, user.role, after))
+        s.execute(delete(UserSite).where(UserSite.user_id == user.id))
+        s.add_all(UserSite(user_id=user.id, site_id=n) for n in after)
+        audit(s, by, "sites changed", name, detail=f"sites {', '.join(map(str, after))}")
+    return after
+
+
 def _checked_role(role: str) -> str:
     _refuse(_role_problem(role))
     return role
@@ -84,8 +157,11 @@ def add_user(
     *,
     full_name: str = "",
     title: str = "",
+    sites: Iterable[int | str] = (),
     by: str = "cli",
 ) -> User:
+    """A new user; a developer's account with the sites it acts for (``sites``)."""
+    numbers = site_numbers(sites)
     _refuse(
         _name_problem(name),
         _role_problem(role),
@@ -103,11 +179,16 @@ def add_user(
             raise DocgenError(
                 f"user {name!r} was removed and keeps their drafts; choose another name"
             )
+        if role in SITE_BOUND or numbers:
+            _refuse(_sites_problem(s, role, numbers))
         user = User(
             name=name, role=role, password_hash=hashed(password), full_name=full_name, title=title
         )
         s.add(user)
-        audit(s, by, "user added", name, detail=f"role {role}")
+        s.flush()
+        s.add_all(UserSite(user_id=user.id, site_id=n) for n in numbers)
+        bound = f", sites {', '.join(map(str, numbers))}" if numbers else ""
+        audit(s, by, "user added", name, detail=f"role {role}{bound}")
     return user
 
 
@@ -179,11 +260,20 @@ def set_password(db: sessionmaker, name: str, password: str, *, by: str = "cli")
 
 
 def set_role(db: sessionmaker, name: str, role: str, *, by: str = "cli") -> None:
+    """Another role for ``name`` (their sessions end). A developer's account is added with
+    its sites, never made from another; one leaving the role loses its sites."""
     _checked_role(role)
     with db.begin() as s:
         user = _user(s, name)
+        if role in SITE_BOUND and user.role not in SITE_BOUND:
+            raise DocgenError(
+                f"role {role!r}: a developer's account is added with the sites it acts for "
+                f"(docgen users add NAME --role {role} --site SITE); {name} stays {user.role}"
+            )
         before, user.role = user.role, role
         s.execute(delete(Session).where(Session.user_id == user.id))
+        if role not in SITE_BOUND:
+            s.execute(delete(UserSite).where(UserSite.user_id == user.id))
         audit(s, by, "role changed", name, detail=f"{before} to {role}")
 
 

@@ -102,8 +102,8 @@ async def login(request: Request) -> Response:
         return _login(request, cookie, f"{str(err)[:1].upper()}{str(err)[1:]}.", 429, name)
     if found is None:
         return _login(request, cookie, "Wrong user name or password.", 401, name)
-    _, token = found
-    response = RedirectResponse("/documents", status_code=303)
+    user, token = found
+    response = RedirectResponse(auth.landing(user.role), status_code=303)
     lifetime = int(auth.LIFETIME.total_seconds())
     _cookie(request, response, SESSION_COOKIE, token, samesite="lax", max_age=lifetime)
     response.delete_cookie(LOGIN_CSRF_COOKIE)
@@ -130,7 +130,12 @@ async def logout(request: Request) -> Response:
 
 
 async def home(request: Request) -> Response:
-    return RedirectResponse("/due", status_code=303)  # what is due first (LAW.md § 12)
+    """What is due first (LAW.md § 12); a developer's sites for a developer's account."""
+    token = request.cookies.get(SESSION_COOKIE)
+    visitor = await run_in_threadpool(auth.visitor, request.app.state.db, token)
+    if visitor is not None and not visitor.may(auth.STAFF):
+        return RedirectResponse(auth.landing(visitor.role), status_code=303)
+    return RedirectResponse("/due", status_code=303)
 
 
 class Guard:

@@ -32,15 +32,25 @@ ROLES = {
     "officer": "issues and serves enforcement documents",
     "attorney": "drafts and reviews the recorded instruments",
     "admin": "manages users",
+    "developer": "the applicant or developer acting for a site: invites its contractors",
 }
 
-# What each role may do on the desk. Every route names the permission it needs.
+# What each role may do on the desk. Every route names the permission it needs; a route
+# that names none needs STAFF, which every role but the developer's has.
+STAFF = "desk"
 PERMISSIONS = {
-    "clerk": {"enforce", "register", "certify"},
-    "officer": {"enforce", "register", "certify"},
-    "attorney": {"instruments", "register"},
-    "admin": {"users", "register", "certify"},
+    "clerk": {STAFF, "enforce", "register", "certify", "invite"},
+    "officer": {STAFF, "enforce", "register", "certify", "invite"},
+    "attorney": {STAFF, "instruments", "register"},
+    "admin": {STAFF, "users", "register", "certify", "invite"},
+    # The applicant or developer acting for a site invites its contractors (LAW.md § 5;
+    # § 228-78B(4)(a): the firms "identified by the applicant or developer"): "invite"
+    # without "certify" reaches only the sites its account is bound to (desk_user_sites),
+    # and nothing else of the desk.
+    "developer": {"invite"},
 }
+# The roles whose "invite" reaches only the sites they are bound to.
+SITE_BOUND = tuple(r for r, p in PERMISSIONS.items() if "invite" in p and "certify" not in p)
 
 
 IDLE = timedelta(minutes=30)
@@ -72,6 +82,12 @@ def kinds_for(role: str) -> tuple[str, ...]:
 
 def may(role: str, permission: str) -> bool:
     return permission in PERMISSIONS.get(role, set())
+
+
+def landing(role: str) -> str:
+    """Where a user of ``role`` lands after signing in: the register, or a developer's
+    sites (the only pages that role reaches)."""
+    return "/documents" if may(role, STAFF) else "/certifications"
 
 
 def _token_hash(token: str) -> str:

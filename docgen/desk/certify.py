@@ -1,15 +1,19 @@
 """The clerk's side of the contractors' certifications: sites, invitations and what came of
-them (docgen.register.invitations). The clerk, the officer or an administrator adds a site,
-invites each firm (the link e-mailed through the municipality's mail server, or shown with
-a QR code to hand over when there is none), revokes a link, and sees each firm invited,
-opened, signed (when, by whom, the number), expired or revoked; the SWPPP's signed
-certifications download as one PDF. The firms' own pages are docgen.desk.certify_public.
+them (docgen.register.invitations). The clerk, the officer or an administrator adds a site;
+they, or the applicant or developer acting for the site (a developer's account, bound to
+its sites: it reaches those sites' pages and nothing else, LAW.md § 5), invite each firm
+(the link e-mailed through the municipality's mail server, or shown with a QR code to hand
+over when there is none), revoke a link, and see each firm invited, opened, signed (when,
+by whom, the number), expired or revoked; the SWPPP's signed certifications download as
+one PDF that the register records and seals (docgen.register.certification_sets). The
+firms' own pages are docgen.desk.certify_public.
 """
 
 from __future__ import annotations
 
-import io
+from collections.abc import Callable
 from datetime import date
+from functools import wraps
 from typing import Any
 
 from starlette.requests import Request
@@ -17,9 +21,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.cases.common import read_date
-from docgen.desk import renderers
-from docgen.desk.web import attachment, guarded, id_of, once, posted, render
-from docgen.errors import CaseInvalid, DocgenError
+from docgen.desk import accounts, certify_work, renderers
+from docgen.desk.web import attachment, denied, guarded, id_of, once, posted, render
+from docgen.errors import CaseInvalid
 from docgen.law.packs import load_pack
 from docgen.register import invitations
 from docgen.register.invitation_mail import MailFailed, link_for, message, send, smtp_of
@@ -47,17 +51,53 @@ def _jurisdictions() -> list[tuple[str, str]]:
     return [(name, load_pack(name).name.value) for name in pack_names()]
 
 
-@guarded("certify")
+def _reach(request: Request) -> frozenset[int] | None:
+    """The sites the visitor may reach: None for every one (a role that manages the
+    certifications), else those a developer's account acts for."""
+    visitor = request.scope["visitor"]
+    if visitor.may("certify"):
+        return None
+    return accounts.sites_of(request.app.state.db, visitor.user_id)
+
+
+SitePage = Callable[[Request, invitations.SiteView], Response]
+
+
+def at_site(page: SitePage) -> Callable[[Request], Response]:
+    """A page about the site in the path: 403 for a site the visitor does not act for
+    (whether or not it exists: a developer learns nothing of other sites), 404 for no
+    such site; checked before anything is read from the form or recorded."""
+
+    @wraps(page)
+    def route(request: Request) -> Response:
+        site_id = id_of(request.path_params["site"])
+        reach = _reach(request)
+        if reach is not None and site_id not in reach:
+            return denied(request, "this site is not one you act for")
+        try:
+            where = invitations.site(_engine(request), site_id) if site_id is not None else None
+        except invitations.InvitationError:
+            where = None
+        if where is None:
+            return render(request, "missing.html.j2", status=404, what="site")
+        return page(request, where)
+
+    return route
+
+
+@guarded("invite")
 def site_list(request: Request) -> Response:
     return _sites_page(request, {}, [])
 
 
 def _sites_page(request: Request, typed: dict[str, str], error: list[str], status: int = 200):
+    reach = _reach(request)
+    found = invitations.sites(_engine(request))
     return render(
         request,
         "certification_sites.html.j2",
         status=status,
-        sites=invitations.sites(_engine(request)),
+        sites=[s for s in found if reach is None or s.id in reach],
         jurisdictions=_jurisdictions(),
         typed=typed,
         error=error,
@@ -111,21 +151,9 @@ def _who(request: Request) -> str:
     return f"{visitor.name} ({visitor.role})"
 
 
-def _site_of(request: Request) -> invitations.SiteView | None:
-    site_id = id_of(request.path_params["site"])
-    if site_id is None:
-        return None
-    try:
-        return invitations.site(_engine(request), site_id)
-    except invitations.InvitationError:
-        return None
-
-
-@guarded("certify")
-def site_page(request: Request) -> Response:
-    where = _site_of(request)
-    if where is None:
-        return render(request, "missing.html.j2", status=404, what="site")
+@guarded("invite")
+@at_site
+def site_page(request: Request, where: invitations.SiteView) -> Response:
     return _site_page(request, where)
 
 
@@ -156,15 +184,13 @@ def _site_page(
     )
 
 
-@guarded("certify")
-def invite(request: Request) -> Response:
-    return once(request, _invite)
+@guarded("invite")
+@at_site
+def invite(request: Request, where: invitations.SiteView) -> Response:
+    return once(request, lambda request: _invite(request, where))
 
 
-def _invite(request: Request) -> Response:
-    where = _site_of(request)
-    if where is None:
-        return render(request, "missing.html.j2", status=404, what="site")
+def _invite(request: Request, where: invitations.SiteView) -> Response:
     form = posted(request)
     typed = {k: str(form.get(k) or "").strip() for k in ("firm", "email", "expires")}
     try:
@@ -213,15 +239,13 @@ def _handed(made: invitations.InvitationView, link: str) -> dict[str, str]:
     return {"firm": made.firm, "link": link, "qr": qr.svg_data_uri(scale=4, border=2)}
 
 
-@guarded("certify")
-def revoke(request: Request) -> Response:
-    return once(request, _revoke)
+@guarded("invite")
+@at_site
+def revoke(request: Request, where: invitations.SiteView) -> Response:
+    return once(request, lambda request: _revoke(request, where))
 
 
-def _revoke(request: Request) -> Response:
-    where = _site_of(request)
-    if where is None:
-        return render(request, "missing.html.j2", status=404, what="site")
+def _revoke(request: Request, where: invitations.SiteView) -> Response:
     wanted = id_of(str(posted(request).get("invitation") or ""))
     ours = {i.id for i in invitations.invitations(_engine(request), where.id)}
     if wanted is None or wanted not in ours:
@@ -233,37 +257,19 @@ def _revoke(request: Request) -> Response:
     return RedirectResponse(f"/certifications/{where.id}", status_code=303)
 
 
-@guarded("certify")
-def all_certifications(request: Request) -> Response:
-    """The SWPPP's signed certifications as one PDF, each as issued, in the order signed."""
-    where = _site_of(request)
-    if where is None:
-        return render(request, "missing.html.j2", status=404, what="site")
-    reg = request.app.state.register()
-    numbers = invitations.signed_numbers(reg.engine, where.id)
-    if not numbers:
-        return _site_page(request, where, 404, ["No firm has signed yet: nothing to download"])
-    try:
-        blobs = [reg.files(n, where.jurisdiction)["pdf"] for n in numbers]
-    except DocgenError as err:
-        return _site_page(request, where, 503, [str(err)])
-    body = renderers.run(joined, blobs)[1]
+@guarded("invite")
+@at_site
+def all_certifications(request: Request, where: invitations.SiteView) -> Response:
+    """The SWPPP's signed certifications as one PDF, each as issued, in the order signed:
+    recorded and sealed by the register, so Verify and the public check know it."""
+    url = request.app.state.database_url
+    tag, body = renderers.run(certify_work.certification_set, url, where.id, _who(request))
+    if tag != "pdf":
+        return _site_page(request, where, 404 if tag == "unsigned" else 503, [body])
     name = f"{where.name}-contractor-certifications-{date.today().isoformat()}.pdf"
     return Response(
         body, media_type="application/pdf", headers={"content-disposition": attachment(name)}
     )
-
-
-def joined(blobs: list[bytes]) -> tuple[str, bytes]:
-    """("pdf", the PDFs one after another) — in a rendering process."""
-    from pypdf import PdfWriter
-
-    writer = PdfWriter()
-    for blob in blobs:
-        writer.append(io.BytesIO(blob))
-    out = io.BytesIO()
-    writer.write(out)
-    return "pdf", out.getvalue()
 
 
 routes = [

@@ -1,5 +1,6 @@
 """What a firm's certification page asks of a rendering process (docgen.desk.renderers):
-the case checked, the paper form rendered, the certification issued. Plain data in and
+the case checked, the paper form rendered, the certification issued; and what a site's
+page asks: the SWPPP's set of certifications, recorded and sealed. Plain data in and
 out: a tagged result, never an open session."""
 
 from __future__ import annotations
@@ -58,3 +59,18 @@ def sign(
     except DocgenError as err:
         return "refused", str(err)
     return "issued", issued.number
+
+
+def certification_set(url: str | None, site_id: int, by: str) -> Result:
+    """("pdf", the site's set of signed certifications as recorded and sealed),
+    ("unsigned", why) when no firm has signed, or ("refused", why):
+    docgen.register.certification_sets."""
+    from docgen.errors import DocgenError
+    from docgen.register import certification_sets, invitations
+
+    try:
+        return "pdf", certification_sets.assemble(register_of(url), site_id, by).pdf
+    except invitations.InvitationError as err:
+        return "unsigned", str(err)
+    except DocgenError as err:
+        return "refused", str(err)

@@ -120,7 +120,7 @@ def users() -> None:
     """Who may sign in to the desk, and their roles."""
 
 
-ROLE = click.Choice(["clerk", "officer", "attorney", "admin"])
+ROLE = click.Choice(["clerk", "officer", "attorney", "admin", "developer"])
 
 
 def _password(from_stdin: bool) -> str:
@@ -149,18 +149,42 @@ def _db():
     "--role",
     type=ROLE,
     required=True,
-    help="clerk/officer: enforcement documents; attorney: recorded instruments; admin: users",
+    help="clerk/officer: enforcement documents; attorney: recorded instruments; admin: "
+    "users; developer: the applicant or developer acting for a site (--site), who invites "
+    "its contractors and sees nothing else",
 )
 @click.option("--full-name", default="", help="as documents print it (a form's officer)")
 @click.option("--title", default="", help="e.g. Code Enforcement Officer")
+@click.option(
+    "--site",
+    "sites",
+    type=click.IntRange(1),
+    multiple=True,
+    help="a developer's site (its number, `docgen certify site`); repeat for more",
+)
 @click.option("--password-stdin", is_flag=True, help="read the password from standard input")
-def add(name: str, role: str, full_name: str, title: str, password_stdin: bool) -> None:
+def add(
+    name: str, role: str, full_name: str, title: str, sites: tuple[int, ...], password_stdin: bool
+) -> None:
     """Add user NAME with a ROLE (the password read from standard input, or prompted)."""
     from docgen.desk import accounts
 
     password = _password(password_stdin)
-    accounts.add_user(_db(), name, role, password, full_name=full_name, title=title)
-    click.echo(f"added {name} ({role})")
+    accounts.add_user(_db(), name, role, password, full_name=full_name, title=title, sites=sites)
+    bound = f" for site{'s' * (len(sites) > 1)} {', '.join(map(str, sorted(sites)))}"
+    click.echo(f"added {name} ({role}){bound if sites else ''}")
+
+
+@users.command("sites")
+@click.argument("name")
+@click.option("--add", "added", type=click.IntRange(1), multiple=True, help="a site to act for")
+@click.option("--remove", "removed", type=click.IntRange(1), multiple=True, help="a site no more")
+def sites(name: str, added: tuple[int, ...], removed: tuple[int, ...]) -> None:
+    """The sites developer NAME acts for: add or remove some (one at least stays)."""
+    from docgen.desk import accounts
+
+    after = accounts.set_sites(_db(), name, added, removed)
+    click.echo(f"{name} acts for site{'s' * (len(after) > 1)} {', '.join(map(str, after))}")
 
 
 @users.command("list")
@@ -168,8 +192,12 @@ def list_() -> None:
     """List the users, their roles, full names and titles."""
     from docgen.desk import accounts
 
-    for user in accounts.list_users(_db()):
+    db = _db()
+    bound = accounts.bound_sites(db)
+    for user in accounts.list_users(db):
         named = ", ".join(filter(None, (user.full_name, user.title)))
+        if user.name in bound:
+            named = f"{named} (sites {', '.join(map(str, bound[user.name]))})".lstrip()
         click.echo(f"{user.name:<24} {user.role:<9} {named}".rstrip())
 
 

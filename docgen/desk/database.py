@@ -1,5 +1,5 @@
-"""The desk's own tables: users, their sessions, login attempts, saved drafts, the audit,
-the public check's asks.
+"""The desk's own tables: users (and the sites a developer's account acts for), their
+sessions, login attempts, saved drafts, the audit, the public check's asks.
 
 They live in the register's database (docgen.register.db: SQLite at
 ``$DOCGEN_HOME/docgen.sqlite`` by default, ``DOCGEN_DATABASE_URL`` for a shared
@@ -42,6 +42,18 @@ class User(Base):
     full_name: Mapped[str] = mapped_column(String(200), default="")  # as documents print it
     title: Mapped[str] = mapped_column(String(200), default="")
     removed: Mapped[datetime | None] = mapped_column(UtcDateTime, default=None)  # drafts kept
+
+
+class UserSite(Base):
+    """A site a developer's account acts for (the register's certification_sites.id): the
+    only sites whose certifications it sees and whose firms it invites (docgen.desk.auth)."""
+
+    __tablename__ = "desk_user_sites"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("desk_users.id", ondelete="CASCADE"), primary_key=True
+    )
+    site_id: Mapped[int] = mapped_column(Integer, primary_key=True)
 
 
 class Session(Base):

@@ -117,9 +117,11 @@ def _facts(record: Any) -> dict[str, Any]:
 def _compare(engine: Any, record: Any, blob: bytes) -> dict[str, Any]:
     """The byte comparison (a hash looked up) here; the PDF's parsing and signature check
     in a rendering process, under its limits (docgen.desk.renderers.signature)."""
-    from docgen.register.checks import same_file
+    from docgen.register.checks import same_file, set_holding
 
     compared: dict[str, Any] = {"format": same_file(engine, record, blob), "signature": None}
+    if compared["format"] is None:  # the SWPPP's set that holds this certification?
+        compared["set"] = set_holding(engine, record, blob)
     if blob.startswith(b"%PDF"):
         try:
             tag, result = renderers.run_within(

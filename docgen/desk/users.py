@@ -1,6 +1,6 @@
 """User management in the browser (admins only): add, change role, full name and title or
-password, unlock, remove (after asking; their drafts are kept and can be handed on), and
-the audit of these changes and of every sign-in."""
+password, a developer's sites, unlock, remove (after asking; their drafts are kept and can
+be handed on), and the audit of these changes and of every sign-in."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def _page(
         "users.html.j2",
         status=status,
         users=accounts.list_users(db),
+        sites=accounts.bound_sites(db),
         removed=accounts.removed_with_drafts(db),
         audit=accounts.audit_rows(db, 50),
         roles=auth.ROLES,
@@ -57,9 +58,19 @@ def _add(request: Request, by: str) -> str:
         _field(request, "password"),
         full_name=_field(request, "full_name"),
         title=_field(request, "title"),
+        sites=[_field(request, "sites")],
         by=by,
     )
     return "added"
+
+
+def _sites(request: Request, by: str) -> str:
+    """A developer's sites as typed: the list replaces the one before."""
+    db, name = request.app.state.db, _field(request, "name")
+    wanted = accounts.site_numbers([_field(request, "sites")])
+    had = accounts.bound_sites(db).get(name, [])
+    accounts.set_sites(db, name, wanted, set(had) - set(wanted), by=by)
+    return "sites"
 
 
 def _role(request: Request, by: str) -> str:
@@ -101,6 +112,7 @@ def _transfer(request: Request, by: str) -> str:
 DONE = {
     "added": "User added.",
     "role": "Role changed; that user signs in again.",
+    "sites": "Sites saved.",
     "details": "Full name and title saved.",
     "password": "Password changed; that user signs in again.",
     "unlocked": "Failed sign-ins forgotten.",
@@ -110,6 +122,7 @@ DONE = {
 CHANGES: dict[str, Callable[[Request, str], str]] = {
     "add": _add,
     "role": _role,
+    "sites": _sites,
     "details": _details,
     "password": _password,
     "unlock": _unlock,

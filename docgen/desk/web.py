@@ -2,8 +2,9 @@
 
 Pages are Jinja templates under ``templates/desk/`` rendered by docgen's own environment
 (autoescape, StrictUndefined, bidi closed after every value). Every route declares the
-permission it needs (:func:`guarded`); a request without a live session is sent to
-/login, one whose role lacks the permission gets 403.
+permission it needs (:func:`guarded`; none named: :data:`auth.STAFF`, which a site's
+developer lacks); a request without a live session is sent to /login, one whose role lacks
+the permission gets 403.
 """
 
 from __future__ import annotations
@@ -173,7 +174,8 @@ Page = Callable[[Request], Response]  # a route's own work: blocking, run in a t
 
 
 def guarded(permission: str | None, saves_when_expired: bool = False) -> Callable[[Page], Handler]:
-    """A route that needs a live session (and ``permission``; None: any signed-in user).
+    """A route that needs a live session (and ``permission``; None: any of the desk's own
+    staff, :data:`auth.STAFF`: a site's developer reaches only its certification pages).
 
     POSTs must carry the session's CSRF token (or that of another session of the same
     user: a page left open in a tab before signing in again in another). A route that
@@ -217,7 +219,7 @@ def guarded(permission: str | None, saves_when_expired: bool = False) -> Callabl
                 return RedirectResponse("/login", status_code=303)
             request.scope["visitor"] = visitor
             request.scope["expired"] = not visitor.live
-            if permission is not None and not visitor.may(permission):
+            if not visitor.may(permission or auth.STAFF):
                 return denied(request, f"the {visitor.role} role may not do this")
             return page(request)
 

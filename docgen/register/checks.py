@@ -29,9 +29,10 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from docgen.documents.base import Options
 from docgen.law.pack import Pack
 from docgen.register import db
-from docgen.register.certifiers import certified
+from docgen.register.certifiers import certified, sets_holding
 from docgen.register.models import Base, Document, DocumentFile
 from docgen.register.queries import in_effect, lifter, successor
+from docgen.register.records import VerifiedSet
 from docgen.settings import is_loopback, load_settings, settings_path
 from docgen.signing.check import SignatureReport, check_signature
 from docgen.signing.codes import LOCAL_ADDRESS, IssueMark, code_matches, hash_code, new_code
@@ -128,6 +129,16 @@ def seal(
     return {**files, "pdf": signed}
 
 
+def seal_assembled(pdf: bytes, sealing: Sealing, title: str) -> tuple[bytes, bool]:
+    """(``pdf`` sealed by the municipality, whether it was): a file the register assembles
+    from documents it issued (docgen.register.certification_sets), signed in an invisible
+    field, in the municipality's name (no officer's act makes it)."""
+    if sealing.signer is None:
+        return pdf, False
+    reason = f"{title}, assembled by {sealing.municipality} from the documents it issued"
+    return sign_pdf(pdf, sealing.signer, sealing.municipality, reason, visible=False), True
+
+
 def record_code(session: Session, document_id: int, code: str, signed: bool) -> None:
     session.add(AccessCode(document_id=document_id, code_hash=hash_code(code), signed=signed))
 
@@ -194,6 +205,14 @@ def same_file(engine: Any, record: PublicRecord, blob: bytes) -> str | None:
                 DocumentFile.document_id == record.document_id, DocumentFile.sha256 == digest
             )
         )
+
+
+def set_holding(engine: Any, record: PublicRecord, blob: bytes) -> VerifiedSet | None:
+    """The set of certifications the register assembled as ``blob`` when it holds
+    ``record`` (docgen.register.certification_sets), or None."""
+    digest = hashlib.sha256(blob).hexdigest()
+    with db.read_session(engine) as session:
+        return sets_holding(session, digest, record.number)
 
 
 def signature_of(blob: bytes, jurisdiction: str | None) -> SignatureReport:

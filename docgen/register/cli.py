@@ -576,9 +576,13 @@ def history(respondent: str, as_json: bool) -> None:
 def verify(file: Path) -> None:
     """Is FILE exactly a document this register issued, with a valid signature if it is
     signed? Exit 0 if both agree, 1 if not, 3 if the register could not be read to say."""
+    from zoneinfo import ZoneInfo
+
     from docgen.cases.loader import read_regular
+    from docgen.law.packs import load_pack
     from docgen.register.checks import signature_of
     from docgen.register.db import RegisterError
+    from docgen.register.records import VerifiedSet
 
     blob = read_regular(file, VERIFY_LIMIT, RegisterError)
     try:
@@ -589,6 +593,12 @@ def verify(file: Path) -> None:
     report = signature_of(blob, found.jurisdiction if found else None)
     if found is None:
         click.echo(f"{file}: not issued by this register, or altered", err=True)
+    elif isinstance(found, VerifiedSet):
+        zone = load_pack(found.jurisdiction).part("certification").time_zone.value
+        lines = found.lines(ZoneInfo(zone))
+        click.echo(f"{file}: {lines[0]}")
+        for line in lines[1:]:
+            click.echo(line)
     else:
         click.echo(
             f"{file}: {found.number}, {found.kind} ({found.format}), issued "

@@ -57,7 +57,7 @@ from docgen.register.faults import checkpoint, pause
 from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
-from docgen.register.models import Document, DocumentFile, Site
+from docgen.register.models import Document, DocumentFile, Site, kept_version
 from docgen.register.numbering import normalize, typed_ahead, typed_number
 from docgen.register.parts import part_format, parts
 from docgen.register.queries import document_row, line_of, successor
@@ -428,7 +428,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         about_id=request.about,
         case=json.loads(json.dumps(data, default=str)),  # dates as ISO text
         remedies_due=spec.remedies_due(found.case),
-        docgen_version=__version__,
+        docgen_version=kept_version(__version__),
         pack_version=pack_version(found.pack.id),
         recorded_at=datetime.now().astimezone(),
         recorded_by=who,

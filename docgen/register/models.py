@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
     Date,
     DateTime,
@@ -34,6 +35,16 @@ SERVICE_METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "p
 RECEIPT = "receipt"
 RETURNED = "returned"
 RETURN_REASONS = ("unclaimed", "refused", "moved", "no-such-address")
+
+
+# The width kept of the docgen version that issued a document: a version made from a
+# checkout without its release tags ("0.0.1.dev371+g...d20261202") may run longer, and the
+# register keeps its first characters rather than refusing the document on PostgreSQL.
+VERSION_WIDTH = 40
+
+
+def kept_version(version: str) -> str:
+    return version[:VERSION_WIDTH]
 
 
 class UtcDateTime(TypeDecorator):
@@ -151,7 +162,7 @@ class Document(Base):
     about_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"), index=True)
     case: Mapped[dict[str, Any]] = mapped_column(JSON)
     remedies_due: Mapped[date | None] = mapped_column(Date)  # the earliest remedy's due date
-    docgen_version: Mapped[str] = mapped_column(String(40))
+    docgen_version: Mapped[str] = mapped_column(String(VERSION_WIDTH))
     pack_version: Mapped[str] = mapped_column(String(80))
     recorded_at: Mapped[datetime] = mapped_column()
     recorded_by: Mapped[str] = mapped_column(String(200))
@@ -475,3 +486,22 @@ class Invitation(Base):
     signed_by: Mapped[str | None] = mapped_column(String(500))  # "Name, Title"
     method: Mapped[str | None] = mapped_column(String(20))  # electronic | paper
     shown_sha256: Mapped[str | None] = mapped_column(String(64))
+
+
+class CertificationSet(Base):
+    """The SWPPP's set of a site's signed certifications as one PDF (§ 228-78B(4)(c);
+    § 301-71D(3)): the numbers it holds, in the order signed, and the sealed file's bytes
+    and SHA-256 (docgen.register.certification_sets). Frozen once written."""
+
+    __tablename__ = "certification_sets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("certification_sites.id"))
+    numbers: Mapped[list[str]] = mapped_column(JSON)
+    holds_sha256: Mapped[str] = mapped_column(String(64), unique=True)  # what it is made of
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    size: Mapped[int] = mapped_column(Integer)
+    content: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
+    signed: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column()
+    created_by: Mapped[str] = mapped_column(String(200))

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import get_kind, kinds_with
 from docgen.law.packs import load_pack
-from docgen.register.certifiers import certified
+from docgen.register.certifiers import certification_set, certified
 from docgen.register.copies import copy_for, copy_of, rendition_name, rendition_of
 from docgen.register.db import RegisterError
 from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
@@ -23,6 +23,7 @@ from docgen.register.records import (
     History,
     OffenseRecord,
     Verified,
+    VerifiedSet,
     offense_record,
     service_record,
 )
@@ -281,8 +282,9 @@ def documents(
     return [document_record(session, d) for d in rows]
 
 
-def verify(session: Session, blob: bytes) -> Verified | None:
-    """The issued document whose file has these exact bytes, or None."""
+def verify(session: Session, blob: bytes) -> Verified | VerifiedSet | None:
+    """The issued document whose file has these exact bytes, the set of certifications
+    the register assembled as that file, or None."""
     digest = hashlib.sha256(blob).hexdigest()
     hit = session.execute(
         select(DocumentFile.format, Document)
@@ -291,7 +293,7 @@ def verify(session: Session, blob: bytes) -> Verified | None:
         .limit(1)
     ).first()
     if hit is None:
-        return None
+        return certification_set(session, digest)
     fmt, doc = hit
     return Verified(
         number=doc.number,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +184,31 @@ class Verified:
     certified: str | None = None  # a firm's own certification: who, for whom, where, when
     part_for: str | None = None  # whose part it is (docgen.register.parts), or the whole
     rendition: str | None = None  # "Spanish": a courtesy rendition (docgen.register.copies)
+
+
+@dataclass(frozen=True)
+class VerifiedSet:
+    """A set of a site's signed certifications the register assembled and sealed
+    (docgen.register.certification_sets), as `docgen verify` and the checks name it."""
+
+    jurisdiction: str
+    project: str
+    site: str
+    assembled: datetime
+    holds: tuple[tuple[str, str], ...]  # (number, who certified it, for whom, when)
+    format: str = "pdf"
+
+    def lines(self, zone: tzinfo) -> list[str]:
+        """What it is, then each certification it holds (times in ``zone``)."""
+        at = self.assembled.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+        count = len(self.holds)
+        out = [
+            f"the SWPPP's contractor certifications of {self.project} at {self.site}: "
+            f"{count} signed certification{'s' * (count != 1)}, assembled and sealed by "
+            f"this register at {at}"
+        ]
+        out += [f"  {number}: {who}" for number, who in self.holds]
+        return out
 
 
 def service_record(

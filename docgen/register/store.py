@@ -30,7 +30,14 @@ from docgen.register.db import RegisterError, guarded
 from docgen.register.faults import checkpoint
 from docgen.register.finals import COUNSEL_FILES, counsel_targets
 from docgen.register.lost import recording
-from docgen.register.records import DocumentRecord, History, Issued, OffenseRecord, Verified
+from docgen.register.records import (
+    DocumentRecord,
+    History,
+    Issued,
+    OffenseRecord,
+    Verified,
+    VerifiedSet,
+)
 from docgen.register.respondents import candidates
 from docgen.render.output import safe_name, write_files
 
@@ -260,9 +267,9 @@ class Register:
         with guarded(self.url), db.read_session(self.engine) as session:
             return queries.stored_files(queries.document_row(session, number, jurisdiction))
 
-    def verify(self, blob: bytes) -> Verified | None:
-        """The issued document whose file has these exact bytes, or None (not issued here,
-        or altered)."""
+    def verify(self, blob: bytes) -> Verified | VerifiedSet | None:
+        """The issued document whose file has these exact bytes, the set of certifications
+        assembled as that file, or None (not issued here, or altered)."""
         with guarded(self.url), db.read_session(self.engine) as session:
             return queries.verify(session, blob)
 

@@ -97,39 +97,44 @@ def off_loop(work: Callable[..., T], *args: Any) -> T:
         return pool.submit(work, *args).result()
 
 
-def sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str) -> bytes:
-    """``pdf`` with a PAdES signature in the field over its signature box."""
-    return off_loop(_sign_pdf, pdf, signer, officer, reason)
+def sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str, visible: bool = True) -> bytes:
+    """``pdf`` with a PAdES signature in the field over its signature box; ``visible``
+    False: in a field with no place on a page (a file the register assembles from
+    documents it issued, whose pages have no box of their own)."""
+    return off_loop(_sign_pdf, pdf, signer, officer, reason, visible)
 
 
-def _sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str) -> bytes:
+def _sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str, visible: bool) -> bytes:
     try:
-        return _signed(pdf, signer, officer, reason, RESERVED)
+        return _signed(pdf, signer, officer, reason, RESERVED, visible)
     except SigningError:
         raise
     except Exception:  # the signature outgrew the room (a long chain): measure it
         pass
     try:
-        return _signed(pdf, signer, officer, reason, None)
+        return _signed(pdf, signer, officer, reason, None, visible)
     except SigningError:
         raise
     except Exception as err:  # pyHanko's and the time-stamp server's faults alike
         raise SigningError(f"the PDF could not be signed: {err}") from None
 
 
-def _signed(pdf: bytes, signer: Signer, officer: str, reason: str, room: int | None) -> bytes:
+def _signed(
+    pdf: bytes, signer: Signer, officer: str, reason: str, room: int | None, visible: bool
+) -> bytes:
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.sign import fields, signers
     from pyhanko.stamp import NoOpStampStyle
 
     writer = IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False)
-    page, box = _signature_box(writer)
+    page, box = _signature_box(writer) if visible else (0, None)
     described = f"Signed electronically for {signer.municipality} by {officer}"
     fields.append_signature_field(
         writer,
         fields.SigFieldSpec(FIELD, on_page=page, box=box, readable_field_name=described),
     )
-    _tag_widget(writer, page, described)
+    if visible:  # an invisible field has no widget a reader meets on the page
+        _tag_widget(writer, page, described)
     metadata = signers.PdfSignatureMetadata(
         field_name=FIELD,
         md_algorithm="sha256",
