@@ -133,8 +133,8 @@ def record_service(
             mailed = max(mail, default=None)
         if problems:
             raise Refused(problems)
-        landowner = persons_served(doc.case)[0]["name"]
-        twice = [e for e in events if _same_event(e, landowner, name, method, on, time)]
+        owner = persons_served(doc.case)[0]["name"]  # the landowner, named first
+        twice = [e for e in events if _same_event(e, owner, name, method, on, time)]
         if twice and received is not None and method in MAIL:
             raise RegisterError(
                 f"{number}: the mailing to {name or 'the recipient'} on {on} is already "
@@ -347,14 +347,14 @@ def _ahead(pack: Pack, on: date, received: date | None, why: str) -> list[Proble
 
 
 def _same_event(
-    event: ServiceEvent, landowner: str, name: str | None, method: str, on: date, time: str | None
+    event: ServiceEvent, owner: str, name: str | None, method: str, on: date, time: str | None
 ) -> bool:
     """``event`` is the service by ``method`` on ``name`` on ``on`` (at ``time``). An event
     recorded before each person served was an event of its own (migration 0006: no one
     named, no time kept) was service on the landowner at a time not kept, so it is the
     same event whatever time is given now (LAW.md § 10: one event, one affidavit)."""
     if event.served_on is None:
-        return (landowner, event.method, event.date) == (name, method, on)
+        return (owner, event.method, event.date) == (name, method, on)
     return (event.served_on, event.method, event.date, event.time) == (name, method, on, time)
 
 
