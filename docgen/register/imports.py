@@ -58,6 +58,7 @@ from docgen.register.matching import (
     is_near,
     looks_like_firm,
     loose_key,
+    loose_keys,
     name_key,
 )
 from docgen.register.models import (
@@ -347,7 +348,8 @@ class People:
         found = {rid: "same name, another address" for rid in named}
         for rid in exact:
             found[rid] = "same name and address"
-        for rid in self.loose.get(loose_key(row.name), set()):
+        loosely = (self.loose.get(loose, set()) for loose in loose_keys(row.name))
+        for rid in set().union(*loosely):
             found.setdefault(rid, "the same words in another order, or look-alike letters")
         nearby = set().union(*(self.blocks.get(b, set()) for b in _blocks(key)))
         across = self.by_word if len(key.split()) == 1 else self.one_word

@@ -14,8 +14,11 @@ resolve by id, never merged and never split silently:
 - the same words in another order ("Smith, John", "SMITH JOHN" and "John Smith"),
 - the same letters but for accents, marks or look-alike letters of another script
   (a Cyrillic "Ѕmіth" for "Smith", "Jose" for "José"; a name written wholly in look-alikes,
-  "ЅСОТТ" for "SCOTT", the same): the *loose key* compares them, letters mapped by
-  Unicode's confusables (UTS #39),
+  "ЅСОТТ" for "SCOTT" or "Јоһп Ѕтітһ" for "John Smith", the same): the *loose key*
+  compares them, letters mapped by Unicode's confusables (UTS #39) and the few letters
+  that table pairs with other shapes (``EXTRA_LOOK_ALIKES``); a letter read two ways
+  (Cyrillic "т": "t" or "m") is compared both ways (``loose_keys``). Transliteration is no
+  look-alike: "Иван Петров" is not near "Ivan Petrov",
 - a shortened word ("Ridge Dev" for "Ridge Development"), or a small misspelling.
 
 A name with no letter or digit at all (``"!!!"``) has no key and matches nothing.
@@ -27,6 +30,8 @@ import re
 import unicodedata
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
+from itertools import product
+from math import prod
 
 FIRM_FORMS = {
     "llc": "llc",
@@ -74,6 +79,43 @@ CJK = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\
 _CJK_SPACE = re.compile(rf"(?<=[{CJK}]) +(?=[{CJK}])")
 
 
+# Letters that read as a Latin letter in print but that Unicode's confusables (UTS #39) pair
+# with another shape: a small capital (т with "ᴛ", н with "ʜ", в with "ʙ"), a Greek or IPA
+# letter (п with "π", к and κ with "ĸ", м with "ʍ"), so look_alikes() leaves them unread and a
+# name written in them ("Јоһп Ѕтітһ") was a new respondent. These are the letters Chromium
+# adds to UTS #39's skeletons for its look-alike domain check (components/url_formatter/
+# spoof_checks/idn_spoof_checker.cc, ``extra_confusable_mapper_``: "[ĸκкқҝҟҡӄԟ] > k;
+# [ŋпԥ] > n; [ŧтҭԏ] > t; [ƅьҍв] > b; [ωшщ] > w; [мӎ] > m; ґ > r; [χҳӽӿ] > x;
+# [ħнћңҥӈӊԋԧԩ] > h"), the common letters of Cyrillic and Greek names among them (not
+# Greek ω: its capital Ω reads as no Latin letter, so a name in capitals and in small
+# letters would be read apart). Cyrillic "т" has two readings: upright the small capital
+# T (Chromium's "t"), italic and in handwriting the Latin "m" (the "т" of "Ѕтітһ" stands
+# for both its m and its t). Most of these make a name's small letters read as its
+# capitals already did (К "K", к "k"; Т "T", т "t").
+EXTRA_LOOK_ALIKES: dict[str, str] = {
+    "п": "n",
+    "к": "k",
+    "κ": "k",
+    "н": "h",
+    "м": "m",
+    "в": "b",
+    "ь": "b",
+    "ш": "w",
+    "щ": "w",
+    "χ": "x",
+    "ґ": "r",
+    "т": "tm",
+}
+# A letter read more than one way stays itself in the loose key; loose_keys() reads it
+# each way, and reads each Latin letter it may stand for as it (m and t as т).
+TWO_WAYS = {c: r for c, r in EXTRA_LOOK_ALIKES.items() if len(r) > 1}
+_STANDS_FOR = {
+    latin: "".join(c for c, r in TWO_WAYS.items() if latin in r)
+    for latin in "".join(TWO_WAYS.values())
+}
+MAX_READINGS = 128  # a name with more readings than this is read only as written
+
+
 @cache
 def look_alikes() -> dict[int, str]:
     """Every letter of another script that Unicode's confusables (UTS #39, the data the
@@ -95,6 +137,13 @@ def look_alikes() -> dict[int, str]:
         if latin:  # a letter of the same case first (a capital Iota is "I", not "l")
             table[ord(char)] = min(latin, key=lambda c: (c.isupper() != char.isupper(), c))
     return table
+
+
+@cache
+def _loose_table() -> dict[int, str]:
+    """look_alikes() with EXTRA_LOOK_ALIKES; a letter of two readings kept as itself."""
+    extra = {ord(c): r for c, r in EXTRA_LOOK_ALIKES.items() if c not in TWO_WAYS}
+    return {**look_alikes(), **extra}
 
 
 def fold(text: str) -> str:
@@ -132,13 +181,36 @@ def name_key(name: str) -> str:
     return _firm_forms(_words(name.replace(".", " .")))
 
 
+def _loose_words(name: str) -> str:
+    """The name's words without accents or marks, look-alike letters read as Latin."""
+    plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name))
+    plain = "".join(c for c in plain.translate(_loose_table()) if not unicodedata.combining(c))
+    return name_key(plain)
+
+
 @lru_cache(maxsize=65536)
 def loose_key(name: str) -> str:
     """The name's words without accents or marks, look-alike letters read as Latin, in
-    sorted order: equal loose keys of different names are a near match, never the same."""
-    plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name))
-    plain = "".join(c for c in plain.translate(look_alikes()) if not unicodedata.combining(c))
-    return " ".join(sorted(name_key(plain).split()))
+    sorted order: equal loose keys of different names are a near match, never the same.
+    This is the key kept on record; a name is looked up by all its ``loose_keys``."""
+    return " ".join(sorted(_loose_words(name).split()))
+
+
+@lru_cache(maxsize=65536)
+def loose_keys(name: str) -> frozenset[str]:
+    """Every loose key ``name`` may be read as: its own, and with each letter of two
+    readings (``TWO_WAYS``) read each way and each Latin letter such a letter may stand
+    for read as it or as that letter ("Ѕтітһ" as "smith", "stith", "smimh" and "stimh";
+    "Smith" also as "sтiтh", the key "Ѕтітһ" is kept under). Both
+    directions, so a name of look-alikes is asked about whichever of the two came first.
+    A letter stands only for its readings, never one Latin letter for another: "Stith"
+    is not read as "Smith"."""
+    words = _loose_words(name)
+    ways = [tuple(TWO_WAYS[c]) if c in TWO_WAYS else (c, *_STANDS_FOR.get(c, "")) for c in words]
+    if prod(len(w) for w in ways) > MAX_READINGS:
+        return frozenset({loose_key(name)})
+    read = {" ".join(sorted("".join(letters).split())) for letters in product(*ways)}
+    return frozenset({loose_key(name), *read})
 
 
 @lru_cache(maxsize=65536)

@@ -23,6 +23,7 @@ from docgen.register.matching import (
     is_near,
     looks_like_firm,
     loose_key,
+    loose_keys,
     name_key,
 )
 from docgen.register.models import Alias, Respondent, RespondentAddress
@@ -81,12 +82,13 @@ def _ids_named(session: Session, key: str) -> set[int]:
     return set(direct) | set(aliased)
 
 
-def _ids_loosely_named(session: Session, loose: str) -> dict[int, str]:
+def _ids_loosely_named(session: Session, loose: frozenset[str]) -> dict[int, str]:
+    """Respondents whose name or an alias has one of the loose keys ``loose``."""
     direct = session.execute(
-        select(Respondent.id, Respondent.name).where(Respondent.loose_key == loose)
+        select(Respondent.id, Respondent.name).where(Respondent.loose_key.in_(loose))
     ).all()
     aliased = session.execute(
-        select(Alias.respondent_id, Alias.name).where(Alias.loose_key == loose)
+        select(Alias.respondent_id, Alias.name).where(Alias.loose_key.in_(loose))
     ).all()
     return {rid: name for rid, name in [*direct, *aliased]}
 
@@ -118,7 +120,7 @@ def candidates(session: Session, name: str, address: Any | None) -> list[Candida
     found: dict[int, str] = {}
     for rid in named:
         found[rid] = "same name and address" if rid in at else "same name, another address"
-    for rid, other in _ids_loosely_named(session, loose_key(name)).items():
+    for rid, other in _ids_loosely_named(session, loose_keys(name)).items():
         found.setdefault(
             rid, f"near name ({other}: the same words in another order, or look-alike letters)"
         )

@@ -133,9 +133,8 @@ def record_service(
             mailed = max(mail, default=None)
         if problems:
             raise Refused(problems)
-        twice = [
-            e for e in events if (e.served_on, e.method, e.date, e.time) == (name, method, on, time)
-        ]
+        owner = persons_served(doc.case)[0]["name"]  # the landowner, named first
+        twice = [e for e in events if _same_event(e, owner, name, method, on, time)]
         if twice and received is not None and method in MAIL:
             raise RegisterError(
                 f"{number}: the mailing to {name or 'the recipient'} on {on} is already "
@@ -346,6 +345,18 @@ def _ahead(pack: Pack, on: date, received: date | None, why: str) -> list[Proble
         for field, day in (("date", on), ("received", received))
         if day is not None and day > today
     ]
+
+
+def _same_event(
+    event: ServiceEvent, owner: str, name: str | None, method: str, on: date, time: str | None
+) -> bool:
+    """``event`` is the service by ``method`` on ``name`` on ``on`` (at ``time``). An event
+    recorded before each person served was an event of its own (migration 0006: no one
+    named, no time kept) was service on the landowner at a time not kept, so it is the
+    same event whatever time is given now (LAW.md § 10: one event, one affidavit)."""
+    if event.served_on is None:
+        return (owner, event.method, event.date) == (name, method, on)
+    return (event.served_on, event.method, event.date, event.time) == (name, method, on, time)
 
 
 def _person(

@@ -9,7 +9,15 @@ from datetime import date
 import pytest
 
 from docgen.register import AmbiguousRespondent, RegisterError
-from docgen.register.matching import is_near, loose_key, name_key
+from docgen.register.matching import (
+    EXTRA_LOOK_ALIKES,
+    TWO_WAYS,
+    is_near,
+    look_alikes,
+    loose_key,
+    loose_keys,
+    name_key,
+)
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 
@@ -88,7 +96,14 @@ def test_a_convicted_persons_own_name_in_every_script_is_matched(reg):
     "typed", ["Smith, John", "SMITH JOHN", "Ѕmіth Јohn", "JOHN SMYTH", "J. Smith"]
 )
 def test_a_near_name_at_a_convicted_persons_address_is_a_question(reg, typed):
-    first = convicted(reg, "John Smith")
+    asked_then_answered(reg, typed, "John Smith")
+
+
+def asked_then_answered(reg, typed: str, on_record: str) -> str:
+    """``typed`` at the address of the convicted ``on_record`` is a question naming that
+    respondent alone, and nothing is recorded; answered with its id, it is a second offense
+    and the spelling an alias. The question, as the clerk reads it."""
+    first = convicted(reg, on_record)
     with pytest.raises(AmbiguousRespondent) as asked:
         reg.issue("notice-of-violation", notice("2026-11-16", name=typed), formats=HTML)
     assert [c.id for c in asked.value.candidates] == [first.respondent.id]
@@ -101,6 +116,7 @@ def test_a_near_name_at_a_convicted_persons_address_is_a_question(reg, typed):
     )
     assert "second offense" in words(same)
     assert typed in same.respondent.aliases
+    return str(asked.value)
 
 
 def test_a_name_without_letters_matches_nothing_and_is_refused(reg):
@@ -209,3 +225,163 @@ def test_a_whole_name_of_look_alikes_at_a_convicted_persons_address_is_a_questio
         reg.issue("notice-of-violation", notice("2026-11-16", name=typed), formats=HTML)
     assert [c.id for c in asked.value.candidates] == [first.respondent.id]
     assert "look-alike letters" in str(asked.value)
+
+
+# How two names written as people write them compare, in every script: "same" (one key:
+# the same respondent), "look-alike" (a loose reading in common: asked, the flow of a
+# single look-alike letter), "similar" (near by spelling: asked) or "apart" (two people).
+# Transliteration is not a look-alike: "Ivan Petrov" is not "Иван Петров".
+PAIRS = [
+    # Chinese, Japanese, Korean: a space typed inside is no word break
+    ("王 伟", "王伟", "same"),
+    ("王伟", "李娜", "apart"),
+    ("山田 太郎", "山田太郎", "same"),
+    ("やまだ たろう", "やまだたろう", "same"),
+    ("ヤマダ タロウ", "山田太郎", "apart"),  # the same name in katakana: a reading, not a look
+    ("김 민준", "김민준", "same"),
+    ("김민준", "Kim Minjun", "apart"),
+    # Cyrillic
+    ("Јоһп Ѕтітһ", "John Smith", "look-alike"),  # п and т: UTS #39 pairs them elsewhere
+    ("ЈОНN ЅМІТН", "JOHN SMITH", "look-alike"),  # capitals (N is Latin)
+    ("Ѕсотт", "Scott", "look-alike"),  # т read as t
+    ("Кеппеth Вгоwп", "Kenneth Brown", "look-alike"),  # к, п, В, г
+    ("Ivan Petrov", "Иван Петров", "apart"),  # transliterated, not look-alikes
+    ("Мария Иванова", "Maria Ivanova", "apart"),
+    ("Пётр Смирнов", "Петр Смирнов", "look-alike"),  # ё without its diaeresis
+    ("Иван Смирнов", "Пётр Смирнов", "apart"),
+    ("ИванСмирнов", "Иван Смирнов", "similar"),  # Cyrillic is written with spaces
+    # Greek
+    ("ΑΒΕ", "ABE", "look-alike"),
+    ("ΚΑΤΕ ΤΟΧ", "KATE TOX", "look-alike"),
+    ("Γιωργος Παπαδοπουλος", "Γιώργος Παπαδόπουλος", "look-alike"),  # accents
+    # Unicode's table reads some Greek capitals and small letters apart (Γ as nothing, γ as
+    # "y"), so a Greek name in capitals is near its small letters by spelling: still asked
+    ("ΓΙΩΡΓΟΣ ΠΑΠΑΔΟΠΟΥΛΟΣ", "Γιώργος Παπαδόπουλος", "similar"),
+    ("Giorgos Papadopoulos", "Γιώργος Παπαδόπουλος", "apart"),
+    # Arabic: vowel marks (harakat) are marks; a space inside a compound name is a word break
+    ("مُحَمَّد علي", "محمد علي", "look-alike"),
+    ("عبد الله حسن", "عبدالله حسن", "similar"),
+    ("محمد علي", "فاطمة حسن", "apart"),
+    ("Mohammed Ali", "محمد علي", "apart"),
+    # Latin
+    ("José García", "Jose Garcia", "look-alike"),
+    ("JOSE GARCIA", "José García", "look-alike"),
+    ("Mary Ann Smith", "Maryann Smith", "similar"),
+    ("John Stith", "John Smith", "similar"),  # a letter apart: similar, never a look-alike
+    ("Tim Smith", "Mim Smith", "similar"),
+    ("Stith", "Smith", "apart"),
+]
+
+
+def compared(a: str, b: str) -> str:
+    if name_key(a) == name_key(b):
+        return "same"
+    if loose_key(b) in loose_keys(a) or loose_key(a) in loose_keys(b):
+        return "look-alike"
+    return "similar" if is_near(name_key(a), name_key(b)) else "apart"
+
+
+@pytest.mark.parametrize(("typed", "on_record", "expected"), PAIRS)
+def test_names_compare_as_people_write_them(typed, on_record, expected):
+    assert compared(typed, on_record) == expected
+    assert compared(on_record, typed) == expected  # whichever came first
+
+
+def test_a_look_alike_reading_goes_both_ways_and_never_latin_for_latin():
+    assert loose_key("John Smith") in loose_keys("Јоһп Ѕтітһ")
+    assert loose_key("Јоһп Ѕтітһ") in loose_keys("John Smith")
+    assert loose_key("Stith") not in loose_keys("Smith")  # t is never read as m
+    assert loose_key("Smith") not in loose_keys("Stith")
+
+
+def test_the_extra_look_alikes_are_those_unicode_pairs_with_other_shapes():
+    """Each letter of the supplement is one UTS #39's table does not read as Latin (else it
+    would not be needed) and reads as a Latin small letter (or two, read each way)."""
+    for letter, reading in EXTRA_LOOK_ALIKES.items():
+        assert ord(letter) not in look_alikes(), letter
+        assert reading.isascii() and reading.isalpha() and reading.islower(), letter
+        assert letter.islower() and not letter.isascii(), letter
+    assert TWO_WAYS == {"т": "tm"}
+
+
+def test_a_name_with_too_many_readings_is_read_as_written():
+    many = "Tommy Matt Mott Tatum"  # 2**10 readings: only its own key is looked up
+    assert loose_keys(many) == {loose_key(many)}
+
+
+@pytest.mark.parametrize(
+    ("typed", "on_record"),
+    [
+        ("Јоһп Ѕтітһ", "John Smith"),  # the typed name wholly in look-alikes
+        ("John Smith", "Јоһп Ѕтітһ"),  # the one on record
+        ("ΚΑΤΕ ΤΟΧ", "KATE TOX"),
+        ("مُحَمَّد علي", "محمد علي"),
+    ],
+)
+def test_a_whole_name_look_alike_is_asked_like_one_look_alike_letter(reg, typed, on_record):
+    assert "look-alike letters" in asked_then_answered(reg, typed, on_record)
+
+
+@pytest.mark.parametrize(
+    ("typed", "on_record"),
+    [
+        ("Иван Петров", "Ivan Petrov"),
+        ("Ivan Petrov", "Иван Петров"),
+        ("ヤマダ タロウ", "山田太郎"),
+        ("Mohammed Ali", "محمد علي"),
+    ],
+)
+def test_a_transliterated_name_is_another_respondent(reg, typed, on_record):
+    convicted(reg, on_record)
+    other = reg.issue("notice-of-violation", notice("2026-11-16", name=typed), formats=HTML)
+    assert other.respondent.created and other.priors == ()
+    assert "first offense" in words(other)
+
+
+def test_an_import_asks_about_a_whole_name_look_alike(reg, tmp_path):
+    from docgen.register.imports import import_history
+
+    first = convicted(reg, "John Smith")
+    rows = "name,street,city,state,zip,committed,convicted,court,docket\n"
+    rows += "Јоһп Ѕтітһ,41 Route 281,Homer,NY,13077,2024-02-01,2024-05-01,Homer Village Court,L-1\n"
+    path = tmp_path / "history.csv"
+    path.write_text(rows, encoding="utf-8")
+    with pytest.raises(RegisterError, match="is not matched with certainty") as asked:
+        import_history(reg, path)
+    assert f"#{first.respondent.id} John Smith" in str(asked.value)
+    assert "look-alike letters" in str(asked.value)
+
+
+def test_an_upgrade_reads_the_keys_recorded_before_anew(register_url, tmp_path):
+    """Migration 0019 computes every name's keys again: a look-alike name and a CJK name
+    typed with a space, keyed as docgen 0016 and before kept them, are found after
+    `docgen register upgrade` as a name recorded now is."""
+    from docgen.register import Register
+    from tests.helpers.cli import docgen
+    from tests.helpers.old_registers import downgraded, execute
+
+    with Register.open(register_url) as reg:
+        spoof = convicted(reg, "Јоһп Ѕтітһ")
+        wang = convicted(reg, "王 伟", on="2026-03-03")
+    downgraded(register_url, "0016")
+    old_keys = {
+        spoof.respondent.id: ("јоһп ѕтітһ", "johп sтiтh"),
+        wang.respondent.id: ("王 伟",) * 2,
+    }
+    for rid, (key, loose) in old_keys.items():
+        execute(
+            register_url,
+            "UPDATE respondents SET name_key = :key, loose_key = :loose WHERE id = :id",
+            key=key,
+            loose=loose,
+            id=rid,
+        )
+    upgraded = docgen("register", "upgrade", cwd=tmp_path)
+    assert upgraded.returncode == 0 and "migrated from 0016 to revision 0019" in upgraded.stdout
+    with Register.open(register_url) as reg:
+        with pytest.raises(AmbiguousRespondent) as asked:
+            reg.issue("notice-of-violation", notice("2026-11-16", name="John Smith"), formats=HTML)
+        assert [c.id for c in asked.value.candidates] == [spoof.respondent.id]
+        again = reg.issue("notice-of-violation", notice("2026-11-16", name="王伟"), formats=HTML)
+        assert again.respondent.id == wang.respondent.id
+        assert "second offense" in words(again)

@@ -11,7 +11,7 @@ Revises: 0004
 import sqlalchemy as sa
 from alembic import op
 
-from docgen.register.matching import address_key, loose_key, name_key
+from docgen.register.migrations.keys import rekey
 
 revision = "0005"
 down_revision = "0004"
@@ -51,26 +51,7 @@ def upgrade() -> None:
             sa.Column("import_batch_id", sa.Integer, sa.ForeignKey("import_batches.id")),
         )
     op.create_index("ix_offenses_import_batch_id", "offenses", ["import_batch_id"])
-    _rekey()
-
-
-def _rekey() -> None:
-    conn = op.get_bind()
-    for table in ("respondents", "respondent_aliases"):
-        rows = conn.execute(sa.text(f"SELECT id, name FROM {table}")).all()
-        for row_id, name in rows:
-            conn.execute(
-                sa.text(f"UPDATE {table} SET name_key = :key, loose_key = :loose WHERE id = :id"),
-                {"key": name_key(name), "loose": loose_key(name), "id": row_id},
-            )
-    rows = conn.execute(
-        sa.text("SELECT id, street, city, state, zip FROM respondent_addresses")
-    ).all()
-    for row_id, street, city, state, zip_code in rows:
-        conn.execute(
-            sa.text("UPDATE respondent_addresses SET address_key = :key WHERE id = :id"),
-            {"key": address_key(street, city, state, zip_code), "id": row_id},
-        )
+    rekey(op.get_bind())
 
 
 def downgrade() -> None:

@@ -15,10 +15,10 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("respondents") as batch:
-        batch.add_column(sa.Column("language", sa.String(16), nullable=True))
+    op.add_column("respondents", sa.Column("language", sa.String(16), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("respondents") as batch:
-        batch.drop_column("language")
+    # ALTER TABLE ... DROP COLUMN on both backends (SQLite 3.35 and later): a batch copy
+    # would drop the respondents table that documents and offenses refer to.
+    op.drop_column("respondents", "language")
