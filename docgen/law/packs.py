@@ -322,7 +322,7 @@ def _merge(state: Any, own: Any, path: str, overrides: list[Override]) -> Any:
         return own
     merged = dict(own)
     for key, value in state.items():
-        if key in ("ref", "note"):  # a group's own citation is the pack's
+        if key in ("ref", "note") and key in own:  # a group's own citation is the pack's
             continue
         merged[key] = _merge(value, own[key], f"{path}.{key}", overrides) if key in own else value
     return merged
