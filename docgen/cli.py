@@ -34,6 +34,8 @@ from typing import Any, NoReturn
 
 import click
 
+from docgen.law.packs import JURISDICTION_HELP
+
 FORMAT_HELP = "pdf, docx, html or all; several as pdf,docx"
 
 
@@ -127,7 +129,8 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="Show docgen's version and the register's schema revision, and exit.",
 )
 def main() -> None:
-    """Stormwater enforcement documents for Homer (ch. 228) and Macedon (ch. 301)."""
+    """Stormwater enforcement documents for the New York municipalities whose local laws are
+    installed as packs (`docgen jurisdictions` lists them)."""
     logging.basicConfig(level=logging.WARNING, format="warning: %(message)s", stream=sys.stderr)
 
 
@@ -201,7 +204,11 @@ def pack_check(file: Path, is_settings: bool) -> None:
     help="one file per person served: the original and a copy addressed to each in copies_to",
 )
 @click.option("--blank", is_flag=True, help="an empty form to fill in by hand (no CASE)")
-@click.option("--jurisdiction", default=None, help="with --blank: homer or macedon")
+@click.option(
+    "--jurisdiction",
+    default=None,
+    help="with --blank: " + JURISDICTION_HELP,
+)
 @click.option(
     "--pdf-variant",
     default="pdf/ua-1",

@@ -23,17 +23,17 @@ relative to the settings file::
     resolutions:
       instruments: {body: Board of Trustees, date: 2026-01-05, resolution: "2026-04"}
     signing:
-      key: keys/homer.p12            # PKCS#12; passphrase from DOCGEN_SIGNING_PASSPHRASE
-      certificate: keys/homer.pem    # the trust root `docgen verify` checks against
+      key: keys/village.p12            # PKCS#12; passphrase from DOCGEN_SIGNING_PASSPHRASE
+      certificate: keys/village.pem    # the trust root `docgen verify` checks against
       timestamp_url: https://tsa.example.org/   # optional: PAdES B-T instead of B-B
     verification:
-      address: https://homer.example.gov          # the public check: ADDRESS/v/NUMBER
+      address: https://village.example.gov          # the public check: ADDRESS/v/NUMBER
     smtp:                                         # optional: contractors' invitations by e-mail
-      host: mail.homer.example.gov
+      host: mail.village.example.gov
       port: 587
-      from: Village of Homer <clerk@homer.example.gov>
+      from: Village Clerk <clerk@village.example.gov>
       starttls: true
-      username: clerk@homer.example.gov           # password from DOCGEN_SMTP_PASSWORD
+      username: clerk@village.example.gov           # password from DOCGEN_SMTP_PASSWORD
     language_access:
       taglines: [es, zh, ru]     # the tagline block's languages (LAW.md § 13); by default
                                  # the twelve of Executive Law § 202-a

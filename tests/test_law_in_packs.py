@@ -102,3 +102,37 @@ def test_every_pack_value_a_case_field_cites_exists_in_each_pack_providing_it(ki
         pack = load_pack(name)
         if provided_by(spec, pack):
             assert [p for p in paths if not cited_by(p, pack)] == [], name
+
+
+def municipality_names() -> set[str]:
+    """The installed municipalities' own names: the pack's id, the last word of its name
+    ("Homer" of "Village of Homer") and its county."""
+    names = set()
+    for name in pack_names():
+        pack = load_pack(name)
+        names |= {name, pack.name.value.split()[-1], pack.county.value}
+    return {n.lower() for n in names}
+
+
+def test_no_municipality_is_named_in_code_templates_or_messages():
+    """Nothing of one municipality in code (issue 33): no installed municipality's name in
+    any file of the package or its templates, docstrings and comments included, outside
+    the pack files themselves (docgen/law/*.yaml, docgen/law/state) and the list of common
+    passwords the desk refuses."""
+    names = municipality_names()
+    assert {"homer", "macedon", "cortland", "wayne"} <= names
+    word = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names))) + r")\b", re.IGNORECASE)
+    skip = {"common_passwords.txt"}
+    found = []
+    for root in (ROOT / "docgen", ROOT / "templates"):
+        for path in sorted(root.rglob("*")):
+            relative = path.relative_to(ROOT)
+            is_pack = relative.parts[:2] == ("docgen", "law") and path.suffix == ".yaml"
+            if not path.is_file() or path.suffix in (".docx", ".png", ".ico") or is_pack:
+                continue
+            if path.name in skip or {"static", "__pycache__"} & set(relative.parts):
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if word.search(line):
+                    found.append(f"{relative}:{n}: {line.strip()[:80]}")
+    assert found == []

@@ -1,12 +1,11 @@
 """Case model of the recorded instruments: maintenance easement and maintenance agreement.
 
 One case file serves both kinds (§ 228-78D(3) and (5); § 301-73B and D): the same owner,
-property, project and facilities. Field provisions are pack refs, so a Homer case's
-errors cite § 228-78D(3) (easement) or § 228-78D(5) (agreement) and a Macedon case's
-cite § 301-73B or § 301-73D. Fields inside a part carry a provision only where the
-provision is not the kind's own (the acknowledgment, the Schedule B terms); elsewhere
-the error names the kind's section, through the enclosing field.
-"""
+property, project and facilities. Field provisions are pack refs, so a case's errors cite
+its own municipality's sections for the easement or the agreement. Fields inside a part
+carry a provision only where the provision is not the kind's own (the acknowledgment, the
+Schedule B terms); elsewhere the error names the kind's section, through the enclosing
+field."""
 
 from __future__ import annotations
 
@@ -197,7 +196,7 @@ class Inspection(Model):
 class Authorization(Model):
     """The board resolution under which the municipality's officer signs the instrument."""
 
-    body: Line = Field(description="e.g. Village Board of Trustees of the Village of Homer")
+    body: Line = Field(description="e.g. the Board of Trustees of the Village")
     date: IsoDate = Field(description="the date the resolution was adopted")
     resolution: Line = Field(description="its number, e.g. 2026-41")
 

@@ -1,7 +1,7 @@
 """Case model of a contractor certification (§ 228-78B(4); § 301-71D).
 
-Field provisions are pack refs ("@certification.required_fields"), so a Homer case's
-errors cite § 228-78B(4)(b) and a Macedon case's cite § 301-71D(2).
+Field provisions are pack refs ("@certification.required_fields"), so a case's errors
+cite its own municipality's section for the fields each firm gives.
 """
 
 from __future__ import annotations

@@ -224,7 +224,32 @@ def list_drafts(request: Request) -> Response:
         (kind, get_kind(kind).title, [j for j in pack_names() if load_pack(j).provides(kind)])
         for kind in auth.kinds_for(visitor.role)
     ]
-    return render(request, "drafts.html.j2", drafts=rows, choices=choices)
+    packs = [load_pack(j) for j in pack_names()]
+    return render(
+        request,
+        "drafts.html.j2",
+        drafts=rows,
+        choices=choices,
+        municipalities=[(p.id, p.name.value) for p in packs],
+        chosen=rows[0].jurisdiction if rows else None,
+        no_notices=[p.name.value for p in packs if not p.provides("notice-of-violation")],
+    )
+
+
+def default_jurisdiction(request: Request, kind: str) -> str | None:
+    """The municipality of a new ``kind`` when the case says none: the visitor's latest
+    draft's, else the only installed one whose law provides the kind (None: a choice)."""
+    with request.app.state.db() as s:
+        latest = s.scalars(
+            select(Draft.jurisdiction)
+            .where(Draft.user_id == request.scope["visitor"].user_id)
+            .order_by(Draft.updated.desc())
+            .limit(1)
+        ).first()
+    providing = [j for j in pack_names() if load_pack(j).provides(kind)]
+    if latest in providing:
+        return latest
+    return providing[0] if len(providing) == 1 else None
 
 
 @guarded(None)

@@ -516,10 +516,17 @@ def _notice_for(request: Request) -> Response:
     except DocgenError:
         return render(request, "missing.html.j2", status=404, what="respondent")
     latest = next((d for d in history.documents if d.case.get("recipient")), None)
-    if latest is None:
-        pairs = [["recipient.name", history.respondent.name]]
-        return drafts.new_draft(request, "notice-of-violation", "homer", pairs)
-    return _notice_from(request, latest)
+    if latest is not None:
+        return _notice_from(request, latest)
+    # The respondent's own municipality (from any record of theirs), else the visitor's.
+    known = [d.jurisdiction for d in history.documents] + [o.jurisdiction for o in history.offenses]
+    jurisdiction = (
+        known[0] if known else drafts.default_jurisdiction(request, "notice-of-violation")
+    )
+    if jurisdiction is None:  # several municipalities and nothing to go by: the clerk chooses
+        return RedirectResponse("/drafts", status_code=303)
+    pairs = [["recipient.name", history.respondent.name]]
+    return drafts.new_draft(request, "notice-of-violation", jurisdiction, pairs)
 
 
 @guarded("enforce")

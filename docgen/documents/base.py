@@ -28,7 +28,7 @@ from docgen.cases.common import Person
 from docgen.cases.validate import provision_for, validate_and_check
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
 from docgen.law.pack import Pack
-from docgen.law.packs import load_pack
+from docgen.law.packs import load_pack, pack_names
 from docgen.law.taglines import Tagline, taglines
 from docgen.render.formats import Rendition
 from docgen.render.html import Attachment, HtmlDocument, render_html
@@ -497,7 +497,13 @@ def jurisdiction_of(data: dict[str, Any]) -> Pack:
     name = data.get("jurisdiction")
     if not isinstance(name, str) or not name.strip():
         raise CaseInvalid(
-            [Problem("jurisdiction", "is required (homer or macedon)", "the case's municipality")]
+            [
+                Problem(
+                    "jurisdiction",
+                    f"is required (one of: {', '.join(pack_names())})",
+                    "the case's municipality",
+                )
+            ]
         )
     try:
         return load_pack(name)

@@ -2,7 +2,7 @@
 
 Approved by the municipality, binding on every later owner, recorded with the County
 Clerk as a deed restriction before final plan approval, and consistent with the model
-law's Schedule B (Homer) or the Town's sample agreement (Macedon): the owner keeps the
+law's Schedule B or the municipality's own sample agreement (the pack's): the owner keeps the
 approved measures in perpetuity at its own cost, has them inspected by a New York
 professional engineer at least once every five years, posts security, and on default
 the municipality may do the work and lien the property (LAW.md §7, §8).

@@ -1,11 +1,10 @@
 """Maintenance easement (§ 228-78D(3); § 301-73B): the owner grants the municipality access.
 
 The landowner, as grantor, gives the municipality, as grantee, a perpetual easement for
-access to the stormwater management facilities for periodic inspection (in Macedon, "at
-reasonable times"), binding on every later owner the facilities serve, executed before
-any approval that requires a facility, and recorded by the grantor after the
-municipality's counsel approves it (LAW.md §6, §8).
-"""
+access to the stormwater management facilities for periodic inspection ("at reasonable
+times" where the law says so, § 301-73B), binding on every later owner the facilities
+serve, executed before any approval that requires a facility, and recorded by the grantor
+after the municipality's counsel approves it (LAW.md §6, §8)."""
 
 from __future__ import annotations
 

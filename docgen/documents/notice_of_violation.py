@@ -1,12 +1,11 @@
 """Notice of violation: the elements its law requires, each checked before rendering.
 
-The pack lists the elements in its law's order and lettering (Homer's six, (a) to (f), of
-§ 228-79C(1); an adopter's five, without an appeal): a notice missing one is defective, so
-``check`` reports every missing or wrong element by its letter and section, and never asks
-for one the law does not list. ``context`` adds the penalty statement for the recipient
-(the penalty element, from the penalty engine) and, where the law gives an appeal, the
-appeal deadline (GCL § 25-a roll-forward, from docgen.law.deadlines).
-"""
+The pack lists the elements in its law's order and lettering (six, (a) to (f), in §
+228-79C(1); five, without an appeal, in other adopters' laws): a notice missing one is
+defective, so ``check`` reports every missing or wrong element by its letter and section,
+and never asks for one the law does not list. ``context`` adds the penalty statement for
+the recipient (the penalty element, from the penalty engine) and, where the law gives an
+appeal, the appeal deadline (GCL § 25-a roll-forward, from docgen.law.deadlines)."""
 
 from __future__ import annotations
 
@@ -109,7 +108,7 @@ def element_problems(case: Any, pack: Pack) -> list[Problem]:
 def addressee_problems(
     case: Any, provision: str = A, letter: str = "(a)", roles: Sequence[str] = ("landowner",)
 ) -> list[Problem]:
-    """To whom the law issues a notice (Homer's § 228-79C(1): "to the landowner", as a
+    """To whom the law issues a notice (§ 228-79C(1): "to the landowner", as a
     stop-work order is served on the landowner; another adopter's "to the landowner,
     applicant and/or developer"): the others are named beside and copied."""
     lead = f"{letter}: " if letter else ""

@@ -1,6 +1,6 @@
 """Requirement to submit the site log book's reports (§ 228-79A(4), B(3); LAW.md § 12).
 
-"The Village of Homer CEO may require monitoring and reporting from entities subject to
+"The [municipality's] CEO may require monitoring and reporting from entities subject to
 this law as are necessary to determine compliance with this law." The letter names the
 site, the inspections the log book is required to hold (§ 228-78D(2)), each gap the
 register computed with its provision, and the day by which the reports are to be

@@ -1,10 +1,10 @@
 """Missing inspections in a site's log book, computed, never guessed (LAW.md § 12).
 
-Homer § 228-78D(2)(b): a qualified inspector "at least once every seven calendar days";
+§ 228-78D(2)(b): a qualified inspector "at least once every seven calendar days";
 (d): "twice every seven days" where DEC authorized disturbing one acre or more at once
 (reading chosen: the first and third of any three consecutive inspections lie no more than
 seven days apart); (c): the exempt activities have no seven-day inspections at all.
-Macedon § 301-73A(2): "every seven days and within 24 hours of any storm event producing
+§ 301-73A(2): "every seven days and within 24 hours of any storm event producing
 0.5 inch of precipitation or more" (reading chosen: within 24 hours after the time the
 rainfall was recorded). Every figure is the pack's (``logbook``); a gap names its provision.
 """

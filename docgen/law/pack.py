@@ -53,8 +53,8 @@ class Group(Strict):
     note: str | None = None
 
 
-# The model law's sections and subsections, by heading (the DEC model local law that Homer,
-# Macedon and other adopters took up, each numbering it its own way): the keys of a pack's
+# The model law's sections and subsections, by heading (the DEC model local law that each
+# adopter took up, numbering it its own way): the keys of a pack's
 # ``code.section_map``, through which `docgen pack check` renumbers the samples of one pack
 # into another's sections.
 MODEL_SECTIONS = (
@@ -201,8 +201,8 @@ class Certification(Strict):
     permit: CitedText
     # The municipality's own date for an unsigned form ("today" where the form is used).
     time_zone: CitedText
-    # Only where the article defines a trained contractor (Homer § 228-78A); Macedon's
-    # Article XIV has no such definition, so its forms print no period and flag nothing.
+    # Only where the article defines a trained contractor (as § 228-78A does); where it
+    # has no such definition (§§ 301-71 to 301-73), forms print no period and flag nothing.
     training_valid_years: CitedCount | None = None
 
 
@@ -219,7 +219,7 @@ class AppealDeadline(Group):
 
 
 # The elements of the model law's notice of violation, in its order. An adopter's law lists
-# any of them (Homer's six, (a) to (f); Patchogue's and Canandaigua's five, with no appeal).
+# any of them (six, (a) to (f); or five, with no appeal, as some adopters did).
 ELEMENTS = ("addressee", "site", "nature", "remedies", "penalty", "appeal")
 _LETTER = re.compile(r"(?:\(([a-z]|\d+)\)|(?<=[\d)])([A-Z]))\s*$")
 
@@ -305,8 +305,8 @@ class AppealProcedure(Group):
 
 
 class AddressedTo(Cited[list[Literal["landowner", "developer", "applicant"]]]):
-    """To whom the law issues a notice of violation: Homer's "to the landowner"; another
-    adopter's "to the landowner, applicant and/or developer"."""
+    """To whom the law issues a notice of violation: "to the landowner" (§ 228-79C(1)); or,
+    in another adopter's words, "to the landowner, applicant and/or developer"."""
 
     @model_validator(mode="after")
     def _some(self) -> AddressedTo:
@@ -398,14 +398,14 @@ class Logbook(Group):
     """The site's own inspections and its log book (§ 228-78D(2); § 301-73A(2)): the
     interval, how many inspections it must hold, the exemptions and the storm rule."""
 
-    daily: CitedText | None = None  # the trained contractor's daily inspection (Homer)
+    daily: CitedText | None = None  # the trained contractor's daily inspection
     qualified: CitedText
     interval_days: CitedCount
     inspections_per_interval: CitedCount
     acre: CitedText | None = None  # D(2)(d): an authorization to disturb an acre or more
     acre_inspections_per_interval: CitedCount | None = None
     exemptions: Cited[dict[Text, Text]] | None = None  # D(2)(c): no seven-day inspections
-    storm_inches: Cited[Decimal] | None = None  # Macedon: a storm of 0.5 inch or more
+    storm_inches: Cited[Decimal] | None = None  # a storm of 0.5 inch or more (§ 301-73A(2))
     storm_hours: CitedCount | None = None  # ... calls for an inspection within 24 hours
     require_reports: CitedText | None = None  # § 228-79A(4): the officer may require them
     records: CitedText | None = None  # § 228-79B(3)

@@ -3,7 +3,7 @@ can violate it.
 
 The pack lists every section of the article with its subsections, as the adopted text
 numbers them (``code.provisions``). A violation cites one of them; "§ 301-73A(1)" in a
-Homer notice, or "§ 228-99(Z)", is an error rather than a citation to nowhere. Of those,
+notice under ch. 228, or "§ 228-99(Z)", is an error rather than a citation to nowhere. Of those,
 only the provisions the pack lists as ``code.violable`` (with everything under them) may
 be cited as the provision violated: a finding of fact, the purpose, the applicability or a
 definition binds no one, and citing one is an error naming what it is.

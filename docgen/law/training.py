@@ -40,7 +40,7 @@ class TrainingStatus:
 
 def training_status(trained: date, on: date, pack: Pack) -> TrainingStatus | None:
     """The status of training given on ``trained``, read on ``on`` under ``pack``; None
-    where the article sets no training period (Macedon's Article XIV)."""
+    where the article sets no training period (as §§ 301-71 to 301-73 set none)."""
     period = pack.part("certification").training_valid_years
     if period is None:
         return None

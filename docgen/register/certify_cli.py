@@ -7,6 +7,8 @@ from datetime import date
 
 import click
 
+from docgen.law.packs import JURISDICTION_HELP
+
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
     if value is None:
@@ -31,7 +33,11 @@ def certify() -> None:
 
 
 @certify.command("site")
-@click.option("--jurisdiction", required=True, help="homer or macedon")
+@click.option(
+    "--jurisdiction",
+    required=True,
+    help=JURISDICTION_HELP,
+)
 @click.option("--project", required=True, help="the land development activity's name")
 @click.option("--street", default=None, help="the site's street address")
 @click.option("--city", default=None)

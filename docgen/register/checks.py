@@ -56,7 +56,7 @@ class AccessCode(Base):
 class Sealing:
     """What issuing in one municipality needs to sign and mark its documents."""
 
-    municipality: str  # "the Village of Homer"
+    municipality: str  # "the Village of ..." (the pack's name)
     base: str  # the public check's address
     signer: Signer | None  # None: no key configured, documents are issued unsigned
     officers: dict[str, str]  # role -> "Name, Title" from the settings

@@ -58,7 +58,7 @@ WHOSE = click.option(
     "--jurisdiction",
     "jurisdiction",
     default=None,
-    help="whose NUMBER it is (homer, macedon), when municipalities sharing this register "
+    help="whose NUMBER it is (a municipality), when municipalities sharing this register "
     "both issued it",
 )
 

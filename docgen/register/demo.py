@@ -43,7 +43,7 @@ def _prior_rows(samples: list[tuple[str, dict[str, Any]]]) -> list[dict[str, str
                 **{k: str(who["address"][k]) for k in ("street", "city", "state", "zip")},
                 "committed": str(prior["committed"]),
                 "convicted": str(prior["convicted"]),
-                "court": court or "Homer Village Court",
+                "court": court or "the Village Court",
                 "docket": docket or f"sample {prior['committed']}",
                 "jurisdiction": data["jurisdiction"],
             }

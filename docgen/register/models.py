@@ -364,7 +364,7 @@ class RegisterUpgrade(Base):
 
 class Restore(Base):
     """The register restored from a backup: which backup (its path and SHA-256), the highest
-    number of every series it held (``"homer notice-of-violation 2026": 7``), and, once the
+    number of every series it held (``"JURISDICTION notice-of-violation 2026": 7``), and, once the
     clerk has accounted for the numbers used after the backup, the gaps that left
     (``[{"series": ..., "after": 7, "through": 9}]``). Until then nothing is issued."""
 

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from docgen.law.packs import JURISDICTION_HELP
+
 
 @click.group()
 def keys() -> None:
@@ -13,7 +15,12 @@ def keys() -> None:
 
 
 @keys.command("create")
-@click.option("--jurisdiction", "-j", required=True, help="the municipality (homer, macedon)")
+@click.option(
+    "--jurisdiction",
+    "-j",
+    required=True,
+    help=JURISDICTION_HELP,
+)
 @click.option("--passphrase-stdin", is_flag=True, help="read the key's passphrase from stdin")
 @click.option("--force", is_flag=True, help="replace a key already made")
 def create(jurisdiction: str, passphrase_stdin: bool, force: bool) -> None:
@@ -36,7 +43,12 @@ def create(jurisdiction: str, passphrase_stdin: bool, force: bool) -> None:
 
 
 @keys.command("show")
-@click.option("--jurisdiction", "-j", required=True, help="the municipality (homer, macedon)")
+@click.option(
+    "--jurisdiction",
+    "-j",
+    required=True,
+    help=JURISDICTION_HELP,
+)
 def show(jurisdiction: str) -> None:
     """Print the signing certificate's subject, validity and SHA-256 fingerprint."""
     from docgen.errors import DocgenError

@@ -8,7 +8,7 @@ the structure tree.
 
 The visible field sits over the signature box the template prints (the element whose id
 is :data:`BOX_ID`, a named destination in the PDF): the words in the box ("Signed
-electronically for the Village of Homer by ...") are the document's own tagged text, so
+electronically for the Village of ... by ...") are the document's own tagged text, so
 the widget's appearance is empty and needs no font, and a screen reader reads the field
 by its /TU. Its size is the box's (:data:`BOX_WIDTH` by :data:`BOX_HEIGHT` points, set in
 the stylesheet as well).
