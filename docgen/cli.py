@@ -184,6 +184,26 @@ def pack_check(file: Path, is_settings: bool) -> None:
         sys.exit(Exit.ERROR)
 
 
+@pack.command("new")
+@click.argument("name")
+@click.option(
+    "-o",
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    help="the folder to write NAME.yaml in (default: here)",
+)
+@click.option("--force", is_flag=True, help="replace NAME.yaml if it is there")
+def pack_new(name: str, out: Path, force: bool) -> None:
+    """Write NAME.yaml: a skeleton pack with every value a municipality's law must give,
+    each blank, with a comment saying what the law's text must say there."""
+    from docgen.documents import MODULES
+    from docgen.law.pack_new import write_skeleton
+
+    path = write_skeleton(name, out, list(MODULES), force)
+    click.echo(f"{path}: fill every value and ref, then run `docgen pack check {path}`")
+
+
 @main.command()
 @click.argument("kind")
 @click.argument("case", required=False, type=click.Path(dir_okay=False, path_type=Path))

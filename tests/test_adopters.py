@@ -208,3 +208,24 @@ def test_a_pack_that_extends_no_known_state_is_refused(tmp_path):
     data = {**homer_data(), "extends": "new-jersey"}
     with pytest.raises(DocgenError, match="'new-jersey' is not a state pack"):
         read_pack(write(tmp_path, data))
+
+
+def test_pack_new_writes_every_value_to_fill_and_pack_check_names_each_blank(tmp_path):
+    code, out = cli("pack", "new", "brookfield", "-o", tmp_path)
+    assert code == 0, out
+    path = tmp_path / "brookfield.yaml"
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert data["extends"] == "new-york"
+    for key in ("name", "code", "offices", "enforcement", "penalties", "easement", "agreement"):
+        assert key in data, key
+    assert set(data["enforcement"]["elements"]) >= {"addressee", "appeal"}
+    assert "appeal_deadline" not in data["enforcement"]  # the State's, not the town's
+    assert "# the title of the officer the law charges with enforcing it" in text
+    assert "the model law's stop_work_order section" in text
+    code, out = cli("pack", "new", "brookfield", "-o", tmp_path)
+    assert code == 1 and "already exists; give --force" in out
+    code, out = cli("pack", "check", path)
+    assert code == 1
+    assert "name.ref: String should have at least 1 character" in out
+    assert "enforcement.stop_work.ref" in out
