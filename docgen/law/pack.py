@@ -154,6 +154,11 @@ class Code(Strict):
             seen[provision] = key
         return self
 
+    @property
+    def unit(self) -> str:
+        """How documents name the law: 'the article' of a chapter, or 'the chapter'."""
+        return "article" if self.article else "chapter"
+
     def part_of_code(self) -> str:
         """'Article XII of Chapter 228', or 'Chapter 170' for a law that is a chapter."""
         chapter = f"Chapter {self.chapter.value}"

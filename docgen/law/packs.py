@@ -260,8 +260,7 @@ def foreign_refs(node: Any, pack: Pack, path: str = "") -> list[str]:
                 "of this law the value comes from"
             )
         for key, value in node.items():
-            if key != "code":  # the code's own listing is checked by the pack model
-                found += foreign_refs(value, pack, f"{path}.{key}".lstrip("."))
+            found += foreign_refs(value, pack, f"{path}.{key}".lstrip("."))
     elif isinstance(node, list):
         for i, value in enumerate(node):
             found += foreign_refs(value, pack, f"{path}[{i}]")
