@@ -7,7 +7,8 @@ gives the jobs of workers that stopped answering (no heartbeat for three interva
 any machine) to others or fails them once their attempts are used up, and removes
 results no client came back for. SIGTERM (or Ctrl-C) stops the workers gracefully: the
 job in hand finishes and is stored, no new one is taken. A worker that loses the database
-keeps trying to reconnect, waiting longer each time (up to 30 s).
+keeps trying to reconnect, waiting longer each time (up to 30 s); the parent says once
+that the connection was lost and once that it is back (``outage``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from docgen.queue.app import SCHEMA, QueueError, Settings, make_app, queue_url
+from docgen.queue.outage import Outage, cause_of, connection_error, quiet_worker_logging
 
 WARM_KIND = "notice-of-violation"
 RECOVERY_LOCK = 4242078  # one recoverer at a time, across machines
@@ -95,16 +97,18 @@ def run(
     store = Store(engine, settings.store_bytes)
     processes = [start(number) for number in range(count)]
     say(f"{count} worker process(es) on queue {queue!r}; SIGTERM or Ctrl-C stops them")
+    outage = Outage(say)
     try:
         while not stopping.wait(min(settings.heartbeat, 5.0)):
             try:
                 for line in recover_stalled(engine, settings, store):
                     say(line)
                 store.prune()
+                outage.answered()
             except OperationalError as err:
-                say(f"database unavailable ({_first_line(err)}); trying again")
+                outage.failed(err)
             except DBAPIError as err:
-                say(f"could not look for stalled jobs: {_first_line(err)}")
+                say(f"could not look for stalled jobs: {cause_of(err)}")
             for number, process in enumerate(processes):
                 if not process.is_alive() and not stopping.is_set():
                     say(f"worker {number} ended (exit code {process.exitcode}); starting another")
@@ -119,11 +123,6 @@ def run(
     say("workers stopped")
 
 
-def _first_line(err: BaseException) -> str:
-    lines = str(getattr(err, "orig", err)).strip().splitlines()
-    return lines[0] if lines else type(err).__name__
-
-
 def serve(url: str, queue: str, settings: Settings, parent: int, name: str) -> None:
     """One worker process: warm up, then take jobs until SIGTERM."""
     from docgen.batch.guard import die_with_parent
@@ -131,6 +130,7 @@ def serve(url: str, queue: str, settings: Settings, parent: int, name: str) -> N
     from docgen.render.formats import FORMATS
 
     die_with_parent(parent)
+    quiet_worker_logging(name)
     prepare_process(Job(WARM_KIND, tuple(FORMATS), "pdf/ua-1"), every_kind=True)
     asyncio.run(_serve(url, queue, settings, name))
 
@@ -181,7 +181,8 @@ async def _serve(url: str, queue: str, settings: Settings, name: str) -> None:
         except asyncio.CancelledError:
             break
         except Exception as err:
-            print(f"worker {name}: {_first_line(err)}; reconnecting", file=sys.stderr)
+            if connection_error(err) is None:  # a lost database is the parent's to report
+                print(f"worker {name}: {cause_of(err)}; reconnecting", file=sys.stderr)
         finally:
             running.clear()
         if not stopping.is_set():

@@ -1,10 +1,11 @@
 """Faults, for real: a worker killed outright mid-job, a worker stopped with SIGTERM, the
-database restarted mid-batch, a full result store, a case changed on disk after it was
-queued, a job run twice, an invalid case in a job."""
+database restarted mid-batch (and what the worker's log says of it), a full result store,
+a case changed on disk after it was queued, a job run twice, an invalid case in a job."""
 
 from __future__ import annotations
 
 import json
+import re
 import signal
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from tests.helpers import pgserver
 from tests.helpers.cli import docgen
 from tests.helpers.readback import html_text
 from tests.jobqueue.conftest import (
+    FAST,
     NOTICES,
     batch_process,
     copy_cases,
@@ -78,7 +80,7 @@ def test_the_database_restarted_mid_batch(machines, tmp_path):
     with pgserver.postgres() as server:
         url = migrated(server, "restarted")
         cases = copy_cases(tmp_path / "cases")
-        machines(url, "steady")
+        steady = machines(url, "steady")
         workers_ready(url, 1)
         out = tmp_path / "out"
         client = batch_process(
@@ -96,6 +98,43 @@ def test_the_database_restarted_mid_batch(machines, tmp_path):
         assert len(manifest["files"]) == len(NOTICES)
         states = sql(url, "SELECT status::text, count(*) FROM procrastinate_jobs GROUP BY 1")
         assert states == [("succeeded", len(NOTICES))]
+        assert steady.stop() == 0
+    log = steady.output()
+    assert "Traceback" not in log and "error connecting" not in log, log
+    assert len([line for line in log.splitlines() if "connection lost" in line]) <= 1, log
+
+
+def test_a_database_restart_is_two_lines_in_the_worker_log(machines, tmp_path, monkeypatch):
+    """Issue 37, 5(b): the worker's log says once that the connection was lost and once
+    that it is back, with no traceback and no line per reconnection attempt; and the
+    worker, reconnected, renders the next job."""
+    pgserver.require()
+    with pgserver.postgres() as server:
+        url = migrated(server, "reconnecting")
+        worker = machines(url, "reconnecting")
+        workers_ready(url, 1)
+        pgserver.stop(server)  # as an administrator's restart does: stop, then start
+        wait_for(lambda: "database connection lost" in worker.output(), timeout=30, what="the loss")
+        pgserver.start(server)
+        wait_for(lambda: "database connection regained" in worker.output(), timeout=30, what="back")
+        monkeypatch.setenv("DOCGEN_DATABASE_URL", url)
+        for key, value in FAST.items():
+            monkeypatch.setenv(key, value)
+        cases = copy_cases(tmp_path / "cases", NOTICES[:1])
+        run = docgen(
+            "batch", "notice-of-violation", cases, "-o", tmp_path / "out", "-f", "html", "--queue"
+        )
+        assert run.returncode == 0, run.stderr
+        assert worker.stop() == 0
+    log = worker.output()
+    lines = log.splitlines()
+    assert "Traceback" not in log, log
+    (lost,) = [line for line in lines if "database connection lost" in line]
+    assert lost.startswith("database connection lost (") and "); " in lost, lost
+    (back,) = [line for line in lines if "database connection regained" in line]
+    assert re.fullmatch(r"database connection regained after \d+\.\d s", back), back
+    assert not [line for line in lines if "error connecting" in line or "pool-1" in line], log
+    assert len(lines) == 4, log  # started, lost, regained, stopped
 
 
 def test_a_full_result_store_is_named(queue_url, machines, tmp_path):
