@@ -106,7 +106,7 @@ def element_problems(case: Any, pack: Pack) -> list[Problem]:
 
 
 def addressee_problems(
-    case: Any, provision: str = A, letter: str = "(a)", roles: Sequence[str] = ("landowner",)
+    case: Any, provision: str, letter: str, roles: Sequence[str] = ("landowner",)
 ) -> list[Problem]:
     """To whom the law issues a notice (§ 228-79C(1): "to the landowner", as a
     stop-work order is served on the landowner; another adopter's "to the landowner,
@@ -173,9 +173,7 @@ def violation_problems(case: Any, pack: Pack, provision: str, lead: str = "") ->
     return problems
 
 
-def remedy_problems(
-    case: Any, required: bool, provision: str = D, letter: str = "(d)"
-) -> list[Problem]:
+def remedy_problems(case: Any, required: bool, provision: str, letter: str) -> list[Problem]:
     """(d): the remedial measures and a time schedule, every date on or after issue."""
     lead = f"{letter} " if letter else ""
     problems: list[Problem] = []

@@ -102,7 +102,8 @@ def record_service(
                 f"is recorded on it (service is recorded on: {', '.join(kinds_with(served=True))})"
             )
         pack = load_pack(doc.jurisdiction, doc.issued)
-        why = f"{pack.part('enforcement').appeal_days.ref}; LAW.md § 2"
+        period = pack.part("enforcement").appeal_days  # none where the law gives no appeal
+        why = f"{period.ref if period else pack.require(doc.kind)}; LAW.md § 2"
         problems += _ahead(pack, on, received, why)
         later = successor(session, doc.id)
         if later:
