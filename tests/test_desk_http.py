@@ -342,3 +342,28 @@ def test_an_attorney_reviews_an_easement_and_downloads_the_word_copy(desk):
     )
     clerk = desk.signed_in("ann")
     assert clerk.get(f"{where}/word").status_code == 403
+
+
+def test_a_notice_for_a_respondent_known_only_from_history_takes_their_municipality(desk, tmp_path):
+    """'Start a notice' for a respondent the register knows only from an imported
+    conviction starts a draft for that conviction's municipality, never a literal one."""
+    from docgen.register import Register
+    from docgen.register.imports import HEADER_ROW, import_history
+
+    rows = tmp_path / "history.csv"
+    rows.write_text(
+        f"{HEADER_ROW},jurisdiction\n"
+        "Imogen Vasquez-Reyes,9 Cayuga Street,Homer,NY,13077,2025-04-02,2025-06-10,"
+        "Village Court,25-0417,homer\n",
+        encoding="utf-8",
+    )
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as reg:
+        import_history(reg, rows)
+        respondent = reg.history("Imogen Vasquez-Reyes").respondent.id
+    client = desk.signed_in("ann")
+    token = csrf_of(client.get(f"/respondents/{respondent}").text)
+    started = client.post(f"/respondents/{respondent}/notice", data={"csrf_token": token})
+    assert started.status_code == 303, started.text
+    draft = client.get(started.headers["location"]).text
+    assert 'value="Imogen Vasquez-Reyes"' in draft
+    assert re.search(r"draft \d+, Homer</span>", draft)  # the conviction's municipality
