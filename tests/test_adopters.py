@@ -162,9 +162,11 @@ def test_a_wrong_pack_is_refused_with_every_problem_at_once(tmp_path):
     }
     section_map = data["code"]["section_map"]["value"]
     section_map["stop_work_order"] = section_map["notice_of_violation"]
+    data["counsel"]["ref"] = "§ 301-73B"  # another municipality's section, never renumbered
     code, out = cli("pack", "check", write(tmp_path, data))
     assert code == 1
-    assert "invalid pack, 3 problems" in out, out
+    assert "invalid pack, 4 problems" in out, out
+    assert "counsel: ref '§ 301-73B' names no provision of the pack's own law" in out
     assert "county_seat: is not a pack key (a typo?)" in out
     assert "list them in the law's order: addressee, site, nature" in out
     assert "section_map: notice_of_violation and stop_work_order are both '228-79C(1)'" in out

@@ -39,7 +39,7 @@ from pydantic import ValidationError
 
 from docgen.errors import DocgenError
 from docgen.law.pack import Pack, section_needed
-from docgen.law.provisions import provision_exists
+from docgen.law.provisions import listed_in
 
 if TYPE_CHECKING:
     from docgen.settings import LocalSettings
@@ -193,19 +193,19 @@ def _read(path: Path, mtime: int, size: int) -> Source:
     dates: set[date] = set()
     _collect_dates(data, "", dates, path)
     source = Source(path, name, data, tuple(sorted(dates)), state, tuple(overrides))
+    law = OwnLaw.of(own)
+    cited = [o.problem for o in overrides if not o.cites_own_law(law)] + foreign_refs(own, law)
     for start in (None, *source.dates):
         try:
-            pack = _version(source, start)
+            _version(source, start)
         except ValidationError as err:
-            raise PackInvalid(_describe(path, err, start, data=own)) from None
-        problems = [o.problem for o in overrides if not o.cites_own_law(pack)]
-        problems += foreign_refs(own, pack)
-        if problems:
-            count = len(problems)
-            raise PackInvalid(
-                f"{path}: invalid pack, {count} problem{'s' if count != 1 else ''}:\n  "
-                + "\n  ".join(dict.fromkeys(problems))
-            )
+            raise PackInvalid(_describe(path, err, start, data=own, more=cited)) from None
+    if cited:
+        count = len(cited)
+        raise PackInvalid(
+            f"{path}: invalid pack, {count} problem{'s' if count != 1 else ''}:\n  "
+            + "\n  ".join(cited)
+        )
     return source
 
 
@@ -217,8 +217,8 @@ class Override:
     state_ref: str
     refs: tuple[str, ...]  # the pack's citation (one per version)
 
-    def cites_own_law(self, pack: Pack) -> bool:
-        return bool(self.refs) and all(own_provisions(ref, pack) for ref in self.refs)
+    def cites_own_law(self, law: OwnLaw) -> bool:
+        return bool(self.refs) and all(law.cites(ref) for ref in self.refs)
 
     @property
     def problem(self) -> str:
@@ -233,19 +233,41 @@ class Override:
 _OWN = re.compile(r"\d+-\d+[A-Z]?(?:\([0-9A-Za-z]+\)|\[[0-9]+\])*")
 
 
-def own_provisions(ref: str, pack: Pack) -> bool:
-    """Whether ``ref`` cites the pack's own law ("§ 228-79C(1)(f)", "§§ 228-77 to 228-79",
-    "Ch. 228") and every provision it names is one of that law's."""
-    text = ref.strip()
-    if text.startswith("Ch."):
-        return text.removeprefix("Ch.").split(",")[0].strip() == pack.code.chapter.value
-    if not text.startswith("§"):
-        return False
-    found = _OWN.findall(text)
-    return bool(found) and all(provision_exists(cited, pack) for cited in found)
+@dataclass(frozen=True)
+class OwnLaw:
+    """A pack's own law as its file lists it (chapter, sections and subsections), read
+    before the pack is validated, so a citation of it is checked whatever else is wrong."""
+
+    chapter: str
+    sections: str
+    listed: dict[str, list[str]]
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> OwnLaw:
+        code = data.get("code") if isinstance(data.get("code"), dict) else {}
+
+        def value(key: str) -> Any:
+            node = code.get(key)
+            return node.get("value") if isinstance(node, dict) else None
+
+        listed = value("provisions")
+        listed = {
+            str(k): [str(s) for s in v] if isinstance(v, list) else []
+            for k, v in (listed.items() if isinstance(listed, dict) else ())
+        }
+        return cls(str(value("chapter") or ""), str(value("sections") or ""), listed)
+
+    def cites(self, ref: str) -> bool:
+        """Whether ``ref`` cites this law ("§ 228-79C(1)(f)", "§§ 228-77 to 228-79",
+        "Ch. 228") and every provision it names is one of its own."""
+        text = ref.strip()
+        if text.startswith("Ch."):
+            return text.removeprefix("Ch.").split(",")[0].strip() == self.chapter
+        found = _OWN.findall(text) if text.startswith("§") else []
+        return bool(found) and all(listed_in(cited, self.listed) for cited in found)
 
 
-def foreign_refs(node: Any, pack: Pack, path: str = "") -> list[str]:
+def foreign_refs(node: Any, law: OwnLaw, path: str = "") -> list[str]:
     """Every ``ref`` of the pack's own values that reads as a citation of its own law (it
     begins with "§" or "Ch.") but names a section that law does not have: a value copied
     from another municipality's pack and never renumbered."""
@@ -253,17 +275,17 @@ def foreign_refs(node: Any, pack: Pack, path: str = "") -> list[str]:
     if isinstance(node, dict):
         ref = node.get("ref")
         own = isinstance(ref, str) and ref.strip().startswith(("§", "Ch."))
-        if own and not own_provisions(ref, pack):
+        if own and not law.cites(ref):
             found.append(
                 f"{path or 'ref'}: ref {ref!r} names no provision of the pack's own law "
-                f"({pack.code.title.value}, {pack.code.sections.value}); cite the section "
-                "of this law the value comes from"
+                f"({law.sections or 'code.sections'}); cite the section of this law the "
+                "value comes from"
             )
         for key, value in node.items():
-            found += foreign_refs(value, pack, f"{path}.{key}".lstrip("."))
+            found += foreign_refs(value, law, f"{path}.{key}".lstrip("."))
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            found += foreign_refs(value, pack, f"{path}[{i}]")
+            found += foreign_refs(value, law, f"{path}[{i}]")
     return found
 
 
@@ -351,6 +373,7 @@ def _describe(
     start: date | None,
     what: str = "pack",
     data: dict[str, Any] | None = None,
+    more: list[str] | None = None,
 ) -> str:
     when = f" (versions in force from {start.isoformat()})" if start else ""
     code = (data or {}).get("code")
@@ -358,12 +381,20 @@ def _describe(
     value = mapped.get("value") if isinstance(mapped, dict) else None
     sections = value if isinstance(value, dict) else {}
     return describe_errors(
-        f"{path}: invalid {what}{when}", err, "pack", lambda loc: section_needed(loc, sections)
+        f"{path}: invalid {what}{when}",
+        err,
+        "pack",
+        lambda loc: section_needed(loc, sections),
+        more or [],
     )
 
 
 def describe_errors(
-    head: str, err: ValidationError, noun: str, needs: Callable[[str], str] | None = None
+    head: str,
+    err: ValidationError,
+    noun: str,
+    needs: Callable[[str], str] | None = None,
+    more: list[str] | None = None,
 ) -> str:
     """``head`` and one line per problem: the key path and what is wrong with it (and, for
     a missing value, what ``needs`` says of where its text is)."""
@@ -376,6 +407,7 @@ def describe_errors(
         elif error["type"] == "missing":
             message = "is required" + (needs(loc) if needs else "")
         lines.append(f"{loc}: {message}" if loc else message)
+    lines += more or []
     count = len(lines)
     return f"{head}, {count} problem{'s' if count != 1 else ''}:\n  " + "\n  ".join(lines)
 

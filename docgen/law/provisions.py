@@ -27,11 +27,15 @@ def normalized(citation: str) -> str:
 
 
 def provision_exists(citation: str, pack: Pack) -> bool:
+    return listed_in(citation, pack.code.provisions.value)
+
+
+def listed_in(citation: str, listed: dict[str, list[str]]) -> bool:
+    """Whether ``citation`` is a section, or a subsection, of the ``listed`` sections."""
     found = _SECTION.match(normalized(citation))
     if found is None:
         return False
     section, sub = found.groups()
-    listed = pack.code.provisions.value
     return section in listed and (sub == "" or sub in listed[section])
 
 
