@@ -12,6 +12,7 @@ share; never from a kind's name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +91,17 @@ def follows(kind: str, role: str) -> list[Follow]:
     return found
 
 
+def made(kind: str, role: str) -> list[Follow]:
+    """The kinds ``role`` issues that the register makes whole from an issued ``kind``."""
+    return [
+        Follow(
+            name, f"Issue the {KINDS[name].title.lower()} from this {get_kind(kind).title.lower()}"
+        )
+        for name in auth.kinds_for(role)
+        if kind in KINDS[name].made_from
+    ]
+
+
 def _same_fields(kind: str, other: str) -> bool:
     """Whether every field of either case (but its own) is one the other takes."""
     return set(_shared(kind, kind)) == set(_shared(kind, other)) == set(_shared(other, other))
@@ -166,6 +178,21 @@ def supersedes(draft: Any) -> str | None:
     return forms.values(draft.fields).get(SUPERSEDES) or None
 
 
+def _not_offered(
+    request: Request,
+    record: Any,
+    kind: str,
+    offered: Callable[[str, str], list[Follow]],
+    act: str,
+) -> Response | None:
+    """The page refusing ``kind`` from ``record`` (None: its page offers it the visitor)."""
+    if record is None:
+        return render(request, "missing.html.j2", status=404, what="document")
+    if kind not in {f.kind for f in offered(record.kind, request.scope["visitor"].role)}:
+        return render(request, "denied.html.j2", status=403, why=f"your role may not {act} this")
+    return None
+
+
 @guarded(None)
 def follow(request: Request) -> Response:
     return once(request, _follow)
@@ -175,16 +202,35 @@ def _follow(request: Request) -> Response:
     """A draft of the chosen kind filled from the document: its shared fields, and the
     document's number in the field that names what it follows."""
     record, kind = _record(request), request.path_params["kind"]
-    if record is None:
-        return render(request, "missing.html.j2", status=404, what="document")
-    visitor = request.scope["visitor"]
-    if kind not in {f.kind for f in follows(record.kind, visitor.role)}:
-        return render(request, "denied.html.j2", status=403, why="your role may not draft this")
+    refused = _not_offered(request, record, kind, follows, "draft")
+    if refused is not None:
+        return refused
     case = {k: record.case[k] for k in _shared(record.kind, kind) if k in record.case}
     for field, many in REFERENCES.items():
         if field in KINDS[kind].model.model_fields:
             case[field] = [record.number] if many else record.number
     return drafts.new_draft(request, kind, record.jurisdiction, forms.pairs_of(case))
+
+
+@guarded(None)
+def make(request: Request) -> Response:
+    return once(request, _make)
+
+
+def _make(request: Request) -> Response:
+    """Issue the document the register makes from this one (nothing typed); a refusal
+    (notified already, nothing deficient) is shown on the document's page."""
+    from docgen.desk.register_pages import _document_page
+
+    record, kind = _record(request), request.path_params["kind"]
+    refused = _not_offered(request, record, kind, made, "issue")
+    if refused is not None:
+        return refused
+    url, by = request.app.state.database_url, request.scope["visitor"].name
+    tag, result = renderers.run(renderers.make, url, kind, record.number, by)
+    if tag != "issued":
+        return _document_page(request, record.number, [result], 409)
+    return RedirectResponse(f"/documents/{result}", status_code=303)
 
 
 def for_document(request: Request, record: Any) -> dict[str, Any]:
@@ -202,6 +248,7 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "lifted_by": record.lifted_by,
         "copies": copies(record.kind, record.case),
         "follows": follows(record.kind, role) if not record.superseded_by else [],
+        "made": made(record.kind, role) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
     }
 
@@ -240,5 +287,6 @@ routes = [
     Route("/documents/{number}/as/{name}.pdf", printed_copy, methods=["GET"]),
     Route("/documents/{number}/correct", correct, methods=["POST"]),
     Route("/documents/{number}/follow/{kind}", follow, methods=["POST"]),
+    Route("/documents/{number}/make/{kind}", make, methods=["POST"]),
     Route("/documents/{number}/lift", lift, methods=["POST"]),
 ]

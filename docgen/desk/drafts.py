@@ -19,7 +19,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen import api
-from docgen.desk import auth, forms, renderers
+from docgen.desk import auth, draft_files, forms, renderers
 from docgen.desk.database import Draft, now
 from docgen.desk.web import (
     CSRF_FIELD,
@@ -149,7 +149,9 @@ def _as_submitted(pairs: list[list[str]]) -> list[list[str]]:
 
 def _options(draft: Draft) -> Options:
     review = forms.values(draft.fields).get("_review") == "1"
-    return Options(review=review and get_kind(draft.kind).review)
+    return Options(
+        review=review and get_kind(draft.kind).review, case_dir=draft_files.case_dir(draft)
+    )
 
 
 def _pairs(request: Request) -> list[list[str]]:
@@ -196,7 +198,7 @@ def on_draft(
     return wrap
 
 
-def _save(request: Request, draft: Draft, pairs: list[list[str]]) -> Draft:
+def save(request: Request, draft: Draft, pairs: list[list[str]]) -> Draft:
     with request.app.state.db.begin() as s:
         row = s.get(Draft, draft.id)
         row.fields = pairs
@@ -341,6 +343,7 @@ def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
         "may_issue": _may_draft(request, draft.kind),
         "takes_final": draft.kind in instruments(),  # counsel's final text may be uploaded
         "takes_copies": get_kind(draft.kind).copies,  # a copy for each person in copies_to
+        "takes_photos": draft_files.takes_photos(draft.kind),  # sent from the phone
         "renditions": renditions(draft.kind),  # courtesy renditions it may be issued with
     }
 
@@ -369,18 +372,18 @@ def submit(request: Request, draft: Draft) -> Response:
     if action.startswith("add:"):
         path = action.removeprefix("add:")
         pairs = forms.with_row(pairs, path)
-        _save(request, draft, pairs)
+        save(request, draft, pairs)
         anchor = forms.input_id(f"{path}[{forms.rows(pairs, path) - 1}]")
         return RedirectResponse(f"/drafts/{draft.id}#{anchor}", status_code=303)
     if action.startswith("remove:"):
         path, _, index = action.removeprefix("remove:").rpartition(":")
         row = id_of(index)
         pairs = forms.without_row(pairs, path, -1 if row is None else row)
-        _save(request, draft, pairs)
+        save(request, draft, pairs)
         return RedirectResponse(f"/drafts/{draft.id}#{forms.input_id(path)}", status_code=303)
     # Checked on the page it redirects to (a reload never posts stale values again);
     # from now on every problem is shown, not only those of the fields left.
-    _save(request, draft, _as_submitted(pairs))
+    save(request, draft, _as_submitted(pairs))
     if request.scope["expired"]:
         return RedirectResponse("/login?saved=1", status_code=303)
     return RedirectResponse(f"/drafts/{draft.id}", status_code=303)
@@ -396,7 +399,7 @@ def live(request: Request, draft: Draft) -> Response:
         # A check left in flight by a submit may arrive after it: it keeps the draft
         # submitted (every problem shown), whatever its page said.
         pairs = _as_submitted(pairs)
-    _save(request, draft, pairs)
+    save(request, draft, pairs)
     if request.scope["expired"]:
         return render(request, "expired.html.j2", status=200)
     checked = check(draft, request.app.state.register())
@@ -428,7 +431,10 @@ def live(request: Request, draft: Draft) -> Response:
 def preview(request: Request, draft: Draft) -> Response:
     """The document's HTML as it stands, for the page's preview frame (nothing runs in it)."""
     data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
-    tag, result = renderers.run(renderers.preview, draft.kind, data, _options(draft).review)
+    options = _options(draft)
+    tag, result = renderers.run(
+        renderers.preview, draft.kind, data, options.review, options.case_dir
+    )
     if tag == "problems":
         errors = forms.errors_of(result, set(), draft.kind)
         response = render(request, "preview_blocked.html.j2", errors=errors)
@@ -481,6 +487,7 @@ def discard(request: Request, draft: Draft) -> Response:
             row = s.get(Draft, draft.id)
             if row is not None:
                 s.delete(row)
+        draft_files.discard(draft.id)
         return RedirectResponse("/drafts", status_code=303)
 
     return once(request, act)

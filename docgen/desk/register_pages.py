@@ -578,7 +578,7 @@ def issue(request: Request) -> Response:
 
 
 def _issue(request: Request) -> Response:
-    from docgen.desk import actions, drafts, renderers
+    from docgen.desk import actions, draft_files, drafts, renderers
     from docgen.errors import Problem
 
     draft = drafts.own_draft(request)
@@ -592,13 +592,21 @@ def _issue(request: Request) -> Response:
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
     language = _text(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
     corrects = actions.supersedes(draft)
+    case_dir = draft_files.case_dir(draft)  # the photos sent from the phone
+    if queued.queue_name() and case_dir is not None:
+        why = (
+            "the photos sent with this draft are kept by this desk, and its issues are made "
+            "by a worker that cannot read them: issue it with `docgen record-inspection`"
+        )
+        return drafts.refused(request, draft, [Problem("photos", why)])
     if queued.queue_name():  # a worker issues it, with all the desk would issue it with
         return queued.defer_issue(request, draft, data, chosen, corrects, final, copies, language)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     try:
         tag, result = renderers.run(
-            renderers.issue, url, draft.kind, data, chosen, by, corrects, final, copies, language
+            renderers.issue,
+            *(url, draft.kind, data, chosen, by, corrects, final, copies, language, case_dir),
         )
     except renderers.RenderTooBig:
         raise

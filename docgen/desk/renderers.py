@@ -29,6 +29,7 @@ import threading
 from collections.abc import Callable
 from functools import cache
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from docgen.errors import DocgenError
@@ -282,14 +283,16 @@ def _ping() -> Result:
     return "pong", None
 
 
-def preview(kind: str, data: dict[str, Any], review: bool) -> Result:
-    """("html", the standalone page) or ("problems", what the law says is missing)."""
+def preview(kind: str, data: dict[str, Any], review: bool, case_dir: Path | None = None) -> Result:
+    """("html", the standalone page) or ("problems", what the law says is missing);
+    ``case_dir``: the draft's folder, where the files it names are read."""
     from docgen import api
     from docgen.documents.base import Options
     from docgen.errors import CaseInvalid
 
     try:
-        return "html", api.build(kind, data, Options(review=review)).standalone()
+        options = Options(review=review, case_dir=case_dir)
+        return "html", api.build(kind, data, options).standalone()
     except CaseInvalid as err:
         return "problems", err.problems
 
@@ -326,6 +329,7 @@ def issue(
     final: bytes | None = None,
     copies: bool = False,
     language: str | None = None,
+    case_dir: Path | None = None,
 ) -> Result:
     """Issue through the register (superseding ``supersedes``, when it corrects an issued
     document; with counsel's ``final`` DOCX, for an instrument; with ``copies``, a copy
@@ -346,6 +350,7 @@ def issue(
             final=final,
             copies=copies,
             language=language,
+            case_dir=case_dir,
         )
     except AmbiguousRespondent as err:
         return "ambiguous", err.candidates
@@ -357,6 +362,20 @@ def issue(
     except DocgenError as err:
         return "refused", str(err)
     return "issued", issued.number
+
+
+def make(url: str | None, kind: str, number: str, by: str) -> Result:
+    """Issue the document of ``kind`` the register makes from issued document ``number``
+    (docgen.register.inspections.make): ("issued", number) or ("refused", why)."""
+    from docgen.errors import CaseInvalid, DocgenError
+    from docgen.register.inspections import make
+
+    try:
+        return "issued", make(register_of(url), kind, number, by=by).number
+    except CaseInvalid as err:
+        return "refused", "\n".join(p.message for p in err.problems)
+    except DocgenError as err:
+        return "refused", str(err).removeprefix("error: ")
 
 
 def printed_copy(kind: str, name: str, case: dict[str, Any]) -> Result:

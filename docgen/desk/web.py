@@ -26,11 +26,16 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from docgen.desk import auth
 from docgen.desk.database import Submission, now
 from docgen.desk.forms import MAX_DEPTH, MAX_ROW
+from docgen.documents.photos import MAX_PHOTOS
 
 SESSION_COOKIE = "docgen_session"
 LOGIN_CSRF_COOKIE = "docgen_login_csrf"
 CSRF_FIELD = "csrf_token"
 MAX_FORM_FIELDS = 2000  # the largest form (every kind's, rows and all) has a few hundred
+# The most files one form sends: an inspection's photos chosen at once, one past what an
+# inspection keeps, so that the page (not the parser) says how many it keeps; the body's
+# size is bounded apart (docgen.desk.limits).
+MAX_FILES = MAX_PHOTOS + 1
 MAX_NAME = 200  # characters of a field's name
 MAX_ID = 9  # digits of a draft's or respondent's id
 
@@ -142,7 +147,7 @@ def checked_field(name: str, value: str) -> str:
 
 async def form_of(request: Request) -> FormData:
     """The posted form, every text value checked (:func:`checked_field`)."""
-    form = await request.form(max_fields=MAX_FORM_FIELDS, max_files=1)
+    form = await request.form(max_fields=MAX_FORM_FIELDS, max_files=MAX_FILES)
     items: list[tuple[str, str | UploadFile]] = []
     for name, value in form.multi_items():
         if isinstance(value, UploadFile):

@@ -327,6 +327,10 @@ class Kind(_Described):
     # The kinds it may be started from on an issued document's page, that document's
     # number going in its case's field that names it (``notice``, ``notices``).
     follows: tuple[str, ...] = ()
+    # The kinds an issued document of which this kind is made from by the register, whole,
+    # with nothing typed (a notice of deficiency from an inspection report's deficiencies):
+    # the issued document's page offers it (docgen.register.inspections.MADE).
+    made_from: tuple[str, ...] = ()
     permission: str | None = None  # the desk permission that drafts and issues it
     # The document's issue date: it prints the law in force that day (None: the latest).
     issued: Callable[[Any], date | None] = _none

@@ -183,6 +183,7 @@ KIND = Kind(
     stylesheets=("base/print.css", "notices/enforcement.css", "inspections/inspection.css"),
     summary="the deficiencies an inspection found and the corrective action each requires",
     needs=("inspection",),
+    made_from=("inspection-report",),
     served=True,
     copies=True,
     permission="enforce",

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
-from docgen.documents.exhibits import ExhibitError, exhibit_path, read_case_file
+from docgen.documents.exhibits import ExhibitError, exhibit_path, file_kind, read_case_file
 from docgen.render.html import Attachment
 
 MAX_BYTES = 15 * 1024 * 1024  # a phone's full-resolution JPEG is 2 to 8 MB
@@ -22,6 +23,8 @@ MAX_PHOTOS = 24  # per inspection: more is a survey, not an inspection's exhibit
 MAX_SIDE = 1600  # pixels: sharp on a printed half page at 200 dpi
 WIDTH_IN = 3.1  # two photos side by side on a letter page with 1-inch margins
 GPS_IFD = 0x8825  # EXIF's GPSInfo block
+EXIF_IFD = 0x8769  # EXIF's own block, where the camera writes when the photo was taken
+TAKEN = 0x9003  # DateTimeOriginal, "YYYY:MM:DD HH:MM:SS"
 ORIENTATION = 0x0112
 
 
@@ -60,6 +63,44 @@ def _prepared(
     if kind not in ("jpeg", "png"):
         raise PhotoError(f"{name} is not a JPEG or PNG image (read from its first bytes)")
     return Prepared(_embedded(data, kind, name, index, keep_location), keep_location)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A photo sent from the desk, as it is kept for the report (``data``, ``extension``),
+    and the time its camera says it was taken (None: it says none)."""
+
+    data: bytes
+    extension: str
+    taken: datetime | None
+
+
+def uploaded(data: bytes, name: str, keep_location: bool) -> Upload:
+    """A photo sent from a phone, checked as a case file's is (its size, its type by its
+    first bytes, an image Pillow reads) and made anew the same way (at most ``MAX_SIDE``
+    pixels, upright, the location removed unless kept): what is kept is what the report
+    embeds, so no location the officer did not keep is ever stored. PhotoError says what
+    is wrong, naming the file."""
+    if not 0 < len(data) <= MAX_BYTES:
+        raise PhotoError(
+            f"{name} is {len(data):,} bytes; a photo is between 1 byte and "
+            f"{MAX_BYTES // (1024 * 1024)} MB"
+        )
+    kind = file_kind(data[:8])
+    if kind not in ("jpeg", "png"):
+        raise PhotoError(f"{name} is not a JPEG or PNG image (read from its first bytes)")
+    made = _embedded(data, kind, name, 1, keep_location)
+    return Upload(made.data, "jpg" if kind == "jpeg" else "png", _taken(made.data))
+
+
+def _taken(data: bytes) -> datetime | None:
+    from PIL import Image
+
+    written = Image.open(io.BytesIO(data)).getexif().get_ifd(EXIF_IFD).get(TAKEN)
+    try:
+        return datetime.strptime(str(written).strip(), "%Y:%m:%d %H:%M:%S")
+    except ValueError:  # none, or not as EXIF writes it: the officer types the time
+        return None
 
 
 def _embedded(data: bytes, kind: str, name: str, index: int, keep_location: bool) -> Attachment:

@@ -159,6 +159,15 @@ def approve_work(
     return reg.issue(APPROVAL, data, jurisdiction=doc.jurisdiction, **issue)
 
 
+def make(reg: Any, kind: str, number: str, **issue: Any) -> Issued:
+    """Issue the document of ``kind`` the register makes from issued document ``number``
+    (its kind's ``made_from``), dated today in the municipality."""
+    return MADE[kind](reg, number, **issue)
+
+
+MADE = {NOTICE: notify_deficiency}  # kind -> how the register makes it from a document
+
+
 @dataclass(frozen=True)
 class Halt:
     """The § 228-79A(1) halt at one site, from one notice of deficiency."""

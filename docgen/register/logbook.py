@@ -28,7 +28,7 @@ from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.audit import actor, record
-from docgen.register.db import RegisterError, guarded
+from docgen.register.db import Refused, RegisterError, guarded
 from docgen.register.inspections import INSPECTION
 from docgen.register.matching import _words
 from docgen.register.models import Document, LogEntry, LogSite, Site
@@ -39,6 +39,7 @@ REQUIRED = ("date", "time", "inspector", "qualification", "role", "findings")
 COLUMNS = (*REQUIRED, "rainfall", "corrective_actions")
 LETTER = letter.KIND.name
 MAX_BYTES = 5 * 1024 * 1024  # a season's log book is a few hundred rows
+SOURCE = "desk form"  # an entry's source: the file it came from, or the desk's form
 
 
 @dataclass(frozen=True)
@@ -170,36 +171,62 @@ def read_csv(path: Path, pack: Pack) -> list[dict[str, Any]]:
     rows = []
     for n, raw in enumerate(reader, start=2):
         row = {k.strip(): (v or "").strip() for k, v in raw.items() if k is not None}
-        where = f"row {n}"
-        try:
-            day = date.fromisoformat(row["date"])
-        except ValueError:
-            problems.append(
-                Problem(f"{where}, date", f"{row['date']!r} is not a date (YYYY-MM-DD)", why)
-            )
-            day = None
-        if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", row["time"]):
-            problems.append(
-                Problem(f"{where}, time", f"{row['time']!r} is not a time (HH:MM)", why)
-            )
-        if row["role"] not in ROLES:
-            problems.append(
-                Problem(f"{where}, role", f"{row['role']!r}: one of {', '.join(ROLES)}", why)
-            )
-        for column in ("inspector", "qualification", "findings"):
-            if not row[column]:
-                problems.append(Problem(f"{where}, {column}", "missing", why))
-        rain = row.get("rainfall") or ""
-        if rain and (inches(rain) is None or inches(rain) < 0):
-            problems.append(
-                Problem(f"{where}, rainfall", f"{rain!r} is not inches of rain, e.g. 0.6", why)
-            )
-        if day is not None and day > municipal_today(pack):
-            problems.append(Problem(f"{where}, date", f"{day}: after today", why))
+        day, found = entry_problems(row, pack, f"row {n}, ")
+        problems += found
         rows.append(row | {"day": day})
     if problems:
         raise CaseInvalid(problems, str(path))
     return rows
+
+
+def entry_problems(
+    row: dict[str, str], pack: Pack, where: str = ""
+) -> tuple[date | None, list[Problem]]:
+    """The day of one report as the inspector wrote it (a CSV row or the desk's form) and
+    every problem of it, each naming its column (after ``where``: "row 2, " in a CSV)."""
+    why = pack.part("logbook").ref
+    problems = []
+    typed, clock = row.get("date") or "", row.get("time") or ""
+    try:
+        day: date | None = date.fromisoformat(typed)
+    except ValueError:
+        said = f"{typed!r} is not a date (YYYY-MM-DD)" if typed else "missing"
+        problems.append(Problem(f"{where}date", said, why))
+        day = None
+    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", clock):
+        said = f"{clock!r} is not a time (HH:MM)" if clock else "missing"
+        problems.append(Problem(f"{where}time", said, why))
+    role = row.get("role") or ""
+    if role not in ROLES:
+        problems.append(Problem(f"{where}role", f"{role!r}: one of {', '.join(ROLES)}", why))
+    for column in ("inspector", "qualification", "findings"):
+        if not row.get(column):
+            problems.append(Problem(f"{where}{column}", "missing", why))
+    rain = row.get("rainfall") or ""
+    if rain and (inches(rain) is None or inches(rain) < 0):
+        problems.append(
+            Problem(f"{where}rainfall", f"{rain!r} is not inches of rain, e.g. 0.6", why)
+        )
+    if day is not None and day > municipal_today(pack):
+        problems.append(Problem(f"{where}date", f"{day}: after today", why))
+    return day, problems
+
+
+def _entry(log: LogSite, row: dict[str, Any], source: str, now: datetime, who: str) -> LogEntry:
+    return LogEntry(
+        log_site_id=log.id,
+        day=row["day"],
+        time=row["time"],
+        inspector=row["inspector"],
+        qualification=row["qualification"],
+        role=row["role"],
+        rainfall=row.get("rainfall") or None,
+        findings=row["findings"],
+        corrective_actions=row.get("corrective_actions") or None,
+        source=source,
+        recorded_at=now,
+        recorded_by=who,
+    )
 
 
 def add_entries(reg: Any, site: str, path: Path, by: str | None = None) -> int:
@@ -209,28 +236,30 @@ def add_entries(reg: Any, site: str, path: Path, by: str | None = None) -> int:
         log = _find(session, site)
         rows = read_csv(path, load_pack(log.jurisdiction))
         now = datetime.now().astimezone()
-        for row in rows:
-            session.add(
-                LogEntry(
-                    log_site_id=log.id,
-                    day=row["day"],
-                    time=row["time"],
-                    inspector=row["inspector"],
-                    qualification=row["qualification"],
-                    role=row["role"],
-                    rainfall=row.get("rainfall") or None,
-                    findings=row["findings"],
-                    corrective_actions=row.get("corrective_actions") or None,
-                    source=path.name,
-                    recorded_at=now,
-                    recorded_by=who,
-                )
-            )
+        session.add_all(_entry(log, row, path.name, now, who) for row in rows)
         session.flush()
         record(
             session, who, "log-entries", "log_site", log.id, {"file": path.name, "rows": len(rows)}
         )
         return len(rows)
+
+
+def add_entry(reg: Any, site: str, typed: dict[str, str], by: str | None = None) -> None:
+    """Record one report in ``site``'s log book as the inspector wrote it (the desk's
+    form), checked as a CSV row is; Refused names every problem by its column."""
+    who = actor(by)
+    row = {column: " ".join((typed.get(column) or "").split()) for column in COLUMNS}
+    row["findings"] = (typed.get("findings") or "").strip()  # written in lines, kept so
+    row["corrective_actions"] = (typed.get("corrective_actions") or "").strip()
+    with guarded(reg.url), db.write_session(reg.engine) as session:
+        log = _find(session, site)
+        day, problems = entry_problems(row, load_pack(log.jurisdiction))
+        if problems:
+            raise Refused(problems)
+        entry = _entry(log, row | {"day": day}, SOURCE, datetime.now().astimezone(), who)
+        session.add(entry)
+        session.flush()
+        record(session, who, "log-entry", "log_site", log.id, {"date": row["date"]})
 
 
 def _entries(session: Session, log: LogSite) -> list[LogEntry]:

@@ -105,6 +105,7 @@ class Register:
         copies: bool = False,
         number_gap: str | None = None,
         language: str | None = None,
+        case_dir: Path | None = None,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
@@ -122,9 +123,10 @@ class Register:
         it such a number is refused. ``language``: a courtesy rendition in that language
         (LAW.md § 13), kept with the same number as its own file; None: the one in the
         language the respondent prefers, if any (docgen.register.copies.offered); "en":
-        none. With ``out``, the files are written after the record is committed; a
-        different file already at a path stops the issue before anything is recorded
-        (unless ``force``).
+        none. ``case_dir``: the folder the files a case names are read from, when its
+        source is data, not a file (a desk draft's photos). With ``out``, the files are
+        written after the record is committed; a different file already at a path stops
+        the issue before anything is recorded (unless ``force``).
         """
         data, name = api.load(source)
         if final is not None:
@@ -155,7 +157,7 @@ class Register:
             final=final,
             copies=copies,
             language=language,
-            case_dir=api.case_dir_of(source),
+            case_dir=case_dir or api.case_dir_of(source),
             number_gap=number_gap,
         )
         issued, targets = issuing.rendered_outside(lambda: self._issue(request))

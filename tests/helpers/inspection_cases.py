@@ -69,13 +69,18 @@ INSPECTION = {
 }
 
 
-def phone_photo(path: Path, color: str = "green", gps: bool = True) -> Path:
-    """A JPEG as a phone writes it: the camera's make and, with ``gps``, a location."""
+def phone_photo(
+    path: Path, color: str = "green", gps: bool = True, taken: str | None = None
+) -> Path:
+    """A JPEG as a phone writes it: the camera's make, with ``gps`` a location, and with
+    ``taken`` ("YYYY:MM:DD HH:MM:SS") the time the camera says it was taken."""
     from PIL import Image
 
     image = Image.new("RGB", (1200, 900), color)
     exif = Image.Exif()
     exif[0x010F] = "PhoneCam"
+    if taken:
+        exif.get_ifd(0x8769)[0x9003] = taken
     if gps:
         block = exif.get_ifd(GPS_IFD)
         block[1], block[2] = "N", (42.0, 38.0, 10.0)
