@@ -20,9 +20,12 @@ from num2words import num2words
 from docgen import api
 from docgen.documents import get_kind
 from docgen.documents.base import Options
+from docgen.law.pack_check import moved_into
+from docgen.law.packs import ENV, load_pack
 from docgen.render.filters import es_amount_words, es_long_date, es_money_words
 from tests.helpers.cli import docgen
-from tests.helpers.readback import pdf_text
+from tests.helpers.enforcement_cases import ROOT, squash
+from tests.helpers.readback import docx_text, docx_text_in, html_text, pdf_pages, pdf_text
 
 NOTICES = [path for kind, path in SAMPLES if kind == "notice-of-violation"]
 # Every sample of a kind with a Spanish rendition.
@@ -81,26 +84,6 @@ def visible_blocks(html: str) -> list[str]:
     return marks
 
 
-# Blocks of the English document the Spanish rendition still lacks, found by the block
-# comparison when it came to count every section, list and box (the first renditions were
-# compared on their lettered sections and tables alone): a shrinking list, so that any
-# other difference fails. (English block, Spanish block or None where it has none.)
-KNOWN_GAPS = {
-    "notice-of-violation": [
-        # How to appeal, Other consequences and the Certificate of Service.
-        ("section.appeal-procedure keep-together", None),
-        ("ul:5", None),
-        ("h2", None),
-        ("ul:5", None),
-        ("h2", None),
-        ("section.certificate", None),
-    ],
-    # "4. Other measures" names them in a sentence, not as the list; "5." has four steps
-    # of the English six.
-    "penalty-statement": [("ul:5", None), ("ol:6", "ol:4")],
-}
-
-
 def differences(english: list[str], spanish: list[str]) -> list[tuple[str | None, str | None]]:
     """Each block of ``english`` that ``spanish`` lacks or has otherwise, in order."""
     found: list[tuple[str | None, str | None]] = []
@@ -136,7 +119,7 @@ def test_the_spanish_rendition_has_every_block_and_no_english_sentence(kind, pat
     english = api.build(kind, path)
     spanish = api.build(kind, path, SPANISH)
     blocks = visible_blocks(english.html)
-    assert differences(blocks, visible_blocks(spanish.html)) == KNOWN_GAPS.get(kind, [])
+    assert differences(blocks, visible_blocks(spanish.html)) == []
     assert blocks[0] == "h1" and len(blocks) >= 3  # a heading, a section, the tagline block
     leftovers = [line for line in spanish_sentences(spanish.html) if ENGLISH.search(line)]
     assert leftovers == []
@@ -144,11 +127,17 @@ def test_the_spanish_rendition_has_every_block_and_no_english_sentence(kind, pat
     assert spanish.filename.endswith("-es")
 
 
+# The orders' Spanish copies were a page longer than their English from the first (the
+# order's words quoted beside their rendering, each in a paragraph of its own).
+PAGES_OVER_ENGLISH = {"stop-work-order": 1, "stop-work-lifted": 1}
+
+
 @pytest.mark.parametrize(("kind", "path"), RENDERED, ids=RENDERED_IDS)
 def test_the_spanish_pdf_says_the_english_controls_and_writes_spanish_amounts_and_dates(kind, path):
     spanish = api.build(kind, path, SPANISH)
     text = " ".join(pdf_text(api.to_bytes(spanish, "pdf")).split())
-    english = pdf_text(api.to_bytes(api.build(kind, path), "pdf"))
+    english_pdf = api.to_bytes(api.build(kind, path), "pdf")
+    english = pdf_text(english_pdf)
     statement = text.index("COPIA DE CORTESÍA EN ESPAÑOL.")
     assert statement < text.index(" Conforme a ")
     assert "El documento en inglés es el que tiene validez legal y prevalece" in text
@@ -162,6 +151,10 @@ def test_the_spanish_pdf_says_the_english_controls_and_writes_spanish_amounts_an
     for figure in figures:
         amount = Decimal(figure.replace(",", ""))
         assert es_money_words(amount) in text, figure
+    # The page budget: the notice and the statement in Spanish are never longer than the
+    # English they render (the law's words quoted beside their rendering included).
+    over = len(pdf_pages(api.to_bytes(spanish, "pdf"))) - len(pdf_pages(english_pdf))
+    assert over <= PAGES_OVER_ENGLISH.get(kind, 0)
 
 
 def test_a_language_without_a_rendition_or_unknown_is_a_usage_error(tmp_path):
@@ -174,3 +167,164 @@ def test_a_language_without_a_rendition_or_unknown_is_a_usage_error(tmp_path):
     assert run.returncode == 2 and "--language xx: no such language" in run.stderr
     assert not any(tmp_path.iterdir())
     assert "es" in get_kind("notice-of-violation").renditions
+
+
+HOMER = load_pack("homer")
+# The law's words beside the penalties (the English other_consequences), each quoted in
+# English with the Spanish rendering its pack gives beside it (es).
+OTHER_MEASURES = ("injunction", "certificate_of_occupancy", "restoration", "fees")
+# The pack's plain words on how to appeal (readings for counsel, not the law's): printed in
+# the Spanish its pack gives.
+PROCEDURE = ("heard_by", "in_person", "by_mail", "mailed_filing", "stay")
+
+
+def sample(kind: str, stem: str):
+    return next(path for k, path in SAMPLES if k == kind and path.stem == stem)
+
+
+def pdf_body(pdf: bytes) -> str:
+    """The PDF's text without its page furniture (the running head, "Page X of Y", the
+    bullets of list items), so a sentence across a page break reads whole."""
+    furniture = re.compile(r"(Page \d+ of \d+|.* · .* No\. \S+|•)")
+    lines = pdf_text(pdf).splitlines()
+    return "\n".join(line for line in lines if not furniture.fullmatch(line.strip()))
+
+
+def read_back(doc) -> tuple[dict[str, str], str, list[str]]:
+    """Its text in HTML, PDF and DOCX (squashed); the DOCX words tagged English; the HTML's
+    quotes tagged English."""
+    pdf, word = api.to_bytes(doc, "pdf"), api.to_bytes(doc, "docx")
+    texts = {
+        "html": squash(html_text(doc.html)),
+        "pdf": squash(pdf_body(pdf)),
+        "docx": squash(docx_text(word)),
+    }
+    tree = lxml_html.document_fromstring(doc.html)
+    quoted = [squash(q.text_content()) for q in tree.iter("q") if q.get("lang") == "en"]
+    return texts, squash(docx_text_in(word, "en")), quoted
+
+
+@pytest.mark.parametrize("kind", ["notice-of-violation", "penalty-statement"])
+def test_the_other_measures_quote_the_law_in_english_beside_their_spanish(kind):
+    doc = api.build(kind, sample(kind, "homer-first-offense"), SPANISH)
+    texts, tagged_english, quoted = read_back(doc)
+    e = HOMER.enforcement
+    for key in OTHER_MEASURES:
+        value = getattr(e, key)
+        for fmt, text in texts.items():
+            assert squash(f"{value.es} (traducción de:") in text, (fmt, key)
+            assert squash(value.value) in text and squash(f"({value.ref})") in text, (fmt, key)
+        assert squash(value.value) in quoted and squash(value.value) in tagged_english, key
+    # The stop-work order as the Spanish order renders it, its words quoted beside it.
+    stop = squash("deberán detener todas las actividades de urbanización del terreno")
+    assert all(stop in text for text in texts.values())
+    assert squash(e.stop_work.value) in quoted and squash(e.stop_work.value) in tagged_english
+    assert e.remedies_added == {}  # Homer's article adds none (Wrenfield's below)
+
+
+def test_the_spanish_notice_says_how_to_appeal_and_certifies_its_service():
+    path = sample("notice-of-violation", "homer-first-offense")
+    doc = api.build("notice-of-violation", path, SPANISH)
+    texts, tagged_english, _ = read_back(doc)
+    procedure = HOMER.enforcement.appeal_procedure
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    served = data["served"]
+    for fmt, text in texts.items():
+        assert squash("Cómo apelar") in text and squash("Otras consecuencias") in text, fmt
+        for key in PROCEDURE:
+            assert squash(getattr(procedure, key).es) in text, (fmt, key)
+        assert squash("Llame a la oficina Village Clerk al (607) 749-3322.") in text, fmt
+        order = ("Cómo apelar", "Otras consecuencias", "Certificado de notificación")
+        found = [text.index(squash(heading)) for heading in order]
+        assert found == sorted(found), fmt
+        assert (
+            squash(
+                f"certifico que el {es_long_date(served['date'])} notifiqué este Aviso de "
+                f"Infracción n.º {data['number']} a {data['recipient']['name']} por "
+                f"{served['method']}."
+            )
+            in text
+        ), fmt
+    assert squash(HOMER.offices.hours.value) in tagged_english  # as the settings say it
+
+
+def test_the_spanish_statement_states_the_six_steps_of_its_computation():
+    doc = api.build(
+        "penalty-statement", sample("penalty-statement", "homer-third-offense"), SPANISH
+    )
+    texts, _, _ = read_back(doc)
+    steps = (
+        "no cuenta y no se indica aquí.",
+        "el mismo día que la infracción actual o antes, y no más de 5 años antes",
+        "una sanción mayor presupone una condena que el infractor ya tenía",
+        "las condenas dictadas en una misma fecha cuentan como una sola infracción anterior",
+        "la tercera infracción y cualquier otra posterior tienen la sanción más alta",
+        "cada semana completa de 7 días que continuó suma una más",
+    )
+    for fmt, text in texts.items():
+        found = [text.index(squash(step)) for step in steps]
+        assert found == sorted(found), fmt
+        assert text.index(squash("5. Cómo se calculó")) < found[0], fmt
+
+
+@pytest.fixture
+def wrenfield(monkeypatch):
+    monkeypatch.setenv(ENV, str(ROOT / "tests" / "data" / "packs"))
+    return load_pack("wrenfield")
+
+
+def wrenfield_notice(pack) -> dict:
+    data = yaml.safe_load(NOTICES[0].read_text(encoding="utf-8"))
+    return moved_into(data, pack)
+
+
+def test_a_law_without_appeal_has_no_appeal_in_its_spanish_notice_and_its_added_remedy(wrenfield):
+    doc = api.build("notice-of-violation", wrenfield_notice(wrenfield), SPANISH)
+    english = api.build("notice-of-violation", wrenfield_notice(wrenfield))
+    assert differences(visible_blocks(english.html), visible_blocks(doc.html)) == []
+    texts, tagged_english, _ = read_back(doc)
+    ticket = wrenfield.enforcement.remedies_added["appearance_tickets"]
+    for fmt, text in texts.items():
+        assert not re.search(r"apela|Cómo apelar|\(6\)", text, re.IGNORECASE), fmt
+        assert squash(f"{ticket.es} (traducción de:") in text, fmt
+        assert squash(f"{ticket.value}") in text and squash("(§ 86-4G)") in text, fmt
+        assert re.findall(r"\((\d)\)(?:Propietario|Lugar|Naturaleza|Medidas|Sanciones)", text) == [
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+        ], fmt
+    assert squash(ticket.value) in tagged_english
+
+
+def test_a_pack_without_the_spanish_of_its_own_words_is_a_usage_error(wrenfield, tmp_path):
+    """The Spanish of an added remedy is the pack's: without it, nothing is written, and
+    the error names the provision, the words and the key to give (LAW.md § 13)."""
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    text = (ROOT / "tests" / "data" / "packs" / "wrenfield.yaml").read_text(encoding="utf-8")
+    ticket = wrenfield.enforcement.remedies_added["appearance_tickets"]
+    lines = [line for line in text.splitlines() if line.strip() != f"es: {ticket.es}"]
+    assert len(lines) == len(text.splitlines()) - 1
+    (packs / "wrenfield.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    case = tmp_path / "notice.yaml"
+    case.write_text(yaml.safe_dump(wrenfield_notice(wrenfield)), encoding="utf-8")
+    out = tmp_path / "out"
+    run = docgen(
+        "render",
+        "notice-of-violation",
+        case,
+        "--language",
+        "es",
+        "-o",
+        f"{out}/",
+        env={ENV: str(packs)},
+    )
+    assert run.returncode == 2, run.stderr
+    assert "--language es: the pack gives no Spanish rendering (es) of § 86-4G" in run.stderr
+    assert "'The Stormwater Management Officer may issue an appearance...'" in run.stderr
+    assert "give es beside the value" in run.stderr and "Traceback" not in run.stderr
+    assert not out.exists() or not any(out.iterdir())
+    run = docgen("render", "notice-of-violation", case, "-o", f"{out}/", env={ENV: str(packs)})
+    assert run.returncode == 0, run.stderr  # the English notice needs no Spanish

@@ -13,7 +13,6 @@ import re
 import docx
 import pdfplumber
 import pytest
-from docx.oxml.ns import qn
 from lxml import html as lxml_html
 from test_taglines import pdf_langs
 
@@ -22,7 +21,7 @@ from docgen.documents.base import Options
 from docgen.law.packs import load_pack
 from docgen.render.filters import es_long_date, phone
 from tests.helpers.enforcement_cases import ORDERS, ROOT, case_data, squash
-from tests.helpers.readback import docx_text, pdf_pages, pdf_text
+from tests.helpers.readback import docx_text, docx_text_in, pdf_pages, pdf_text
 
 HOMER = load_pack("homer")
 LIFTED = sorted((ROOT / "fixtures" / "stop-work-lifted").glob("*.yaml"))
@@ -102,13 +101,7 @@ def test_the_spanish_order_quotes_the_law_in_english_beside_its_rendering(orders
     assert squash(phone(re.sub(r"\D", "", data["contact"]["phone"]))) in text
     # The quoted words are read as English: /Lang on their structure elements, w:lang in Word.
     assert "en" in pdf_langs(pdf)
-    runs = docx.Document(io.BytesIO(docx_bytes)).paragraphs
-    tagged = "".join(
-        r.text
-        for p in runs
-        for r in p.runs
-        if (mark := r._r.find(".//" + qn("w:lang"))) is not None and mark.get(qn("w:val")) == "en"
-    )
+    tagged = docx_text_in(docx_bytes, "en")
     for key in QUOTED:
         assert squash(getattr(HOMER.enforcement, key).value) in squash(tagged), key
     assert '<html lang="es-US">' in html

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from docgen.errors import UnsupportedKind
+from docgen.errors import OptionUnsupported, UnsupportedKind
 
 T = TypeVar("T")
 Ref = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
@@ -41,8 +41,28 @@ class Cited(Strict, Generic[T]):
     note: str | None = None
 
 
+class CitedText(Cited[Text]):
+    """Words of the law (or a reading of it), and optionally their Spanish rendering for the
+    Spanish courtesy copy (LAW.md § 13): ``es``, beside the English in the pack so that
+    both are reviewed, and edited, together. Given where the words are the municipality's
+    own (its readings, the remedies its law adds); the model law's shared sentences are
+    rendered once, in templates/notices/es."""
+
+    es: Text | None = None
+
+    def spanish(self) -> str:
+        """The Spanish rendering, or an error naming the value's provision and words."""
+        if self.es is None:
+            words = self.value if len(self.value) <= 60 else f"{self.value[:57]}..."
+            raise OptionUnsupported(
+                f"--language es: the pack gives no Spanish rendering (es) of {self.ref}, "
+                f"{words!r}; the Spanish courtesy copy quotes these words in English with "
+                "their Spanish rendering beside them (LAW.md § 13): give es beside the value"
+            )
+        return self.es
+
+
 # One model per kind of value (a parametrized model is built once, not at each use).
-CitedText = Cited[Text]
 CitedCount = Cited[Annotated[int, Field(gt=0)]]
 
 

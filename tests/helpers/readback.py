@@ -52,6 +52,16 @@ def docx_text(data: bytes) -> str:
     return "\n".join(docx_paragraphs(data))
 
 
+def docx_text_in(data: bytes, lang: str) -> str:
+    """The body's runs whose w:lang is ``lang`` (the words Word reads in that language)."""
+    return "".join(
+        run.text
+        for para in docx.Document(io.BytesIO(data)).paragraphs
+        for run in para.runs
+        if (mark := run._r.find(".//" + qn("w:lang"))) is not None and mark.get(qn("w:val")) == lang
+    )
+
+
 def docx_header_footer(data: bytes) -> str:
     document = docx.Document(io.BytesIO(data))
     parts = []
