@@ -92,7 +92,7 @@ def sign_in(walk: Walk, name: str) -> None:
 def new_draft(walk: Walk, title: str) -> None:
     walk.click("link", "Drafts")
     walk.choose("Kind of document", title)
-    walk.choose("Municipality", "Homer")
+    walk.choose("Municipality", "Village of Homer")
     walk.click("button", "Start")
     expect(walk.page).to_have_url(re.compile(r"/drafts/\d+$"))
 
