@@ -58,12 +58,13 @@ class Desk:
 
 
 def typed_sample(kind: str, name: str) -> tuple[dict, dict[str, str]]:
-    """A sample case (fixtures/KIND/NAME.yaml) and what a clerk types for it in the form."""
+    """A sample case (fixtures/KIND/NAME.yaml) and what a clerk types for it in the form
+    (what the form asks for: a served kind's service is recorded after issue, not typed)."""
     from docgen.cases.loader import read_case_file
     from docgen.desk import forms
 
     case = read_case_file(ROOT / "fixtures" / kind / f"{name}.yaml")
-    typed = forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK})
+    typed = forms.pairs_of({k: v for k, v in case.items() if k not in forms.not_asked(kind)})
     return case, dict(typed)
 
 

@@ -37,7 +37,7 @@ def test_every_input_is_labelled_and_named_once(kind, jurisdiction):
     found = list(leaves(forms.form_for(kind, jurisdiction)))
     names = [path for path, _ in found]
     assert len(names) == len(set(names))
-    assert not set(forms.SET_BY_DESK) & {name.split("[")[0] for name in names}
+    assert not set(forms.not_asked(kind)) & {name.split("[")[0] for name in names}
     for path, node in found:
         assert node.label.strip(), path
         assert node.widget in {"text", "textarea", "date", "select", "number", "decimal", "tel"}
@@ -54,6 +54,24 @@ def test_notice_form_speaks_the_law():
     assert not any(path.startswith("prior_offenses") for path in found)  # the register's
 
 
+SERVED = sorted(k for k in KINDS if KINDS[k].served)
+
+
+@pytest.mark.parametrize("kind", SERVED)
+def test_a_served_kinds_draft_does_not_ask_for_its_service(kind):
+    """Print first, serve second (LAW.md § 2): service is recorded as events on the issued
+    document, so the draft has no service fields, and one typed anyway is not taken."""
+    assert "served" in forms.not_asked(kind)
+    assert not any(path.startswith("served") for path, _ in leaves(forms.form_for(kind, "homer")))
+    typed = [["served.date", "2026-11-20"], ["served.means", "mail"], ["issued", "2026-11-16"]]
+    assert forms.case_data(kind, "homer", typed)["issued"] == "2026-11-16"
+    assert "served" not in forms.case_data(kind, "homer", typed)
+
+
+def test_a_kind_not_served_is_asked_for_what_its_case_takes():
+    assert forms.not_asked("maintenance-easement") == forms.SET_BY_DESK
+
+
 def test_citations_naming_a_pack_value_are_resolved_per_jurisdiction():
     homer = dict(leaves(forms.form_for("maintenance-easement", "homer")))
     macedon = dict(leaves(forms.form_for("maintenance-easement", "macedon")))
@@ -66,7 +84,7 @@ def test_a_filled_in_form_gives_back_the_sample_case(kind, path: Path):
     data = read_case_file(path)
     pairs = forms.pairs_of({k: v for k, v in data.items() if k not in forms.SET_BY_DESK})
     typed = forms.case_data(kind, data["jurisdiction"], pairs)
-    expected = {k: v for k, v in data.items() if k not in forms.SET_BY_DESK}
+    expected = {k: v for k, v in data.items() if k not in forms.not_asked(kind)}
     expected["jurisdiction"] = data["jurisdiction"]
     if "number" in data:
         expected["number"] = forms.DRAFT_NUMBER

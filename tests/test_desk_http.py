@@ -305,7 +305,7 @@ def test_the_penalty_shown_reads_the_registers_history(desk):
     assert convicted.status_code == 303
 
     again, _ = start_notice(clerk)
-    later = {**typed, "issued": "2027-03-01", "served.date": "2027-03-02"}
+    later = {**typed, "issued": "2027-03-01"}
     later |= {"offense.committed": "2027-02-20", "violations[0].observed": "2027-02-20"}
     later |= {"remedies[0].due": "2027-03-10", "remedies[1].due": "2027-03-20"}
     clerk.post(again, data={**later, "csrf_token": token})

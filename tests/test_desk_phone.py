@@ -158,7 +158,7 @@ def test_figures_and_primary_actions_are_near_the_top_and_reached_by_tab(browser
     page.goto(where)
     issue = page.get_by_role("button", name=re.compile("^Issue"))
     near = {
-        "deadline": top_of(page.locator("[data-figure=deadline]")),
+        "offense": top_of(page.locator("[data-figure=offense]")),
         "penalty": top_of(page.locator("[data-figure=penalty]")),
         "Issue": top_of(issue),
     }

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from desk_server import csrf_of, serving
+from desk_server import csrf_of, serving, start_draft, typed_sample
 from test_desk_actions import issued, text_of
 
 from docgen.cases.mail import with_check_digit
@@ -84,3 +84,51 @@ def test_a_returned_mailing_shows_the_person_not_served(desk):
     assert "<strong>Returned November 20, 2026 (unclaimed)</strong>: no service" in page
     listed = clerk.get("/documents?name=awaiting-service").text
     assert number in listed
+
+
+def test_a_notice_drafted_on_the_desk_has_one_last_day_the_registers(desk):
+    """One served date, one deadline, one place (LAW.md § 2, print first, serve second):
+    the draft of a served kind asks for no service and states no last day; mailed 11-20
+    with the receipt signed 11-27, service is complete 11-27 (the later of receipt and
+    mailing + 5 = 11-25), day 15 is Saturday 12-12, so the one last day is Monday 12-14."""
+    clerk = desk.signed_in("ann")
+    where, csrf = start_draft(clerk, "notice-of-violation")
+    assert 'name="served.' not in clerk.get(where).text
+    _, typed = typed_sample("notice-of-violation", "homer-first-offense")
+    # A service typed anyway (an older draft, a crafted post) is not taken into the case.
+    typed_service = {
+        "served.date": "2026-11-20",
+        "served.means": "mail",
+        "served.received": "2026-11-27",
+    }
+    # The plan is due 12-21 here, so no date on the notice reads as either last day.
+    change = {
+        "remedies[0].measure": "Stabilize all disturbed soil, work area 3",
+        "remedies[1].due": "2026-12-21",
+    }
+    clerk.post(where, data={**typed, **change, **typed_service, "csrf_token": csrf})
+    page = clerk.get(where).text
+    assert 'data-figure="offense"' in page  # the figures were computed, with no deadline
+    assert 'data-figure="deadline"' not in page and "Last day to appeal" not in page
+    preview = " ".join(clerk.get(f"{where}/preview").text.split())
+    assert "within 15 days of service" in preview
+    assert "December 14" not in preview and "December 10" not in preview
+    done = clerk.post(f"{where}/issue", data={"csrf_token": csrf})
+    assert done.status_code == 303, clerk.get(where).text
+    number = done.headers["location"].rsplit("/", 1)[1]
+    assert "Not served yet." in clerk.get(f"/documents/{number}").text
+    pdf = " ".join(text_of(clerk.get(f"/documents/{number}/file.pdf").content).split())
+    assert "December 14" not in pdf and "December 10" not in pdf  # printed before service
+    mailing = {"method": "certified-mail", "date": "2026-11-20", "received": "2026-11-27"}
+    mailing |= {"article": with_check_digit("9589071052700123457" + "02")}
+    recorded = clerk.post(
+        f"/documents/{number}/service", data=mailing | {"csrf_token": token(clerk, number)}
+    )
+    assert recorded.status_code == 303, recorded.text
+    page = " ".join(clerk.get(f"/documents/{number}").text.split())
+    assert "Last day to appeal</dt><dd>December 14, 2026</dd>" in page
+    assert "December 10, 2026" not in page
+    # Every date on the page after the mailing (not when a record was made) is that day.
+    dated = re.sub(r"\(recorded [^)]*\)", "", page)
+    later = set(re.findall(r"(?:November 2[1-9]|November 30|December \d{1,2}), 2026", dated))
+    assert later == {"November 27, 2026", "December 14, 2026"}, later

@@ -49,9 +49,8 @@ def test_the_case_form_names_each_field_by_its_label_and_row_all_at_once(desk):
     where, token = start_draft(clerk, "notice-of-violation")
     _, typed = typed_sample("notice-of-violation", "homer-first-offense")
     typed.pop("remedies[0].measure")
-    typed["served.date"] = "2026-02-30"
+    typed["remedies[0].due"] = "2026-02-30"
     typed["recipient.address.zip"] = ""
-    typed["served.method"] = "posted at the site entrance"
     clerk.post(where, data={**typed, "csrf_token": token, "_action": "check"})
     page = clerk.get(where).text
     lines = shown(page)
@@ -59,15 +58,11 @@ def test_the_case_form_names_each_field_by_its_label_and_row_all_at_once(desk):
     cite = load_pack("homer").cite("enforcement.elements.remedies")
     assert f"Remedy 1, measure: missing. {cite} requires it." in lines
     assert any(
-        line.startswith("Served, date of service: 30 February 2026 is not a real calendar date")
+        line.startswith("Remedy 1, due: 30 February 2026 is not a real calendar date")
         for line in lines
     ), lines
     assert any(line.startswith("Recipient, address, ZIP code: missing.") for line in lines)
-    assert any(
-        line.startswith("Served, method of service in words: 'posted at the site entrance'")
-        for line in lines
-    )
-    assert "4 problems to fix" in page
+    assert "3 problems to fix" in page
     # the typed text is kept, and the impossible date is shown as typed, not blanked
     assert 'value="2026-02-30"' in page
 

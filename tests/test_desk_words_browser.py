@@ -50,7 +50,7 @@ def test_an_impossible_date_and_every_other_problem_in_one_round(page, desk):
             continue
         if field.evaluate("e => e.tagName") == "SELECT":
             field.select_option(value)
-        elif name == "served.date":
+        elif name == "remedies[0].due":
             field.press_sequentially("2026-02-30")  # typed as a clerk types it
         elif name not in ("recipient.address.zip", "remedies[0].measure"):
             field.fill(value)
@@ -60,15 +60,15 @@ def test_an_impossible_date_and_every_other_problem_in_one_round(page, desk):
     expect(summary).to_contain_text("3 problems to fix")
     lines = problems_shown(page)
     assert any(
-        line.startswith("Served, date of service: 30 February 2026 is not a real calendar date")
+        line.startswith("Remedy 1, due: 30 February 2026 is not a real calendar date")
         for line in lines
     ), lines
     assert any(line.startswith("Recipient, address, ZIP code: missing.") for line in lines)
     assert any(line.startswith("Remedy 1, measure: missing.") for line in lines)
     assert [developer_words(line) for line in lines] == [[], [], []]
     # what was typed stays in the field, and the message is beside it too
-    expect(page.locator('[name="served.date"]')).to_have_value("2026-02-30")
-    expect(page.locator("#f-served-date-error")).to_contain_text("30 February 2026")
+    expect(page.locator('[name="remedies[0].due"]')).to_have_value("2026-02-30")
+    expect(page.locator("#f-remedies-0-due-error")).to_contain_text("30 February 2026")
     assert axe_violations(page) == []
 
 

@@ -165,7 +165,7 @@ def _correct(request: Request) -> Response:
     if record.superseded_by:
         why = f"it was already corrected by {record.superseded_by}; correct that one"
         return render(request, "denied.html.j2", status=409, why=why)
-    case = {k: v for k, v in record.case.items() if k not in forms.SET_BY_DESK}
+    case = {k: v for k, v in record.case.items() if k not in forms.not_asked(record.kind)}
     pairs = [*forms.pairs_of(case), [SUPERSEDES, record.number]]
     return drafts.new_draft(request, record.kind, record.jurisdiction, pairs)
 

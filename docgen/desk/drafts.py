@@ -2,7 +2,10 @@
 
 Every post saves what was typed before anything else happens, so a bad submit, a reload
 or an expired session loses nothing. The checks are docgen's own (``api.check``), the
-figures the penalty engine's and the deadline rule's: the desk holds no rule of its own.
+figures the penalty engine's: the desk holds no rule of its own. A draft states no last
+day to appeal: a served kind's draft does not ask for service (LAW.md § 2, print first,
+serve second), and the one last day the desk shows is the register's, on the issued
+document's page, from the recorded service events.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from docgen.desk.web import (
     render,
 )
 from docgen.documents import get_kind
-from docgen.documents.base import Options, prepare
+from docgen.documents.base import Options
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.packs import load_pack, pack_names
 
@@ -45,7 +48,6 @@ class Checked:
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     penalty: dict[str, Any] | None = None
-    deadline: Any = None
     history: bool = False  # the kind's penalty reads the respondent's history
     respondent: Any = None  # the register's record an issue would take without asking
     candidates: list[Any] = field(default_factory=list)  # records it may be
@@ -74,7 +76,6 @@ def check(draft: Draft, register: Any) -> Checked:
             result.penalty = api.penalty({**data, "prior_offenses": priors})
         except DocgenError:
             result.penalty = None
-    result.deadline = _deadline(draft, data, result.ready)
     if renditions(draft.kind):
         result.language = _preferred(register, data, result)
     return result
@@ -89,26 +90,6 @@ def _preferred(register: Any, data: dict[str, Any], result: Checked) -> str | No
     if not result.history:  # the history's match is not made for this kind: made here
         _match(register, data, result)
     return result.respondent.language if result.respondent is not None else None
-
-
-def _deadline(draft: Draft, data: dict[str, Any], valid: bool) -> Any:
-    """The last day to appeal as the notice states it: from the kind's own context once
-    the case is valid; before that, the deadline rule on the service date typed so far."""
-    from docgen.law.deadlines import appeal_deadline
-
-    if not get_kind(draft.kind).appealable:
-        return None
-    try:
-        if not load_pack(draft.jurisdiction).part("enforcement").appealable:
-            return None
-        if valid:
-            spec = get_kind(draft.kind)
-            case, pack = prepare(spec, data, _options(draft))
-            return spec.context(case, pack, _options(draft)).deadline
-        served = (data.get("served") or {}).get("date")
-        return appeal_deadline(date.fromisoformat(served), load_pack(draft.jurisdiction))
-    except (TypeError, ValueError, DocgenError):
-        return None
 
 
 def _match(register: Any, data: dict[str, Any], result: Checked) -> bool:

@@ -37,6 +37,11 @@ from docgen.law.packs import load_pack
 # own record (`docgen issue` refuses a case that types them; earlier convictions are
 # entered with `docgen register import-history`).
 SET_BY_DESK = ("jurisdiction", "number", "prior_offenses")
+# Print first, serve second (LAW.md § 2): a served kind's service is recorded on the issued
+# document, one event per person served, so its draft does not ask for it; the only
+# service date and last day the desk shows are the register's, derived from those events
+# (docgen.register.standing). A case file typed for the command line keeps its `served`.
+RECORDED_AS_EVENTS = ("served",)
 DRAFT_NUMBER = "DRAFT"
 LINE_MAX = 500  # longer text gets a text area
 MAX_DEPTH = 12  # steps in a field's path: recipient.address.street is 3, a row index one more
@@ -164,12 +169,19 @@ def _signers_own(info: FieldInfo) -> bool:
     return bool(extra.get("signers_own"))
 
 
+def not_asked(kind: str) -> tuple[str, ...]:
+    """The case fields a draft of ``kind`` does not ask for: those the desk and the
+    register fill, and for a served kind its service (recorded as events after issue)."""
+    return SET_BY_DESK + (RECORDED_AS_EVENTS if get_kind(kind).served else ())
+
+
 @cache
 def form_for(kind: str, jurisdiction: str) -> Node:
-    """The form of ``kind`` for ``jurisdiction``: a group of everything the case model takes."""
+    """The form of ``kind`` for ``jurisdiction``: a group of everything the case model
+    takes that the draft asks for."""
     spec = get_kind(kind)
     top = _group("", spec.title, spec.model, jurisdiction, "", True)
-    kept = tuple(child for child in top.children if child.key not in SET_BY_DESK)
+    kept = tuple(child for child in top.children if child.key not in not_asked(kind))
     return Node("", top.label, "", "group", True, children=kept)
 
 
@@ -213,11 +225,13 @@ def _pruned(node: Any) -> Any:
 
 def case_data(kind: str, jurisdiction: str, pairs: list[list[str]]) -> dict[str, Any]:
     """The case a draft's typed (name, value) pairs describe (names starting with _ are
-    the page's own: which fields were visited, review mode)."""
+    the page's own: which fields were visited, review mode; a field the draft does not
+    ask for is left out, should an older draft or a crafted post hold it)."""
     tree: dict[str, Any] = {}
+    skipped = not_asked(kind)
     for name, value in pairs:
         steps = _steps(name)
-        if steps and isinstance(steps[0], str) and steps[0] not in SET_BY_DESK and name[0] != "_":
+        if steps and isinstance(steps[0], str) and steps[0] not in skipped and name[0] != "_":
             _put(tree, steps, value.replace("\r\n", "\n").replace("\r", "\n"))
     data = _pruned(tree) or {}
     data["jurisdiction"] = jurisdiction
