@@ -34,8 +34,6 @@ from typing import Any, NoReturn
 
 import click
 
-from docgen.law.packs import JURISDICTION_HELP
-
 FORMAT_HELP = "pdf, docx, html or all; several as pdf,docx"
 
 
@@ -227,7 +225,7 @@ def pack_new(name: str, out: Path, force: bool) -> None:
 @click.option(
     "--jurisdiction",
     default=None,
-    help="with --blank: " + JURISDICTION_HELP,
+    help="with --blank: " + "the municipality (`docgen jurisdictions` lists those installed)",
 )
 @click.option(
     "--pdf-variant",

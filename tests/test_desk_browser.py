@@ -42,7 +42,7 @@ def page(browser, desk):
     context.close()
 
 
-def start(page, kind_title: str, jurisdiction: str = "Homer") -> None:
+def start(page, kind_title: str, jurisdiction: str = "Village of Homer") -> None:
     page.goto("/drafts")
     page.get_by_label("Kind of document").select_option(label=kind_title)
     page.get_by_label("Municipality").select_option(label=jurisdiction)

@@ -35,7 +35,7 @@ def context(browser, desk):
 def start_notice(page) -> None:
     page.goto("/drafts")
     page.get_by_label("Kind of document").select_option(label="Notice of violation")
-    page.get_by_label("Municipality").select_option(label="Homer")
+    page.get_by_label("Municipality").select_option(label="Village of Homer")
     page.get_by_role("button", name="Start").click()
     expect(page).to_have_url(re.compile(r"/drafts/\d+$"))
 

@@ -45,8 +45,6 @@ if TYPE_CHECKING:
     from docgen.settings import LocalSettings
 
 ENV = "DOCGEN_PACKS"
-# How a command-line option that names a municipality is described.
-JURISDICTION_HELP = "the municipality (`docgen jurisdictions` lists those installed)"
 EFFECTIVE = "effective_from"
 EXTENDS = "extends"
 # Groups that are the State's law alone (proof of service, acknowledgments): every pack that

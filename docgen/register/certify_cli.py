@@ -7,8 +7,6 @@ from datetime import date
 
 import click
 
-from docgen.law.packs import JURISDICTION_HELP
-
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
     if value is None:
@@ -36,7 +34,7 @@ def certify() -> None:
 @click.option(
     "--jurisdiction",
     required=True,
-    help=JURISDICTION_HELP,
+    help="the municipality (`docgen jurisdictions` lists those installed)",
 )
 @click.option("--project", required=True, help="the land development activity's name")
 @click.option("--street", default=None, help="the site's street address")

@@ -6,8 +6,6 @@ import sys
 
 import click
 
-from docgen.law.packs import JURISDICTION_HELP
-
 
 @click.group()
 def keys() -> None:
@@ -19,7 +17,7 @@ def keys() -> None:
     "--jurisdiction",
     "-j",
     required=True,
-    help=JURISDICTION_HELP,
+    help="the municipality (`docgen jurisdictions` lists those installed)",
 )
 @click.option("--passphrase-stdin", is_flag=True, help="read the key's passphrase from stdin")
 @click.option("--force", is_flag=True, help="replace a key already made")
@@ -47,7 +45,7 @@ def create(jurisdiction: str, passphrase_stdin: bool, force: bool) -> None:
     "--jurisdiction",
     "-j",
     required=True,
-    help=JURISDICTION_HELP,
+    help="the municipality (`docgen jurisdictions` lists those installed)",
 )
 def show(jurisdiction: str) -> None:
     """Print the signing certificate's subject, validity and SHA-256 fingerprint."""
