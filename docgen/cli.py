@@ -196,9 +196,12 @@ def pack_new(name: str, out: Path, force: bool) -> None:
     """Write NAME.yaml: a skeleton pack with every value a municipality's law must give,
     each blank, with a comment saying what the law's text must say there."""
     from docgen.documents import MODULES
-    from docgen.law.pack_new import write_skeleton
+    from docgen.law.pack_new import pack_id, skeleton
+    from docgen.render.output import write_files
 
-    path = write_skeleton(name, out, list(MODULES), force)
+    stem = pack_id(name)
+    path = out / f"{stem}.yaml"
+    write_files({path: skeleton(stem, list(MODULES)).encode()}, force)  # whole, or nothing
     click.echo(f"{path}: fill every value and ref, then run `docgen pack check {path}`")
 
 

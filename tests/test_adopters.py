@@ -225,8 +225,11 @@ def test_pack_new_writes_every_value_to_fill_and_pack_check_names_each_blank(tmp
     assert "appeal_deadline" not in data["enforcement"]  # the State's, not the town's
     assert "# the title of the officer the law charges with enforcing it" in text
     assert "the model law's stop_work_order section" in text
-    code, out = cli("pack", "new", "brookfield", "-o", tmp_path)
-    assert code == 1 and "already exists; give --force" in out
+    path.write_text(text.replace('name: {value: ""', 'name: {value: "Town of Brookfield"'))
+    code, out = cli("pack", "new", "brookfield", "-o", tmp_path)  # the town's work is kept
+    assert code == 1 and "a different file is already there; it was kept" in out
+    assert "Town of Brookfield" in path.read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     code, out = cli("pack", "check", path)
     assert code == 1
     assert "name.ref: String should have at least 1 character" in out

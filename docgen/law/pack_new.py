@@ -13,14 +13,13 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from docgen.errors import DocgenError
 from docgen.law.pack import ELEMENTS, MODEL_SECTIONS, SECTION_OF, Cited, Pack
-from docgen.law.packs import _state_folder, state_names
+from docgen.law.packs import read_state, state_folder, state_names
 
 STATE = "new-york"
 # What each top-level value is, where the model gives no docstring of its own.
@@ -62,23 +61,18 @@ def skeleton(name: str, kinds: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_skeleton(name: str, folder: Path, kinds: Sequence[str], force: bool = False) -> Path:
+def pack_id(name: str) -> str:
+    """The id a new pack file is named by (its stem), or an error saying what one is."""
     stem = name.strip().lower()
     if not stem or not stem.replace("-", "").replace("_", "").isalnum():
         raise DocgenError(f"pack new: {name!r}: a pack's id is lower-case letters, digits, - or _")
-    path = folder / f"{stem}.yaml"
-    if path.exists() and not force:
-        raise DocgenError(f"{path}: already exists; give --force to replace it")
-    path.write_text(skeleton(stem, kinds), encoding="utf-8")
-    return path
+    return stem
 
 
 def _state_data() -> dict[str, Any]:
-    from docgen.law.packs import read_state
-
     if STATE not in state_names():
-        raise DocgenError(f"no state pack {STATE!r} in {_state_folder()}")
-    return read_state(STATE, _state_folder())
+        raise DocgenError(f"no state pack {STATE!r} in {state_folder()}")
+    return read_state(STATE, state_folder())
 
 
 def _says(path: str, field: Any) -> str:

@@ -287,17 +287,17 @@ def foreign_refs(node: Any, law: OwnLaw, path: str = "") -> list[str]:
     return found
 
 
-def _state_folder() -> Path:
+def state_folder() -> Path:
     return _builtin() / "state"
 
 
 def state_names() -> list[str]:
-    return sorted(p.stem for p in _state_folder().glob("*.yaml"))
+    return sorted(p.stem for p in state_folder().glob("*.yaml"))
 
 
 def read_state(name: Any, by: Path) -> dict[str, Any]:
     """The state pack ``name`` that the pack at ``by`` extends (PackInvalid if unknown)."""
-    path = _state_folder() / f"{name}.yaml"
+    path = state_folder() / f"{name}.yaml"
     if not isinstance(name, str) or not path.is_file():
         raise PackInvalid(
             f"{by}: {EXTENDS}: {name!r} is not a state pack (known: {', '.join(state_names())})"
