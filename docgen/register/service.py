@@ -161,9 +161,10 @@ def record_service(
                 raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
         server_name, server_title = _server(doc, served_by, served_by_title)
         deadline, rule, reasons = None, "", ()
-        landowner = served is None or served.get("role") == "landowner"
-        issued_to = served is None or served.get("role") in pack.part("enforcement").addressees()
-        if spec.appealable and issued_to and pack.part("enforcement").appealable:
+        # The person the document is issued to (named first: the landowner under
+        # § 228-79C(1), or whom another adopter's law names), not a person copied.
+        recipient = served is None or served == persons_served(doc.case)[0]
+        if spec.appealable and recipient and pack.part("enforcement").appealable:
             start, computed = appeal_from(method, on, received, mailed, pack)
             deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
         address = one_line(served["address"]) if served else None
@@ -241,7 +242,7 @@ def record_service(
                 AFFIDAVIT.name,
                 case,
                 f"{number} service",
-                doc.respondent_id if landowner else None,
+                doc.respondent_id if recipient else None,
                 tuple(formats),
                 out,
                 who,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+import yaml
 from conftest import ROOT
 
 from docgen.law.pack_check import moved_into
@@ -52,3 +53,34 @@ def test_a_correction_of_such_a_notice_states_no_appeal_period(reg):
     text = " ".join(html_text(second.files["html"].decode()).split())
     assert f"This document replaces No. {first.number}" in text
     assert "appeal" not in text.lower() and "(f)" not in text
+
+
+def test_the_appeal_period_runs_from_service_on_whom_the_notice_is_issued_to(
+    reg, tmp_path, monkeypatch
+):
+    """Under a law that issues notices to 'the landowner, applicant and/or developer' (and
+    gives an appeal), the period runs from service on the person named first, whatever
+    their role; service on a person copied starts none."""
+    data = yaml.safe_load((ROOT / "docgen" / "law" / "homer.yaml").read_text("utf-8"))
+    enforcement = data.pop("enforcement")
+    data["enforcement"] = {
+        "addressed_to": {"value": ["landowner", "developer"], "ref": "§ 228-79C(1)"},
+        **enforcement,
+    }
+    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    (tmp_path / "walworth.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv(ENV, str(tmp_path))
+    case = {**notice("2026-11-03"), "jurisdiction": "walworth"}
+    landowner = case["recipient"]
+    developer = {**landowner, "role": "developer", "name": "Ridge Builders LLC"}
+    issued = reg.issue(
+        "notice-of-violation",
+        {**case, "recipient": developer, "copies_to": [landowner]},
+        formats=HTML,
+    )
+    copied = reg.record_service(
+        issued.number, "personal-delivery", date(2026, 11, 4), to=landowner["name"], formats=HTML
+    )
+    assert copied.service.appeal_deadline is None
+    served = reg.record_service(issued.number, "personal-delivery", date(2026, 11, 5), formats=HTML)
+    assert served.service.appeal_deadline == date(2026, 11, 20)  # 15 days, a Friday
