@@ -8,6 +8,8 @@ Revises:
 import sqlalchemy as sa
 from alembic import op
 
+from docgen.register.migrations.frozen import freeze
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -149,19 +151,8 @@ def _freeze() -> None:
             "RAISE EXCEPTION 'docgen register: % rows are frozen once written', TG_TABLE_NAME; "
             "END $$"
         )
-        for table in FROZEN:
-            op.execute(
-                f"CREATE TRIGGER {table}_frozen BEFORE UPDATE OR DELETE ON {table} "
-                "FOR EACH ROW EXECUTE FUNCTION docgen_frozen()"
-            )
-        return
     for table in FROZEN:
-        for event in ("UPDATE", "DELETE"):
-            op.execute(
-                f"CREATE TRIGGER {table}_frozen_{event.lower()} BEFORE {event} ON {table} "
-                f"BEGIN SELECT RAISE(ABORT, 'docgen register: {table} rows are frozen once "
-                "written'); END"
-            )
+        freeze(table)
 
 
 def downgrade() -> None:

@@ -10,6 +10,8 @@ Revises: 0015
 import sqlalchemy as sa
 from alembic import op
 
+from docgen.register.migrations.frozen import freeze
+
 revision = "0016"
 down_revision = "0015"
 branch_labels = None
@@ -43,23 +45,7 @@ def upgrade() -> None:
         sa.Column("recorded_by", sa.String(200), nullable=False),
         sa.CheckConstraint("outcome IN ('receipt', 'returned')", name="ck_mail_outcomes_outcome"),
     )
-    _freeze()
-
-
-def _freeze() -> None:
-    """An outcome, once recorded, is never updated or deleted (as 0001 freezes documents)."""
-    if op.get_bind().dialect.name == "postgresql":
-        op.execute(
-            f"CREATE TRIGGER {TABLE}_frozen BEFORE UPDATE OR DELETE ON {TABLE} "
-            "FOR EACH ROW EXECUTE FUNCTION docgen_frozen()"
-        )
-        return
-    for event in ("UPDATE", "DELETE"):
-        op.execute(
-            f"CREATE TRIGGER {TABLE}_frozen_{event.lower()} BEFORE {event} ON {TABLE} "
-            f"BEGIN SELECT RAISE(ABORT, 'docgen register: {TABLE} rows are frozen once "
-            "written'); END"
-        )
+    freeze(TABLE)
 
 
 def downgrade() -> None:

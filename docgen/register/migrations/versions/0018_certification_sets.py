@@ -9,6 +9,8 @@ Revises: 0017
 import sqlalchemy as sa
 from alembic import op
 
+from docgen.register.migrations.frozen import freeze
+
 revision = "0018"
 down_revision = "0017"
 branch_labels = None
@@ -31,23 +33,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("created_by", sa.String(200), nullable=False),
     )
-    _freeze()
-
-
-def _freeze() -> None:
-    """A set, once recorded, is never updated or deleted (as 0001 freezes documents)."""
-    if op.get_bind().dialect.name == "postgresql":
-        op.execute(
-            f"CREATE TRIGGER {TABLE}_frozen BEFORE UPDATE OR DELETE ON {TABLE} "
-            "FOR EACH ROW EXECUTE FUNCTION docgen_frozen()"
-        )
-        return
-    for event in ("UPDATE", "DELETE"):
-        op.execute(
-            f"CREATE TRIGGER {TABLE}_frozen_{event.lower()} BEFORE {event} ON {TABLE} "
-            f"BEGIN SELECT RAISE(ABORT, 'docgen register: {TABLE} rows are frozen once "
-            "written'); END"
-        )
+    freeze(TABLE)
 
 
 def downgrade() -> None:
