@@ -252,3 +252,18 @@ def test_a_correction_says_what_it_replaces_and_that_its_service_starts_its_own_
     old.write_bytes(first.files["html"])
     shown = verify_on_the_command_line(reg, old)
     assert "superseded by NOV-2026-0002" in shown.stdout, shown.stdout + shown.stderr
+
+
+def test_every_table_of_rows_frozen_once_written_refuses_updates_and_deletes(reg):
+    """The triggers each migration makes through docgen/register/migrations/frozen.py:
+    documents, files and the audit trail (0001), mail outcomes (0016), sets of
+    certifications (0018)."""
+    tables = ("documents", "document_files", "audit", "mail_outcomes", "certification_sets")
+    with reg.engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            rows = conn.execute(text("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal"))
+            expected = {f"{t}_frozen" for t in tables}
+        else:
+            rows = conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'trigger'"))
+            expected = {f"{t}_frozen_{e}" for t in tables for e in ("update", "delete")}
+        assert expected <= {name for (name,) in rows}
