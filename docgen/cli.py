@@ -34,6 +34,8 @@ from typing import Any, NoReturn
 
 import click
 
+from docgen.law import JURISDICTION_HELP
+
 FORMAT_HELP = "pdf, docx, html or all; several as pdf,docx"
 
 
@@ -228,7 +230,7 @@ def pack_new(name: str, out: Path, force: bool) -> None:
 @click.option(
     "--jurisdiction",
     default=None,
-    help="with --blank: " + "the municipality (`docgen jurisdictions` lists those installed)",
+    help="with --blank: " + JURISDICTION_HELP,
 )
 @click.option(
     "--pdf-variant",

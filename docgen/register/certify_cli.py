@@ -7,6 +7,8 @@ from datetime import date
 
 import click
 
+from docgen.law import JURISDICTION_HELP
+
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
     if value is None:
@@ -34,7 +36,7 @@ def certify() -> None:
 @click.option(
     "--jurisdiction",
     required=True,
-    help="the municipality (`docgen jurisdictions` lists those installed)",
+    help=JURISDICTION_HELP,
 )
 @click.option("--project", required=True, help="the land development activity's name")
 @click.option("--street", default=None, help="the site's street address")

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from docgen.law import JURISDICTION_HELP
+
 
 @click.group()
 def keys() -> None:
@@ -17,7 +19,7 @@ def keys() -> None:
     "--jurisdiction",
     "-j",
     required=True,
-    help="the municipality (`docgen jurisdictions` lists those installed)",
+    help=JURISDICTION_HELP,
 )
 @click.option("--passphrase-stdin", is_flag=True, help="read the key's passphrase from stdin")
 @click.option("--force", is_flag=True, help="replace a key already made")
@@ -45,7 +47,7 @@ def create(jurisdiction: str, passphrase_stdin: bool, force: bool) -> None:
     "--jurisdiction",
     "-j",
     required=True,
-    help="the municipality (`docgen jurisdictions` lists those installed)",
+    help=JURISDICTION_HELP,
 )
 def show(jurisdiction: str) -> None:
     """Print the signing certificate's subject, validity and SHA-256 fingerprint."""
