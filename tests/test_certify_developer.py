@@ -44,17 +44,12 @@ def desk(tmp_path_factory):
     home = tmp_path_factory.mktemp("developer")
     settings = home / "settings"
     pki.install(settings)
-    saved = {k: os.environ.get(k) for k in ("DOCGEN_SETTINGS", PASSPHRASE_ENV)}
-    os.environ["DOCGEN_SETTINGS"] = str(settings)
-    os.environ[PASSPHRASE_ENV] = pki.PASSPHRASE
-    server = start_desk(home)
-    yield server
-    stop_desk(server)
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+    with pytest.MonkeyPatch.context() as patch:  # the module's environment, then back
+        patch.setenv("DOCGEN_SETTINGS", str(settings))
+        patch.setenv(PASSPHRASE_ENV, pki.PASSPHRASE)
+        server = start_desk(home)
+        yield server
+        stop_desk(server)
 
 
 def site(desk, place: tuple[str, ...]) -> int:
