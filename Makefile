@@ -33,6 +33,7 @@ bench: setup-test
 	.venv/bin/python -m benchmarks.register
 	.venv/bin/python -m benchmarks.queue
 	.venv/bin/python -m benchmarks.signing
+	.venv/bin/python -m benchmarks.name_lookalikes
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py

@@ -3,7 +3,6 @@ pairs of two different names the loose keys ask about (false positives), before 
 EXTRA_LOOK_ALIKES and the two readings of Cyrillic "т"; and how many names written wholly
 in Cyrillic look-alikes are asked about (found).
 
-    .venv/bin/pip install faker   # the names: Faker's lists of each country's names
     .venv/bin/python -m benchmarks.name_lookalikes [--per-locale 3000] [--seed 37]
 
 The names are Faker's first and last names (seeded) of Latin (US, Spain, Germany, France,
