@@ -27,6 +27,9 @@ Invariants, each with the LAW.md section behind it:
 8. The penalty tier of every notice equals the one its history gives (§ 4, readings 2, 3,
    8, 9, 11): computed here from the model's own record of convictions and checked against
    the issued notice's words.
+9. The appeal period runs from service on the person the notice is issued to, named first
+   (§ 228-79C(1): the landowner; another adopter's law may name the developer): service on
+   a person copied gives no deadline (§ 2).
 
 Every defect this model found is an ordinary regression test in
 tests/register/test_matter_regressions.py. `make soak` runs it for as long as asked
@@ -413,6 +416,11 @@ class MatterModel(RuleBasedStateMachine):
             for e in events:
                 assert e.date <= TODAY, (e.document.number, e.date)
                 assert e.outcome is None or e.outcome.date <= TODAY, e.document.number
+                # 9. the appeal period runs from service on the person the notice is
+                # issued to (named first); service on a person copied starts none
+                recipient = (e.document.case.get("recipient") or {}).get("name")
+                if e.served_on is not None and e.served_on != recipient:
+                    assert e.appeal_deadline is None, (e.document.number, e.served_on)
             # 5. numbers never repeat, and every number below a series' last is issued or
             # in a gap recorded with its reason, per kind and year
             seen: dict[str, list[int]] = {}
