@@ -203,10 +203,7 @@ def list_drafts(request: Request) -> Response:
                 .order_by(Draft.updated.desc())
             )
         )
-    choices = [
-        (kind, get_kind(kind).title, [j for j in pack_names() if load_pack(j).provides(kind)])
-        for kind in auth.kinds_for(visitor.role)
-    ]
+    choices = [(k, get_kind(k).title, providing(k)) for k in auth.kinds_for(visitor.role)]
     packs = [load_pack(j) for j in pack_names()]
     return render(
         request,
@@ -214,25 +211,34 @@ def list_drafts(request: Request) -> Response:
         drafts=rows,
         choices=choices,
         municipalities=[(p.id, p.name.value) for p in packs],
-        chosen=rows[0].jurisdiction if rows else None,
+        chosen=_latest_jurisdiction(request),
         no_notices=[p.name.value for p in packs if not p.provides("notice-of-violation")],
     )
 
 
-def default_jurisdiction(request: Request, kind: str) -> str | None:
-    """The municipality of a new ``kind`` when the case says none: the visitor's latest
-    draft's, else the only installed one whose law provides the kind (None: a choice)."""
+def providing(kind: str) -> list[str]:
+    """The installed municipalities whose law provides ``kind``."""
+    return [j for j in pack_names() if load_pack(j).provides(kind)]
+
+
+def _latest_jurisdiction(request: Request) -> str | None:
+    """The municipality of the visitor's latest draft: their default for the next one."""
     with request.app.state.db() as s:
-        latest = s.scalars(
+        return s.scalars(
             select(Draft.jurisdiction)
             .where(Draft.user_id == request.scope["visitor"].user_id)
             .order_by(Draft.updated.desc())
             .limit(1)
         ).first()
-    providing = [j for j in pack_names() if load_pack(j).provides(kind)]
-    if latest in providing:
+
+
+def default_jurisdiction(request: Request, kind: str) -> str | None:
+    """The municipality of a new ``kind`` when the case says none: the visitor's latest
+    draft's, else the only installed one whose law provides the kind (None: a choice)."""
+    latest, candidates = _latest_jurisdiction(request), providing(kind)
+    if latest in candidates:
         return latest
-    return providing[0] if len(providing) == 1 else None
+    return candidates[0] if len(candidates) == 1 else None
 
 
 @guarded(None)
@@ -245,7 +251,7 @@ def _start(request: Request) -> Response:
     kind, jurisdiction = str(form.get("kind") or ""), str(form.get("jurisdiction") or "")
     if not _may_draft(request, kind):
         return render(request, "denied.html.j2", status=403, why="your role may not draft this")
-    if jurisdiction not in pack_names() or not load_pack(jurisdiction).provides(kind):
+    if jurisdiction not in providing(kind):
         return render(
             request, "denied.html.j2", status=400, why=f"{jurisdiction} does not provide {kind}"
         )
