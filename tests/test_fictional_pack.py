@@ -13,21 +13,15 @@ from conftest import ROOT
 from docgen import api
 from docgen.demo import bundle_cases, sample_cases
 from docgen.documents import KINDS
+from docgen.law.pack_check import moved_into
 from docgen.law.packs import ENV, load_pack
 from tests.helpers.readback import docx_text, html_text, pdf_text
 
 PACKS = ROOT / "tests" / "data" / "packs"
 FOREIGN = re.compile(r"Homer|Macedon|Cortland|Wayne|228-|301-")
-# The fixtures' own places, moved to the fictional village (case data, not law).
-# Its sections are numbered 412-30 to 412-32 where Homer's are 228-77 to 228-79.
-PLACES = {
-    "Homer": "Alderbrook",
-    "Cortland": "Greenvale",
-    "228-77": "412-30",
-    "228-78": "412-31",
-    "228-79": "412-32",
-    "Tioughnioga": "Mill",
-}
+# The fixtures' own places, moved to the fictional village (case data, not law); the
+# sections they cite are renumbered through the two packs' section maps, as pack check does.
+PLACES = {"Homer": "Alderbrook", "Cortland": "Greenvale", "Tioughnioga": "Mill"}
 
 
 def moved(value: Any) -> Any:
@@ -40,6 +34,11 @@ def moved(value: Any) -> Any:
     if isinstance(value, list):
         return [moved(v) for v in value]
     return value
+
+
+def alderbrook_case(path: Any) -> dict[str, Any]:
+    """A sample case moved into the fictional village: its sections and its places."""
+    return moved(moved_into(api.load(path)[0], load_pack("alderbrook")))
 
 
 def first_samples() -> list[tuple[str, Any]]:
@@ -62,7 +61,7 @@ def test_the_pack_provides_every_kind():
 
 @pytest.mark.parametrize(("kind", "path"), first_samples(), ids=[k for k, _ in first_samples()])
 def test_every_kind_renders_with_no_word_of_another_municipality(kind, path):
-    data = moved(api.load(path)[0]) | {"jurisdiction": "alderbrook"}
+    data = alderbrook_case(path)
     _, blobs = api.render_bytes(kind, data)
     texts = {
         "html": html_text(blobs["html"].decode("utf-8")),
@@ -76,7 +75,7 @@ def test_every_kind_renders_with_no_word_of_another_municipality(kind, path):
 
 def rendered(kind: str) -> str:
     path = dict(first_samples())[kind]
-    data = moved(api.load(path)[0]) | {"jurisdiction": "alderbrook"}
+    data = alderbrook_case(path)
     return html_text(api.build(kind, data).html)
 
 
@@ -106,7 +105,7 @@ def test_counsels_final_of_its_instruments_is_compared_and_made_pdf_a(kind):
     from docgen.instruments.final import check_final, pdf_a, redline
 
     path = dict(first_samples())[kind]
-    data = moved(api.load(path)[0]) | {"jurisdiction": "alderbrook"}
+    data = alderbrook_case(path)
     draft = api.render_bytes(kind, data)[1]["docx"]
     check_final(draft, "the draft")
     edited = docx.Document(io.BytesIO(draft))
