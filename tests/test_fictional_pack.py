@@ -36,9 +36,14 @@ def moved(value: Any) -> Any:
     return value
 
 
+def into_alderbrook(case: dict[str, Any]) -> dict[str, Any]:
+    """A case moved into the fictional village: its sections and its places (the pack is
+    read from the folder the environment names)."""
+    return moved(moved_into(case, load_pack("alderbrook")))
+
+
 def alderbrook_case(path: Any) -> dict[str, Any]:
-    """A sample case moved into the fictional village: its sections and its places."""
-    return moved(moved_into(api.load(path)[0], load_pack("alderbrook")))
+    return into_alderbrook(api.load(path)[0])
 
 
 def first_samples() -> list[tuple[str, Any]]:

@@ -99,16 +99,16 @@ def test_a_notice_cannot_take_another_series_or_year(reg, typed):
 def test_a_number_is_letters_digits_and_dash_dot_underscore_slash(reg, tmp_path, made, refused):
     """A pack whose format makes a number with any other character is refused at issue,
     naming the character and the format, before a number is taken; `/` and `.` pass."""
-    from tests.test_fictional_pack import PACKS, moved
+    from tests.test_fictional_pack import PACKS, into_alderbrook
 
     pack = (PACKS / "alderbrook.yaml").read_text()
     ours = '"ALD-NOV-{year}-{seq:04d}"'
     folder = tmp_path / "packs"
     folder.mkdir()
     (folder / "alderbrook.yaml").write_text(pack.replace(ours, json.dumps(made)))
-    case = moved({**notice(), "jurisdiction": "alderbrook"})
     with pytest.MonkeyPatch.context() as env:
         env.setenv("DOCGEN_PACKS", str(folder))
+        case = into_alderbrook(notice())
         with pytest.raises(
             RegisterError, match=re.escape("ASCII letters, digits and - . _ /")
         ) as err:
