@@ -178,7 +178,7 @@ def pack_check(file: Path, is_settings: bool) -> None:
 
         check_settings_file(file, echo=click.echo)
         return
-    from docgen.law.pack_check import check_pack_file
+    from docgen.pack_check import check_pack_file
 
     if check_pack_file(file, echo=click.echo):
         sys.exit(Exit.ERROR)
@@ -198,7 +198,7 @@ def pack_new(name: str, out: Path, force: bool) -> None:
     """Write NAME.yaml: a skeleton pack with every value a municipality's law must give,
     each blank, with a comment saying what the law's text must say there."""
     from docgen.documents import MODULES
-    from docgen.law.pack_new import pack_id, skeleton
+    from docgen.pack_new import pack_id, skeleton
     from docgen.render.output import write_files
 
     stem = pack_id(name)

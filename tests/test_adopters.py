@@ -20,8 +20,8 @@ from docgen import api
 from docgen.cli import main
 from docgen.demo import sample_cases
 from docgen.errors import CaseInvalid, DocgenError
-from docgen.law.pack_check import moved_into
 from docgen.law.packs import ENV, load_pack, read_pack
+from docgen.pack_check import moved_into
 from tests.helpers.readback import docx_text, html_text, pdf_text
 
 PACKS = ROOT / "tests" / "data" / "packs"

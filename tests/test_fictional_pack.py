@@ -13,8 +13,8 @@ from conftest import ROOT
 from docgen import api
 from docgen.demo import bundle_cases, sample_cases
 from docgen.documents import KINDS
-from docgen.law.pack_check import moved_into
 from docgen.law.packs import ENV, load_pack
+from docgen.pack_check import moved_into
 from tests.helpers.readback import docx_text, html_text, pdf_text
 
 PACKS = ROOT / "tests" / "data" / "packs"

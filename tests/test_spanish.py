@@ -20,8 +20,8 @@ from num2words import num2words
 from docgen import api
 from docgen.documents import get_kind
 from docgen.documents.base import Options
-from docgen.law.pack_check import moved_into
 from docgen.law.packs import ENV, load_pack
+from docgen.pack_check import moved_into
 from docgen.render.filters import es_amount_words, es_long_date, es_money_words
 from tests.helpers.cli import docgen
 from tests.helpers.enforcement_cases import ROOT, squash

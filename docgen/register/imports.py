@@ -46,11 +46,11 @@ from sqlalchemy import delete, select, text, update
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Zip
 from docgen.cases.loader import read_regular
+from docgen.faults import pause
 from docgen.law.penalties import disposition_problem
 from docgen.register import db
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
-from docgen.register.faults import pause
 from docgen.register.import_runs import import_lock, unfinished
 from docgen.register.matching import (
     FIRM_WORDS,

@@ -41,6 +41,7 @@ from docgen.cases.validate import cited_problems
 from docgen.documents import get_kind
 from docgen.documents.base import Addressee, Correction, Options, Spec, jurisdiction_of
 from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.faults import checkpoint, pause
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import checks
@@ -53,7 +54,6 @@ from docgen.register.copies import (
     rendition_of,
 )
 from docgen.register.db import RegisterError
-from docgen.register.faults import checkpoint, pause
 from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words

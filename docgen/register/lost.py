@@ -16,9 +16,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from docgen.faults import pause
 from docgen.register import db, issuing
 from docgen.register.db import RegisterError, guarded
-from docgen.register.faults import pause
 
 
 @dataclass

@@ -23,11 +23,11 @@ from typing import Any
 from sqlalchemy import Engine
 
 from docgen import api
+from docgen.faults import checkpoint
 from docgen.register import db, history, issuing, queries, receipts
 from docgen.register.audit import actor
 from docgen.register.copies import copy_of
 from docgen.register.db import RegisterError, guarded
-from docgen.register.faults import checkpoint
 from docgen.register.finals import COUNSEL_FILES, counsel_targets
 from docgen.register.lost import recording
 from docgen.register.records import (

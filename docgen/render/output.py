@@ -29,7 +29,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from docgen.errors import OutputError, OutputExists
-from docgen.register.faults import pause
+from docgen.faults import pause
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 

@@ -17,7 +17,7 @@ def killed_on_doomed(index, case):
 
 
 def held_at(step: str, args: list, folder, env: dict | None = None):
-    """``docgen ARGS`` (a process of its own) held at ``step`` (docgen.register.faults.pause):
+    """``docgen ARGS`` (a process of its own) held at ``step`` (docgen.faults.pause):
     (the process, the pause file: touch ``PATH.go`` to let it go on, or kill it)."""
     import subprocess
     import sys

@@ -10,8 +10,8 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from docgen.law.pack_check import moved_into
 from docgen.law.packs import ENV, load_pack
+from docgen.pack_check import moved_into
 from docgen.register.due import calendar
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice

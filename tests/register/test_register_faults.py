@@ -15,8 +15,8 @@ import pytest
 import yaml
 from sqlalchemy import text
 
+from docgen.faults import STEPS
 from docgen.register import Register, RegisterError
-from docgen.register.faults import STEPS
 from tests.helpers.register_cases import notice
 
 ROOT = Path(__file__).resolve().parents[2]

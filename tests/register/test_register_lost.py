@@ -3,7 +3,7 @@ administrator, `pg_ctl stop -m fast`) says whether the document was recorded: "n
 was recorded" (no number used), "NUMBER was recorded" (its files written with export),
 or, when the register cannot be asked, that it is not known and how a retry is safe.
 
-The issue is held at its step (docgen.register.faults.pause), the server stopped under
+The issue is held at its step (docgen.faults.pause), the server stopped under
 it, then the issue let go on: real processes and a real server of this test's own."""
 
 from __future__ import annotations

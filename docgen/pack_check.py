@@ -17,6 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from docgen import api
+from docgen.demo import sample_cases
+from docgen.documents import get_kind
+from docgen.documents.base import missing_groups
 from docgen.errors import DocgenError
 from docgen.law.pack import Pack
 from docgen.law.packs import add_pack_file, load_pack, pack_files, read_pack, remove_pack_file
@@ -27,11 +31,6 @@ _CITED = re.compile(r"\b(\d+-\d+)((?:[A-Z]|\(\w+\)|\[\d+\])*)")
 
 def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
     """Check the pack at ``path``; echo one line per finding. The number of failures."""
-    from docgen import api
-    from docgen.demo import sample_cases
-    from docgen.documents import get_kind
-    from docgen.documents.base import missing_groups
-
     if not path.is_file():
         raise DocgenError(f"{path}: no such pack file")
     known = pack_files()
