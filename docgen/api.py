@@ -389,8 +389,8 @@ def penalty(source: Source) -> dict[str, Any]:
 def schema(kind: str, jurisdiction: str | None = None) -> dict[str, Any]:
     """The JSON Schema of a kind's case file (for editors and validators). Each field's
     ``provision`` names a pack value (``@penalties``); for a ``jurisdiction``, its ref."""
-    from docgen.cases.validate import cited_by
     from docgen.law.packs import load_pack
+    from docgen.law.provisions import cited_by
 
     spec = get_kind(kind)
     out = spec.model.model_json_schema()

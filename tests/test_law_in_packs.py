@@ -13,10 +13,10 @@ import pytest
 from conftest import ROOT
 from pydantic import BaseModel
 
-from docgen.cases.validate import cited_by
 from docgen.documents import DOCUMENTS
 from docgen.documents.base import provided_by
 from docgen.law.packs import load_pack, pack_names
+from docgen.law.provisions import cited_by
 
 SECTION = re.compile(r"\b(?:228|301)-\d")
 JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)

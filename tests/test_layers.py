@@ -78,8 +78,6 @@ KNOWN_CYCLES = {
 KNOWN_UPWARD = {
     ("docgen.law.pack", "docgen.documents"),
     ("docgen.law.packs", "docgen.settings"),
-    ("docgen.law.penalties", "docgen.cases.penalty"),
-    ("docgen.law.penalties", "docgen.cases.validate"),
     ("docgen.settings", "docgen.signing.keys"),
 }
 

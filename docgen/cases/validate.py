@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -12,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 from docgen.cases.labels import model_in
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.pack import Pack
+from docgen.law.provisions import cited_by, cited_problems
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -38,18 +38,6 @@ def provision_for(model: type[BaseModel], loc: tuple[Any, ...], pack: Pack | Non
             found = str(extra["provision"])
         current = model_in(info.annotation)
     return cited_by(found, pack)
-
-
-def cited_by(provision: str, pack: Pack | None) -> str:
-    """``provision``, or for ``@path`` (a pack value) the ref the pack gives it."""
-    if not provision.startswith("@"):
-        return provision
-    return pack.cite(provision[1:]) if pack is not None else ""
-
-
-def cited_problems(problems: list[Problem], pack: Pack | None) -> list[Problem]:
-    """``problems`` with each ``@path`` provision replaced by the pack's ref for it."""
-    return [replace(p, provision=cited_by(p.provision, pack)) for p in problems]
 
 
 _MESSAGES = {

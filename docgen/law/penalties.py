@@ -10,17 +10,38 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
+from typing import Protocol
 
-from docgen.cases.penalty import Offense, PriorOffense
-from docgen.cases.validate import cited_problems
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.calendar import years_from
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack, PenaltyTier
-from docgen.law.provisions import normalized
+from docgen.law.provisions import cited_problems, normalized
 
 ZERO = Decimal("0.00")
 PENALTIES = "@penalties"  # the penalty section, as the pack cites it
+
+
+class PriorOffense(Protocol):
+    """A prior offense as a case or the register gives it (docgen.cases.penalty)."""
+
+    @property
+    def committed(self) -> date: ...
+    @property
+    def disposition(self) -> str: ...
+    @property
+    def convicted(self) -> date | None: ...
+    @property
+    def reference(self) -> str | None: ...
+
+
+class Offense(Protocol):
+    """The current offense's dates (docgen.cases.penalty.Offense)."""
+
+    @property
+    def committed(self) -> date: ...
+    @property
+    def continued_through(self) -> date | None: ...
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,10 @@ definition binds no one, and citing one is an error naming what it is.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from docgen.errors import Problem
 
 if TYPE_CHECKING:
     from docgen.law.pack import Pack
@@ -98,3 +101,15 @@ def _example(pack: Pack) -> str:
     section, under = _SECTION.match(first).groups()
     subs = [s for s in pack.code.provisions.value[section] if within(section + s, first)]
     return section + (subs[1] if len(subs) > 1 else under)
+
+
+def cited_by(provision: str, pack: Pack | None) -> str:
+    """``provision``, or for ``@path`` (a pack value) the ref the pack gives it."""
+    if not provision.startswith("@"):
+        return provision
+    return pack.cite(provision[1:]) if pack is not None else ""
+
+
+def cited_problems(problems: list[Problem], pack: Pack | None) -> list[Problem]:
+    """``problems`` with each ``@path`` provision replaced by the pack's ref for it."""
+    return [replace(p, provision=cited_by(p.provision, pack)) for p in problems]

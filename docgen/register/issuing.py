@@ -37,13 +37,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from docgen import __version__, api
-from docgen.cases.validate import cited_problems
 from docgen.documents import get_kind
 from docgen.documents.base import Addressee, Correction, Options, Spec, jurisdiction_of
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.faults import checkpoint, pause
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
+from docgen.law.provisions import cited_problems
 from docgen.register import checks
 from docgen.register.audit import record
 from docgen.register.copies import (
