@@ -174,7 +174,7 @@ def pack_check(file: Path, is_settings: bool) -> None:
 
     The municipality's installed settings (docgen.settings) apply to the pack as loaded."""
     if is_settings:
-        from docgen.settings import check_settings_file
+        from docgen.pack_check import check_settings_file
 
         check_settings_file(file, echo=click.echo)
         return

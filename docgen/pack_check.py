@@ -1,4 +1,5 @@
-"""`docgen pack check FILE`: is a pack file ready to use, by itself?
+"""`docgen pack check FILE`: is a pack file ready to use, by itself? (And `--settings`:
+is a municipality's settings file, with its signing key's files, right for its pack?)
 
 The file is loaded as a jurisdiction (its id is the file's stem): every version is
 validated against the pack model (types, a ``ref`` on every value, the texts each kind
@@ -17,14 +18,25 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cryptography import x509
+
 from docgen import api
 from docgen.demo import sample_cases
 from docgen.documents import get_kind
 from docgen.documents.base import missing_groups
 from docgen.errors import DocgenError
 from docgen.law.pack import Pack
-from docgen.law.packs import add_pack_file, load_pack, pack_files, read_pack, remove_pack_file
+from docgen.law.packs import (
+    add_pack_file,
+    load_pack,
+    load_pack_with,
+    pack_files,
+    read_pack,
+    remove_pack_file,
+)
 from docgen.law.provisions import within
+from docgen.settings import LocalSettings, SettingsInvalid, address_problem, read_settings
+from docgen.signing.keys import describe, read_certificate, usable
 
 _CITED = re.compile(r"\b(\d+-\d+)((?:[A-Z]|\(\w+\)|\[\d+\])*)")
 
@@ -120,3 +132,34 @@ def renumbered(found: re.Match[str], origin: Pack, pairs: list[tuple[str, str]])
         f"(code.section_map of {origin.id!r} and of this pack): map the model section that "
         "holds it"
     )
+
+
+def check_settings_file(path: Path, echo: Any = print) -> LocalSettings:
+    """Validate the settings at ``path`` against its jurisdiction's pack (``docgen pack
+    check``): its keys and values, each value against the pack value it replaces, and the
+    signing key's files (the key itself is opened, with its passphrase, when issuing)."""
+    if not path.is_file():
+        raise SettingsInvalid(f"{path}: no such settings file")
+    local = read_settings(path.resolve(), path.stat().st_mtime_ns, path.stat().st_size)
+    pack = load_pack_with(local)
+    echo(f"{path}: valid settings for {pack.id!r} ({pack.name.value})")
+    problem = address_problem(local)
+    if problem is not None:
+        echo(f"warning: {problem}; a desk reached from other machines will not start")
+    if local.settings.signing is not None:
+        trust_root = read_certificate(local.settings.signing.certificate)
+        for line in describe(trust_root):
+            echo(f"trust root {line}")
+        usable_key = local.settings.signing.key
+        if not usable_key.is_file():
+            raise SettingsInvalid(f"{path}: signing.key: no such file {usable_key}")
+        if not _authority(trust_root):  # a pilot's own certificate: it signs too
+            usable(trust_root, where=f"{path}: signing.certificate")
+    return local
+
+
+def _authority(certificate: Any) -> bool:
+    try:
+        return bool(certificate.extensions.get_extension_for_class(x509.BasicConstraints).value.ca)
+    except x509.ExtensionNotFound:
+        return False

@@ -291,15 +291,6 @@ def read_settings(path: Path, mtime: int = 0, size: int = 0) -> LocalSettings:
     return LocalSettings(path, path.stem.lower(), settings)
 
 
-def _authority(certificate: Any) -> bool:
-    from cryptography import x509
-
-    try:
-        return bool(certificate.extensions.get_extension_for_class(x509.BasicConstraints).value.ca)
-    except x509.ExtensionNotFound:
-        return False
-
-
 def overlay(data: dict[str, Any], local: LocalSettings) -> dict[str, Any]:
     """The pack ``data`` (one version, resolved) with ``local``'s values in place of the
     pack's, each keeping the citation of the value it replaces (or of its group, for a
@@ -366,31 +357,3 @@ def public_address_problems(jurisdictions: list[str]) -> list[str]:
             "check's address printed on every issued document"
         )
     return problems
-
-
-def check_settings_file(path: Path, echo: Any = print) -> LocalSettings:
-    """Validate the settings at ``path`` against its jurisdiction's pack (``docgen pack
-    check``): its keys and values, each value against the pack value it replaces, and the
-    signing key's files (the key itself is opened, with its passphrase, when issuing)."""
-    from docgen.law.packs import load_pack_with
-
-    if not path.is_file():
-        raise SettingsInvalid(f"{path}: no such settings file")
-    local = read_settings(path.resolve(), path.stat().st_mtime_ns, path.stat().st_size)
-    pack = load_pack_with(local)
-    echo(f"{path}: valid settings for {pack.id!r} ({pack.name.value})")
-    problem = address_problem(local)
-    if problem is not None:
-        echo(f"warning: {problem}; a desk reached from other machines will not start")
-    if local.settings.signing is not None:
-        from docgen.signing.keys import describe, read_certificate, usable
-
-        trust_root = read_certificate(local.settings.signing.certificate)
-        for line in describe(trust_root):
-            echo(f"trust root {line}")
-        usable_key = local.settings.signing.key
-        if not usable_key.is_file():
-            raise SettingsInvalid(f"{path}: signing.key: no such file {usable_key}")
-        if not _authority(trust_root):  # a pilot's own certificate: it signs too
-            usable(trust_root, where=f"{path}: signing.certificate")
-    return local

@@ -78,7 +78,6 @@ KNOWN_CYCLES = {
 KNOWN_UPWARD = {
     ("docgen.law.pack", "docgen.documents"),
     ("docgen.law.packs", "docgen.settings"),
-    ("docgen.settings", "docgen.signing.keys"),
 }
 
 
