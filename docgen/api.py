@@ -28,9 +28,10 @@ from docgen.documents.base import (
     rendition,
 )
 from docgen.errors import CaseInvalid, DocgenError, OutputUsage
-from docgen.render.formats import FORMATS, Rendition, check_variant, to_bytes
+from docgen.render.formats import FORMATS, Rendition, to_bytes
 from docgen.render.html import HtmlDocument
 from docgen.render.output import STDOUT, safe_name, write_files, write_stdout
+from docgen.render.variants import check_variant
 
 Source = str | Path | Mapping[str, Any]
 __all__ = ["FORMATS", "to_bytes"]  # re-exported: the formats and the bytes of a rendition

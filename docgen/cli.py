@@ -441,7 +441,7 @@ def batch(
     from docgen import batch as engine
     from docgen.documents import get_kind
     from docgen.documents.base import check_options
-    from docgen.render.formats import check_variant
+    from docgen.render.variants import check_variant
 
     formats = api.formats_from(fmt)
     check_options(get_kind(kind), _options(layout=layout, review=review))

@@ -61,9 +61,10 @@ from pydantic import (
     field_validator,
 )
 
-from docgen.cases.common import Phone
 from docgen.errors import DocgenError
+from docgen.law.strict_yaml import StrictLoader, describe_errors
 from docgen.law.taglines import catalog, default_languages, unknown
+from docgen.values import Phone
 
 SETTINGS_ENV = "DOCGEN_SETTINGS"
 HOME_ENV = "DOCGEN_HOME"
@@ -263,8 +264,6 @@ def load_settings(jurisdiction: str) -> LocalSettings | None:
 @cache
 def read_settings(path: Path, mtime: int = 0, size: int = 0) -> LocalSettings:
     """The settings file at ``path`` validated (cached until the file changes)."""
-    from docgen.law.packs import StrictLoader, describe_errors
-
     try:
         text = path.read_text(encoding="utf-8")
         data = yaml.load(text, Loader=StrictLoader) if text.strip() else {}

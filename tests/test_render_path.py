@@ -14,7 +14,7 @@ from docgen import api
 from docgen.cli import main
 from docgen.documents.base import Options
 from docgen.errors import OptionUnsupported
-from docgen.render.formats import UnknownVariant
+from docgen.render.variants import UnknownVariant
 from tests.helpers.readback import html_text
 
 FIXTURES = ROOT / "fixtures"

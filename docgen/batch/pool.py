@@ -103,8 +103,8 @@ def run(
     """
     from docgen.documents import get_kind
     from docgen.documents.base import check_options
-    from docgen.render.formats import check_variant
     from docgen.render.output import make_folder
+    from docgen.render.variants import check_variant
 
     job = Job(kind, tuple(formats), pdf_variant, layout=layout, review=review, issue=issue)
     if issue and (queue is None or layout is not None or review):

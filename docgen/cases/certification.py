@@ -15,11 +15,11 @@ from docgen.cases.common import (
     Line,
     Model,
     NameAndTitle,
-    Phone,
     Site,
     Text,
     cited,
 )
+from docgen.values import Phone
 
 FIELDS = "@certification.required_fields"
 WHO = "@certification.who_signs"

@@ -171,24 +171,6 @@ def _zip(value: Any) -> Any:
 Zip = Annotated[str, BeforeValidator(_zip)]
 
 
-def _phone(value: Any) -> Any:
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(value)
-    if not isinstance(value, str):
-        raise ValueError("a telephone number is text, e.g. (607) 555-0142")
-    if re.search(r"[^\d \t().+\-/]", value):  # \s would let \r, \v, \x85... through
-        raise ValueError(f"{value!r} is not a telephone number (digits and ( ) - . + only)")
-    digits = re.sub(r"\D", "", value)
-    if len(digits) == 11 and digits.startswith("1"):
-        digits = digits[1:]
-    if len(digits) != 10 or digits[0] in "01" or digits[3] in "01":
-        raise ValueError(f"{value!r} is not a ten-digit US telephone number")
-    return digits
-
-
-Phone = Annotated[str, BeforeValidator(_phone)]
-
-
 # The four ways an amount is written: 48500, 48500.00, "48,500.00", "$48,500.00". Anything
 # else ("25.000,00", "12,50", 1e28) is refused, never guessed at.
 _AMOUNT = re.compile(r"\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?")

@@ -14,12 +14,12 @@ from docgen.cases.common import (
     Model,
     NameAndTitle,
     Person,
-    Phone,
     Text,
     cited,
     preferred_language,
 )
 from docgen.cases.mail import ARTICLE_HELP, CertifiedArticle
+from docgen.values import Phone
 
 
 def _citation(value: Any) -> Any:

@@ -10,28 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from docgen.documents.base import Kind, Spec
 from docgen.errors import DocgenError
+from docgen.kinds import BUNDLES, MODULES
 
-MODULES = {
-    "notice-of-violation": "docgen.documents.notice_of_violation",
-    "stop-work-order": "docgen.documents.stop_work_order",
-    "penalty-statement": "docgen.documents.penalty_statement",
-    "contractor-certification": "docgen.documents.contractor_certification",
-    "maintenance-easement": "docgen.documents.maintenance_easement",
-    "maintenance-agreement": "docgen.documents.maintenance_agreement",
-    "affidavit-of-service": "docgen.documents.affidavit_of_service",
-    "stop-work-lifted": "docgen.documents.stop_work_lifted",
-    "mailing-list": "docgen.documents.mailing_list",
-    "inspection-report": "docgen.documents.inspection_report",
-    "notice-of-deficiency": "docgen.documents.notice_of_deficiency",
-    "approval-of-corrected-work": "docgen.documents.approval_of_corrected_work",
-    "report-requirement": "docgen.documents.report_requirement",
-    "return-receipt": "docgen.documents.return_receipt",
-}
-BUNDLES = {"packet": "docgen.documents.packet"}
+if TYPE_CHECKING:  # the package names its kinds without loading them
+    from docgen.documents.base import Kind, Spec
 
 
 class _Lazy(Mapping[str, Any]):

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 
 from docgen.cases.common import Person
 from docgen.cases.validate import provision_for, validate_and_check
+from docgen.documents import KINDS, kinds_with
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack, pack_names
@@ -403,8 +404,6 @@ class Bundle(_Described):
         return self.required
 
     def members(self) -> tuple[Kind, ...]:
-        from docgen.documents import KINDS
-
         return tuple(KINDS[part] for part in self.required)
 
     def prepare(self, data: dict[str, Any], options: Options, source: str = "") -> Any:
@@ -455,8 +454,6 @@ def check_options(spec: Spec, options: Options, split: bool = False) -> None:
             "drafts an attorney reviews (maintenance-easement, maintenance-agreement)"
         )
     if options.copy is not None and not spec.copies:
-        from docgen.documents import kinds_with
-
         raise OptionUnsupported(
             f"{spec.name} has no copies; --copies is for the documents served on each person "
             f"named in copies_to ({', '.join(kinds_with(copies=True))})"

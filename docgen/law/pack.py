@@ -23,6 +23,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from docgen.errors import OptionUnsupported, UnsupportedKind
+from docgen.kinds import MODULES
 
 T = TypeVar("T")
 Ref = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
@@ -585,8 +586,6 @@ class Pack(Strict):
     def _provisions_are_kinds(self) -> Pack:
         # What each kind prints is the kind's own description (docgen.documents): a kind
         # provided without its groups is refused by `pack check` and wherever it is used.
-        from docgen.documents import MODULES
-
         for kind in self.provisions:
             if kind not in MODULES:
                 raise ValueError(
@@ -633,8 +632,6 @@ class Pack(Strict):
         return node.ref
 
     def kinds(self) -> list[str]:
-        from docgen.documents import MODULES
-
         return [kind for kind in MODULES if self.provides(kind)]
 
 

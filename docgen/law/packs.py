@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -40,9 +39,8 @@ from pydantic import ValidationError
 from docgen.errors import DocgenError
 from docgen.law.pack import Pack, section_needed
 from docgen.law.provisions import listed_in
-
-if TYPE_CHECKING:
-    from docgen.settings import LocalSettings
+from docgen.law.strict_yaml import StrictLoader, describe_errors
+from docgen.settings import LocalSettings, SettingsInvalid, load_settings, overlay
 
 ENV = "DOCGEN_PACKS"
 EFFECTIVE = "effective_from"
@@ -112,8 +110,6 @@ def pack_file(name: str) -> Path:
 def load_pack(name: str, on: date | None = None) -> Pack:
     """The pack ``name`` as in force on ``on`` (None: its latest versions), with the
     municipality's own settings (docgen.settings) in place of the values they replace."""
-    from docgen.settings import load_settings
-
     source = read_pack(pack_file(name))
     return source.on(on, load_settings(source.name))
 
@@ -148,8 +144,6 @@ def _version(source: Source, start: date | None, local: LocalSettings | None = N
     data = _resolve(source.data, start)
     if local is None:
         return Pack.model_validate({"id": source.name, **data})
-    from docgen.settings import SettingsInvalid, overlay
-
     try:
         return Pack.model_validate({"id": source.name, **overlay(data, local)})
     except ValidationError as err:
@@ -349,22 +343,6 @@ def _merge(state: Any, own: Any, path: str, overrides: list[Override]) -> Any:
     return merged
 
 
-class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Safe YAML that refuses a key given twice in one mapping (no silent overwrite)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-        seen: dict[Any, int] = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            line = key_node.start_mark.line + 1
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"line {line}: key {key!r} given twice (first at line {seen[key]})"
-                )
-            seen[key] = line
-        return super().construct_mapping(node, deep=deep)
-
-
 def _describe(
     path: Path,
     err: ValidationError,
@@ -385,29 +363,6 @@ def _describe(
         lambda loc: section_needed(loc, sections),
         more or [],
     )
-
-
-def describe_errors(
-    head: str,
-    err: ValidationError,
-    noun: str,
-    needs: Callable[[str], str] | None = None,
-    more: list[str] | None = None,
-) -> str:
-    """``head`` and one line per problem: the key path and what is wrong with it (and, for
-    a missing value, what ``needs`` says of where its text is)."""
-    lines = []
-    for error in err.errors():
-        loc = ".".join(str(p) for p in error["loc"] if not str(p).startswith("function-"))
-        message = str(error["msg"]).removeprefix("Value error, ")
-        if error["type"] == "extra_forbidden":
-            message = f"is not a {noun} key (a typo?)"
-        elif error["type"] == "missing":
-            message = "is required" + (needs(loc) if needs else "")
-        lines.append(f"{loc}: {message}" if loc else message)
-    lines += more or []
-    count = len(lines)
-    return f"{head}, {count} problem{'s' if count != 1 else ''}:\n  " + "\n  ".join(lines)
 
 
 def _is_versions(node: Any) -> bool:

@@ -10,23 +10,9 @@ from dataclasses import dataclass
 
 from docgen.errors import DocgenError
 from docgen.render.html import HtmlDocument
+from docgen.render.variants import check_variant
 
 FORMATS = ("pdf", "docx", "html")
-DEFAULT_VARIANT = "pdf/ua-1"
-VARIANTS = ("pdf/ua-1", "pdf/a-2b", "pdf/a-3b", "pdf/a-2u", "pdf/a-3u", "pdf/a-4u")
-
-
-class UnknownVariant(DocgenError):
-    """A PDF variant WeasyPrint does not write (exit 1, before anything is rendered)."""
-
-
-def check_variant(variant: str | None) -> str:
-    """``variant`` (None: the default, PDF/UA-1), or UnknownVariant naming the choices."""
-    if variant is None:
-        return DEFAULT_VARIANT
-    if variant not in VARIANTS:
-        raise UnknownVariant(f"unknown PDF variant {variant!r}; choose from {', '.join(VARIANTS)}")
-    return variant
 
 
 @dataclass(frozen=True)

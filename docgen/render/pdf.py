@@ -18,10 +18,10 @@ from typing import Any
 
 from docgen.render import pdf_lang
 from docgen.render.environment import assets_dir, templates_dir
-from docgen.render.formats import DEFAULT_VARIANT
 from docgen.render.glyphs import warn_missing_glyphs
 from docgen.render.html import Attachment, HtmlDocument
 from docgen.render.pdf_tags import add_table_scopes
+from docgen.render.variants import DEFAULT_VARIANT
 
 log = logging.getLogger("docgen.pdf")
 
