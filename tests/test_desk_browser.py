@@ -199,7 +199,9 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
 
 
 def test_a_near_match_is_never_merged_silently(page):
-    """A second notice to a similar name at another address: the clerk chooses."""
+    """A second notice to a similar name at another address: the clerk chooses, with
+    nothing preselected, each answer's penalty beside it and shown before (issue 28,
+    item 6: no one penalty while the question is open)."""
     sign_in(page, "ann")
     for name, street in (
         ("Tioughnioga Ridge Development LLC", "41 Route 281"),
@@ -213,8 +215,22 @@ def test_a_near_match_is_never_merged_silently(page):
         page.locator("#f-remedies-0-due").fill("2026-11-20")
         page.keyboard.press("Tab")
         expect(page.locator("#announce")).to_have_text("The law's checks pass.")
+        if street == "9 Water Street":  # the question is open: each answer, no one figure
+            expect(page.locator("[data-question]")).to_be_visible()
+            expect(page.locator("[data-figure=penalty]")).to_have_count(0)
+            expect(page.locator('#figures [data-penalty="new"]')).to_have_text("$0.00 to $350.00")
         page.get_by_role("button", name=re.compile("^Issue")).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Which respondent is this?")
+    assert axe_violations(page) == []
+    radios = page.get_by_role("radio")
+    expect(radios).to_have_count(2)
+    for i in range(2):
+        expect(radios.nth(i)).not_to_be_checked()  # the clerk must choose
+    expect(page.locator('[data-offense="new"]')).to_have_text("1")
+    page.get_by_role("button", name="Issue").click()  # no answer: asked again, nothing issued
+    expect(page.get_by_role("alert")).to_contain_text(
+        "Respondent: choose one of the records, or a new respondent"
+    )
     assert axe_violations(page) == []
     page.get_by_label("A different, new respondent").check()
     page.get_by_role("button", name="Issue").click()

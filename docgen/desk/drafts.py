@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import date
 from functools import wraps
 from typing import Any
 
@@ -22,7 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen import api
-from docgen.desk import auth, draft_files, forms, renderers
+from docgen.desk import auth, choosing, draft_files, forms, renderers
 from docgen.desk.database import Draft, now
 from docgen.desk.web import (
     CSRF_FIELD,
@@ -51,6 +50,9 @@ class Checked:
     history: bool = False  # the kind's penalty reads the respondent's history
     respondent: Any = None  # the register's record an issue would take without asking
     candidates: list[Any] = field(default_factory=list)  # records it may be
+    # While which record it is is a question: each answer with the penalty it gives (and
+    # ``penalty`` is None: no one figure is shown before the clerk chooses).
+    choices: list[choosing.Choice] = field(default_factory=list)
     # The language the recipient prefers (LAW.md § 13): as typed, else as the register
     # keeps it for the respondent an issue would take; the Language choice starts there.
     language: str | None = None
@@ -58,6 +60,12 @@ class Checked:
     @property
     def ready(self) -> bool:
         return not self.problems
+
+    @property
+    def question(self) -> bool:
+        """Records may be this respondent and none is taken without asking: which one it
+        is, and so its history and penalty, is the clerk's choice on issue."""
+        return self.respondent is None and bool(self.candidates)
 
 
 def check(draft: Draft, register: Any) -> Checked:
@@ -71,56 +79,38 @@ def check(draft: Draft, register: Any) -> Checked:
         result.problems = [Problem("", str(err))]
     if get_kind(draft.kind).reads_history:  # the penalty reads the history (§ 228-79C(4))
         result.history = True
-        priors = _history(register, draft.jurisdiction, data, result)
-        try:
-            result.penalty = api.penalty({**data, "prior_offenses": priors})
-        except DocgenError:
-            result.penalty = None
+        figures(register, draft, data, result)
     if renditions(draft.kind):
-        result.language = _preferred(register, data, result)
+        result.language = _preferred(register, draft.kind, data, result)
     return result
 
 
-def _preferred(register: Any, data: dict[str, Any], result: Checked) -> str | None:
+def figures(register: Any, draft: Draft, data: dict[str, Any], result: Checked) -> None:
+    """The penalty an issue would state (§ 228-79C(4)): with the prior offenses of the
+    record it would take; while which record it is is a question, each answer's penalty
+    (result.choices) and no one figure, so nothing shown can disagree with the issue."""
+    _match(register, draft.kind, data, result)
+    if result.question:
+        result.choices = choosing.choices(register, draft.jurisdiction, data, result.candidates)
+        return
+    taken = result.respondent.id if result.respondent is not None else None
+    priors = choosing.priors_of(register, draft.jurisdiction, data, taken)
+    result.penalty = choosing.penalty_with(data, priors)
+
+
+def _preferred(register: Any, kind: str, data: dict[str, Any], result: Checked) -> str | None:
     """The recipient's preferred language: the draft's, else the register's record's."""
-    recipient = data.get("recipient") or {}
-    typed = recipient.get("language") if isinstance(recipient, dict) else None
+    typed = (choosing.party_of(kind, data) or {}).get("language")
     if typed:
         return str(typed)
     if not result.history:  # the history's match is not made for this kind: made here
-        _match(register, data, result)
+        _match(register, kind, data, result)
     return result.respondent.language if result.respondent is not None else None
 
 
-def _match(register: Any, data: dict[str, Any], result: Checked) -> bool:
-    """The register's records for the draft's recipient (result.respondent, candidates);
-    False when no recipient is named yet."""
-    from pydantic import ValidationError
-
-    from docgen.cases.common import Address
-
-    recipient = data.get("recipient") or {}
-    if not isinstance(recipient, dict) or not recipient.get("name"):
-        return False
-    try:
-        address = Address.model_validate(recipient["address"]) if "address" in recipient else None
-    except ValidationError:
-        address = None
-    result.respondent, result.candidates = register.match(str(recipient["name"]), address)
-    return True
-
-
-def _history(register: Any, jurisdiction: str, data: dict[str, Any], result: Checked) -> list:
-    """The prior offenses an issue would read from the register for this recipient."""
-    if not _match(register, data, result):
-        return []
-    try:
-        as_of = date.fromisoformat(str(data.get("issued")))
-    except ValueError:
-        return []
-    if result.respondent is None:
-        return []
-    return register.priors(result.respondent.id, jurisdiction, as_of)
+def _match(register: Any, kind: str, data: dict[str, Any], result: Checked) -> None:
+    """The register's records for the draft's party (result.respondent, candidates)."""
+    result.respondent, result.candidates = choosing.match(register, kind, data)
 
 
 def _as_submitted(pairs: list[list[str]]) -> list[list[str]]:
@@ -419,6 +409,11 @@ def preview(request: Request, draft: Draft) -> Response:
     """The document's HTML as it stands, for the page's preview frame (nothing runs in it)."""
     data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
     options = _options(draft)
+    if get_kind(draft.kind).reads_history:
+        data_or_question = _with_history(request, draft, data)
+        if isinstance(data_or_question, Response):
+            return data_or_question
+        data = data_or_question
     tag, result = renderers.run(
         renderers.preview, draft.kind, data, options.review, options.case_dir
     )
@@ -428,6 +423,25 @@ def preview(request: Request, draft: Draft) -> Response:
         response.headers["content-security-policy"] = PREVIEW_CSP
         return response
     return HTMLResponse(result, headers={"content-security-policy": PREVIEW_CSP})
+
+
+def _with_history(request: Request, draft: Draft, data: dict[str, Any]) -> Any:
+    """The draft with the prior offenses the issue would read (§ 228-79C(4)); while which
+    record the respondent is is a question, the frame's page that says so and lists each
+    answer's penalty, unless the answer to show it for is asked (``?as=ID``, ``?as=new``):
+    never one penalty as if it were settled."""
+    register = request.app.state.register()
+    figured = Checked(history=True)
+    figures(register, draft, data, figured)
+    asked = request.query_params.get("as")
+    if figured.question and asked not in {c.value for c in figured.choices}:
+        response = render(request, "preview_question.html.j2", draft=draft, checked=figured)
+        response.headers["content-security-policy"] = PREVIEW_CSP
+        return response
+    taken = figured.respondent.id if figured.respondent is not None else None
+    if figured.question:
+        taken = None if asked == choosing.NEW else int(str(asked))
+    return {**data, "prior_offenses": choosing.priors_of(register, draft.jurisdiction, data, taken)}
 
 
 @on_draft("instruments")

@@ -578,7 +578,7 @@ def issue(request: Request) -> Response:
 
 
 def _issue(request: Request) -> Response:
-    from docgen.desk import actions, draft_files, drafts, renderers
+    from docgen.desk import actions, choosing, draft_files, drafts, renderers
     from docgen.errors import Problem
 
     draft = drafts.own_draft(request)
@@ -587,7 +587,9 @@ def _issue(request: Request) -> Response:
     if draft.issued_as:
         return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
     chosen = _text(posted(request).get("respondent"))
-    data = drafts.issuable(draft)
+    data, asked_again = choosing.answered(request, draft, drafts.issuable(draft), chosen)
+    if asked_again is not None:
+        return asked_again
     final = _final(posted(request).get("final"))
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
     language = _text(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
@@ -614,14 +616,7 @@ def _issue(request: Request) -> Response:
         advice = "Look for it in the register before you issue it again."
         raise renderers.RendererLost(err.why, advice) from None
     if tag == "ambiguous":
-        return render(
-            request,
-            "choose_respondent.html.j2",
-            draft=draft,
-            candidates=result,
-            copies=copies,
-            language=language,
-        )
+        return choosing.page(request, draft, data, result)
     if tag == "problems":
         return drafts.refused(request, draft, result)
     if tag == "refused":

@@ -173,16 +173,29 @@ def place_of(place: Any, tax_map: Any = None) -> Place | None:
     return Place(address, description, str(tax_map) if tax_map is not None else None)
 
 
-def recipient_of(case: Any) -> Addressee | None:
-    return _address_of(case.recipient)
+@dataclass(frozen=True)
+class PartyAt:
+    """The party a kind is addressed to, read from one field of its case (``recipient``,
+    ``owner``): the register matches respondents by it, and the name the clerk chose for
+    the issued document (the register's record, or as typed) is written there."""
+
+    field: str
+
+    def __call__(self, case: Any) -> Addressee | None:
+        return _address_of(getattr(case, self.field))
+
+
+recipient_of = PartyAt("recipient")
+owner_of = PartyAt("owner")
+
+
+def party_field(spec: Spec) -> str | None:
+    """The case field naming the party ``spec`` is addressed to; None: it has none."""
+    return spec.party.field if isinstance(spec.party, PartyAt) else None
 
 
 def site_of(case: Any) -> Place | None:
     return place_of(case.site)
-
-
-def owner_of(case: Any) -> Addressee | None:
-    return _address_of(case.owner)
 
 
 def property_of(case: Any) -> Place | None:

@@ -35,10 +35,11 @@ from docgen.register.records import (
     History,
     Issued,
     OffenseRecord,
+    RespondentRef,
     Verified,
     VerifiedSet,
 )
-from docgen.register.respondents import candidates
+from docgen.register.respondents import candidates, ref
 from docgen.render.output import safe_name, write_files
 
 
@@ -292,6 +293,11 @@ class Register:
         found = self.find_respondents(name, address)
         exact = [c for c in found if c.why == "same name and address"]
         return (exact[0] if len(exact) == 1 else None), found
+
+    def respondent(self, who: int | str) -> RespondentRef:
+        """The record of respondent ``who`` (an id, or "#id"): its name, addresses, aliases."""
+        with guarded(self.url), db.read_session(self.engine) as session:
+            return ref(queries.respondent_row(session, who))
 
     def priors(self, respondent: int, jurisdiction: str, as_of: date) -> list[dict[str, Any]]:
         """The ``prior_offenses`` an issue for ``respondent`` dated ``as_of`` reads (the

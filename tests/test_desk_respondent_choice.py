@@ -1,0 +1,179 @@
+"""Which respondent is this: the figures never disagree with the issued document (issue
+28, item 6; LAW.md § 2(a) and (e), § 4), over HTTP against a real `docgen serve` on SQLite.
+
+A notice to "Glenwood Heights Holding LLC" is issued and the offense convicted; a second
+notice is typed to the misspelt "Glenwood Hieghts Holding LLC" at the same address, a near
+name the register does not take without asking. While the question is open the figures
+and the preview show each answer's offense number and penalty and no one penalty; the
+"Which respondent is this?" page preselects nothing, refuses an empty answer, and shows
+the penalty beside each answer; the issued PDF and DOCX state the name chosen and the
+penalty the page showed for it. The name as typed becomes another name of the record
+only when the clerk ticks "keep the name as typed".
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from desk_server import serving, start_draft, typed_sample
+
+from tests.helpers.readback import docx_text, pdf_text
+
+RECORD = "Glenwood Heights Holding LLC"
+TYPED = "Glenwood Hieghts Holding LLC"  # a near name (matching.is_near), never merged silently
+OFFENSE_WORDS = {1: "first", 2: "second", 3: "third"}
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    yield from serving(tmp_path_factory)
+
+
+def opened(desk):
+    from docgen.register import Register
+
+    return Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}")
+
+
+def notice(observed: str, issued: str, name: str) -> dict[str, str]:
+    """The sample notice to ``name``, first observed and issued on these days."""
+    _, typed = typed_sample("notice-of-violation", "homer-deadline-thanksgiving")
+    return typed | {
+        "recipient.name": name,
+        "issued": issued,
+        "violations[0].observed": observed,
+        "remedies[0].due": "2026-12-05",
+        "remedies[1].due": "2026-12-10",
+    }
+
+
+def drafted(clerk, fields: dict[str, str]) -> tuple[str, str]:
+    where, token = start_draft(clerk, "notice-of-violation")
+    saved = clerk.post(where, data={**fields, "csrf_token": token})
+    assert saved.status_code == 303, saved.text
+    return where, token
+
+
+def answers(page: str) -> dict[str, tuple[int, str, str]]:
+    """Each answer a page lists: its value -> (offense number, lowest fine, highest fine)."""
+    offenses = dict(re.findall(r'data-offense="([^"]+)">(\d+)<', page))
+    fines = re.findall(r'data-penalty="([^"]+)">\$([\d,.]+) to \$([\d,.]+)<', page)
+    return {value: (int(offenses[value]), low, high) for value, low, high in fines}
+
+
+def stated(text: str) -> tuple[int, str, str]:
+    """The offense number and total fine a notice states: (number, lowest, highest)."""
+    flat = " ".join(text.split())
+    word = re.search(r"this would be a (\w+) offense", flat).group(1)
+    number = {w: n for n, w in OFFENSE_WORDS.items()}[word]
+    total = re.search(
+        r"a total fine (?:not less than [^(]*\(\$([\d,.]+)\) nor more than|not exceeding)"
+        r" [^(]*\(\$([\d,.]+)\)",
+        flat,
+    )
+    return number, total.group(1) or "0.00", total.group(2)
+
+
+@pytest.fixture(scope="module")
+def record_id(desk, tmp_path_factory) -> int:
+    """The record of Glenwood Heights Holding LLC, with one conviction (entered 2026-09-01,
+    before the offenses below: LAW.md § 4, reading 9), imported as older history is."""
+    from docgen.register.imports import import_history
+
+    older = tmp_path_factory.mktemp("history") / "older.csv"
+    older.write_text(
+        "name,street,city,state,zip,committed,convicted,court,docket,jurisdiction\n"
+        f"{RECORD},15 Albany Street,Homer,NY,13077,2026-06-01,2026-09-01,"
+        "Homer Village Court,26-101,homer\n"
+    )
+    desk.signed_in("ann").get("/documents")  # the register is made when first opened
+    with opened(desk) as register:
+        import_history(register, older, by="test")
+        (found,) = register.find_respondents(RECORD)
+    return found.id
+
+
+def test_while_the_match_is_a_question_each_answer_has_its_own_penalty(desk, record_id):
+    clerk = desk.signed_in("ann")
+    where, _ = drafted(clerk, notice("2026-11-27", "2026-11-30", TYPED))
+    page = clerk.get(where).text
+    assert "data-question" in page and "the penalty depends on whose history it is" in page
+    assert 'data-figure="penalty"' not in page and 'data-figure="offense"' not in page
+    assert answers(page) == {
+        str(record_id): (2, "350.00", "700.00"),  # its conviction counts (§ 228-79C(4))
+        "new": (1, "0.00", "350.00"),
+    }
+
+    asked = clerk.get(f"{where}/preview")
+    assert asked.status_code == 200 and "Which respondent is this?" in asked.text
+    assert "data-figure" not in asked.text and answers(asked.text) == answers(page)
+    assert asked.headers["content-security-policy"].startswith("default-src 'none'")
+    for value, (number, low, high) in answers(page).items():
+        assert f'href="/drafts/{where.rsplit("/", 1)[1]}/preview?as={value}"' in asked.text
+        shown = clerk.get(f"{where}/preview", params={"as": value}).text
+        assert stated(html.unescape(re.sub(r"<[^>]+>", " ", shown))) == (number, low, high)
+
+
+def test_the_issued_notice_names_the_record_chosen_with_the_penalty_shown(desk, record_id):
+    clerk = desk.signed_in("ann")
+    where, token = drafted(clerk, notice("2026-11-28", "2026-11-30", TYPED))
+    asked = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert asked.status_code == 200 and "Which respondent is this?" in asked.text
+    assert not re.search(r'type="radio"[^>]*checked', asked.text)  # nothing preselected
+    shown = answers(asked.text)
+    assert shown[str(record_id)] == (2, "350.00", "700.00") and shown["new"][0] == 1
+
+    with opened(desk) as register:
+        before = len(register.documents())
+    unanswered = clerk.post(f"{where}/issue", data={"csrf_token": token, "_choosing": "1"})
+    assert unanswered.status_code == 400
+    assert "Respondent: choose one of the records, or a new respondent" in unanswered.text
+    assert 'aria-invalid="true"' in unanswered.text and answers(unanswered.text) == shown
+    with opened(desk) as register:
+        assert len(register.documents()) == before  # nothing issued
+
+    chosen = {"csrf_token": token, "_choosing": "1", "respondent": str(record_id)}
+    done = clerk.post(f"{where}/issue", data=chosen)
+    assert done.status_code == 303, done.text
+    number = done.headers["location"].rsplit("/", 1)[1]
+    for fmt, read in (("pdf", pdf_text), ("docx", docx_text)):
+        text = read(clerk.get(f"/documents/{number}/file.{fmt}").content)
+        assert RECORD in text and TYPED not in text, fmt
+        assert stated(text) == shown[str(record_id)], fmt
+    with opened(desk) as register:
+        assert register.document(number).respondent.id == record_id
+        assert TYPED not in register.respondent(record_id).aliases  # nothing merged
+
+
+def test_keeping_the_name_as_typed_records_it_as_another_name(desk, record_id):
+    clerk = desk.signed_in("ann")
+    where, token = drafted(clerk, notice("2026-11-29", "2026-12-01", TYPED))
+    asked = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert f"Keep the name as typed, {TYPED}," in asked.text
+    shown = answers(asked.text)[str(record_id)]
+    chosen = {"csrf_token": token, "_choosing": "1", "respondent": str(record_id)}
+    done = clerk.post(f"{where}/issue", data={**chosen, "keep_name": "1"})
+    assert done.status_code == 303, done.text
+    number = done.headers["location"].rsplit("/", 1)[1]
+    text = pdf_text(clerk.get(f"/documents/{number}/file.pdf").content)
+    assert TYPED in text and stated(text) == shown
+    with opened(desk) as register:
+        assert TYPED in register.respondent(record_id).aliases
+
+    # the spelling is now the record's: a draft to it is no longer a question
+    again, _ = drafted(clerk, notice("2026-11-30", "2026-12-01", TYPED))
+    page = clerk.get(again).text
+    assert "data-question" not in page and f"#{record_id} {RECORD}" in page
+    assert re.search(r'data-figure="offense">2<', page)
+
+
+def test_a_record_not_in_the_register_is_asked_again(desk, record_id):
+    clerk = desk.signed_in("ann")
+    near = "Glenwood Heigths Holding LLC"  # the record knows the first misspelling by now
+    where, token = drafted(clerk, notice("2026-11-28", "2026-12-01", near))
+    bad = {"csrf_token": token, "_choosing": "1", "respondent": "999999"}
+    refused = clerk.post(f"{where}/issue", data=bad)
+    assert refused.status_code == 400 and "999999 is no record in the register" in refused.text
+    assert answers(refused.text)[str(record_id)][0] == 2
