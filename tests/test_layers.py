@@ -57,11 +57,6 @@ KNOWN_CYCLES = {
         "docgen.desk.register_pages",
         "docgen.desk.renderers",
     },
-    "the queue's app, tasks and results": {
-        "docgen.queue.app",
-        "docgen.queue.results",
-        "docgen.queue.tasks",
-    },
     "the desk's accounts and sign-in": {"docgen.desk.accounts", "docgen.desk.auth"},
 }
 

@@ -123,6 +123,6 @@ def _given_up(store: Any, batch: str, url: str) -> str | None:
 @cache
 def _queue(url: str) -> Any:
     """The procrastinate app on ``url``, opened once per server process."""
-    from docgen.queue.app import make_app
+    from docgen.queue.tasks import make_app
 
     return make_app(url, pool_size=1).open()

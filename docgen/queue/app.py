@@ -1,4 +1,4 @@
-"""The queue's procrastinate app and settings. The queue lives in the register's database
+"""The queue's settings and its database schema. The queue lives in the register's database
 (``DOCGEN_DATABASE_URL``), in the schema ``docgen_queue`` that ``docgen register
 upgrade`` installs; only PostgreSQL can hold it.
 
@@ -90,20 +90,3 @@ def conninfo(url: str) -> str:
 def connection_options() -> dict[str, Any]:
     """What every queue connection needs: procrastinate's tables in its search path."""
     return {"options": f"-c search_path={SCHEMA}"}
-
-
-def make_app(url: str, settings: Settings | None = None, pool_size: int = 2) -> Any:
-    """The procrastinate app on ``url`` with docgen's tasks (not yet opened)."""
-    from procrastinate import App, PsycopgConnector
-
-    from docgen.queue.tasks import register_tasks
-
-    connector = PsycopgConnector(
-        conninfo=conninfo(url),
-        kwargs=connection_options(),
-        min_size=1,
-        max_size=pool_size,
-    )
-    app = App(connector=connector)
-    register_tasks(app, settings or Settings.from_env())
-    return app

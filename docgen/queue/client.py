@@ -32,9 +32,9 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from docgen.batch.inputs import CaseInput
 from docgen.batch.worker import Job, Outcome, with_source
 from docgen.errors import DocgenError
-from docgen.queue.app import DEFAULT_QUEUE, SCHEMA, QueueError, Settings, make_app, queue_url
+from docgen.queue.app import DEFAULT_QUEUE, SCHEMA, QueueError, Settings, queue_url
 from docgen.queue.results import Result, Store
-from docgen.queue.tasks import ISSUE, RENDER
+from docgen.queue.tasks import ISSUE, RENDER, make_app
 from docgen.queue.worker import check_installed, engine_for
 
 FINAL_FAILURES = ("failed", "cancelled", "aborted")

@@ -1,5 +1,5 @@
-"""What a job does: render the case stored in the job (never a file on the worker's disk)
-and store the result, once.
+"""The procrastinate app and what a job does: render the case stored in the job (never a
+file on the worker's disk) and store the result, once.
 
 A job whose result is already stored (an earlier try stored it, then the worker died
 before the queue heard) does nothing. A case that cannot be rendered is a result too, its
@@ -14,10 +14,26 @@ import json
 from contextlib import suppress
 from typing import Any
 
-from docgen.queue.app import Settings
+from docgen.queue.app import Settings, connection_options, conninfo
+from docgen.queue.results import StoreFull
 
 RENDER = "docgen.render"
 ISSUE = "docgen.issue"
+
+
+def make_app(url: str, settings: Settings | None = None, pool_size: int = 2) -> Any:
+    """The procrastinate app on ``url`` with docgen's tasks (not yet opened)."""
+    from procrastinate import App, PsycopgConnector
+
+    connector = PsycopgConnector(
+        conninfo=conninfo(url),
+        kwargs=connection_options(),
+        min_size=1,
+        max_size=pool_size,
+    )
+    app = App(connector=connector)
+    register_tasks(app, settings or Settings.from_env())
+    return app
 
 
 def register_tasks(app: Any, settings: Settings) -> None:
@@ -125,8 +141,6 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
 
 def machine_cause(err: BaseException) -> str:
     """One line naming a fault of the machine."""
-    from docgen.queue.results import StoreFull
-
     if isinstance(err, StoreFull):
         return str(err)
     message = str(getattr(err, "orig", err)).strip().splitlines()

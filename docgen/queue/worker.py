@@ -26,8 +26,9 @@ from typing import Any
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from docgen.queue.app import SCHEMA, QueueError, Settings, make_app, queue_url
+from docgen.queue.app import SCHEMA, QueueError, Settings, queue_url
 from docgen.queue.outage import Outage, cause_of, connection_error, quiet_worker_logging
+from docgen.queue.tasks import make_app
 
 WARM_KIND = "notice-of-violation"
 RECOVERY_LOCK = 4242078  # one recoverer at a time, across machines
