@@ -57,7 +57,6 @@ KNOWN_CYCLES = {
         "docgen.desk.register_pages",
         "docgen.desk.renderers",
     },
-    "the desk's accounts and sign-in": {"docgen.desk.accounts", "docgen.desk.auth"},
 }
 
 

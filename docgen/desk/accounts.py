@@ -15,25 +15,19 @@ from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
 from docgen.desk.auth import ROLES, SITE_BOUND, hashed, password_problem
-from docgen.desk.database import AuditEntry, Draft, LoginAttempt, Session, User, UserSite, now
+from docgen.desk.database import (
+    AuditEntry,
+    Draft,
+    LoginAttempt,
+    Session,
+    User,
+    UserSite,
+    audit,
+    now,
+)
 from docgen.errors import DocgenError
 
 MAX_DETAIL = 200  # characters of a full name or title
-
-
-def audit(
-    s: DbSession, actor: str, action: str, subject: str, client: str = "", detail: str = ""
-) -> None:
-    """One audit row, in the caller's transaction (never a password, never case data)."""
-    s.add(
-        AuditEntry(
-            actor=actor[:100],
-            action=action,
-            subject=subject[:100],
-            client=client[:64],
-            detail=detail[:200],
-        )
-    )
 
 
 def _name_problem(name: str) -> str | None:

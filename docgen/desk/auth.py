@@ -23,7 +23,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import sessionmaker
 
-from docgen.desk.database import LoginAttempt, Session, User, now
+from docgen.desk.database import LoginAttempt, Session, User, audit, now
 from docgen.errors import DocgenError
 from docgen.passwords import MIN_LENGTH, secret_problem
 
@@ -124,8 +124,6 @@ def _dummy() -> str:
 def sign_in(db: sessionmaker, name: str, password: str, client: str) -> tuple[User, str] | None:
     """(user, session token) for a right password; None for a wrong one (counted).
     TooManyAttempts while the name or the address must wait. Every outcome is audited."""
-    from docgen.desk.accounts import audit
-
     moment = now()
     since = moment - FAILURE_WINDOW
     name, client = name[:100], client[:64]

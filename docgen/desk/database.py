@@ -19,6 +19,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import Session as DbSession
 
 from docgen.register.models import UtcDateTime
 
@@ -91,6 +92,21 @@ class AuditEntry(Base):
     subject: Mapped[str] = mapped_column(String(100))  # the user name it is about
     client: Mapped[str] = mapped_column(String(64), default="")
     detail: Mapped[str] = mapped_column(String(200), default="")
+
+
+def audit(
+    s: DbSession, actor: str, action: str, subject: str, client: str = "", detail: str = ""
+) -> None:
+    """One audit row, in the caller's transaction (never a password, never case data)."""
+    s.add(
+        AuditEntry(
+            actor=actor[:100],
+            action=action,
+            subject=subject[:100],
+            client=client[:64],
+            detail=detail[:200],
+        )
+    )
 
 
 class PublicCheck(Base):
