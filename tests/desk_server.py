@@ -1,16 +1,22 @@
 """A real desk for the tests: `docgen serve` on a free loopback port over a fresh register.
 
-Users are added through `docgen users add ... --password-stdin`, one per role.
+The users, one per role, are added by one process through the accounts' API (as `docgen
+users add` adds them; tests/test_desk_signin.py tests the command itself). A fresh SQLite
+register is a copy of the first one this test process made that way: the same tables,
+migrations and users, without paying for four hashes and a process again.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -120,15 +126,11 @@ def sqlite_of(home: Path) -> str:
 def start_desk(home: Path, database: str = "", options: tuple[str, ...] = ()) -> Desk:
     """The desk over ``database`` (default: the SQLite register in ``home``), started
     with ``options`` (say ``--workers 2``) after its port."""
-    database = database or sqlite_of(home)
-    for name, role in USERS.items():
-        done = docgen(
-            home,
-            *("users", "add", name, "--role", role, "--password-stdin"),
-            stdin=PASSWORD,
-            database=database,
-        )
-        assert done.returncode == 0, done.stderr
+    if database:
+        add_users(home, database)
+    else:
+        database = sqlite_of(home)
+        shutil.copyfile(_template() / "docgen.sqlite", home / "docgen.sqlite")
     port = free_port()
     env = environment(home, database)
     with open(home / "desk.log", "w") as log:  # the server keeps its own descriptor
@@ -151,6 +153,41 @@ def start_desk(home: Path, database: str = "", options: tuple[str, ...] = ()) ->
             time.sleep(0.1)  # not listening yet: connecting is refused at once
     process.kill()
     raise RuntimeError(f"the desk did not start within {2 * TIMEOUT} s")
+
+
+_ADD_USERS = """
+import sys
+from docgen.desk import accounts
+from docgen.desk.database import sessions
+for name, role in (pair.split(":") for pair in sys.argv[1:]):
+    accounts.add_user(sessions(), name, role, sys.stdin.readline().rstrip("\\n"))
+"""
+
+
+def add_users(home: Path, database: str) -> None:
+    """USERS added to ``database``, each with PASSWORD, in one process."""
+    done = subprocess.run(
+        [sys.executable, "-c", _ADD_USERS, *(f"{n}:{r}" for n, r in USERS.items())],
+        input=f"{PASSWORD}\n" * len(USERS),
+        capture_output=True,
+        text=True,
+        env=environment(home, database),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+_templates: list[Path] = []
+
+
+def _template() -> Path:
+    """A folder holding a fresh SQLite register with USERS, made once per test process."""
+    if not _templates:
+        folder = Path(tempfile.mkdtemp(prefix="docgen-desk-template-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        add_users(folder, sqlite_of(folder))
+        _templates.append(folder)
+    return _templates[0]
 
 
 def stop_desk(desk: Desk) -> None:
