@@ -59,8 +59,8 @@ class Listed:
     respondent_id: int | None
     respondent: str | None
     site: str | None
-    served: date | None  # the latest service recorded
-    appeal_deadline: date | None  # the latest deadline any service gives
+    served: date | None  # the day service was complete (docgen.register.standing)
+    appeal_deadline: date | None  # the kept deadline: the latest any service gave
     superseded_by: str | None
 
 
@@ -152,13 +152,15 @@ def _range_end(text: str, label: str, problems: list[str]) -> date | None:
 def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
     """The newest documents in the register's named list (docgen.register.filters), read
     in one query: the page's ids first (the filter's rules are the register's own), then
-    their details, so neither costs a query per row nor a look at every row's service."""
+    their details, so nothing costs a query per row; the day each was served is the
+    register's derived one (docgen.register.queries.served_days), read for the page only."""
     from sqlalchemy import func, select
     from sqlalchemy.orm import aliased
 
     from docgen.register import db
-    from docgen.register.filters import apply, kept_deadline_column, standing_events
-    from docgen.register.models import Document, Respondent, ServiceEvent, Site
+    from docgen.register.filters import apply, kept_deadline_column
+    from docgen.register.models import Document, Respondent, Site
+    from docgen.register.queries import served_days
     from docgen.register.store import _today
 
     newest = (Document.issued.desc(), Document.id.desc())
@@ -185,9 +187,9 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
         )
     page = apply(ids, want.name, _today()).subquery()
     successor = aliased(Document)
-    events = select(ServiceEvent).where(ServiceEvent.document_id == Document.id)
     query = (
         select(
+            Document.id,
             Document.number,
             Document.kind,
             Document.issued,
@@ -196,9 +198,6 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
             Respondent.id,
             Respondent.name,
             func.coalesce(Site.address, Site.description),
-            events.where(standing_events())
-            .with_only_columns(func.min(ServiceEvent.date))
-            .scalar_subquery(),
             kept_deadline_column(),
             select(successor.number)
             .where(successor.supersedes_id == Document.id)
@@ -210,7 +209,9 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
         .order_by(*newest)
     )
     with db.guarded(reg.url), db.read_session(reg.engine) as session:
-        return [Listed(*row) for row in session.execute(query).all()]
+        rows = session.execute(query).all()
+        served = served_days(session, [row[0] for row in rows])
+    return [Listed(*row[1:9], served.get(row[0]), *row[9:]) for row in rows]
 
 
 def affidavits(reg: Any, document_id: int) -> list[str]:
