@@ -492,15 +492,25 @@ def respondent_id(request: Request) -> int:
 
 
 KNOWN = ("recipient", "copies_to", "site")  # what a new notice takes from an earlier one
+# Each mailed piece has its own article number (LAW.md § 2): never carried to a new notice.
+PIECE = ("certified_article",)
 
 
 def _notice_from(request: Request, record: Any) -> Response:
-    """A new notice draft filled with the recipient and site of an issued document."""
+    """A new notice draft filled with the recipient, the copies and the site of an issued
+    document (the persons without the article numbers of the pieces mailed to them)."""
     from docgen.desk import drafts, forms
 
+    def person(p: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in p.items() if k not in PIECE}
+
     known = {k: record.case[k] for k in KNOWN if record.case.get(k)}
+    if "recipient" in known:
+        known["recipient"] = person(known["recipient"])
+    if "copies_to" in known:
+        known["copies_to"] = [person(p) for p in known["copies_to"]]
     pairs = forms.pairs_of(known)
-    return drafts.new_draft(request, "notice-of-violation", record.jurisdiction, pairs)
+    return drafts.new_draft(request, drafts.opening_kind(), record.jurisdiction, pairs)
 
 
 @guarded("enforce")
@@ -509,25 +519,28 @@ def notice_for(request: Request) -> Response:
 
 
 def _notice_for(request: Request) -> Response:
-    """A new notice for a respondent in the register, filled from their latest document."""
+    """A new notice for a respondent in the register, filled from their latest notice or
+    order (its site, its recipient and its copies; never their latest document as such,
+    which is often an affidavit of service naming one person and no site)."""
     from docgen.desk import drafts
+    from docgen.documents import get_kind
 
     try:
         history = register(request).history(respondent_id(request))
     except DocgenError:
         return render(request, "missing.html.j2", status=404, what="respondent")
-    latest = next((d for d in history.documents if d.case.get("recipient")), None)
+    latest = next((d for d in history.documents if get_kind(d.kind).new_notice_from), None)
     if latest is not None:
         return _notice_from(request, latest)
     # The respondent's own municipality (from any record of theirs), else the visitor's.
     known = [d.jurisdiction for d in history.documents] + [o.jurisdiction for o in history.offenses]
     jurisdiction = (
-        known[0] if known else drafts.default_jurisdiction(request, "notice-of-violation")
+        known[0] if known else drafts.default_jurisdiction(request, drafts.opening_kind())
     )
     if jurisdiction is None:  # several municipalities and nothing to go by: the clerk chooses
         return RedirectResponse("/drafts", status_code=303)
     pairs = [["recipient.name", history.respondent.name]]
-    return drafts.new_draft(request, "notice-of-violation", jurisdiction, pairs)
+    return drafts.new_draft(request, drafts.opening_kind(), jurisdiction, pairs)
 
 
 @guarded("enforce")
