@@ -87,6 +87,15 @@ def test_the_case_s_own_map_in_a_folder_below_it_is_attached_from_any_working_fo
     monkeypatch.chdir(tmp_path)  # not the case's folder
     run = docgen("render", "maintenance-easement", path, "-f", "pdf", "-o", f"{tmp_path}/out/")
     assert run.returncode == 0, run.stderr
+    # check reads it where render does (issue 28, item 7: every command, the case's folder)
+    run = docgen("check", "maintenance-easement", path)
+    assert run.returncode == 0, run.stderr
+    shutil.copy(MAP, tmp_path / "here.png")  # in the working folder only, not the case's
+    for command in (("check",), ("render", "-f", "docx", "-o", f"{tmp_path}/out2/")):
+        run = docgen(
+            command[0], "maintenance-easement", case_naming(case, "here.png"), *command[1:]
+        )
+        assert run.returncode == 1 and "'here.png' does not exist in the case file's" in run.stderr
 
 
 def test_issue_reads_the_exhibit_in_the_case_s_folder_and_refuses_one_out(

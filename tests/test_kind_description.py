@@ -15,6 +15,9 @@ NAMES = "|".join(re.escape(name) for name in (*MODULES, "packet"))
 FORBIDDEN = {
     "a branch on bundles": re.compile(r"isinstance\([^)]*Bundle"),
     "a kind tested by name": re.compile(rf"(==|!=|\bin\b|\bin_\()\s*\(?\s*[\"']({NAMES})[\"']"),
+    # the name on the left: ``"stop-work-order" in section`` (lifting.py had one)
+    "a kind's name tested": re.compile(rf"[\"']({NAMES})[\"']\s*(==|!=|\bin\b|\bnot\s+in\b)"),
+    "a kind's entry looked up by name": re.compile(rf"\[\s*[\"']({NAMES})[\"']\s*\]"),
     "a case field probed": re.compile(
         r"getattr\(case,|[\"'](number|prior_offenses|recipient|owner|site|property|issued|"
         r"violations|remedies|served)[\"']\s+in\s+\w+\.model\.model_fields"
@@ -83,3 +86,36 @@ def test_what_a_kind_follows_is_declared_and_offered_only_there():
     offered = {f.kind for f in follows("notice-of-violation", "officer")}
     assert offered == {"stop-work-order", "penalty-statement"}
     assert follows("notice-of-deficiency", "officer") == []
+
+
+def test_the_desk_starts_a_notice_from_a_notice_or_order_the_description_names():
+    """Issue 28, item 7: "Start a notice" drafts the kind a matter opens with, from the
+    respondent's latest notice or order (never an affidavit, an annex, a mailing list)."""
+    assert kinds_with(opens_matter=True) == ("notice-of-violation",)
+    assert set(kinds_with(new_notice_from=True)) == {"notice-of-violation", "stop-work-order"}
+
+
+def test_a_new_served_kind_needs_no_list_of_kind_names_edited(monkeypatch):
+    """Issue 28, item 7: the affidavit's case model takes its served kinds from the kind
+    description (no Literal of kind names), so a kind added as served is proved by an
+    affidavit with nothing else edited; a kind not served is refused, naming the served."""
+    import sys
+    import types
+    from dataclasses import replace
+
+    from docgen.cases.loader import read_case_file
+    from docgen.documents.affidavit_of_service import AffidavitCase
+
+    sources = (ROOT / "docgen").rglob("*.py")
+    literal = re.compile(rf"Literal\[\s*[\"']({NAMES})[\"']")
+    assert [p for p in sources if literal.search(p.read_text(encoding="utf-8"))] == []
+    module = types.ModuleType("served_kind_for_test")
+    module.KIND = replace(KINDS["notice-of-deficiency"], name="notice-of-abatement")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setitem(MODULES, "notice-of-abatement", module.__name__)
+    data = read_case_file(ROOT / "fixtures" / "affidavit-of-service" / "homer-certified-mail.yaml")
+    data["document"]["kind"] = "notice-of-abatement"
+    assert AffidavitCase.model_validate(data).document.kind == "notice-of-abatement"
+    data["document"]["kind"] = "mailing-list"
+    with pytest.raises(ValueError, match="'mailing-list' is not served on persons; one of "):
+        AffidavitCase.model_validate(data)

@@ -34,7 +34,7 @@ from docgen.desk.web import (
     posted,
     render,
 )
-from docgen.documents import get_kind
+from docgen.documents import get_kind, kinds_with
 from docgen.documents.base import Options
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.packs import load_pack, pack_names
@@ -202,8 +202,15 @@ def list_drafts(request: Request) -> Response:
         choices=choices,
         municipalities=[(p.id, p.name.value) for p in packs],
         chosen=_latest_jurisdiction(request),
-        no_notices=[p.name.value for p in packs if not p.provides("notice-of-violation")],
+        no_notices=[p.name.value for p in packs if not p.provides(opening_kind())],
     )
+
+
+def opening_kind() -> str:
+    """The kind a matter opens with (the kind description's ``opens_matter``): what the
+    desk's "Start a notice" drafts, for a respondent or at a site."""
+    (kind,) = kinds_with(opens_matter=True)
+    return kind
 
 
 def providing(kind: str) -> list[str]:

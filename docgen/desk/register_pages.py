@@ -59,8 +59,8 @@ class Listed:
     respondent_id: int | None
     respondent: str | None
     site: str | None
-    served: date | None  # the latest service recorded
-    appeal_deadline: date | None  # the latest deadline any service gives
+    served: date | None  # the day service was complete (docgen.register.standing)
+    appeal_deadline: date | None  # the kept deadline: the latest any service gave
     superseded_by: str | None
 
 
@@ -152,13 +152,15 @@ def _range_end(text: str, label: str, problems: list[str]) -> date | None:
 def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
     """The newest documents in the register's named list (docgen.register.filters), read
     in one query: the page's ids first (the filter's rules are the register's own), then
-    their details, so neither costs a query per row nor a look at every row's service."""
+    their details, so nothing costs a query per row; the day each was served is the
+    register's derived one (docgen.register.queries.served_days), read for the page only."""
     from sqlalchemy import func, select
     from sqlalchemy.orm import aliased
 
     from docgen.register import db
-    from docgen.register.filters import apply, kept_deadline_column, standing_events
-    from docgen.register.models import Document, Respondent, ServiceEvent, Site
+    from docgen.register.filters import apply, kept_deadline_column
+    from docgen.register.models import Document, Respondent, Site
+    from docgen.register.queries import served_days
     from docgen.register.store import _today
 
     newest = (Document.issued.desc(), Document.id.desc())
@@ -185,9 +187,9 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
         )
     page = apply(ids, want.name, _today()).subquery()
     successor = aliased(Document)
-    events = select(ServiceEvent).where(ServiceEvent.document_id == Document.id)
     query = (
         select(
+            Document.id,
             Document.number,
             Document.kind,
             Document.issued,
@@ -196,9 +198,6 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
             Respondent.id,
             Respondent.name,
             func.coalesce(Site.address, Site.description),
-            events.where(standing_events())
-            .with_only_columns(func.min(ServiceEvent.date))
-            .scalar_subquery(),
             kept_deadline_column(),
             select(successor.number)
             .where(successor.supersedes_id == Document.id)
@@ -210,7 +209,9 @@ def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
         .order_by(*newest)
     )
     with db.guarded(reg.url), db.read_session(reg.engine) as session:
-        return [Listed(*row) for row in session.execute(query).all()]
+        rows = session.execute(query).all()
+        served = served_days(session, [row[0] for row in rows])
+    return [Listed(*row[1:9], served.get(row[0]), *row[9:]) for row in rows]
 
 
 def affidavits(reg: Any, document_id: int) -> list[str]:
@@ -491,15 +492,25 @@ def respondent_id(request: Request) -> int:
 
 
 KNOWN = ("recipient", "copies_to", "site")  # what a new notice takes from an earlier one
+# Each mailed piece has its own article number (LAW.md § 2): never carried to a new notice.
+PIECE = ("certified_article",)
 
 
 def _notice_from(request: Request, record: Any) -> Response:
-    """A new notice draft filled with the recipient and site of an issued document."""
+    """A new notice draft filled with the recipient, the copies and the site of an issued
+    document (the persons without the article numbers of the pieces mailed to them)."""
     from docgen.desk import drafts, forms
 
+    def person(p: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in p.items() if k not in PIECE}
+
     known = {k: record.case[k] for k in KNOWN if record.case.get(k)}
+    if "recipient" in known:
+        known["recipient"] = person(known["recipient"])
+    if "copies_to" in known:
+        known["copies_to"] = [person(p) for p in known["copies_to"]]
     pairs = forms.pairs_of(known)
-    return drafts.new_draft(request, "notice-of-violation", record.jurisdiction, pairs)
+    return drafts.new_draft(request, drafts.opening_kind(), record.jurisdiction, pairs)
 
 
 @guarded("enforce")
@@ -508,25 +519,28 @@ def notice_for(request: Request) -> Response:
 
 
 def _notice_for(request: Request) -> Response:
-    """A new notice for a respondent in the register, filled from their latest document."""
+    """A new notice for a respondent in the register, filled from their latest notice or
+    order (its site, its recipient and its copies; never their latest document as such,
+    which is often an affidavit of service naming one person and no site)."""
     from docgen.desk import drafts
+    from docgen.documents import get_kind
 
     try:
         history = register(request).history(respondent_id(request))
     except DocgenError:
         return render(request, "missing.html.j2", status=404, what="respondent")
-    latest = next((d for d in history.documents if d.case.get("recipient")), None)
+    latest = next((d for d in history.documents if get_kind(d.kind).new_notice_from), None)
     if latest is not None:
         return _notice_from(request, latest)
     # The respondent's own municipality (from any record of theirs), else the visitor's.
     known = [d.jurisdiction for d in history.documents] + [o.jurisdiction for o in history.offenses]
     jurisdiction = (
-        known[0] if known else drafts.default_jurisdiction(request, "notice-of-violation")
+        known[0] if known else drafts.default_jurisdiction(request, drafts.opening_kind())
     )
     if jurisdiction is None:  # several municipalities and nothing to go by: the clerk chooses
         return RedirectResponse("/drafts", status_code=303)
     pairs = [["recipient.name", history.respondent.name]]
-    return drafts.new_draft(request, "notice-of-violation", jurisdiction, pairs)
+    return drafts.new_draft(request, drafts.opening_kind(), jurisdiction, pairs)
 
 
 @guarded("enforce")

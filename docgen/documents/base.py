@@ -240,6 +240,8 @@ class Spec(Protocol):
     reads_history: bool
     liftable: bool
     lifts: bool
+    opens_matter: bool
+    new_notice_from: bool
     follows: tuple[str, ...]
     permission: str | None
     issued: Callable[[Any], date | None]
@@ -338,6 +340,13 @@ class Kind(_Described):
     reads_history: bool = False  # its penalty reads the offense history (the register's)
     liftable: bool = False  # in effect from service until lifted in writing
     lifts: bool = False  # the written notice lifting a liftable document
+    # The notice a matter opens with: the desk's "Start a notice" for a respondent or at a
+    # site drafts one of this kind (LAW.md § 2: the notice of violation).
+    opens_matter: bool = False
+    # A notice or order to the persons responsible at a site: a new notice starts from its
+    # recipient, copies and site (never an affidavit, an annex or a mailing list, which
+    # name one person or none and no site).
+    new_notice_from: bool = False
     # The kinds it may be started from on an issued document's page, that document's
     # number going in its case's field that names it (``notice``, ``notices``).
     follows: tuple[str, ...] = ()
@@ -404,6 +413,8 @@ class Bundle(_Described):
     reads_history: bool = False
     liftable: bool = False
     lifts: bool = False
+    opens_matter: bool = False
+    new_notice_from: bool = False
     follows: tuple[str, ...] = ()
     permission: str | None = None
     issued: Callable[[Any], date | None] = _none

@@ -151,6 +151,7 @@ KIND = Kind(
     served=True,
     copies=True,
     liftable=True,
+    new_notice_from=True,
     permission="enforce",
     issued=issued_on,
     party=recipient_of,

@@ -606,8 +606,18 @@ def verify(file: Path) -> None:
         )
         if found.about:
             click.echo(f"{found.kind} of {found.about}")
+        if found.served:  # as the register derives it (LAW.md § 2), as history says it
+            served = found.served_on
+            click.echo(
+                f"served {served.isoformat()} (service complete, as the register keeps it)"
+                if served
+                else "not served: no recorded service stands"
+            )
+        if found.appeal_deadline:
+            click.echo(f"appeal by {found.appeal_deadline.isoformat()}")
         if found.lifted_by:
-            click.echo(f"lifted by {found.lifted_by}: this order is no longer in effect")
+            on = f" as of {found.lifted_on.isoformat()}" if found.lifted_on else ""
+            click.echo(f"lifted by {found.lifted_by}{on}: this order is no longer in effect")
         if found.copy_for:
             click.echo(f"the copy for {found.copy_for}, served with the landowner's original")
         if found.part_for:

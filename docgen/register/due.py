@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import exists, select
 from sqlalchemy.orm import Session, aliased
 
 from docgen.documents import kinds_with
@@ -33,7 +33,8 @@ from docgen.register.inspections import (
     open_deficiencies,
 )
 from docgen.register.logbook import next_due
-from docgen.register.models import Document, Offense, ReinspectionRequest, ServiceEvent, Site
+from docgen.register.models import Document, Offense, ReinspectionRequest, Site
+from docgen.register.standing import kept_deadline, served_on
 
 
 @dataclass(frozen=True)
@@ -111,13 +112,6 @@ def _items(session: Session) -> Iterable[Due]:
     pending = set(
         session.scalars(select(Offense.document_id).where(Offense.disposition == "pending")).all()
     )
-    deadlines = dict(
-        session.execute(
-            select(ServiceEvent.document_id, func.max(ServiceEvent.appeal_deadline)).group_by(
-                ServiceEvent.document_id
-            )
-        ).all()
-    )
     approved = approvals(session)
     packs: dict[str, Pack] = {}
     liftable = kinds_with(liftable=True)
@@ -129,9 +123,12 @@ def _items(session: Session) -> Iterable[Due]:
         if doc.kind == NOTICE:
             yield from _deficiency_items(session, doc, where, pack, approved)
         elif doc.kind in liftable:
-            if doc.services and doc.id not in lifted:
+            # In effect from the day service was complete (LAW.md § 3), as the register
+            # keeps it: never a mailing's raw date, and not while no service stands.
+            served = served_on(doc, pack)
+            if served is not None and doc.id not in lifted:
                 yield Due(
-                    min(e.date for e in doc.services),
+                    served,
                     f"{doc.number}: in effect until lifted in writing",
                     "order in effect",
                     where,
@@ -151,9 +148,10 @@ def _items(session: Session) -> Iterable[Due]:
                     doc.jurisdiction,
                     doc.number,
                 )
-            if deadlines.get(doc.id) is not None:
+            deadline = kept_deadline(list(doc.services))  # the notice's one (LAW.md § 2)
+            if deadline is not None:
                 yield Due(
-                    deadlines[doc.id],
+                    deadline,
                     f"{doc.number}: last day to file a written notice of appeal",
                     "appeal deadline",
                     where,

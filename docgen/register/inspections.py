@@ -25,7 +25,7 @@ from docgen.documents import inspection_report as report
 from docgen.documents import notice_of_deficiency as notice
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
-from docgen.register import db
+from docgen.register import db, standing
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, ReinspectionRequest
@@ -51,8 +51,10 @@ def _about(session: Session, kind: str, key: str, number: str) -> list[Document]
 
 
 def served_on(doc: Document) -> date | None:
-    """The day the notice was first served: the halt runs from service (LAW.md § 11)."""
-    return min((e.date for e in doc.services), default=None)
+    """The day service of the notice was complete, as the register keeps it
+    (docgen.register.standing): the halt runs from service (LAW.md § 11), and a notice is
+    served and proved like a notice of violation, so never a mailing's raw date."""
+    return standing.served_on(doc, load_pack(doc.jurisdiction, doc.issued))
 
 
 def approvals(session: Session) -> dict[str, list[Document]]:

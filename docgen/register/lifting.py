@@ -66,12 +66,14 @@ def lift(
     with recording(reg, again, safe, f"the lifting of {number}") as (session, held):
         order: Document = document_row(session, number, jurisdiction)
         pack = load_pack(order.jurisdiction, order.issued)
+        # The provision of the order's kind, or (for a document that is no order) of the
+        # kinds that are lifted in writing: the kind description says which.
+        liftable = kinds_with(liftable=True)
         section = pack.provisions
-        why = section["stop-work-order"].ref if "stop-work-order" in section else "LAW.md § 3"
+        why = next((section[k].ref for k in (order.kind, *liftable) if k in section), "LAW.md § 3")
         if not get_kind(order.kind).liftable:
-            raise RegisterError(
-                f"{number} is a {order.kind}; only a stop-work order is lifted ({why})"
-            )
+            orders = " or ".join(get_kind(k).title.lower() for k in liftable)
+            raise RegisterError(f"{number} is a {order.kind}; only a {orders} is lifted ({why})")
         current = in_effect(session, order)
         if current is not None:
             message = (

@@ -15,7 +15,15 @@ from docgen.law.packs import load_pack
 from docgen.register.certifiers import certification_set, certified
 from docgen.register.copies import copy_for, copy_of, rendition_name, rendition_of
 from docgen.register.db import RegisterError
-from docgen.register.models import AuditEntry, Document, DocumentFile, Offense, Respondent, Site
+from docgen.register.models import (
+    AuditEntry,
+    Document,
+    DocumentFile,
+    Offense,
+    Respondent,
+    ServiceEvent,
+    Site,
+)
 from docgen.register.numbering import normalize
 from docgen.register.parts import part_for
 from docgen.register.records import (
@@ -28,7 +36,14 @@ from docgen.register.records import (
     service_record,
 )
 from docgen.register.respondents import candidates, parse_id, ref
-from docgen.register.standing import kept_deadline, persons, served_on
+from docgen.register.standing import (
+    complete,
+    kept_deadline,
+    persons,
+    persons_of,
+    served_from,
+    served_on,
+)
 
 
 def file_type(stored: str) -> str:
@@ -154,15 +169,24 @@ def in_effect(session: Session, doc: Document) -> str | None:
     return chain[-1] if chain[-1] != doc.number else None
 
 
-def lifter(session: Session, doc: Document) -> str | None:
-    """The number of the written notice that lifted ``doc`` (a liftable order), if any."""
+def lifting(session: Session, doc: Document) -> tuple[str, date] | None:
+    """The written notice that lifted ``doc`` (a liftable order), if any: its number, and
+    the day it lifts the order as of (its issue date: LAW.md § 3, a lifting is dated on or
+    before the day it is recorded)."""
     if not get_kind(doc.kind).liftable:
         return None
-    return session.scalar(
-        select(Document.number).where(
+    found = session.execute(
+        select(Document.number, Document.issued).where(
             Document.about_id == doc.id, Document.kind.in_(kinds_with(lifts=True))
         )
-    )
+    ).first()
+    return (found[0], found[1]) if found is not None else None
+
+
+def lifter(session: Session, doc: Document) -> str | None:
+    """The number of the written notice that lifted ``doc`` (a liftable order), if any."""
+    found = lifting(session, doc)
+    return found[0] if found is not None else None
 
 
 def numbers_of(session: Session, ids: Any) -> dict[int, str]:
@@ -202,6 +226,7 @@ def document_record(session: Session, doc: Document) -> DocumentRecord:
     number_of = numbers_of(session, {doc.supersedes_id, doc.about_id} | event_numbers(doc))
     pack = load_pack(doc.jurisdiction, doc.issued)
     served = get_kind(doc.kind).served
+    lifted = lifting(session, doc)
     return DocumentRecord(
         id=doc.id,
         number=doc.number,
@@ -211,14 +236,18 @@ def document_record(session: Session, doc: Document) -> DocumentRecord:
         respondent=ref(doc.respondent) if doc.respondent else None,
         site=(site.address or site.description) if site else None,
         hashes={f.format: f.sha256 for f in doc.files},
-        services=tuple(service_record(s, numbers=number_of) for s in doc.services),
+        services=tuple(
+            service_record(s, numbers=number_of, complete=complete(s, list(doc.services), pack))
+            for s in doc.services
+        ),
         appeal_deadline=kept_deadline(list(doc.services)),
         persons=persons(doc, pack) if served else (),
         served_on=served_on(doc, pack) if served else None,
         supersedes=number_of.get(doc.supersedes_id),
         superseded_by=successor(session, doc.id),
         corrections=corrections(session, doc),
-        lifted_by=lifter(session, doc),
+        lifted_by=lifted[0] if lifted else None,
+        lifted_on=lifted[1] if lifted else None,
         about=number_of.get(doc.about_id),
         recorded_by=doc.recorded_by,
         recorded_at=doc.recorded_at,
@@ -295,6 +324,9 @@ def verify(session: Session, blob: bytes) -> Verified | VerifiedSet | None:
     if hit is None:
         return certification_set(session, digest)
     fmt, doc = hit
+    lifted = lifting(session, doc)
+    served = get_kind(doc.kind).served
+    pack = load_pack(doc.jurisdiction, doc.issued) if served else None
     return Verified(
         number=doc.number,
         kind=doc.kind,
@@ -308,8 +340,14 @@ def verify(session: Session, blob: bytes) -> Verified | VerifiedSet | None:
         certified=certified(session, doc.id),
         part_for=part_for(doc.kind, doc.case, fmt),
         about=numbers_of(session, {doc.about_id}).get(doc.about_id),
-        lifted_by=lifter(session, doc),
+        lifted_by=lifted[0] if lifted else None,
+        lifted_on=lifted[1] if lifted else None,
         rendition=rendition_name(fmt),
+        # Its service and deadline as the register derives them (LAW.md § 2), never an
+        # event's raw date: the same the history, the desk and the calendar read.
+        served=served,
+        served_on=served_on(doc, pack) if pack is not None else None,
+        appeal_deadline=kept_deadline(list(doc.services)),
     )
 
 
@@ -330,3 +368,26 @@ def audit(session: Session, limit: int) -> list[dict[str, Any]]:
 
 def count(session: Session) -> int:
     return session.scalar(select(func.count(Document.id))) or 0
+
+
+def served_days(session: Session, ids: list[int]) -> dict[int, date | None]:
+    """The day each listed document's service was complete, as the register derives it
+    (docgen.register.standing, LAW.md § 2): the history, verify and the document's page
+    say the same day, never a mailing's raw date. Two queries for the page, its files
+    never read."""
+    events: dict[int, list[ServiceEvent]] = {}
+    found = select(ServiceEvent).where(ServiceEvent.document_id.in_(ids))
+    for event in session.scalars(found.order_by(ServiceEvent.id)):
+        events.setdefault(event.document_id, []).append(event)
+    if not events:
+        return {}
+    rows = session.execute(
+        select(
+            Document.id, Document.kind, Document.jurisdiction, Document.issued, Document.case
+        ).where(Document.id.in_(list(events)))
+    ).all()
+    return {
+        id_: served_from(persons_of(case, events[id_], load_pack(where, issued)))
+        for id_, kind, where, issued, case in rows
+        if get_kind(kind).served
+    }

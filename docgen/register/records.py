@@ -101,6 +101,9 @@ class ServiceRecord:
     return_reason: str | None = None
     annex: str | None = None  # the number of the receipt's annex to the affidavit
     affidavit: str | None = None  # the number of this event's affidavit of service
+    # The day service by this event was complete (docgen.register.standing; None: returned,
+    # or not read for this record).
+    complete: date | None = None
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,7 @@ class DocumentRecord:
     # gives; a later event never lowers it (LAW.md § 2).
     appeal_deadline: date | None = None
     lifted_by: str | None = None  # the written notice that lifted a stop-work order
+    lifted_on: date | None = None  # the day that notice lifts it as of
     recorded_at: datetime | None = None  # when the register recorded it (aware)
     # Its chain of corrections, oldest first, itself included; the last is in effect.
     corrections: tuple[str, ...] = ()
@@ -180,10 +184,16 @@ class Verified:
     in_effect: str | None = None  # the latest correction, where superseded
     about: str | None = None  # what it proves, annexes or lifts (an affidavit's notice...)
     lifted_by: str | None = None  # the notice that lifted it (a stop-work order)
+    lifted_on: date | None = None  # the day that notice lifts it as of
     copy_for: str | None = None  # whose copy it is (docgen.register.copies), or the original
     certified: str | None = None  # a firm's own certification: who, for whom, where, when
     part_for: str | None = None  # whose part it is (docgen.register.parts), or the whole
     rendition: str | None = None  # "Spanish": a courtesy rendition (docgen.register.copies)
+    # Its kind is served; when service on the landowner was complete and the kept appeal
+    # deadline, as docgen.register.standing derives them (None: not served, no deadline).
+    served: bool = False
+    served_on: date | None = None
+    appeal_deadline: date | None = None
 
 
 @dataclass(frozen=True)
@@ -217,6 +227,7 @@ def service_record(
     rule: str = "",
     notice: date | None = None,
     numbers: dict[int, str] | None = None,
+    complete: date | None = None,
 ) -> ServiceRecord:
     """A recorded service event (docgen.register.models.ServiceEvent) as read back, the day
     of receipt and the deadline it gives read as docgen.register.standing derives them;
@@ -248,6 +259,7 @@ def service_record(
         return_reason=outcome.reason if outcome is not None else None,
         annex=numbers.get(outcome.annex_id) if outcome is not None and outcome.annex_id else None,
         affidavit=numbers.get(event.affidavit_id) if event.affidavit_id else None,
+        complete=complete,
     )
 
 

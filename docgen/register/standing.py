@@ -105,9 +105,16 @@ class PersonServed:
 
 def persons(doc: Any, pack: Pack) -> tuple[PersonServed, ...]:
     """Each person ``doc`` was sent to, the landowner first, with their service."""
-    events = list(doc.services)
+    return persons_of(doc.case, list(doc.services), pack)
+
+
+def persons_of(
+    case: dict[str, Any], events: list[ServiceEvent], pack: Pack
+) -> tuple[PersonServed, ...]:
+    """Each person a document of ``case`` was sent to, with their service by ``events``
+    (its recorded events, oldest first): for a reader that has the rows, not the document."""
     out = []
-    for index, person in enumerate(persons_served(doc.case)):
+    for index, person in enumerate(persons_served(case)):
         names = (person["name"], None) if index == 0 else (person["name"],)  # None: landowner
         theirs = [e for e in events if e.served_on in names]
         days = [d for e in theirs if (d := complete(e, events, pack)) is not None]
@@ -121,7 +128,11 @@ def persons(doc: Any, pack: Pack) -> tuple[PersonServed, ...]:
 def served_on(doc: Any, pack: Pack) -> date | None:
     """The day the register keeps as the document's service: when service on the landowner
     was complete, or else the earliest complete service on anyone (None: not served)."""
-    people = persons(doc, pack)
+    return served_from(persons(doc, pack))
+
+
+def served_from(people: tuple[PersonServed, ...]) -> date | None:
+    """The day the register keeps as the service of a document sent to ``people``."""
     if not people:
         return None
     if people[0].complete is not None:
