@@ -58,6 +58,7 @@ def style(
     f = st.font
     if size:
         f.size = Pt(size)
+        complex_size(st, size)
     if bold is not None:
         f.bold = bold
     if italic is not None:
@@ -78,6 +79,20 @@ def style(
     if indent is not None:
         pf.left_indent = Inches(indent)
     return st
+
+
+def complex_size(st, size):
+    """The style's size for complex-script text too (w:szCs: Arabic, Hebrew, Bengali...):
+    python-docx sets w:sz alone, and Word and LibreOffice then print those scripts at the
+    document default (11 pt), on lines of the style's height (the taglines' Arabic, Urdu,
+    Yiddish and Bengali lines overlapped their neighbours at 11 pt on 7.5 pt lines)."""
+    rpr = st.element.get_or_add_rPr()
+    for el in rpr.findall(qn("w:szCs")):
+        rpr.remove(el)
+    sz = rpr.find(qn("w:sz"))
+    cs = OxmlElement("w:szCs")
+    cs.set(qn("w:val"), str(round(size * 2)))
+    sz.addnext(cs)
 
 
 def plain(st):

@@ -178,6 +178,19 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
     expect(page.get_by_role("heading", level=1)).to_contain_text("Albany Street Partners LP")
     expect(page.get_by_role("link", name=number).first).to_be_visible()
     assert axe_violations(page) == []
+    # the language they prefer (LAW.md § 13): a language docgen has no copy in is refused
+    # beside the field (a value no option offers, as a forged form would send it)
+    language = page.get_by_label("Preferred language")
+    language.evaluate("s => { s.options[0].value = 'tlh'; s.selectedIndex = 0; }")
+    page.get_by_role("button", name="Save the preferred language").click()
+    expect(page.get_by_role("alert")).to_contain_text("'tlh' is not a language docgen issues")
+    expect(page.get_by_label("Preferred language")).to_have_attribute("aria-invalid", "true")
+    assert axe_violations(page) == []
+    page.get_by_label("Preferred language").select_option(label="Spanish: a courtesy copy too")
+    page.get_by_role("button", name="Save the preferred language").click()
+    expect(page.get_by_role("status").first).to_have_text("Preferred language saved.")
+    expect(page.get_by_text("Preferred language: Spanish (es)")).to_be_visible()
+    assert axe_violations(page) == []
     page.get_by_role("button", name=re.compile("^Start a notice")).click()
     expect(page.locator("#f-recipient-name")).to_have_value("Albany Street Partners LP")
     expect(page.locator("#f-recipient-address-zip")).to_have_value("13045")

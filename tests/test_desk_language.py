@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 
 import pytest
 from desk_server import csrf_of, serving, start_draft, typed_sample
@@ -91,3 +92,143 @@ def test_the_recipients_preferred_language_is_chosen_and_kept_with_the_responden
     clerk.post(where, data={**typed, "csrf_token": token})  # no language typed this time
     page = clerk.get(where).text
     assert '<option value="es" selected>English, and a Spanish courtesy copy</option>' in page
+
+
+def respondent_of_an_issued_notice(desk, clerk, sample: str):
+    """Issue ``sample``'s notice in English alone: (its number, its respondent's record)."""
+    where, token, _ = typed_draft(clerk, "notice-of-violation", sample)
+    done = clerk.post(f"{where}/issue", data={"csrf_token": token, "language": "en"})
+    assert done.status_code == 303, clerk.get(where).text
+    number = done.headers["location"].rsplit("/", 1)[1]
+    return number, record(desk, number).respondent
+
+
+def audited(desk, respondent: int) -> list[dict]:
+    """The audit's changes of ``respondent``'s preferred language, newest first."""
+    from docgen.register import Register
+
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
+        return [
+            e
+            for e in register.audit()
+            if e["action"] == "language" and e["entity"] == "respondent"
+            if e["entity_id"] == respondent
+        ]
+
+
+def options_of(page: str) -> list[tuple[str, bool]]:
+    """(value, selected) of each option of the respondent page's language choice."""
+    found = re.search(r'<select id="r-language" name="language"[^>]*>(.*?)</select>', page, re.S)
+    assert found, "the respondent's page has no language choice"
+    return [(v, bool(s)) for v, s in re.findall(r'<option value="([^"]*)"( selected)?', found[1])]
+
+
+def test_the_clerk_keeps_a_respondents_language_and_the_next_notice_offers_its_copy(desk):
+    """LAW.md § 13: on the respondent's page the clerk chooses the language they prefer,
+    among the languages docgen has courtesy renditions in; the register keeps it with an
+    audit entry, and the next notice to them starts at, and is issued with, the courtesy
+    copy in that language."""
+    from docgen.register.copies import rendition_languages
+
+    clerk = desk.signed_in("ann")
+    number, respondent = respondent_of_an_issued_notice(desk, clerk, "homer-deadline-thanksgiving")
+    assert respondent.language is None
+    page = clerk.get(f"/respondents/{respondent.id}").text
+    offered = ["", "en", *rendition_languages()]
+    assert "es" in offered
+    assert options_of(page) == [(value, value == "") for value in offered]
+
+    saved = clerk.post(
+        f"/respondents/{respondent.id}/language",
+        data={"csrf_token": csrf_of(page), "language": "es"},
+    )
+    assert saved.status_code == 303
+    assert saved.headers["location"] == f"/respondents/{respondent.id}?done=language"
+    page = clerk.get(saved.headers["location"]).text
+    assert "Preferred language saved." in page
+    assert "Preferred language: Spanish (es)" in page
+    assert ("es", True) in options_of(page)
+    assert record(desk, number).respondent.language == "es"
+    [entry] = audited(desk, respondent.id)
+    assert (entry["actor"], entry["detail"]) == ("ann", {"from": None, "to": "es"})
+
+    # 'Start a notice' from the respondent's page: the draft's recipient prefers Spanish,
+    # as the register now keeps it (the earlier notice's case named no language).
+    started = clerk.post(f"/respondents/{respondent.id}/notice", data={"csrf_token": csrf_of(page)})
+    assert started.status_code == 303, started.text
+    draft = clerk.get(started.headers["location"]).text
+    assert re.search(r'name="recipient\.language"[^>]*value="es"', draft), draft
+
+    # A notice typed anew to them (no language typed) is issued with the Spanish copy.
+    where, token = start_draft(clerk, "notice-of-violation")
+    _, typed = typed_sample("notice-of-violation", "homer-deadline-thanksgiving")
+    typed["violations[0].observed"] = "2026-11-09"  # another visit: another notice
+    clerk.post(where, data={**typed, "csrf_token": token})
+    chosen = '<option value="es" selected>English, and a Spanish courtesy copy</option>'
+    assert chosen in clerk.get(where).text
+    done = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert done.status_code == 303, clerk.get(where).text
+    second = record(desk, done.headers["location"].rsplit("/", 1)[1])
+    assert second.respondent.id == respondent.id
+    assert {"es.pdf", "es.docx"} <= set(second.hashes)
+
+    # English only, then no preference: each kept, each audited from what it was.
+    for value, kept in (("en", "en"), ("", None)):
+        page = clerk.get(f"/respondents/{respondent.id}").text
+        saved = clerk.post(
+            f"/respondents/{respondent.id}/language",
+            data={"csrf_token": csrf_of(page), "language": value},
+        )
+        assert saved.status_code == 303
+        assert record(desk, number).respondent.language == kept
+    assert [e["detail"] for e in reversed(audited(desk, respondent.id))] == [
+        {"from": None, "to": "es"},
+        {"from": "es", "to": "en"},
+        {"from": "en", "to": None},
+    ]
+
+
+def test_an_unknown_language_is_refused_naming_the_field_and_nothing_changes(desk):
+    clerk = desk.signed_in("ann")
+    number, respondent = respondent_of_an_issued_notice(
+        desk, clerk, "homer-second-offense-continued"
+    )
+    kept = respondent.language
+    before = audited(desk, respondent.id)
+    page = clerk.get(f"/respondents/{respondent.id}").text
+    refused = clerk.post(
+        f"/respondents/{respondent.id}/language",
+        data={"csrf_token": csrf_of(page), "language": "tlh"},
+    )
+    assert refused.status_code == 400
+    said = (
+        "Preferred language: &#39;tlh&#39; is not a language docgen issues courtesy copies "
+        "in; choose English (en), Spanish (es), or no preference (LAW.md § 13)"
+    )
+    assert said in refused.text
+    assert 'aria-invalid="true"' in refused.text and 'role="alert"' in refused.text
+    assert "Traceback" not in refused.text
+    assert record(desk, number).respondent.language == kept
+    assert audited(desk, respondent.id) == before
+
+
+def test_only_staff_who_enforce_may_change_it_and_only_with_the_sessions_token(desk):
+    clerk = desk.signed_in("ann")
+    number, respondent = respondent_of_an_issued_notice(desk, clerk, "homer-first-offense")
+    kept = record(desk, number).respondent.language
+    where = f"/respondents/{respondent.id}/language"
+    attorney = desk.signed_in("ada")
+    page = attorney.get(f"/respondents/{respondent.id}").text
+    assert 'name="language"' not in page  # an attorney sees the record, not the form
+    assert (
+        attorney.post(where, data={"csrf_token": csrf_of(page), "language": "en"}).status_code
+        == 403
+    )
+    assert clerk.post(where, data={"csrf_token": "forged", "language": "en"}).status_code == 403
+    assert clerk.post(where, data={"language": "en"}).status_code == 403
+    assert record(desk, number).respondent.language == kept
+    token = csrf_of(clerk.get(f"/respondents/{respondent.id}").text)
+    missing = clerk.post(
+        "/respondents/999999/language", data={"csrf_token": token, "language": "en"}
+    )
+    assert missing.status_code == 404

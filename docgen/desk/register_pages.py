@@ -476,11 +476,69 @@ def _change(request: Request, number: str, what: str) -> Response:
 
 @guarded("register")
 def respondent(request: Request) -> Response:
+    done = "Preferred language saved." if request.query_params.get("done") == "language" else ""
+    return _respondent_page(request, done=done)
+
+
+def _respondent_page(
+    request: Request, done: str = "", error: list[str] | None = None, status: int = 200
+) -> Response:
     try:
         history = register(request).history(respondent_id(request))
     except DocgenError:
         return render(request, "missing.html.j2", status=404, what="respondent")
-    return render(request, "respondent.html.j2", history=history)
+    return render(
+        request,
+        "respondent.html.j2",
+        status=status,
+        history=history,
+        languages=_languages(history.respondent.language),
+        done=done,
+        error=error or [],
+    )
+
+
+LANGUAGE_LABEL = "Preferred language"  # the form's field, as its refusal names it
+
+
+def _languages(kept: str | None) -> list[tuple[str, str]]:
+    """(value, label) of the respondent's language choice (LAW.md § 13): no preference,
+    English, each language docgen issues courtesy copies in (from the kinds' renditions),
+    and the one kept when a case named another."""
+    from docgen.law.taglines import language_name
+    from docgen.register.copies import rendition_languages
+
+    choices = [("", "No preference kept (English only)"), ("en", "English (no courtesy copy)")]
+    choices += [(c, f"{language_name(c)}: a courtesy copy too") for c in rendition_languages()]
+    if kept and kept not in {value for value, _ in choices}:
+        choices.append(
+            (kept, f"{language_name(kept)} ({kept}), as a case named it: no courtesy copy")
+        )
+    return choices
+
+
+@guarded("enforce")
+def respondent_language(request: Request) -> Response:
+    return once(request, _respondent_language)
+
+
+def _respondent_language(request: Request) -> Response:
+    """Keep the language the respondent prefers, as the clerk chose it: the next document
+    issued to them offers a courtesy copy in it (LAW.md § 13)."""
+    from docgen.register.db import Refused
+
+    try:
+        rid = respondent_id(request)
+    except DocgenError:
+        return render(request, "missing.html.j2", status=404, what="respondent")
+    chosen = _text(posted(request).get("language"))
+    try:
+        register(request).prefer_language(rid, chosen, by=request.scope["visitor"].name)
+    except Refused as err:
+        return _respondent_page(request, error=err.said(lambda _: LANGUAGE_LABEL), status=400)
+    except DocgenError:
+        return render(request, "missing.html.j2", status=404, what="respondent")
+    return RedirectResponse(f"/respondents/{rid}?done=language", status_code=303)
 
 
 def respondent_id(request: Request) -> int:
@@ -509,6 +567,14 @@ def _notice_from(request: Request, record: Any) -> Response:
         known["recipient"] = person(known["recipient"])
     if "copies_to" in known:
         known["copies_to"] = [person(p) for p in known["copies_to"]]
+    recipient = known.get("recipient")
+    if isinstance(recipient, dict) and record.respondent is not None:
+        # The language the register keeps now (LAW.md § 13), not the one the earlier case
+        # said: the clerk may have changed it on the respondent's page since.
+        recipient = {k: v for k, v in recipient.items() if k != "language"}
+        if record.respondent.language:
+            recipient["language"] = record.respondent.language
+        known["recipient"] = recipient
     pairs = forms.pairs_of(known)
     return drafts.new_draft(request, drafts.opening_kind(), record.jurisdiction, pairs)
 
@@ -657,6 +723,7 @@ routes = [
     Route("/documents/{number}/{what}", change, methods=["POST"]),
     Route("/respondents/{id}", respondent, methods=["GET"]),
     Route("/respondents/{id}/notice", notice_for, methods=["POST"]),
+    Route("/respondents/{id}/language", respondent_language, methods=["POST"]),
     Route("/verify", verify_page, methods=["GET"]),
     Route("/verify", verify, methods=["POST"]),
     Route("/drafts/{draft}/issue", issue, methods=["POST"]),

@@ -47,6 +47,16 @@ def rendition_name(stored: str) -> str | None:
     return LANGUAGES[found[0]][0] if found and found[0] in LANGUAGES else None
 
 
+def rendition_languages() -> tuple[str, ...]:
+    """The languages some kind has a courtesy rendition in (LAW.md § 13), as the kinds
+    declare them (their ``renditions``), in the order of LANGUAGES."""
+    from docgen.documents import KINDS
+    from docgen.documents.base import LANGUAGES
+
+    found = {code for kind in KINDS.values() for code in kind.renditions if "/" not in code}
+    return tuple(code for code in LANGUAGES if code in found)
+
+
 def refuse_language(kind: str, language: str) -> None:
     """Before anything is numbered: ``kind`` has a rendition in ``language`` ("en", the
     English document alone, always)."""

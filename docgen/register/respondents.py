@@ -220,9 +220,10 @@ def remember(session: Session, respondent: Respondent, name: str, address: Any, 
     session.flush()
 
 
-def prefer(session: Session, respondent: Respondent, language: str, actor: str) -> None:
+def prefer(session: Session, respondent: Respondent, language: str | None, actor: str) -> None:
     """Keep ``language`` as the one ``respondent`` prefers (LAW.md § 13), as a case said
-    (checked there against the municipality's languages) or the clerk chose."""
+    (checked there against the municipality's languages) or the clerk chose (None: no
+    preference kept); a change is in the audit, from and to."""
     from docgen.register.audit import record
 
     if respondent.language != language:
@@ -236,3 +237,34 @@ def prefer(session: Session, respondent: Respondent, language: str, actor: str) 
         )
         respondent.language = language
         session.flush()
+
+
+def choose_language(session: Session, rid: int, language: str | None, actor: str) -> RespondentRef:
+    """The clerk's choice of the language respondent ``rid`` prefers (LAW.md § 13): one
+    docgen issues courtesy copies in, English (no courtesy copy) or None (no preference);
+    the language already kept may be chosen again (a case may have named another the
+    municipality offers). Anything else is refused naming the field, nothing changed."""
+    from docgen.documents.base import ENGLISH
+    from docgen.errors import Problem
+    from docgen.law.taglines import language_name
+    from docgen.register.copies import rendition_languages
+    from docgen.register.db import Refused
+
+    respondent = session.get(Respondent, rid)
+    if respondent is None:
+        raise RegisterError(f"no respondent #{rid}")
+    offered = (ENGLISH, *rendition_languages())
+    if language is not None and language not in offered and language != respondent.language:
+        names = ", ".join(f"{language_name(code)} ({code})" for code in offered)
+        raise Refused(
+            [
+                Problem(
+                    "language",
+                    f"{language[:20]!r} is not a language docgen issues courtesy copies in; "
+                    f"choose {names}, or no preference",
+                    "LAW.md § 13",
+                )
+            ]
+        )
+    prefer(session, respondent, language, actor)
+    return ref(respondent)

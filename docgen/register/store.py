@@ -24,7 +24,7 @@ from sqlalchemy import Engine
 
 from docgen import api
 from docgen.faults import checkpoint
-from docgen.register import db, history, issuing, queries, receipts
+from docgen.register import db, history, issuing, queries, receipts, respondents
 from docgen.register.audit import actor
 from docgen.register.copies import copy_of
 from docgen.register.db import RegisterError, guarded
@@ -257,6 +257,15 @@ class Register:
     def record_return(self, number: str, on: date, reason: str, **kwargs: Any):
         """Record a mailing returned undelivered; see docgen.register.receipts.record_return."""
         return receipts.record_return(self, number, on, reason, **kwargs)
+
+    def prefer_language(
+        self, respondent: int, language: str | None, by: str | None = None
+    ) -> RespondentRef:
+        """Keep the language respondent ``respondent`` prefers (LAW.md § 13; None: none),
+        as the clerk chose it; see docgen.register.respondents.choose_language."""
+        who = actor(by)
+        with guarded(self.url), db.write_session(self.engine) as session:
+            return respondents.choose_language(session, respondent, language, who)
 
     # -- reading -------------------------------------------------------------------------
     def document(self, number: str, jurisdiction: str | None = None) -> DocumentRecord:

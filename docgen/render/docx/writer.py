@@ -4,6 +4,7 @@ written onto the frame's named styles (docgen.render.docx.styles)."""
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from docx.enum.section import WD_SECTION
@@ -380,7 +381,7 @@ class Writer:
                 state.contents(cell_el, {"bold": True} if cell_el.tag == "th" or is_head else {})
                 state.finish()
                 col += span
-        _fit_columns(table, rows, width)
+        _fit_columns(table, rows, width, _col_shares(el, width))
         self.add_paragraph(AFTER_TABLE)
 
     def section(self, el: Any) -> None:
@@ -437,10 +438,30 @@ def _style_spacing(style: Any, name: str) -> Any:
     return None
 
 
-def _fit_columns(table: Any, rows: list[tuple[Any, bool]], count: int) -> None:
+_SHARE = re.compile(r"(?:^|;)\s*width:\s*(\d+(?:\.\d+)?)%\s*(?:;|$)")
+
+
+def _col_shares(el: Any, count: int) -> list[float] | None:
+    """The share of the line each column gets when the template gives every column its
+    width (``<colgroup><col style="width: 40%">``, as the PDF lays it out); else None."""
+    cols = [c for c in el.iter("col") if isinstance(c.tag, str)]
+    found = [_SHARE.search(c.get("style") or "") for c in cols]
+    if len(cols) != count or not all(found):
+        return None
+    shares = [float(m[1]) for m in found if m]
+    return [share / sum(shares) for share in shares]
+
+
+def _fit_columns(
+    table: Any, rows: list[tuple[Any, bool]], count: int, shares: list[float] | None = None
+) -> None:
     """Column widths in proportion to what each column holds, as the PDF's table layout
     does; left alone, Word and LibreOffice split the page evenly (a wide "No." column).
-    A cell of class "nowrap" (print.css keeps it on one line) gets room for all of it."""
+    A cell of class "nowrap" (print.css keeps it on one line) gets room for all of it.
+    ``shares``: the widths the template gives (:func:`_col_shares`), taken as they are."""
+    if shares is not None:
+        _set_widths(table, [int(TEXT_WIDTH * share) for share in shares])
+        return
     weights, longest = [4] * count, [0] * count
     for row_el, _ in rows:
         col = 0
@@ -465,6 +486,10 @@ def _fit_columns(table: Any, rows: list[tuple[Any, bool]], count: int) -> None:
     else:
         spare, total = TEXT_WIDTH - sum(floors), sum(weights)
         widths = [f + int(spare * w / total) for f, w in zip(floors, weights, strict=True)]
+    _set_widths(table, widths)
+
+
+def _set_widths(table: Any, widths: list[int]) -> None:
     table.autofit = False
     for grid_col, w in zip(table._tbl.tblGrid.gridCol_lst, widths, strict=False):
         grid_col.w = Emu(w)
