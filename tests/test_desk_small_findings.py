@@ -12,7 +12,7 @@ import pytest
 from desk_server import csrf_of, serving, start_desk, stop_desk
 
 from docgen.desk import renderers
-from docgen.desk.register_pages import _cell
+from docgen.desk.register_list import _cell
 from tests.helpers import pgserver, pki
 from tests.helpers.flood import status_of
 from tests.helpers.register_cases import notice

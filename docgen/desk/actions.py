@@ -13,7 +13,6 @@ share; never from a kind's name.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -21,97 +20,12 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.desk import auth, drafts, forms, record_forms, renderers
+from docgen.desk.document_page import document_page
+from docgen.desk.offers import PART, REFERENCES, Follow, copies, follows, made, shared
 from docgen.desk.web import attachment, guarded, once, posted, render
-from docgen.documents import BUNDLES, KINDS, get_kind
+from docgen.documents import KINDS
 from docgen.errors import DocgenError
 from docgen.register.parts import part_format
-
-# What a document's case holds about itself, never carried into another document (the
-# officer comes from the signed-in user; the register gives the number and the priors).
-OWN = ("jurisdiction", "number", "issued", "served", "officer", "offense", "prior_offenses")
-# The field of a following document that names the document it follows: a list of
-# numbers or one number (the notices a stop-work order rests on, the notice a penalty
-# statement follows).
-REFERENCES = {"notices": True, "notice": False}
-
-
-@dataclass(frozen=True)
-class Copy:
-    """Another rendering of an issued document's case: a layout or a bundle."""
-
-    name: str
-    label: str
-
-
-@dataclass(frozen=True)
-class Follow:
-    """A document that may be started from an issued one."""
-
-    kind: str
-    label: str
-
-
-def copies(kind: str, case: dict[str, Any]) -> list[Copy]:
-    """The placards, packets and per-party files a document of ``kind`` can be printed
-    as: its kind's layouts, the bundles whose first part it is, and one file for each
-    part its kind splits the case into (a certification's firms)."""
-    spec = get_kind(kind)
-    found = [Copy(layout, f"{spec.title}, {layout} (PDF)") for layout in spec.layouts]
-    for name in BUNDLES:
-        bundle = get_kind(name)
-        if bundle.parts[0] == kind:
-            found.append(Copy(name, f"{bundle.title} (PDF)"))
-    for n, (party, _) in enumerate(split_parts(kind, case), start=1):
-        found.append(Copy(f"{PART}{n}", f"{spec.title} for {party} (PDF)"))
-    return found
-
-
-PART = "part-"  # a copy's name: the Nth part of a split case
-
-
-def split_parts(kind: str, case: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """(party, case of that party alone) for each part of a kind that splits its case."""
-    spec = get_kind(kind)
-    return spec.split(case) if spec.split is not None else []
-
-
-def follows(kind: str, role: str) -> list[Follow]:
-    """The kinds ``role`` may start from an issued ``kind``: those whose description says
-    they follow it, and those sharing its parties and site, or its property."""
-    source = get_kind(kind)
-    found = []
-    for name in auth.kinds_for(role):
-        target = KINDS[name]
-        if name == kind:
-            continue
-        if kind in target.follows:
-            found.append(Follow(name, f"{target.title} from this {source.title.lower()}"))
-        elif target.permission == source.permission and _same_fields(kind, name):
-            found.append(Follow(name, f"{target.title} for the same property"))
-    return found
-
-
-def made(kind: str, role: str) -> list[Follow]:
-    """The kinds ``role`` issues that the register makes whole from an issued ``kind``."""
-    return [
-        Follow(
-            name, f"Issue the {KINDS[name].title.lower()} from this {get_kind(kind).title.lower()}"
-        )
-        for name in auth.kinds_for(role)
-        if kind in KINDS[name].made_from
-    ]
-
-
-def _same_fields(kind: str, other: str) -> bool:
-    """Whether every field of either case (but its own) is one the other takes."""
-    return set(_shared(kind, kind)) == set(_shared(kind, other)) == set(_shared(other, other))
-
-
-def _shared(kind: str, other: str) -> list[str]:
-    """The case fields of ``kind`` that ``other`` takes as they are."""
-    mine = get_kind(kind).model.model_fields
-    theirs = get_kind(other).model.model_fields
-    return [f for f in mine if f in theirs and f not in OWN and f not in REFERENCES]
 
 
 def _record(request: Request) -> Any:
@@ -205,7 +119,7 @@ def _follow(request: Request) -> Response:
     refused = _not_offered(request, record, kind, follows, "draft")
     if refused is not None:
         return refused
-    case = {k: record.case[k] for k in _shared(record.kind, kind) if k in record.case}
+    case = {k: record.case[k] for k in shared(record.kind, kind) if k in record.case}
     for field, many in REFERENCES.items():
         if field in KINDS[kind].model.model_fields:
             case[field] = [record.number] if many else record.number
@@ -220,8 +134,6 @@ def make(request: Request) -> Response:
 def _make(request: Request) -> Response:
     """Issue the document the register makes from this one (nothing typed); a refusal
     (notified already, nothing deficient) is shown on the document's page."""
-    from docgen.desk.register_pages import _document_page
-
     record, kind = _record(request), request.path_params["kind"]
     refused = _not_offered(request, record, kind, made, "issue")
     if refused is not None:
@@ -229,28 +141,8 @@ def _make(request: Request) -> Response:
     url, by = request.app.state.database_url, request.scope["visitor"].name
     tag, result = renderers.run(renderers.make, url, kind, record.number, by)
     if tag != "issued":
-        return _document_page(request, record.number, [result], 409)
+        return document_page(request, record.number, [result], 409)
     return RedirectResponse(f"/documents/{result}", status_code=303)
-
-
-def for_document(request: Request, record: Any) -> dict[str, Any]:
-    """What the document's page offers the visitor."""
-    from docgen.documents.affidavit_of_service import persons_served
-
-    role, spec = request.scope["visitor"].role, get_kind(record.kind)
-    return {
-        "persons": [p["name"] for p in persons_served(record.case)] if spec.served else [],
-        "offenses": _offenses(request, record) if spec.charges_offense else [],
-        "served": spec.served,  # service is recorded only for kinds that are served
-        "appealable": spec.appealable,  # its service starts an appeal period
-        "charges": spec.charges_offense,  # dispositions only for a charged offense
-        "liftable": spec.liftable and request.scope["visitor"].may("enforce"),
-        "lifted_by": record.lifted_by,
-        "copies": copies(record.kind, record.case),
-        "follows": follows(record.kind, role) if not record.superseded_by else [],
-        "made": made(record.kind, role) if not record.superseded_by else [],
-        "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
-    }
 
 
 @guarded("enforce")
@@ -261,8 +153,6 @@ def lift(request: Request) -> Response:
 def _lift(request: Request) -> Response:
     """Lift a stop-work order on the day the Village confirmed compliance: the register
     records it and issues the written notice lifting it (`docgen lift`)."""
-    from docgen.desk.register_pages import _document_page
-
     number = request.path_params["number"]
     try:
         on = record_forms.lift_date(posted(request))
@@ -272,15 +162,8 @@ def _lift(request: Request) -> Response:
         )
     except DocgenError as err:
         error, bad = record_forms.said(err, "lift"), record_forms.fields(err)
-        return _document_page(request, number, error, 400, typed_for="lift", bad=bad)
+        return document_page(request, number, error, 400, typed_for="lift", bad=bad)
     return RedirectResponse(f"/documents/{done.number}", status_code=303)
-
-
-def _offenses(request: Request, record: Any) -> list[Any]:
-    """The offense the document charges, with its disposition (the register's history)."""
-    if record.respondent is None:
-        return []
-    return request.app.state.register().charged(record)
 
 
 routes = [

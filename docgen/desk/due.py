@@ -12,8 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from docgen.desk.register_pages import register
-from docgen.desk.web import guarded, posted, render
+from docgen.desk.web import guarded, posted, register, render
 from docgen.errors import DocgenError
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack

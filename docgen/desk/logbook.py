@@ -15,8 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk.register_pages import register
-from docgen.desk.web import guarded, posted, render
+from docgen.desk.web import guarded, posted, register, render
 from docgen.errors import DocgenError
 from docgen.register.db import Refused
 from docgen.register.logbook import (

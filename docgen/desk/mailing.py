@@ -14,8 +14,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from docgen.desk import renderers
-from docgen.desk.register_pages import FORMAT_TYPES, register
-from docgen.desk.web import attachment, guarded, render
+from docgen.desk.web import FORMAT_TYPES, attachment, guarded, register, render
 from docgen.errors import DocgenError
 
 KIND = "mailing-list"

@@ -382,7 +382,7 @@ def printed_copy(kind: str, name: str, case: dict[str, Any]) -> Result:
     """("pdf", the bytes) of an issued case in a layout of its kind, as the bundle
     ``name``, or its part ``part-N`` (desk.actions.copies), or ("refused", why)."""
     from docgen import api
-    from docgen.desk.actions import PART, split_parts
+    from docgen.desk.offers import PART, split_parts
     from docgen.documents import BUNDLES
     from docgen.documents.base import Options
     from docgen.errors import DocgenError

@@ -306,3 +306,22 @@ def posted(request: Request) -> FormData:
 
 def client_of(request: Request) -> str:
     return request.client.host if request.client else "unknown"
+
+
+FORMAT_TYPES = {
+    "pdf": "application/pdf",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "html": "text/html; charset=utf-8",
+    "png": "image/png",  # a paper-signed certification's scan
+    "jpg": "image/jpeg",
+}
+
+
+def register(request: Request) -> Any:
+    """The register the desk serves (a new handle on its database)."""
+    return request.app.state.register()
+
+
+def typed(value: Any) -> str | None:
+    """A posted field's text, stripped (None: left empty)."""
+    return str(value or "").strip() or None
