@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, PlainValidator, WrapValidator
 from pydantic.fields import FieldInfo
 
+from docgen import values
 from docgen.cases import common
 
 Path = tuple[str | int, ...]
@@ -26,7 +27,7 @@ _VALIDATED = {
     common._iso_date: "date",
     common._money: "money",
     common._zip: "zip",
-    common._phone: "phone",
+    values._phone: "phone",
     common._jurisdiction: "jurisdiction",
 }
 _VALIDATORS = (AfterValidator, BeforeValidator, PlainValidator, WrapValidator)
