@@ -13,6 +13,7 @@ from pathlib import Path
 from desk_server import start_desk, start_draft, stop_desk, typed_sample
 from PIL import Image
 
+from docgen.desk.forms import input_id
 from tests.helpers.inspection_cases import CHOSEN, TODAY, TYPED, phone_photo
 from tests.jobqueue.conftest import sql, wait_for
 
@@ -78,12 +79,15 @@ def issued_through_the_queue(client, where: str, data: dict, files: dict | None 
 
 def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, monkeypatch):
     """A correction through the queue supersedes its original; an attorney's easement
-    with counsel's final closes its draft and opens the issued document, the final kept."""
-    import io
-
+    with counsel's final closes its draft and opens the issued document, the final kept;
+    an inspection report's photos travel in its job (:func:`photos_through_the_queue`)."""
     import docx
 
+    monkeypatch.delenv("DOCGEN_DESK_QUEUE", raising=False)
+    (tmp_path / "direct").mkdir()
+    direct = start_desk(tmp_path / "direct")  # the desk's own issue, on its SQLite register
     monkeypatch.setenv("DOCGEN_DESK_QUEUE", "docgen")
+    monkeypatch.setenv("DOCGEN_QUEUE_PHOTOS_MB", "0.5")
     (tmp_path / "desk").mkdir()
     desk = start_desk(tmp_path / "desk", queue_url)
     try:
@@ -128,8 +132,11 @@ def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, mo
             easement,
         )
         assert ("final",) in kept and ("redline",) in kept
+
+        photos_through_the_queue(desk, direct, queue_url, tmp_path)
     finally:
         stop_desk(desk)
+        stop_desk(direct)
 
 
 def drafted_inspection(client, photos: list[Path]) -> tuple[str, str]:
@@ -150,56 +157,51 @@ def images_of(pdf: bytes) -> list[bytes]:
     return [image.data for page in PdfReader(io.BytesIO(pdf)).pages for image in page.images]
 
 
-def test_an_inspection_with_photos_through_the_queue(queue_url, machines, tmp_path, monkeypatch):
+def photos_through_the_queue(desk, direct, queue_url: str, tmp_path: Path) -> None:
     """The photos sent from the phone travel in the job (§ 228-79A(1), LAW.md § 11): the
-    queued report shows the very images the desk's own issue shows; the photos leave the
-    job once it is issued; a draft whose photos pass the job's limit is refused, naming
-    the field and the limit, and nothing is queued."""
+    report the queue issues shows the very images the desk's own issue (``direct``, no
+    queue) shows; the photos leave the job once it is issued; a draft whose photos pass
+    the job's limit (DOCGEN_QUEUE_PHOTOS_MB, 0.5 MB here) is refused, naming the field
+    and the limit, and nothing is queued."""
     camera = f"{TODAY:%Y:%m:%d} 09:4"
     photos = [
         phone_photo(tmp_path / "fence.jpg", "green", taken=f"{camera}1:05"),
         phone_photo(tmp_path / "inlet.jpg", "brown", taken=f"{camera}3:40"),
     ]
-    monkeypatch.delenv("DOCGEN_DESK_QUEUE", raising=False)
-    (tmp_path / "direct").mkdir()
-    direct = start_desk(tmp_path / "direct")  # the desk's own issue, on its SQLite register
-    monkeypatch.setenv("DOCGEN_DESK_QUEUE", "docgen")
-    monkeypatch.setenv("DOCGEN_QUEUE_PHOTOS_MB", "0.5")
-    (tmp_path / "desk").mkdir()
-    desk = start_desk(tmp_path / "desk", queue_url)
-    try:
-        machines(queue_url, "renderer")
-        officer = direct.signed_in("otto")
-        where, token = drafted_inspection(officer, photos)
-        pressed = officer.post(f"{where}/issue", data={"csrf_token": token})
-        assert pressed.status_code == 303, pressed.text
-        assert pressed.headers["location"].startswith("/documents/INS-")
-        shown = images_of(officer.get(f"{pressed.headers['location']}/file.pdf").content)
-        assert len(set(shown)) == 2
+    officer = direct.signed_in("otto")
+    where, token = drafted_inspection(officer, photos)
+    pressed = officer.post(f"{where}/issue", data={"csrf_token": token})
+    assert pressed.status_code == 303, pressed.text
+    assert pressed.headers["location"].startswith("/documents/INS-")
+    shown = images_of(officer.get(f"{pressed.headers['location']}/file.pdf").content)
+    assert len(set(shown)) == 2
 
-        officer = desk.signed_in("otto")
-        where, token = drafted_inspection(officer, photos)
-        number = issued_through_the_queue(officer, where, {"csrf_token": token})
-        assert number.startswith("INS-")
-        pdf = officer.get(f"/documents/{number}/file.pdf")
-        assert pdf.status_code == 200
-        assert images_of(pdf.content) == shown  # the same images, byte for byte
-        assert sql(queue_url, "SELECT args ? 'photos' FROM procrastinate_jobs") == [(False,)]
+    officer = desk.signed_in("otto")
+    jobs = sql(queue_url, "SELECT count(*) FROM procrastinate_jobs")[0][0]
+    where, token = drafted_inspection(officer, photos)
+    number = issued_through_the_queue(officer, where, {"csrf_token": token})
+    assert number.startswith("INS-")
+    pdf = officer.get(f"/documents/{number}/file.pdf")
+    assert pdf.status_code == 200
+    assert images_of(pdf.content) == shown  # the same two images, byte for byte
+    held = sql(queue_url, "SELECT args ? 'photos' FROM procrastinate_jobs ORDER BY id DESC")
+    assert held[0] == (False,)  # the issued job keeps no photos
 
-        noise = Image.frombytes("RGB", (1200, 900), random.Random(32).randbytes(1200 * 900 * 3))
-        with Image.open(photos[0]) as taken:  # the time its camera recorded
-            noise.save(tmp_path / "noise.jpg", "JPEG", exif=taken.getexif())
-        where, token = drafted_inspection(officer, [photos[0], tmp_path / "noise.jpg"])
-        refused = officer.post(f"{where}/issue", data={"csrf_token": token})
-        assert refused.status_code == 200
-        said = " ".join(html.unescape(refused.text).split())
-        assert re.search(
-            r"the photos of this draft are 0\.\d\d MB together; an issue made by the queue's "
-            r"worker carries at most 0\.5 MB of photos in its job \(DOCGEN_QUEUE_PHOTOS_MB\)",
-            said,
-        ), said
-        assert 'id="problem-photos"' in refused.text or "Photos taken at the inspection" in said
-        assert sql(queue_url, "SELECT count(*) FROM procrastinate_jobs") == [(1,)]
-    finally:
-        stop_desk(desk)
-        stop_desk(direct)
+    noise = Image.frombytes("RGB", (1200, 900), random.Random(32).randbytes(1200 * 900 * 3))
+    with Image.open(photos[0]) as taken:  # the time its camera recorded
+        noise.save(tmp_path / "noise.jpg", "JPEG", exif=taken.getexif())
+    where, token = drafted_inspection(officer, [photos[0], tmp_path / "noise.jpg"])
+    refused = officer.post(f"{where}/issue", data={"csrf_token": token})
+    assert refused.status_code == 200
+    beside = re.search(
+        rf'id="{input_id("photos")}-error">(.*?)</span></span>', refused.text, re.DOTALL
+    )
+    assert beside is not None, refused.text
+    said = " ".join(html.unescape(beside.group(1)).split())
+    assert re.search(
+        r"the photos of this draft are 0\.\d\d MB together; an issue made by the queue's "
+        r"worker carries at most 0\.5 MB of photos in its job \(DOCGEN_QUEUE_PHOTOS_MB\)",
+        said,
+    ), said
+    assert "Photos taken at the inspection" in html.unescape(refused.text)  # its label
+    assert sql(queue_url, "SELECT count(*) FROM procrastinate_jobs") == [(jobs + 1,)]
