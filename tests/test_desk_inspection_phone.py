@@ -14,7 +14,6 @@ import html
 import io
 import re
 import zipfile
-from datetime import timedelta
 
 import pytest
 from desk_browser import axe_violations, chromium, sign_in
@@ -23,40 +22,11 @@ from playwright.sync_api import expect
 
 from docgen.desk.forms import input_id
 from docgen.documents.photos import MAX_PHOTOS
-from docgen.law.pack import municipal_today
-from docgen.law.packs import load_pack
-from tests.helpers.inspection_cases import GPS_IFD, phone_photo
+from tests.helpers.inspection_cases import CHOSEN, GPS_IFD, TODAY, TYPED, phone_photo
 
 PHONE = {"width": 390, "height": 844}
-TODAY = municipal_today(load_pack("homer"))
-DUE = TODAY + timedelta(days=4)
 CAMERA = f"{TODAY:%Y:%m:%d} 09:4"  # + the minute: when the camera says it took each photo
 MAKE = 0x010F  # EXIF's camera make: kept, to show the rest of the EXIF survives
-# What the officer types, field by field (the form's inputs by their case path).
-TYPED = {
-    "issued": str(TODAY),
-    "inspected": str(TODAY),
-    "time": "09:30",
-    "officer.name": "Dana R. Whitcomb",
-    "officer.title": "Code Enforcement Officer",
-    "site.address.street": "120 Cayuga Street",
-    "site.address.city": "Homer",
-    "site.address.state": "NY",
-    "site.address.zip": "13077",
-    "persons[0].name": "Tioughnioga Ridge Development LLC",
-    "persons[0].address.street": "41 Route 281",
-    "persons[0].address.city": "Homer",
-    "persons[0].address.state": "NY",
-    "persons[0].address.zip": "13077",
-    "weather": "Overcast, 38 °F",
-    "findings[0].practice": "Silt fence",
-    "findings[0].location": "north property line",
-    "findings[0].found": "Fence down over 40 feet; sediment in the drain inlet",
-    "findings[0].requirement": "§ 228-78D(1)",
-    "findings[0].corrective_action": "Reinstall the silt fence and clean the inlet",
-    "findings[0].due": str(DUE),
-}
-CHOSEN = {"persons[0].role": "developer", "findings[0].result": "deficient"}
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from docgen.desk.web import (
     render,
     typed,
 )
-from docgen.errors import Problem
+from docgen.errors import CaseInvalid, Problem
 from docgen.instruments.docx_checks import MAX_FINAL_BYTES
 
 
@@ -46,14 +46,16 @@ def _issue(request: Request) -> Response:
     language = typed(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
     corrects = actions.supersedes(draft)
     case_dir = draft_files.case_dir(draft)  # the photos sent from the phone
-    if queued.queue_name() and case_dir is not None:
-        why = (
-            "the photos sent with this draft are kept by this desk, and its issues are made "
-            "by a worker that cannot read them: issue it with `docgen record-inspection`"
-        )
-        return drafts.refused(request, draft, [Problem("photos", why)])
     if queued.queue_name():  # a worker issues it, with all the desk would issue it with
-        return queued.defer_issue(request, draft, data, chosen, corrects, final, copies, language)
+        photos, problems = queued.photos_sent(data, case_dir)  # carried in its job
+        if problems:
+            return drafts.refused(request, draft, problems)
+        try:
+            return queued.defer_issue(
+                request, draft, data, chosen, corrects, final, copies, language, photos, case_dir
+            )
+        except CaseInvalid as err:  # as the register would refuse it: nothing is queued
+            return drafts.refused(request, draft, err.problems)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     try:

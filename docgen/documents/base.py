@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from datetime import date
-from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
@@ -35,6 +34,9 @@ from docgen.render.formats import Rendition
 from docgen.render.html import Attachment, HtmlDocument, render_html
 from docgen.settings import tagline_languages
 from docgen.signing.codes import IssueMark
+
+if TYPE_CHECKING:
+    from docgen.documents.exhibits import CaseFiles
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,9 @@ class Options:
     # Issued as a correction (docgen supersede): what it replaces, and its line.
     corrects: Correction | None = None
     # The folder of the case file: a relative path a case names (a map exhibit) is read
-    # from there; None: the current directory.
-    case_dir: Path | None = None
+    # from there (or the files sent with the case: exhibits.SentFiles); None: the current
+    # directory.
+    case_dir: CaseFiles | None = None
     # A copy for the person ``copies_to[copy]`` (LAW.md § 9: each person served gets a
     # copy addressed to them); None: the original, addressed to the recipient.
     copy: int | None = None

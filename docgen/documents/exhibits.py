@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import re
 import zlib
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -45,6 +46,21 @@ class ExhibitError(ValueError):
     """What is wrong with the file a case names as its exhibit."""
 
 
+@dataclass(frozen=True)
+class SentFiles:
+    """The files sent with a case rather than kept beside it (a queued desk draft's photos,
+    docgen.queue.tasks): written by whoever received them into a private ``folder`` under
+    names it made itself, and found by the names the case gives them (``names``: the
+    case's name, the file's own name in ``folder``). A name the case gives is a key here,
+    never a path: it cannot reach any file but those sent."""
+
+    folder: Path
+    names: tuple[tuple[str, str], ...]
+
+
+CaseFiles = Path | SentFiles  # where the files a case names are read from
+
+
 def outside(name: str) -> ExhibitError:
     """One refusal for every name that leaves the case's folder, existing or not."""
     return ExhibitError(
@@ -53,9 +69,15 @@ def outside(name: str) -> ExhibitError:
     )
 
 
-def exhibit_path(name: str, case_dir: Path | None) -> Path:
+def exhibit_path(name: str, case_dir: CaseFiles | None) -> Path:
     """The file ``name`` in ``case_dir``, confined to it: no absolute path, no ``~``, no
-    ``..``, and no link that resolves outside it; ExhibitError otherwise."""
+    ``..``, and no link that resolves outside it; ExhibitError otherwise. Files sent with
+    the case (SentFiles): the one sent under ``name``, or none."""
+    if isinstance(case_dir, SentFiles):
+        own = dict(case_dir.names).get(name)
+        if own is None:
+            raise ExhibitError(f"{name!r} is not one of the files sent with the case")
+        return case_dir.folder / own
     if case_dir is None:
         raise ExhibitError(
             f"{name!r} names a file, and this case has no folder to read it from (the desk "
@@ -79,7 +101,7 @@ def file_kind(head: bytes) -> str | None:
 
 
 def read_case_file(
-    name: str, case_dir: Path | None, most: int, what: str
+    name: str, case_dir: CaseFiles | None, most: int, what: str
 ) -> tuple[bytes, str | None]:
     """The bytes of the file ``name`` in the case file's folder (confined to it, at most
     ``most`` bytes) and its type by its first bytes (None: not PNG, JPEG or PDF)."""
@@ -95,7 +117,7 @@ def read_case_file(
     return data, file_kind(data[:8])
 
 
-def load_exhibit(name: str, case_dir: Path | None) -> Attachment:
+def load_exhibit(name: str, case_dir: CaseFiles | None) -> Attachment:
     """The exhibit a case names, as one image; ExhibitError says what is wrong."""
     from PIL import Image
 
@@ -201,7 +223,7 @@ def _inflated_size(data: bytes, at: int, most: int) -> int:
     return size
 
 
-def exhibit_problems(case: Any, case_dir: Path | None, provision: str) -> list[Problem]:
+def exhibit_problems(case: Any, case_dir: CaseFiles | None, provision: str) -> list[Problem]:
     """The case's exhibit, if it names one, that cannot be attached."""
     if case.easement.exhibit is None:
         return []

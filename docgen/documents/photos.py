@@ -13,9 +13,14 @@ import io
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from pathlib import Path
 
-from docgen.documents.exhibits import ExhibitError, exhibit_path, file_kind, read_case_file
+from docgen.documents.exhibits import (
+    CaseFiles,
+    ExhibitError,
+    exhibit_path,
+    file_kind,
+    read_case_file,
+)
 from docgen.render.html import Attachment
 
 MAX_BYTES = 15 * 1024 * 1024  # a phone's full-resolution JPEG is 2 to 8 MB
@@ -38,7 +43,9 @@ class Prepared:
     location_kept: bool
 
 
-def prepare_photo(name: str, case_dir: Path | None, index: int, keep_location: bool) -> Prepared:
+def prepare_photo(
+    name: str, case_dir: CaseFiles | None, index: int, keep_location: bool
+) -> Prepared:
     """The photo ``name`` as the report embeds it; ExhibitError says what is wrong. The
     check and the render both ask for it: it is made once per file as it is on disk."""
     path = exhibit_path(name, case_dir)
@@ -53,7 +60,7 @@ def prepare_photo(name: str, case_dir: Path | None, index: int, keep_location: b
 @lru_cache(maxsize=MAX_PHOTOS)
 def _prepared(
     name: str,
-    case_dir: Path | None,
+    case_dir: CaseFiles | None,
     index: int,
     keep_location: bool,
     _path: str,

@@ -10,6 +10,9 @@ Settings come from the environment, the same on every machine:
   (default 5); ``DOCGEN_QUEUE_BACKOFF``: the base of the wait between tries, in seconds
   (default 2: 2, 4, 8, 16 s).
 - ``DOCGEN_QUEUE_STORE_MB``: the most the result store may hold (default 1024 MB).
+- ``DOCGEN_QUEUE_PHOTOS_MB``: the most a job may carry of the photos sent with a desk
+  draft (default 32 MB, before base64 makes a third more of them): they are stored in
+  the job itself (procrastinate's ``args``, a jsonb column) until a worker has issued it.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ class Settings:
     attempts: int = 5
     backoff: int = 2
     store_bytes: int = 1024 * 2**20
+    photos_bytes: int = 32 * 2**20
 
     @property
     def stalled_after(self) -> float:
@@ -64,6 +68,7 @@ class Settings:
             attempts=int(_number("DOCGEN_QUEUE_ATTEMPTS", 5, 1)),
             backoff=int(_number("DOCGEN_QUEUE_BACKOFF", 2, 0)),
             store_bytes=int(_number("DOCGEN_QUEUE_STORE_MB", 1024, 0) * 2**20),
+            photos_bytes=int(_number("DOCGEN_QUEUE_PHOTOS_MB", 32, 0) * 2**20),
         )
 
 

@@ -24,6 +24,7 @@ import json
 import time
 import uuid
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, text
@@ -40,10 +41,13 @@ from docgen.queue.worker import check_installed, engine_for
 FINAL_FAILURES = ("failed", "cancelled", "aborted")
 
 
-def job_payload(batch: str, case: CaseInput, job: Job, by: str | None = None) -> dict[str, Any]:
+def job_payload(
+    batch: str, case: CaseInput, job: Job, by: str | None = None, case_dir: Path | None = None
+) -> dict[str, Any]:
     """The job for one case, validated here: its key, options and the case itself (and,
     to issue it, who issues). Raises DocgenError for a case that cannot be read or is
-    invalid."""
+    invalid. ``case_dir``: where the files it names are read here (a desk draft's photos,
+    which its job carries: docgen.desk.queued)."""
     from docgen.api import load
     from docgen.cases.loader import parse_case_text, read_case_text
     from docgen.documents import get_kind
@@ -59,7 +63,7 @@ def job_payload(batch: str, case: CaseInput, job: Job, by: str | None = None) ->
     if job.issue:  # as the register validates it: its number still to come, not yet served
         from docgen.register.issuing import facts
 
-        facts(get_kind(job.kind), data, case.source)
+        facts(get_kind(job.kind), data, case.source, case_dir)
     else:
         get_kind(job.kind).check_case(data, job.options(), case.source)  # a bundle: built whole
     options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review, job.issue]

@@ -1,6 +1,14 @@
 """The procrastinate app and what a job does: render the case stored in the job (never a
 file on the worker's disk) and store the result, once.
 
+A desk draft's photos travel in its job too (``photos``: the case's name of each file, its
+bytes in base64; at most ``Settings.photos_bytes``, docgen.desk.queued): the worker writes
+them into a private temporary folder of its own under names it makes (a number and the
+type read from the first bytes), renders from there through the case's names as keys
+(docgen.documents.exhibits.SentFiles: no name from the job is ever a path here), checks
+each photo by its content as the desk's renderers do, removes the folder, and drops the
+photos from the job once its result is stored.
+
 A job whose result is already stored (an earlier try stored it, then the worker died
 before the queue heard) does nothing. A case that cannot be rendered is a result too, its
 error: the job succeeds and is never retried. Only a fault of the machine raises (the
@@ -10,11 +18,15 @@ database gone, the store full), so that procrastinate retries the job with backo
 from __future__ import annotations
 
 import base64
+import binascii
 import json
-from contextlib import suppress
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
-from docgen.queue.app import Settings, connection_options, conninfo
+from docgen.queue.app import SCHEMA, Settings, connection_options, conninfo
 from docgen.queue.results import StoreFull
 
 RENDER = "docgen.render"
@@ -69,7 +81,56 @@ def _run(context: Any, job: dict[str, Any], make: Any) -> str:
         with suppress(Exception):  # the database is gone: the job's retries will say so
             store.note_cause(batch, key, machine_cause(err))
         raise
+    if PHOTOS in job:
+        _drop_photos(store, context.job.id)
     return "failed: the case" if outcome.error else "stored"
+
+
+PHOTOS = "photos"  # the job's photos sent with a desk draft: {the case's name: base64}
+SUFFIXES = {"jpeg": "jpg", "png": "png"}  # by the first bytes; anything else is refused
+
+
+def _drop_photos(store: Any, job_id: int) -> None:
+    """The photos out of a job whose result is stored (a retry finds it stored before and
+    needs none): the queue's table does not keep them. The database gone: they stay."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    with suppress(DBAPIError), store.engine.begin() as conn:
+        conn.execute(
+            text(f"UPDATE {SCHEMA}.procrastinate_jobs SET args = args - :k WHERE id = :id"),
+            {"k": PHOTOS, "id": job_id},
+        )
+
+
+@contextmanager
+def sent_files(job: dict[str, Any]) -> Iterator[Any]:
+    """The photos the job carries, in a private temporary folder of this worker's (a
+    SentFiles, removed on leaving), or None when it carries none. DocgenError: the job's
+    photos are not names and base64 text."""
+    from docgen.documents.exhibits import SentFiles, file_kind
+    from docgen.errors import DocgenError
+
+    sent = job.get(PHOTOS)
+    if not sent:
+        yield None
+        return
+    if not isinstance(sent, dict) or not all(
+        isinstance(n, str) and isinstance(d, str) for n, d in sent.items()
+    ):
+        raise DocgenError(f"{PHOTOS}: the job's photos are not names with their bytes")
+    with tempfile.TemporaryDirectory(prefix="docgen-photos-") as folder:  # mode 0700
+        names = []
+        for number, (name, encoded) in enumerate(sent.items(), start=1):
+            try:
+                data = base64.b64decode(encoded, validate=True)
+            except binascii.Error:
+                raise DocgenError(f"{PHOTOS}: {name!r} was not sent as base64") from None
+            kind = file_kind(data[:8])
+            own = f"{number}.{SUFFIXES.get(kind or '', 'bin')}"  # its own name
+            (Path(folder) / own).write_bytes(data)
+            names.append((name, own))
+        yield SentFiles(Path(folder), tuple(names))
 
 
 def stored_case(job: dict[str, Any]) -> dict[str, Any]:
@@ -116,18 +177,20 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
     outcome = Outcome(0, source)
     try:
         final = job.get("final")  # counsel's final DOCX, from the desk (base64)
-        issued = context["register"]().issue(
-            job["kind"],
-            stored_case(job),
-            respondent=job.get("respondent"),
-            formats=job["formats"],
-            by=job["by"],
-            pdf_variant=job["pdf_variant"],
-            supersedes=job.get("supersedes"),
-            final=base64.b64decode(final) if final else None,
-            copies=bool(job.get("copies")),
-            language=job.get("language"),
-        )
+        with sent_files(job) as photos:
+            issued = context["register"]().issue(
+                job["kind"],
+                stored_case(job),
+                respondent=job.get("respondent"),
+                formats=job["formats"],
+                by=job["by"],
+                pdf_variant=job["pdf_variant"],
+                supersedes=job.get("supersedes"),
+                final=base64.b64decode(final) if final else None,
+                copies=bool(job.get("copies")),
+                language=job.get("language"),
+                case_dir=photos,
+            )
     except DocgenError as err:
         if isinstance(err.__context__, DBAPIError):
             raise  # the database failed, not the case

@@ -31,7 +31,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -66,6 +66,9 @@ from docgen.register.respondents import prefer, ref, resolve
 from docgen.register.restores import refuse_until_accounted
 from docgen.register.standing import persons
 from docgen.render.output import pending_writes, safe_name, write_files
+
+if TYPE_CHECKING:
+    from docgen.documents.exhibits import CaseFiles
 
 PLACEHOLDER = "NUMBER-TO-BE-ASSIGNED"
 # The register may issue a notice before it is served: `record-service` then records the
@@ -106,7 +109,9 @@ class Facts:
     site: tuple[str, str | None, str | None, str | None] | None  # key, address, descr., tax map
 
 
-def facts(spec: Spec, data: dict[str, Any], source: str, case_dir: Path | None = None) -> Facts:
+def facts(
+    spec: Spec, data: dict[str, Any], source: str, case_dir: CaseFiles | None = None
+) -> Facts:
     """The case validated as the register issues it (before service, its number still to
     be assigned), with what its kind says of it (``case_dir``: the case file's folder, where
     the files it names are read)."""
@@ -160,7 +165,7 @@ class Request:
     # respondent prefers, if the kind has one (copies.offered); "en": none.
     language: str | None = None
     jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
-    case_dir: Path | None = None  # the case file's folder: a map exhibit is read there only
+    case_dir: CaseFiles | None = None  # the case file's folder (or the files sent with it)
     number_gap: str | None = None  # why a typed number may leave the numbers before it unused
 
 
@@ -509,7 +514,7 @@ class Job:
     officer: str | None
     corrects: Correction | None
     number: str
-    case_dir: Path | None = None  # the case file's folder (docgen.documents.exhibits)
+    case_dir: CaseFiles | None = None  # the case file's folder (docgen.documents.exhibits)
     language: str | None = None  # a courtesy rendition in this language, kept with it
 
     @property

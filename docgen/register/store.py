@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
@@ -41,6 +41,9 @@ from docgen.register.records import (
 )
 from docgen.register.respondents import candidates, ref
 from docgen.render.output import safe_name, write_files
+
+if TYPE_CHECKING:
+    from docgen.documents.exhibits import CaseFiles
 
 
 class Register:
@@ -106,7 +109,7 @@ class Register:
         copies: bool = False,
         number_gap: str | None = None,
         language: str | None = None,
-        case_dir: Path | None = None,
+        case_dir: CaseFiles | None = None,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
@@ -125,7 +128,8 @@ class Register:
         (LAW.md § 13), kept with the same number as its own file; None: the one in the
         language the respondent prefers, if any (docgen.register.copies.offered); "en":
         none. ``case_dir``: the folder the files a case names are read from, when its
-        source is data, not a file (a desk draft's photos). With ``out``, the files are
+        source is data, not a file (a desk draft's photos), or the files sent with it
+        (docgen.documents.exhibits.SentFiles: a queued draft's photos). With ``out``, the files are
         written after the record is committed; a different file already at a path stops
         the issue before anything is recorded (unless ``force``).
         """

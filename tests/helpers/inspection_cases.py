@@ -4,11 +4,43 @@ from __future__ import annotations
 
 import copy
 import io
+from datetime import timedelta
 from pathlib import Path
 
 import yaml
 
+from docgen.law.pack import municipal_today
+from docgen.law.packs import load_pack
+
 GPS_IFD = 0x8825
+TODAY = municipal_today(load_pack("homer"))
+DUE = TODAY + timedelta(days=4)
+# What the officer types on the desk, field by field (the form's inputs by their case
+# path), and chooses.
+TYPED = {
+    "issued": str(TODAY),
+    "inspected": str(TODAY),
+    "time": "09:30",
+    "officer.name": "Dana R. Whitcomb",
+    "officer.title": "Code Enforcement Officer",
+    "site.address.street": "120 Cayuga Street",
+    "site.address.city": "Homer",
+    "site.address.state": "NY",
+    "site.address.zip": "13077",
+    "persons[0].name": "Tioughnioga Ridge Development LLC",
+    "persons[0].address.street": "41 Route 281",
+    "persons[0].address.city": "Homer",
+    "persons[0].address.state": "NY",
+    "persons[0].address.zip": "13077",
+    "weather": "Overcast, 38 °F",
+    "findings[0].practice": "Silt fence",
+    "findings[0].location": "north property line",
+    "findings[0].found": "Fence down over 40 feet; sediment in the drain inlet",
+    "findings[0].requirement": "§ 228-78D(1)",
+    "findings[0].corrective_action": "Reinstall the silt fence and clean the inlet",
+    "findings[0].due": str(DUE),
+}
+CHOSEN = {"persons[0].role": "developer", "findings[0].result": "deficient"}
 
 LANDOWNER = {
     "name": "Cayuga Street Holdings LLC",

@@ -4,8 +4,17 @@ the same job."""
 
 from __future__ import annotations
 
-from desk_server import start_desk, start_draft, stop_desk, typed_sample
+import html
+import io
+import random
+import re
+from pathlib import Path
 
+from desk_server import start_desk, start_draft, stop_desk, typed_sample
+from PIL import Image
+
+from docgen.desk.forms import input_id
+from tests.helpers.inspection_cases import CHOSEN, TODAY, TYPED, phone_photo
 from tests.jobqueue.conftest import sql, wait_for
 
 
@@ -70,12 +79,15 @@ def issued_through_the_queue(client, where: str, data: dict, files: dict | None 
 
 def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, monkeypatch):
     """A correction through the queue supersedes its original; an attorney's easement
-    with counsel's final closes its draft and opens the issued document, the final kept."""
-    import io
-
+    with counsel's final closes its draft and opens the issued document, the final kept;
+    an inspection report's photos travel in its job (:func:`photos_through_the_queue`)."""
     import docx
 
+    monkeypatch.delenv("DOCGEN_DESK_QUEUE", raising=False)
+    (tmp_path / "direct").mkdir()
+    direct = start_desk(tmp_path / "direct")  # the desk's own issue, on its SQLite register
     monkeypatch.setenv("DOCGEN_DESK_QUEUE", "docgen")
+    monkeypatch.setenv("DOCGEN_QUEUE_PHOTOS_MB", "0.5")
     (tmp_path / "desk").mkdir()
     desk = start_desk(tmp_path / "desk", queue_url)
     try:
@@ -120,5 +132,76 @@ def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, mo
             easement,
         )
         assert ("final",) in kept and ("redline",) in kept
+
+        photos_through_the_queue(desk, direct, queue_url, tmp_path)
     finally:
         stop_desk(desk)
+        stop_desk(direct)
+
+
+def drafted_inspection(client, photos: list[Path]) -> tuple[str, str]:
+    """An inspection report drafted on the desk as an officer types it, with ``photos``
+    sent as the phone sends them: (its address, the CSRF token)."""
+    where, token = start_draft(client, "inspection-report")
+    client.post(where, data={**TYPED, **CHOSEN, "csrf_token": token})
+    sent = [("photos", (p.name, p.read_bytes(), "image/jpeg")) for p in photos]
+    added = client.post(f"{where}/photos", data={"csrf_token": token}, files=sent)
+    assert added.status_code == 303, added.text
+    return where, token
+
+
+def images_of(pdf: bytes) -> list[bytes]:
+    """The images a PDF shows, page by page, as it holds them."""
+    from pypdf import PdfReader
+
+    return [image.data for page in PdfReader(io.BytesIO(pdf)).pages for image in page.images]
+
+
+def photos_through_the_queue(desk, direct, queue_url: str, tmp_path: Path) -> None:
+    """The photos sent from the phone travel in the job (§ 228-79A(1), LAW.md § 11): the
+    report the queue issues shows the very images the desk's own issue (``direct``, no
+    queue) shows; the photos leave the job once it is issued; a draft whose photos pass
+    the job's limit (DOCGEN_QUEUE_PHOTOS_MB, 0.5 MB here) is refused, naming the field
+    and the limit, and nothing is queued."""
+    camera = f"{TODAY:%Y:%m:%d} 09:4"
+    photos = [
+        phone_photo(tmp_path / "fence.jpg", "green", taken=f"{camera}1:05"),
+        phone_photo(tmp_path / "inlet.jpg", "brown", taken=f"{camera}3:40"),
+    ]
+    officer = direct.signed_in("otto")
+    where, token = drafted_inspection(officer, photos)
+    pressed = officer.post(f"{where}/issue", data={"csrf_token": token})
+    assert pressed.status_code == 303, pressed.text
+    assert pressed.headers["location"].startswith("/documents/INS-")
+    shown = images_of(officer.get(f"{pressed.headers['location']}/file.pdf").content)
+    assert len(set(shown)) == 2
+
+    officer = desk.signed_in("otto")
+    jobs = sql(queue_url, "SELECT count(*) FROM procrastinate_jobs")[0][0]
+    where, token = drafted_inspection(officer, photos)
+    number = issued_through_the_queue(officer, where, {"csrf_token": token})
+    assert number.startswith("INS-")
+    pdf = officer.get(f"/documents/{number}/file.pdf")
+    assert pdf.status_code == 200
+    assert images_of(pdf.content) == shown  # the same two images, byte for byte
+    held = sql(queue_url, "SELECT args ? 'photos' FROM procrastinate_jobs ORDER BY id DESC")
+    assert held[0] == (False,)  # the issued job keeps no photos
+
+    noise = Image.frombytes("RGB", (1200, 900), random.Random(32).randbytes(1200 * 900 * 3))
+    with Image.open(photos[0]) as taken:  # the time its camera recorded
+        noise.save(tmp_path / "noise.jpg", "JPEG", exif=taken.getexif())
+    where, token = drafted_inspection(officer, [photos[0], tmp_path / "noise.jpg"])
+    refused = officer.post(f"{where}/issue", data={"csrf_token": token})
+    assert refused.status_code == 200
+    beside = re.search(
+        rf'id="{input_id("photos")}-error">(.*?)</span></span>', refused.text, re.DOTALL
+    )
+    assert beside is not None, refused.text
+    said = " ".join(html.unescape(beside.group(1)).split())
+    assert re.search(
+        r"the photos of this draft are 0\.\d\d MB together; an issue made by the queue's "
+        r"worker carries at most 0\.5 MB of photos in its job \(DOCGEN_QUEUE_PHOTOS_MB\)",
+        said,
+    ), said
+    assert "Photos taken at the inspection" in html.unescape(refused.text)  # its label
+    assert sql(queue_url, "SELECT count(*) FROM procrastinate_jobs") == [(jobs + 1,)]
