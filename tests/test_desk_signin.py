@@ -5,6 +5,7 @@ changes from the command line and the admin page, each one an audit row."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import statistics
 import time
@@ -42,8 +43,10 @@ def forget_failures(desk) -> None:
 
 
 def audit(desk) -> list[tuple[str, str, str, str]]:
-    rows = database(desk).execute("select actor, action, subject, client from desk_audit")
-    return [tuple(row) for row in rows]
+    """The desk's rows of the register's one audit trail: who, what, whom, from where."""
+    rows = database(desk).execute("select actor, action, detail from audit where entity = 'user'")
+    said = [(actor, action, json.loads(detail)) for actor, action, detail in rows]
+    return [(a, action, d["user"], d.get("client", "")) for a, action, d in said]
 
 
 def test_a_strangers_wrong_passwords_slow_the_name_down_and_unlock_ends_it(desk):
