@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
+from docgen.register.db import WRITE, check_revision, default_url, guarded, make_engine
 from docgen.register.models import DESK_ACCOUNT, AuditEntry, Draft, PublicCheck, Submission
 from docgen.register.models import DeskSession as Session
 from docgen.register.models import DeskUser as User
@@ -95,8 +96,6 @@ def engine(url: str | None = None) -> Engine:
     newest schema on first use as the register is (docgen.register.db.check_revision):
     the desk's tables are the migrations'. Its errors never carry the statement's values
     (case data stays out of logs)."""
-    from docgen.register.db import check_revision, default_url, guarded, make_engine
-
     url = url or default_url()
     made = make_engine(url)
     made.hide_parameters = True
@@ -115,8 +114,6 @@ class Sessions(sessionmaker):
     a read never has to become a write while another process writes."""
 
     def __init__(self, bind: Engine):
-        from docgen.register.db import WRITE
-
         super().__init__(bind, expire_on_commit=False)
         writing = bind.execution_options(**{WRITE: True})
         writing.hide_parameters = True
