@@ -188,6 +188,29 @@ def test_an_admin_changes_a_role_unlocks_and_removes_after_asking_drafts_kept(de
         assert any(a == ("root", done, s) for a in actions for s in ("kim", "ada")), done
 
 
+def test_users_audit_and_the_users_page_read_the_registers_one_trail(desk):
+    """Sign-ins and account changes are rows of the register's audit (migration 0020),
+    which `docgen users audit` and the admin's page read; the desk has no audit table of
+    its own."""
+    assert attempt(desk.client(), "ann", "not her password").status_code == 401
+    forget_failures(desk)
+    said = ("--full-name", "Ann Baker", "--title", "Village Clerk")
+    assert docgen(desk.home, "users", "set", "ann", *said).returncode == 0
+    tables = database(desk).execute("select name from sqlite_master where type = 'table'")
+    assert "desk_audit" not in {name for (name,) in tables}
+    listed = docgen(desk.home, "users", "audit", "--limit", "2")
+    assert listed.returncode == 0, listed.stderr
+    lines = [" ".join(line.split()[2:]) for line in listed.stdout.splitlines()]  # no time
+    assert lines == [
+        "cli details changed ann Ann Baker, Village Clerk",
+        "ann sign-in failed ann 127.0.0.1",
+    ]
+    page = html.unescape(desk.signed_in("root").get("/users").text)
+    row = "<td>cli</td><td>details changed</td><td>ann</td><td></td>"
+    row += "<td>Ann Baker, Village Clerk</td>"
+    assert row in page
+
+
 def test_x_forwarded_for_is_believed_only_from_the_proxy(tmp_path):
     """Behind --behind-proxy, a local process that is not the proxy rotates
     X-Forwarded-For: its failures still count against its own address; the proxy's
