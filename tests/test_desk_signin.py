@@ -5,6 +5,7 @@ changes from the command line and the admin page, each one an audit row."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import statistics
 import time
@@ -42,8 +43,10 @@ def forget_failures(desk) -> None:
 
 
 def audit(desk) -> list[tuple[str, str, str, str]]:
-    rows = database(desk).execute("select actor, action, subject, client from desk_audit")
-    return [tuple(row) for row in rows]
+    """The desk's rows of the register's one audit trail: who, what, whom, from where."""
+    rows = database(desk).execute("select actor, action, detail from audit where entity = 'user'")
+    said = [(actor, action, json.loads(detail)) for actor, action, detail in rows]
+    return [(a, action, d["user"], d.get("client", "")) for a, action, d in said]
 
 
 def test_a_strangers_wrong_passwords_slow_the_name_down_and_unlock_ends_it(desk):
@@ -183,6 +186,29 @@ def test_an_admin_changes_a_role_unlocks_and_removes_after_asking_drafts_kept(de
     actions = [(actor, action, subject) for actor, action, subject, _ in audit(desk)]
     for done in ("user removed", "drafts transferred", "role changed", "unlocked"):
         assert any(a == ("root", done, s) for a in actions for s in ("kim", "ada")), done
+
+
+def test_users_audit_and_the_users_page_read_the_registers_one_trail(desk):
+    """Sign-ins and account changes are rows of the register's audit (migration 0020),
+    which `docgen users audit` and the admin's page read; the desk has no audit table of
+    its own."""
+    assert attempt(desk.client(), "ann", "not her password").status_code == 401
+    forget_failures(desk)
+    said = ("--full-name", "Ann Baker", "--title", "Village Clerk")
+    assert docgen(desk.home, "users", "set", "ann", *said).returncode == 0
+    tables = database(desk).execute("select name from sqlite_master where type = 'table'")
+    assert "desk_audit" not in {name for (name,) in tables}
+    listed = docgen(desk.home, "users", "audit", "--limit", "2")
+    assert listed.returncode == 0, listed.stderr
+    lines = [" ".join(line.split()[2:]) for line in listed.stdout.splitlines()]  # no time
+    assert lines == [
+        "cli details changed ann Ann Baker, Village Clerk",
+        "ann sign-in failed ann 127.0.0.1",
+    ]
+    page = html.unescape(desk.signed_in("root").get("/users").text)
+    row = "<td>cli</td><td>details changed</td><td>ann</td><td></td>"
+    row += "<td>Ann Baker, Village Clerk</td>"
+    assert row in page
 
 
 def test_x_forwarded_for_is_believed_only_from_the_proxy(tmp_path):

@@ -16,12 +16,13 @@ from sqlalchemy.orm import sessionmaker
 
 from docgen.desk.auth import ROLES, SITE_BOUND, hashed, password_problem
 from docgen.desk.database import (
-    AuditEntry,
+    AccountEvent,
     Draft,
     LoginAttempt,
     Session,
     User,
     UserSite,
+    account_events,
     audit,
     now,
 )
@@ -292,6 +293,7 @@ def unlock(db: sessionmaker, name: str, *, by: str = "cli") -> int:
     return forgotten
 
 
-def audit_rows(db: sessionmaker, limit: int = 200) -> list[AuditEntry]:
+def audit_rows(db: sessionmaker, limit: int = 200) -> list[AccountEvent]:
+    """The newest sign-ins and changes to accounts (the register's audit trail)."""
     with db() as s:
-        return list(s.scalars(select(AuditEntry).order_by(AuditEntry.id.desc()).limit(limit)))
+        return account_events(s, limit)

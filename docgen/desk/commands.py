@@ -94,7 +94,7 @@ def serve(
     from docgen.desk import watchdog
     from docgen.desk.database import engine
 
-    engine()  # the register's file and the desk's tables made once, before the workers
+    engine()  # the register made or upgraded (desk tables too) once, before the workers
     click.echo(f"docgen desk on http://{host}:{port}/ (Ctrl-C stops it)")
     watchdog.start(host, port, names[0])  # under systemd (docs/deploy/docgen.service)
     uvicorn.run(

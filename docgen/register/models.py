@@ -505,3 +505,103 @@ class CertificationSet(Base):
     signed: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column()
     created_by: Mapped[str] = mapped_column(String(200))
+
+
+# -- The desk's tables (docgen.desk): made by migration 0020 like every other table -------
+DESK_ACCOUNT = "user"  # the audit's entity of a desk account's row (docgen.desk.database)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class DeskUser(Base):
+    """Who may sign in to the desk, and as what."""
+
+    __tablename__ = "desk_users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    role: Mapped[str] = mapped_column(String(20))
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(default=_now)
+    # as documents print them
+    full_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    title: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    removed: Mapped[datetime | None] = mapped_column(default=None)  # drafts kept
+
+
+class DeskUserSite(Base):
+    """A site a developer's account acts for (the register's certification_sites.id): the
+    only sites whose certifications it sees and whose firms it invites (docgen.desk.auth)."""
+
+    __tablename__ = "desk_user_sites"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("desk_users.id", ondelete="CASCADE"), primary_key=True
+    )
+    site_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class DeskSession(Base):
+    """A signed-in browser: the cookie holds a random token, the table only its SHA-256."""
+
+    __tablename__ = "desk_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("desk_users.id", ondelete="CASCADE"))
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(default=_now)
+    last_seen: Mapped[datetime] = mapped_column(default=_now)
+
+
+class LoginFailure(Base):
+    """A failed sign-in, by user name and client address (the rate limit counts these)."""
+
+    __tablename__ = "desk_login_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), index=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(default=_now, index=True)
+
+
+class PublicCheck(Base):
+    """One ask of the public check from a client address (docgen.desk.public_check counts
+    them across every server process); an upload to compare is in flight until
+    ``finished``."""
+
+    __tablename__ = "desk_public_checks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(default=_now, index=True)
+    upload: Mapped[bool] = mapped_column(default=False)
+    finished: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class Submission(Base):
+    """A state-changing form's one-time token, and where its first post led (a repeated
+    post, a double click, is sent there instead of acting twice)."""
+
+    __tablename__ = "desk_submissions"
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(default=_now, index=True)
+    result: Mapped[str | None] = mapped_column(String(300), default=None)
+
+
+class Draft(Base):
+    """A case being filled in at the desk: exactly what was typed, as (field, value) pairs."""
+
+    __tablename__ = "desk_drafts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("desk_users.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(40))
+    jurisdiction: Mapped[str] = mapped_column(String(40))
+    fields: Mapped[list] = mapped_column(JSON, default=list)
+    created: Mapped[datetime] = mapped_column(default=_now)
+    updated: Mapped[datetime] = mapped_column(default=_now)
+    issued_as: Mapped[str | None] = mapped_column(String(100), default=None)
