@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from docgen.documents import approval_of_corrected_work as approval
-from docgen.documents import get_kind
+from docgen.documents import get_kind, kinds_with
 from docgen.documents import inspection_report as report
 from docgen.documents import notice_of_deficiency as notice
 from docgen.law.pack import municipal_today
@@ -196,7 +196,9 @@ def halts(reg: Any, site: str | None = None) -> list[Halt]:
     """Per notice of deficiency, its site and whether the halt is in effect or lifted."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
         rows = session.scalars(
-            select(Document).where(Document.kind == NOTICE).order_by(Document.id)
+            select(Document)
+            .where(Document.kind.in_(kinds_with(halts=True)))  # § 228-79A(1)
+            .order_by(Document.id)
         )
         approved = approvals(session)
         return [h for h in (halt_of(session, d, approved) for d in rows) if _at(h, site)]
