@@ -43,6 +43,19 @@ def _row(session: Session, number: str, kind: str, jurisdiction: str | None) -> 
     return doc
 
 
+def _halting(session: Session, number: str, jurisdiction: str | None) -> Document:
+    """The notice ``number``, a kind whose service halts work pending correction
+    (§ 228-79A(1): its description's ``halts``); any other document is refused."""
+    doc = document_row(session, number, jurisdiction)
+    kind = get_kind(doc.kind)
+    if not kind.halts:
+        raise RegisterError(
+            f"{doc.number} ({kind.title.lower()}) is not a notice whose service halts work "
+            "until its deficiencies are corrected (§ 228-79A(1))"
+        )
+    return doc
+
+
 def _about(session: Session, kind: str, key: str, number: str) -> list[Document]:
     """Documents of ``kind`` whose case names ``number`` under ``key`` (a notice's
     inspection, an approval's notice), oldest first."""
@@ -122,7 +135,7 @@ def approve_work(
     Refused: dated after today in the municipality, before the notice was served, or for
     a notice with nothing open."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
-        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        doc = _halting(session, notice_number, jurisdiction)
         again = _row(session, reinspection, INSPECTION, doc.jurisdiction)
         pack = load_pack(doc.jurisdiction)
         why = pack.cite("inspection.approval")
@@ -248,7 +261,7 @@ def ask_reinspection(
     corrective work (the calendar shows it until a reinspection of it is recorded)."""
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        doc = _halting(session, notice_number, jurisdiction)
         pack = load_pack(doc.jurisdiction)
         why = pack.cite("inspection.reinspection")
         if on > municipal_today(pack) or on < doc.issued:
@@ -292,7 +305,7 @@ def escalate(
             f"--to {kind}: a notice of deficiency escalates to {', '.join(choices)}"
         )
     with guarded(reg.url), db.read_session(reg.engine) as session:
-        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        doc = _halting(session, notice_number, jurisdiction)
         pack = load_pack(doc.jurisdiction)
         still_open = open_deficiencies(session, doc)
         data = notice.escalated(doc.case, doc.number, still_open, get_kind(kind), on, due, pack)
