@@ -363,6 +363,7 @@ def penalty(source: Source) -> dict[str, Any]:
         PenaltyStatementCase,
         offense_problems,
         penalty_assessment,
+        penalty_provision,
     )
 
     data, name = load(source)
@@ -370,7 +371,7 @@ def penalty(source: Source) -> dict[str, Any]:
         pack = jurisdiction_of(data)
     except CaseInvalid as err:
         raise CaseInvalid(err.problems, name) from None
-    pack.require("penalty-statement")
+    penalty_provision(pack)  # an article without one assesses no penalty
     # Keys the case's own kind reads (names, addresses, remedies...) are not the
     # penalty's; every other key must be one the penalty reads.
     theirs = (set(PacketCase.model_fields) | set(PenaltyStatementCase.model_fields)) - set(

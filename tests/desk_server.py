@@ -124,9 +124,13 @@ def sqlite_of(home: Path) -> str:
 
 
 def start_desk(home: Path, database: str = "", options: tuple[str, ...] = ()) -> Desk:
-    """The desk over ``database`` (default: the SQLite register in ``home``), started
-    with ``options`` (say ``--workers 2``) after its port."""
+    """The desk over ``database`` (default: the SQLite register in ``home``, the one the
+    test filled before starting it, else a fresh one), started with ``options`` (say
+    ``--workers 2``) after its port."""
     if database:
+        add_users(home, database)
+    elif (home / "docgen.sqlite").exists():  # a register the test filled: users added to it
+        database = sqlite_of(home)
         add_users(home, database)
     else:
         database = sqlite_of(home)

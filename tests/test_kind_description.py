@@ -1,15 +1,24 @@
 """A kind is one description: outside docgen/documents/ no module tests a kind by its
-name or probes a case's fields, and nothing branches on whether a spec is a bundle."""
+name or probes a case's fields, and nothing branches on whether a spec is a bundle.
+
+And no module names a kind at all there: the rule, read with ``ast``, is that no string
+literal equal to a kind's or a bundle's name appears in docgen/ outside docgen/documents/
+and docgen/kinds.py (the one list of names), docstrings aside (comments are no literals).
+What a module issues or looks up it finds by the kind's description (``the_kind``,
+``kinds_with``)."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
 from conftest import ROOT
 
-from docgen.documents import DOCUMENTS, KINDS, MODULES, kinds_with
+from docgen.documents import DOCUMENTS, KINDS, MODULES, kinds_with, the_kind
 from docgen.documents.base import Kind, Spec
+from docgen.errors import DocgenError
+from docgen.kinds import BUNDLES
 
 NAMES = "|".join(re.escape(name) for name in (*MODULES, "packet"))
 FORBIDDEN = {
@@ -30,6 +39,53 @@ def _sources():
     for path in sorted((ROOT / "docgen").rglob("*.py")):
         if "documents" not in path.relative_to(ROOT / "docgen").parts:
             yield path
+
+
+def _named_kinds(source: str) -> list[tuple[int, str]]:
+    """(line, name) of each string literal in ``source`` equal to a kind's or a bundle's
+    name, its docstrings left out."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    names = {*MODULES, *BUNDLES}
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in names
+        and id(node) not in docstrings
+    ]
+
+
+def test_no_module_outside_documents_names_a_kind():
+    """Issue 28, item 7: what is issued or looked up (the receipt's annex, the worker's
+    warm-up kind, the contractor's certification, the mailing list, the halting notice)
+    is found by the kind's description, never by a literal of its name."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {name!r}"
+        for path in _sources()
+        if path != ROOT / "docgen" / "kinds.py"
+        for line, name in _named_kinds(path.read_text(encoding="utf-8"))
+    ]
+    assert found == [], "a kind named outside docgen/documents/:\n" + "\n".join(found)
+
+
+def test_the_literal_rule_catches_a_kind_named_and_spares_docstrings():
+    source = '''
+"""Names the notice-of-violation here: a docstring."""
+KIND = "return-receipt"
+def f():
+    """stop-work-order"""
+    return get_kind("mailing-list"), f"{KIND}-x"  # "packet" in a comment
+'''
+    assert _named_kinds(source) == [(3, "return-receipt"), (6, "mailing-list")]
 
 
 @pytest.mark.parametrize("what", FORBIDDEN)
@@ -70,6 +126,19 @@ def test_the_description_says_what_the_law_says_of_each_kind():
         "maintenance-agreement",
     }
     assert "affidavit-of-service" not in kinds_with(permission="enforce")
+    # What the register and the desk issue or look up by description (issue 28, item 7).
+    assert the_kind(halts=True) == "notice-of-deficiency"  # § 228-79A(1)
+    assert the_kind(annexes_receipt=True) == "return-receipt"  # LAW.md § 2
+    assert the_kind(lists_mailings=True) == "mailing-list"  # PS Form 3877
+    assert the_kind(contractor_signs=True) == "contractor-certification"  # § 228-78B(4)
+    assert the_kind(opens_matter=True) == "notice-of-violation"  # the worker warms on it
+
+
+def test_the_kind_refuses_a_description_no_kind_or_several_have():
+    with pytest.raises(DocgenError, match=r"3 document kinds are described with served=True"):
+        the_kind(served=True)
+    with pytest.raises(DocgenError, match=r"0 document kinds .*\(none\); exactly one must be"):
+        the_kind(permission="nobody")
 
 
 def test_what_a_kind_follows_is_declared_and_offered_only_there():

@@ -15,6 +15,7 @@ from conftest import write_case
 
 from docgen import api
 from docgen.cases.penalty import Offense, PriorOffense
+from docgen.documents.penalty_statement import penalty_provision
 from docgen.errors import CaseInvalid, UnsupportedKind
 from docgen.law.packs import load_pack
 from docgen.law.penalties import Charged, assess, years_before
@@ -32,7 +33,7 @@ def run(case):
             for i, v in enumerate(case["violations"])
         ]
     priors = [PriorOffense(**p) for p in case["priors"]]
-    return assess(charged, priors, case["statement"], HOMER)
+    return assess(charged, priors, case["statement"], HOMER, penalty_provision(HOMER))
 
 
 # What each key of a case's ``expect`` checks, given the assessment and its JSON. A key
@@ -124,7 +125,8 @@ def test_years_before_lands_on_feb_28_from_feb_29():
 
 def test_macedon_has_no_penalty_provision():
     with pytest.raises(UnsupportedKind, match="no penalty provision"):
-        assess([Charged(date(2026, 11, 1))], [], date(2026, 11, 30), load_pack("macedon"))
+        penalty_provision(load_pack("macedon"))
+    assert penalty_provision(HOMER) == "§ 228-79C(4)"
 
 
 def test_penalty_json_contract(tmp_path):

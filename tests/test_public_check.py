@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import date
 
 import httpx
 import pytest
@@ -22,6 +23,8 @@ from tests.helpers import pki
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
 from tests.register.test_register_lift import order as stop_work_order
+
+LIFTED_ON = date(2026, 11, 20)  # the stop-work order is issued and served 2026-11-12
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +51,7 @@ def issued(tmp_path_factory):
             documents[done.number] = (done.access_code, pdf)
         order = register.issue("stop-work-order", stop_work_order(), formats=("pdf",))
         register.record_service(order.number, "personal-delivery", order.issued, formats=())
-        register.lift(order.number, order.issued, formats=())
+        register.lift(order.number, LIFTED_ON, formats=())  # a day after its issue date
         documents[order.number] = (order.access_code, None)
     server = start_desk(home)
     yield server, documents
@@ -101,9 +104,30 @@ def test_a_lifted_order_says_so_and_by_which_notice(page, issued):
     code, _ = issued[1]["SWO-2026-0001"]
     page.goto(f"/v/SWO-2026-0001?code={code}")
     expect(page.locator("#status")).to_have_text(
-        "Lifted: no longer in effect, lifted by written notice No. SWL-2026-0001"
+        "Lifted: no longer in effect, lifted by written notice No. SWL-2026-0001 "
+        "as of November 20, 2026"
     )
     assert axe_violations(page) == []
+
+
+def test_a_lifted_orders_lifting_is_stated_with_its_number_and_date_and_nothing_else(issued):
+    """Issue 28, item 2: the public check states the lifting as `docgen verify` does (its
+    number and the day it lifts the order as of, LAW.md § 3), over HTTP; it shows no
+    service fact today, so none is added, and nothing of the case: no person, no site."""
+    desk, documents = issued
+    code, _ = documents["SWO-2026-0001"]
+    with httpx.Client(base_url=desk.url, timeout=TIMEOUT) as client:
+        answer = client.get("/v/SWO-2026-0001", params={"code": code})
+    assert answer.status_code == 200
+    text = " ".join(re.sub(r"<[^>]+>", " ", answer.text).split())
+    assert (
+        "Lifted: no longer in effect, lifted by written notice No. SWL-2026-0001 as of "
+        "November 20, 2026" in text
+    )
+    assert "Issued November 12, 2026" in text  # the order's own date, beside the lifting's
+    for private in ("Cayuga Street Holdings", "Tioughnioga", "120 Cayuga", "Luis Ortega"):
+        assert private not in text
+    assert "served" not in text.lower() and "appeal" not in text.lower()
 
 
 def test_an_upload_is_compared_byte_for_byte_and_its_signature_checked(page, issued, tmp_path):

@@ -9,7 +9,12 @@ from typing import Any
 
 from docgen.desk.renderers import Result, register_of
 
-KIND = "contractor-certification"
+
+def _certification() -> str:
+    """The kind each contractor signs itself (§ 228-78B(4)), as its description says."""
+    from docgen.documents import the_kind
+
+    return the_kind(contractor_signs=True)
 
 
 def problems(case: dict[str, Any]) -> Result:
@@ -19,7 +24,7 @@ def problems(case: dict[str, Any]) -> Result:
     from docgen.errors import CaseInvalid
 
     try:
-        get_kind(KIND).prepare(case, Options(), "the certification")
+        get_kind(_certification()).prepare(case, Options(), "the certification")
     except CaseInvalid as err:
         return "problems", [(p.field, _message(p)) for p in err.problems]
     return "problems", []
@@ -34,7 +39,7 @@ def paper_form(case: dict[str, Any]) -> Result:
     """("pdf", the filled form to sign by hand): not issued, it carries no number."""
     from docgen import api
 
-    _, files = api.render_bytes(KIND, case, ("pdf",))
+    _, files = api.render_bytes(_certification(), case, ("pdf",))
     return "pdf", files["pdf"]
 
 

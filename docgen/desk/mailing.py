@@ -15,9 +15,8 @@ from starlette.routing import Route
 
 from docgen.desk import renderers
 from docgen.desk.web import FORMAT_TYPES, attachment, guarded, register, render
+from docgen.documents import the_kind
 from docgen.errors import DocgenError
-
-KIND = "mailing-list"
 
 
 def _asked(request: Request, jurisdictions: list[str]) -> tuple[date | None, str | None]:
@@ -86,13 +85,14 @@ def download(request: Request) -> Response:
         case = _case(request, day, chosen)
     except DocgenError as err:
         return render(request, "error.html.j2", status=409, message=str(err))
-    tag, result = renderers.run(renderers.case_file, KIND, case, fmt)
+    kind = the_kind(lists_mailings=True)  # the firm mailing list (PS Form 3877)
+    tag, result = renderers.run(renderers.case_file, kind, case, fmt)
     if tag != fmt:
         return render(request, "error.html.j2", status=409, message=result)
     return Response(
         result,
         media_type=FORMAT_TYPES[fmt],
-        headers={"content-disposition": attachment(f"{day_number(day)}-{KIND}.{fmt}")},
+        headers={"content-disposition": attachment(f"{day_number(day)}-{kind}.{fmt}")},
     )
 
 

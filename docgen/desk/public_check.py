@@ -3,7 +3,7 @@ prints (with its QR code), open to anyone without signing in.
 
 With the right access code the page says the document is genuine and what it is: kind,
 number, issue date, whether it is current, superseded (by which number) or, for a stop-work
-order, lifted (by which notice), whether its
+order, lifted (by which notice, as of which day), whether its
 PDF was signed; a visitor may upload a file (``POST``) to compare it byte for byte with
 the issued one and to check its signature. With a wrong or missing code the page is the
 same for every number, issued or not, and costs the same (one Argon2id check, whatever
@@ -109,6 +109,7 @@ def _facts(record: Any) -> dict[str, Any]:
         "superseded_by": record.superseded_by,
         "in_effect": record.in_effect,
         "lifted_by": record.lifted_by,
+        "lifted_on": record.lifted_on,
         "signed": record.signed,
         "certified": record.certified,
     }

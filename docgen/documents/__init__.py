@@ -52,6 +52,20 @@ def kinds_with(**description: object) -> tuple[str, ...]:
     )
 
 
+def the_kind(**description: object) -> str:
+    """The one kind whose description has these values (``annexes_receipt=True``): what
+    a module outside docgen/documents/ issues or looks up instead of naming the kind; a
+    DocgenError when no kind, or more than one, has it."""
+    found = kinds_with(**description)
+    if len(found) != 1:
+        wanted = ", ".join(f"{key}={value!r}" for key, value in description.items())
+        raise DocgenError(
+            f"{len(found)} document kinds are described with {wanted} "
+            f"({', '.join(found) or 'none'}); exactly one must be"
+        )
+    return found[0]
+
+
 def get_kind(name: str) -> Spec:
     """The kind or bundle called ``name``; an unknown name is a DocgenError listing them."""
     try:

@@ -357,6 +357,19 @@ class Kind(_Described):
     # with nothing typed (a notice of deficiency from an inspection report's deficiencies):
     # the issued document's page offers it (docgen.register.inspections.MADE).
     made_from: tuple[str, ...] = ()
+    # Its service halts land development activities at the site, except correcting the
+    # deficiencies, until the work is approved (§ 228-79A(1); LAW.md § 11): the register's
+    # halts and the calendar read the documents of this kind.
+    halts: bool = False
+    # The return receipt of a certified mailing, annexed to that mailing's affidavit when the
+    # receipt is recorded (LAW.md § 2 "What comes back after mailing").
+    annexes_receipt: bool = False
+    # The firm mailing list of a day's certified pieces, for the post office (PS Form 3877):
+    # `docgen mailing-list` and the desk's mailing page render it from the recorded mailings.
+    lists_mailings: bool = False
+    # Signed by each contractor itself before any land development activity (§ 228-78B(4);
+    # LAW.md § 5): issued on the firm's own signature, by the register's invitations.
+    contractor_signs: bool = False
     permission: str | None = None  # the desk permission that drafts and issues it
     # The document's issue date: it prints the law in force that day (None: the latest).
     issued: Callable[[Any], date | None] = _none

@@ -218,6 +218,7 @@ KIND = Kind(
     blank=blank_context,
     split=split,
     summary="the statement each contractor signs before soil is disturbed",
+    contractor_signs=True,  # § 228-78B(4): signed by the contractor, by invitation
     needs=("certification",),
     permission="enforce",
     site=site_of,

@@ -90,6 +90,7 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the day's certified pieces for the post office (PS Form 3877's content)",
+    lists_mailings=True,
     needs=("offices",),
     issued=lambda case: case.date,
 )

@@ -184,6 +184,7 @@ KIND = Kind(
     summary="the deficiencies an inspection found and the corrective action each requires",
     needs=("inspection",),
     made_from=("inspection-report",),
+    halts=True,  # § 228-79A(1): work halts on service until the deficiencies are corrected
     served=True,
     copies=True,
     permission="enforce",

@@ -85,13 +85,22 @@ def current_offense(case: Any) -> tuple[str | None, list[tuple[str, date]]]:
 _ASSESSED: dict[tuple[int, int], Assessment | CaseInvalid] = {}
 
 
+def penalty_provision(pack: Pack) -> str:
+    """The citation of the article's penalty provision (§ 228-79C(4)): the one this kind
+    states; UnsupportedKind naming what the article lacks (Macedon's has none)."""
+    return pack.require(KIND.name)
+
+
 def penalty_assessment(case: Any, pack: Pack) -> Assessment:
     """The assessment for any case carrying violations (or one ``offense``), priors and
     ``issued``; made once per case (its problems, too, are found once)."""
     key = (id(case), id(pack))
     if key not in _ASSESSED:
         try:
-            _ASSESSED[key] = assess(charged(case), case.prior_offenses, case.issued, pack)
+            provision = penalty_provision(pack)
+            _ASSESSED[key] = assess(
+                charged(case), case.prior_offenses, case.issued, pack, provision
+            )
         except CaseInvalid as err:
             _ASSESSED[key] = err
         weakref.finalize(case, _ASSESSED.pop, key, None)

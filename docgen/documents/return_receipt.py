@@ -97,6 +97,7 @@ KIND = Kind(
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the certified mailing's return receipt, annexed to its affidavit of service",
     needs=("enforcement",),
+    annexes_receipt=True,  # LAW.md § 2: annexed to the affidavit of the mailing it returns
     issued=lambda case: case.receipt.date,  # the annex states the card as it came back
     party=recipient_of,
 )

@@ -350,10 +350,14 @@ def one_per_conviction_date(findings: Sequence[PriorFinding]) -> list[PriorFindi
 
 
 def assess(
-    charged: Sequence[Charged], priors: Sequence[PriorOffense], statement_date: date, pack: Pack
+    charged: Sequence[Charged],
+    priors: Sequence[PriorOffense],
+    statement_date: date,
+    pack: Pack,
+    citation: str,
 ) -> Assessment:
-    """The penalty for the ``charged`` violations given ``priors``, as of ``statement_date``."""
-    citation = pack.require("penalty-statement")
+    """The penalty for the ``charged`` violations given ``priors``, as of ``statement_date``;
+    ``citation``: the article's penalty provision, as the pack gives it (§ 228-79C(4))."""
     if not charged:
         problems = [_problem("violations", "no violation to assess a penalty for")]
     else:

@@ -30,7 +30,6 @@ from docgen.queue.app import SCHEMA, QueueError, Settings, queue_url
 from docgen.queue.outage import Outage, cause_of, connection_error, quiet_worker_logging
 from docgen.queue.tasks import make_app
 
-WARM_KIND = "notice-of-violation"
 RECOVERY_LOCK = 4242078  # one recoverer at a time, across machines
 
 
@@ -128,11 +127,14 @@ def serve(url: str, queue: str, settings: Settings, parent: int, name: str) -> N
     """One worker process: warm up, then take jobs until SIGTERM."""
     from docgen.batch.guard import die_with_parent
     from docgen.batch.worker import Job, prepare_process
+    from docgen.documents import the_kind
     from docgen.render.formats import FORMATS
 
     die_with_parent(parent)
     quiet_worker_logging(name)
-    prepare_process(Job(WARM_KIND, tuple(FORMATS), "pdf/ua-1"), every_kind=True)
+    # Warmed on the kind a matter opens with (the notice of violation, the most issued).
+    warm = the_kind(opens_matter=True)
+    prepare_process(Job(warm, tuple(FORMATS), "pdf/ua-1"), every_kind=True)
     asyncio.run(_serve(url, queue, settings, name))
 
 

@@ -10,7 +10,9 @@ an Argon2id hash beside the document (:class:`AccessCode`, frozen like the docum
 
 The public check (:func:`public_record`) answers only to a number with its right access
 code, and says only what the document itself prints: kind, number, issue date, whether
-it is current or superseded (by which number), and whether it was signed.
+it is current, superseded (by which number) or lifted (by which notice, as of which day,
+as `docgen verify` says it), and whether it was signed. No service fact and nothing of the
+case (no person, no offense: sealed records stay sealed, CPL 160.50).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from docgen.law.pack import Pack
 from docgen.register import db
 from docgen.register.certifiers import certified, sets_holding
 from docgen.register.models import Base, Document, DocumentFile
-from docgen.register.queries import in_effect, lifter, successor
+from docgen.register.queries import in_effect, lifting, successor
 from docgen.register.records import VerifiedSet
 from docgen.settings import is_loopback, load_settings, settings_path
 from docgen.signing.check import SignatureReport, check_signature
@@ -160,6 +162,7 @@ class PublicRecord:
     document_id: int  # to compare an upload; never shown
     in_effect: str | None = None  # the latest correction, where superseded more than once
     certified: str | None = None  # a firm's own certification: who, for whom, where, when
+    lifted_on: date | None = None  # the day the lifting notice lifts the order as of (§ 3)
 
 
 @cache
@@ -181,17 +184,19 @@ def public_record(engine: Any, number: str, code: str | None) -> PublicRecord | 
             return None
         for doc, access in rows:
             if code_matches(access.code_hash, code):
+                lifted = lifting(session, doc)  # its number and date, as `verify` says them
                 return PublicRecord(
                     doc.number,
                     doc.kind,
                     doc.jurisdiction,
                     doc.issued,
                     successor(session, doc.id),
-                    lifter(session, doc),
+                    lifted[0] if lifted else None,
                     access.signed,
                     doc.id,
                     in_effect(session, doc),
                     certified(session, doc.id),
+                    lifted[1] if lifted else None,
                 )
         return None
 

@@ -812,7 +812,7 @@ def import_history(csv_file: Path | None, undo: str | None, by) -> None:
         click.echo(f"nothing imported: {len(done.duplicates)} duplicate(s) left out")
 
 
-@click.command("mailing-list")
+@click.command()  # `mailing-list`, from the function's name
 @click.option("--date", "day", type=ISO, required=True, help="the day the pieces are mailed")
 @click.option("--jurisdiction", default=None, help="the municipality, when several mailed that day")
 @click.option("-o", "--out", default=None, help="a file, or a directory (existing, or ending in /)")
@@ -823,11 +823,13 @@ def import_history(csv_file: Path | None, undo: str | None, by) -> None:
 def mailing_list(day: date, jurisdiction, out, fmt, force) -> None:
     """The firm mailing list of DAY's certified pieces, for the post office (PS Form 3877)."""
     from docgen import api
+    from docgen.documents import the_kind
     from docgen.register.mailing import mailing_list_case
 
     with _open() as reg:
         data = mailing_list_case(reg, day, jurisdiction)
-    done = api.render("mailing-list", data, api.formats_from(fmt), out or "./", force=force)
+    kind = the_kind(lists_mailings=True)
+    done = api.render(kind, data, api.formats_from(fmt), out or "./", force=force)
     for warning in done.document.warnings:
         click.echo(f"warning: {warning}", err=True)
     for path in done.files:

@@ -25,13 +25,7 @@ from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.db import guarded
-from docgen.register.inspections import (
-    INSPECTION,
-    NOTICE,
-    approvals,
-    halt_of,
-    open_deficiencies,
-)
+from docgen.register.inspections import INSPECTION, approvals, halt_of, open_deficiencies
 from docgen.register.logbook import next_due
 from docgen.register.models import Document, Offense, ReinspectionRequest, Site
 from docgen.register.standing import kept_deadline, served_on
@@ -95,12 +89,13 @@ def calendar(
 def _items(session: Session) -> Iterable[Due]:
     successor = aliased(Document)
     current = ~exists().where(successor.supersedes_id == Document.id)
+    halting = kinds_with(halts=True)  # the notice of deficiency (§ 228-79A(1))
     rows = session.execute(
         select(Document, Site)
         .outerjoin(Site, Site.id == Document.site_id)
         .where(
             current,
-            Document.kind.in_((NOTICE, *kinds_with(appealable=True), *kinds_with(liftable=True))),
+            Document.kind.in_((*halting, *kinds_with(appealable=True), *kinds_with(liftable=True))),
         )
         .order_by(Document.id)
     ).all()
@@ -120,7 +115,7 @@ def _items(session: Session) -> Iterable[Due]:
             doc.jurisdiction, load_pack(doc.jurisdiction)
         )
         where = site_line(place)
-        if doc.kind == NOTICE:
+        if doc.kind in halting:
             yield from _deficiency_items(session, doc, where, pack, approved)
         elif doc.kind in liftable:
             # In effect from the day service was complete (LAW.md § 3), as the register

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from docgen.documents import approval_of_corrected_work as approval
-from docgen.documents import get_kind
+from docgen.documents import get_kind, kinds_with
 from docgen.documents import inspection_report as report
 from docgen.documents import notice_of_deficiency as notice
 from docgen.law.pack import municipal_today
@@ -40,6 +40,19 @@ def _row(session: Session, number: str, kind: str, jurisdiction: str | None) -> 
     doc = document_row(session, number, jurisdiction)
     if doc.kind != kind:
         raise RegisterError(f"{doc.number} is a {doc.kind}, not a {kind}")
+    return doc
+
+
+def _halting(session: Session, number: str, jurisdiction: str | None) -> Document:
+    """The notice ``number``, a kind whose service halts work pending correction
+    (§ 228-79A(1): its description's ``halts``); any other document is refused."""
+    doc = document_row(session, number, jurisdiction)
+    kind = get_kind(doc.kind)
+    if not kind.halts:
+        raise RegisterError(
+            f"{doc.number} ({kind.title.lower()}) is not a notice whose service halts work "
+            "until its deficiencies are corrected (§ 228-79A(1))"
+        )
     return doc
 
 
@@ -122,7 +135,7 @@ def approve_work(
     Refused: dated after today in the municipality, before the notice was served, or for
     a notice with nothing open."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
-        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        doc = _halting(session, notice_number, jurisdiction)
         again = _row(session, reinspection, INSPECTION, doc.jurisdiction)
         pack = load_pack(doc.jurisdiction)
         why = pack.cite("inspection.approval")
@@ -196,7 +209,9 @@ def halts(reg: Any, site: str | None = None) -> list[Halt]:
     """Per notice of deficiency, its site and whether the halt is in effect or lifted."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
         rows = session.scalars(
-            select(Document).where(Document.kind == NOTICE).order_by(Document.id)
+            select(Document)
+            .where(Document.kind.in_(kinds_with(halts=True)))  # § 228-79A(1)
+            .order_by(Document.id)
         )
         approved = approvals(session)
         return [h for h in (halt_of(session, d, approved) for d in rows) if _at(h, site)]
@@ -246,7 +261,7 @@ def ask_reinspection(
     corrective work (the calendar shows it until a reinspection of it is recorded)."""
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        doc = _halting(session, notice_number, jurisdiction)
         pack = load_pack(doc.jurisdiction)
         why = pack.cite("inspection.reinspection")
         if on > municipal_today(pack) or on < doc.issued:
@@ -290,7 +305,7 @@ def escalate(
             f"--to {kind}: a notice of deficiency escalates to {', '.join(choices)}"
         )
     with guarded(reg.url), db.read_session(reg.engine) as session:
-        doc = _row(session, notice_number, NOTICE, jurisdiction)
+        doc = _halting(session, notice_number, jurisdiction)
         pack = load_pack(doc.jurisdiction)
         still_open = open_deficiencies(session, doc)
         data = notice.escalated(doc.case, doc.number, still_open, get_kind(kind), on, due, pack)

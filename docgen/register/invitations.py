@@ -29,6 +29,7 @@ from sqlalchemy import Engine, select
 
 from docgen.cases.certification import Contractor, Project
 from docgen.cases.common import Site as SiteModel
+from docgen.documents import the_kind
 from docgen.documents.contractor_certification import signed_late
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.pack import municipal_today
@@ -39,7 +40,6 @@ from docgen.register.lost import recording
 from docgen.register.models import CertificationSite, Document, DocumentFile, Invitation
 from docgen.register.records import Issued
 
-KIND = "contractor-certification"
 TOKEN_BYTES = 32  # 256 bits: guessing is hopeless, whatever the rate limit
 LONGEST = 366  # days an invitation may run
 DEFAULT_DAYS = 30  # days an invitation runs unless the inviter says
@@ -424,7 +424,7 @@ def sign(
     signer = entry.get("signer") or {}
     signed_by = f"{signer.get('name')}, {signer.get('title')}"[:500]
     request = issuing.Request(
-        KIND,
+        the_kind(contractor_signs=True),  # the contractor's own statement (§ 228-78B(4))
         data,
         f"the certification of {entry.get('firm')}",
         None,

@@ -24,7 +24,7 @@ from typing import Any
 
 from docgen.api import FORMATS
 from docgen.cases.labels import choice
-from docgen.documents import get_kind, kinds_with
+from docgen.documents import get_kind, kinds_with, the_kind
 from docgen.documents.affidavit_of_service import MAIL, appeal_from, persons_served
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
@@ -109,7 +109,7 @@ def record_receipt(
         affidavit = session.get(Document, event.affidavit_id) if event.affidavit_id else None
         if affidavit is not None:
             request = Request(
-                get_kind("return-receipt").name,
+                the_kind(annexes_receipt=True),
                 _annex_case(doc, event, affidavit, received, outcome.signed_by),
                 f"{number} return receipt",
                 affidavit.respondent_id,

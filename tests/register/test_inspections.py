@@ -195,6 +195,10 @@ def test_approval_of_corrected_work_from_a_reinspection_and_the_halt_per_site(re
         approve_work(reg, notice, again, date(2026, 11, 30))
     with pytest.raises(RegisterError, match="is not a reinspection of"):
         approve_work(reg, notice, inspected, date(2026, 12, 1))
+    # Work is approved on a notice whose service halts it (§ 228-79A(1)), found by the
+    # kind's description: the inspection report is none.
+    with pytest.raises(RegisterError, match=r"\(inspection report\) is not a notice whose service"):
+        approve_work(reg, inspected, again, date(2026, 12, 1))
     partial = approve_work(reg, notice, again, date(2026, 12, 1), formats=("pdf", "docx"))
     for text in (pdf_text(partial.files["pdf"]), docx_text(partial.files["docx"])):
         words = flat(text)
