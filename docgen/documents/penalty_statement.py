@@ -86,8 +86,8 @@ _ASSESSED: dict[tuple[int, int], Assessment | CaseInvalid] = {}
 
 
 def penalty_provision(pack: Pack) -> str:
-    """The citation of the article's penalty provision (§ 228-79C(4)): the one this kind
-    states; UnsupportedKind naming what the article lacks (Macedon's has none)."""
+    """The citation of the article's penalty provision: the one this kind states;
+    UnsupportedKind naming what the article lacks where it has none."""
     return pack.require(KIND.name)
 
 

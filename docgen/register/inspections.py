@@ -49,9 +49,10 @@ def _halting(session: Session, number: str, jurisdiction: str | None) -> Documen
     doc = document_row(session, number, jurisdiction)
     kind = get_kind(doc.kind)
     if not kind.halts:
+        cited = load_pack(doc.jurisdiction).require(NOTICE)
         raise RegisterError(
             f"{doc.number} ({kind.title.lower()}) is not a notice whose service halts work "
-            "until its deficiencies are corrected (§ 228-79A(1))"
+            f"until its deficiencies are corrected ({cited})"
         )
     return doc
 
