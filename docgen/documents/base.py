@@ -16,17 +16,18 @@ case's fields. A :class:`Bundle` (the violation packet) answers the same questio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import date
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
 from docgen.cases.common import Person
 from docgen.cases.validate import provision_for, validate_and_check
-from docgen.documents import KINDS, kinds_with
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
+from docgen.kinds import BUNDLES, MODULES
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack, pack_names
 from docgen.law.taglines import Tagline, taglines
@@ -717,3 +718,63 @@ def _document(
         warnings=tuple(context.warnings),
         attachments=context.attachments if template == kind.template else (),
     )
+
+
+# The kinds by name, each loaded on first use (docgen.kinds names their modules).
+
+
+class _Lazy(Mapping[str, Any]):
+    """Read-only mapping that imports a kind's module on first access."""
+
+    def __init__(self, modules: dict[str, str]):
+        self._modules = modules
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._modules:
+            raise KeyError(name)
+        return import_module(self._modules[name]).KIND
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+
+KINDS: Mapping[str, Kind] = _Lazy(MODULES)
+DOCUMENTS: Mapping[str, Spec] = _Lazy({**MODULES, **BUNDLES})
+
+
+def kinds_with(**description: object) -> tuple[str, ...]:
+    """The kinds whose description has these values (``served=True``,
+    ``permission="enforce"``...), in MODULES order: what the register's filters and the
+    desk's roles ask instead of listing kinds by name."""
+    return tuple(
+        name
+        for name, kind in KINDS.items()
+        if all(getattr(kind, key) == value for key, value in description.items())
+    )
+
+
+def the_kind(**description: object) -> str:
+    """The one kind whose description has these values (``annexes_receipt=True``): what
+    a module outside docgen/documents/ issues or looks up instead of naming the kind; a
+    DocgenError when no kind, or more than one, has it."""
+    found = kinds_with(**description)
+    if len(found) != 1:
+        wanted = ", ".join(f"{key}={value!r}" for key, value in description.items())
+        raise DocgenError(
+            f"{len(found)} document kinds are described with {wanted} "
+            f"({', '.join(found) or 'none'}); exactly one must be"
+        )
+    return found[0]
+
+
+def get_kind(name: str) -> Spec:
+    """The kind or bundle called ``name``; an unknown name is a DocgenError listing them."""
+    try:
+        return DOCUMENTS[name]
+    except KeyError:
+        raise DocgenError(
+            f"unknown document kind {name!r}; kinds: {', '.join(DOCUMENTS)}"
+        ) from None
