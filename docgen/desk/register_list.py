@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
@@ -33,7 +33,7 @@ from docgen.documents import MODULES
 from docgen.law.deadlines import long_date
 from docgen.law.packs import pack_names
 from docgen.register.filters import FILTERS
-from docgen.register.listing import Listed, listed
+from docgen.register.listing import Listed, Narrowing, listed
 
 FILTER_LABELS = {  # the register's named lists (docgen.register.filters), as statuses
     "awaiting-service": "Awaiting service",
@@ -51,19 +51,12 @@ PAGE = 50  # documents listed, newest first
 
 
 @dataclass(frozen=True)
-class Wanted:
-    """What the documents page lists: the register's named list (a status), a kind, a
-    municipality, a search (in the number, the respondent's name, the site's address and
-    tax map number), a range of issue dates, a page; ``problems`` with the range as typed
-    (``typed``: from and to, shown back) list nothing until they are put right."""
+class Wanted(Narrowing):
+    """What the documents page lists: the register's narrowing, a page; ``problems`` with
+    the range as typed (``typed``: from and to, shown back) list nothing until they are put
+    right."""
 
-    name: str | None = None
-    kind: str | None = None
-    search: str = ""
     page: int = 1
-    jurisdiction: str | None = None
-    start: date | None = None
-    end: date | None = None
     typed: tuple[str, str] = ("", "")
     problems: tuple[str, ...] = ()
 
@@ -79,10 +72,6 @@ class Wanted:
         }
         pairs["page"] = str(page or self.page) if (page or self.page) > 1 else None
         return urlencode({k: v for k, v in pairs.items() if v})
-
-    @property
-    def narrowed(self) -> bool:
-        return any((self.name, self.kind, self.jurisdiction, self.search, self.start, self.end))
 
 
 def wanted(request: Request) -> Wanted:
@@ -101,15 +90,15 @@ def wanted(request: Request) -> Wanted:
             "date is in that range. Swap the two dates."
         )
     return Wanted(
-        name if name in FILTERS else None,
-        kind if kind in MODULES else None,
-        " ".join(checked_field("Search", params.get("q", "")).split())[:100],
-        int(page) if page.isascii() and page.isdigit() and 0 < len(page) <= 5 else 1,
-        where if where in pack_names() else None,
-        start,
-        end,
-        typed,
-        tuple(problems),
+        name=name if name in FILTERS else None,
+        kind=kind if kind in MODULES else None,
+        search=" ".join(checked_field("Search", params.get("q", "")).split())[:100],
+        jurisdiction=where if where in pack_names() else None,
+        start=start,
+        end=end,
+        page=int(page) if page.isascii() and page.isdigit() and 0 < len(page) <= 5 else 1,
+        typed=typed,
+        problems=tuple(problems),
     )
 
 
@@ -125,21 +114,6 @@ def _range_end(text: str, label: str, problems: list[str]) -> date | None:
         return None
 
 
-def listing(reg: Any, want: Wanted, limit: int) -> list[Listed]:
-    """The documents ``want`` lists, on its page (the register's query)."""
-    return listed(
-        reg,
-        name=want.name,
-        kind=want.kind,
-        jurisdiction=want.jurisdiction,
-        start=want.start,
-        end=want.end,
-        search=want.search,
-        offset=(want.page - 1) * PAGE,
-        limit=limit,
-    )
-
-
 @guarded("register")
 def documents(request: Request) -> Response:
     return _documents(request, wanted(request))
@@ -148,7 +122,9 @@ def documents(request: Request) -> Response:
 def _documents(request: Request, want: Wanted) -> Response:
     """The documents page; a range that is impossible or reversed lists nothing (400) and
     says why, with the filters as typed."""
-    rows = [] if want.problems else listing(register(request), want, PAGE + 1)
+    rows = (
+        [] if want.problems else listed(register(request), want, (want.page - 1) * PAGE, PAGE + 1)
+    )
     return render(
         request,
         "documents.html.j2",
@@ -208,7 +184,7 @@ def export(request: Request) -> Response:
     zones: dict[str, Any] = {}
     rows = [
         _exported(d, zones.setdefault(d.jurisdiction, clock.zone(d.jurisdiction)))
-        for d in listing(register(request), replace(want, page=1), EXPORT_LIMIT)
+        for d in listed(register(request), want, 0, EXPORT_LIMIT)
     ]
     if fmt == "json":
         body = json.dumps({"documents": rows}, ensure_ascii=False, indent=1)

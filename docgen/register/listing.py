@@ -35,35 +35,41 @@ class Listed:
     superseded_by: str | None
 
 
-def listed(
-    reg: Any,
-    *,
-    name: str | None = None,
-    kind: str | None = None,
-    jurisdiction: str | None = None,
-    start: date | None = None,
-    end: date | None = None,
-    search: str = "",
-    offset: int = 0,
-    limit: int = 50,
-) -> list[Listed]:
-    """The newest documents (``limit`` of them after ``offset``) in the register's named
-    list ``name`` (docgen.register.filters), read in one query: the page's ids first (the
-    filter's rules are the register's own), then their details, so nothing costs a query
-    per row; the day each was served is the register's derived one
-    (docgen.register.queries.served_days), read for the page only."""
+@dataclass(frozen=True)
+class Narrowing:
+    """What a list of documents is narrowed by: the register's named list ``name`` (a
+    status, docgen.register.filters), a kind, a search (in the number, the respondent's
+    name, the site's address and tax map number), a municipality, a range of issue dates."""
+
+    name: str | None = None
+    kind: str | None = None
+    search: str = ""
+    jurisdiction: str | None = None
+    start: date | None = None
+    end: date | None = None
+
+    @property
+    def narrowed(self) -> bool:
+        return any((self.name, self.kind, self.jurisdiction, self.search, self.start, self.end))
+
+
+def listed(reg: Any, by: Narrowing, offset: int = 0, limit: int = 50) -> list[Listed]:
+    """The newest documents (``limit`` of them after ``offset``) that ``by`` lists, read in
+    one query: the page's ids first (the filter's rules are the register's own), then their
+    details, so nothing costs a query per row; the day each was served is the register's
+    derived one (docgen.register.queries.served_days), read for the page only."""
     newest = (Document.issued.desc(), Document.id.desc())
     ids = select(Document.id).order_by(*newest).limit(limit).offset(offset)
-    if kind:
-        ids = ids.where(Document.kind == kind)
-    if jurisdiction:
-        ids = ids.where(Document.jurisdiction == jurisdiction)
-    if start:
-        ids = ids.where(Document.issued >= start)
-    if end:
-        ids = ids.where(Document.issued <= end)
-    if search:
-        like = "%" + search.replace("\\", "").replace("%", "").replace("_", "") + "%"
+    if by.kind:
+        ids = ids.where(Document.kind == by.kind)
+    if by.jurisdiction:
+        ids = ids.where(Document.jurisdiction == by.jurisdiction)
+    if by.start:
+        ids = ids.where(Document.issued >= by.start)
+    if by.end:
+        ids = ids.where(Document.issued <= by.end)
+    if by.search:
+        like = "%" + by.search.replace("\\", "").replace("%", "").replace("_", "") + "%"
         ids = (
             ids.outerjoin(Respondent, Document.respondent_id == Respondent.id)
             .outerjoin(Site, Document.site_id == Site.id)
@@ -74,7 +80,7 @@ def listed(
                 | Site.tax_map.ilike(like)
             )
         )
-    page = apply(ids, name, today()).subquery()
+    page = apply(ids, by.name, today()).subquery()
     successor = aliased(Document)
     query = (
         select(
