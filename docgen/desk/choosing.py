@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 
 from docgen import api
-from docgen.desk import forms
+from docgen.cases.common import Address
 from docgen.desk.database import Draft
 from docgen.desk.web import posted, render
 from docgen.documents import get_kind
@@ -87,10 +88,6 @@ def party_of(kind: str, data: dict[str, Any]) -> dict[str, Any] | None:
 def match(register: Any, kind: str, data: dict[str, Any]) -> tuple[Any, list[Any]]:
     """(the record an issue would take without asking, or None; every record the draft's
     party may be): (None, []) while no party is named."""
-    from pydantic import ValidationError
-
-    from docgen.cases.common import Address
-
     party = party_of(kind, data)
     if party is None or not party.get("name"):
         return None, []
@@ -101,10 +98,9 @@ def match(register: Any, kind: str, data: dict[str, Any]) -> tuple[Any, list[Any
     return register.match(str(party["name"]), address)
 
 
-def question(register: Any, draft: Draft) -> list[Any]:
-    """The records the draft's party may be, when which one it is is a question (else [])."""
-    data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
-    taken, candidates = match(register, draft.kind, data)
+def question(register: Any, kind: str, data: dict[str, Any]) -> list[Any]:
+    """The records the case's party may be, when which one it is is a question (else [])."""
+    taken, candidates = match(register, kind, data)
     return candidates if taken is None else []
 
 
@@ -157,8 +153,7 @@ def answered(
     form = posted(request)
     if chosen is None:
         if form.get("_choosing") == "1":  # the page was sent with no answer
-            register = request.app.state.register()
-            return data, page(request, draft, data, question(register, draft), UNANSWERED)
+            return data, _asked_again(request, draft, data, UNANSWERED)
         return data, None
     if chosen.lower() == NEW or form.get("keep_name") == "1":
         return data, None
@@ -168,7 +163,12 @@ def answered(
             raise DocgenError(chosen)
         record = request.app.state.register().respondent(number)
     except DocgenError:
-        register = request.app.state.register()
         error = f"{chosen} is no record in the register; choose one of those listed"
-        return data, page(request, draft, data, question(register, draft), error)
+        return data, _asked_again(request, draft, data, error)
     return named_as(draft.kind, data, record.name), None
+
+
+def _asked_again(request: Request, draft: Draft, data: dict[str, Any], error: str) -> Response:
+    """The question asked again, its field saying what was wrong with the answer."""
+    candidates = question(request.app.state.register(), draft.kind, data)
+    return page(request, draft, data, candidates, error)

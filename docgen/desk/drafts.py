@@ -438,15 +438,18 @@ def _with_history(request: Request, draft: Draft, data: dict[str, Any]) -> Any:
     answer's penalty, unless the answer to show it for is asked (``?as=ID``, ``?as=new``):
     never one penalty as if it were settled."""
     register = request.app.state.register()
-    figured = Checked(history=True)
-    figures(register, draft, data, figured)
-    asked = request.query_params.get("as")
-    if figured.question and asked not in {c.value for c in figured.choices}:
-        response = render(request, "preview_question.html.j2", draft=draft, checked=figured)
-        response.headers["content-security-policy"] = PREVIEW_CSP
-        return response
-    taken = figured.respondent.id if figured.respondent is not None else None
-    if figured.question:
+    matched = Checked(history=True)
+    _match(register, draft.kind, data, matched)
+    taken = matched.respondent.id if matched.respondent is not None else None
+    if matched.question:
+        asked = request.query_params.get("as")
+        if asked not in {choosing.NEW, *(str(c.id) for c in matched.candidates)}:
+            matched.choices = choosing.choices(
+                register, draft.jurisdiction, data, matched.candidates
+            )
+            response = render(request, "preview_question.html.j2", draft=draft, checked=matched)
+            response.headers["content-security-policy"] = PREVIEW_CSP
+            return response
         taken = None if asked == choosing.NEW else int(str(asked))
     return {**data, "prior_offenses": choosing.priors_of(register, draft.jurisdiction, data, taken)}
 
