@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
+from docgen.register.audit import record
 from docgen.register.db import WRITE, check_revision, default_url, guarded, make_engine
 from docgen.register.models import DESK_ACCOUNT, AuditEntry, Draft, PublicCheck, Submission
 from docgen.register.models import DeskSession as Session
@@ -44,16 +45,7 @@ def audit(
         said["client"] = client[:64]
     if detail:
         said["detail"] = detail[:200]
-    s.add(
-        AuditEntry(
-            at=now(),
-            actor=actor[:200],
-            action=action[:40],
-            entity=DESK_ACCOUNT,
-            entity_id=0,
-            detail=said,
-        )
-    )
+    record(s, actor[:200], action[:40], DESK_ACCOUNT, 0, said)
 
 
 @dataclass(frozen=True)
