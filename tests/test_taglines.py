@@ -1,6 +1,7 @@
 """The language-access block (LAW.md § 13): every delivered document carries one line per
 language the municipality's settings choose, read back from the PDF, the DOCX and the HTML
-with its language tag, and it never adds a page to a sample."""
+with its language tag; it never adds a page to a sample, and on an issued document it moves
+nothing else."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import re
 import subprocess
 
 import docx
+import pdfplumber
 import pikepdf
 import pytest
+import yaml
 from conftest import ROOT, SAMPLES
 from docx.oxml.ns import qn
 from lxml import html as lxml_html
@@ -23,6 +26,7 @@ from docgen.errors import DocgenError
 from docgen.law import taglines as taglines_module
 from docgen.law.packs import load_pack
 from docgen.law.taglines import catalog, default_languages, taglines
+from docgen.register import Register
 from docgen.render.filters import phone
 from tests.helpers.cli import docgen
 from tests.helpers.office import office_pdfs
@@ -298,3 +302,64 @@ def test_the_deficiency_table_takes_the_templates_column_widths_in_word(renders)
     )
     widths = [int(col.get(qn("w:w"))) for col in table._tbl.tblGrid.gridCol_lst]
     assert [round(100 * w / sum(widths)) for w in widths] == [6, 41, 15, 14, 24]
+
+
+SERVED = [(kind, path) for kind, path in SAMPLES if get_kind(kind).served]
+
+
+def issued_pdfs(tmp_path, settings: str | None) -> dict[str, bytes]:
+    """Each served sample issued into a register of its own (so it carries the verification
+    line and code, which a sample has not), as PDF: sample id -> bytes. Priors a sample
+    lists are dropped: under issue the register is the history."""
+    saved = os.environ.get("DOCGEN_SETTINGS")
+    if settings is not None:
+        (tmp_path / "homer.yaml").write_text(settings, encoding="utf-8")
+        os.environ["DOCGEN_SETTINGS"] = str(tmp_path)
+    try:
+        out = {}
+        with Register.open(f"sqlite:///{tmp_path / 'register.db'}") as register:
+            for kind, path in SERVED:
+                data = yaml.safe_load(path.read_text(encoding="utf-8"))
+                data.pop("prior_offenses", None)
+                issued = register.issue(
+                    kind, data, formats=("pdf",), respondent="new", number_gap="samples"
+                )
+                out[f"{kind}/{path.stem}"] = issued.files["pdf"]
+        return out
+    finally:
+        if saved is None:
+            os.environ.pop("DOCGEN_SETTINGS", None)
+        else:
+            os.environ["DOCGEN_SETTINGS"] = saved
+
+
+def page_texts(pdf: bytes) -> list[str]:
+    """Each page's text without its page number (the count changes with the pages) or its
+    access code (drawn afresh for each issue)."""
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        texts = [page.extract_text() for page in document.pages]
+    return [re.sub(r"Page \d+ of \d+|Access code: \S+", "#", text) for text in texts]
+
+
+def test_on_an_issued_document_the_block_moves_nothing_else(tmp_path):
+    """An issued document adds the verification line and code, which can leave the last page
+    no room for the block (the notice of deficiency, an order served on two persons, a
+    notice with a long history). The block then takes the last page, where LAW.md § 13
+    allows it, and every other page, the window, the elements, the signature and the
+    verification line, is exactly where it is without the block."""
+    (tmp_path / "with").mkdir()
+    (tmp_path / "without").mkdir()
+    with_block = issued_pdfs(tmp_path / "with", None)
+    without = issued_pdfs(tmp_path / "without", "language_access:\n  taglines: []\n")
+    assert set(with_block) == {f"{k}/{p.stem}" for k, p in SERVED}
+    for sid, pdf in with_block.items():
+        pages, bare = page_texts(pdf), page_texts(without[sid])
+        first = squash(expected("es"))
+        on = [i for i, text in enumerate(pages) if first in squash(text)]
+        assert on in ([0], [len(pages) - 1]), (sid, on)
+        if len(pages) == len(bare):
+            continue
+        assert len(pages) == len(bare) + 1, sid
+        assert pages[:-1] == bare, sid
+        # Everything else is on the pages before, as it was: the last page is the block's.
+        assert squash(pages[-1].partition("\n")[2]).startswith(first), sid
