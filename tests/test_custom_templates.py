@@ -130,8 +130,9 @@ BOMBS = {
 def test_a_template_that_runs_away_is_stopped_at_its_line(tmp_path, monkeypatch, name):
     from docgen.render import environment
 
-    monkeypatch.setattr(environment, "RENDER_SECONDS", 2.0)
     body, messages = BOMBS[name]
+    if "ran longer than 2 seconds" in messages:  # the others meet their own limit first,
+        monkeypatch.setattr(environment, "RENDER_SECONDS", 2.0)  # however busy the machine
     kind, path = SAMPLES[0]
     folder = custom(tmp_path, f"<header>\n<p>letterhead</p>\n{body}\n</header>")
     with pytest.raises(RenderError) as caught:
