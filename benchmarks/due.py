@@ -67,12 +67,15 @@ def fill(reg, home: Path, documents: int, sites: int) -> int:
     from docgen.register import db
     from docgen.register.inspections import notify_deficiency, record_inspection_case
     from docgen.register.models import Document, Offense, ServiceEvent, Site
+    from docgen.register.service import Service
 
     inspected = record_inspection_case(reg, inspection(home, photos=0), formats=("html",))
     nod = notify_deficiency(reg, inspected.number, date(2026, 11, 30), formats=("html",))
-    reg.record_service(nod.number, "personal-delivery", date(2026, 12, 1), affidavit=False)
+    reg.record_service(nod.number, Service("personal-delivery", date(2026, 12, 1)), affidavit=False)
     nov = reg.issue("notice-of-violation", notice("2026-11-30"), formats=("html",))
-    reg.record_service(nov.number, "personal-delivery", date(2026, 11, 30), affidavit=False)
+    reg.record_service(
+        nov.number, Service("personal-delivery", date(2026, 11, 30)), affidavit=False
+    )
     with db.write_session(reg.engine) as session:
         models = {d.number: d for d in session.scalars(select(Document)).all()}
         offense = session.scalars(select(Offense)).first()

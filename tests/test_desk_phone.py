@@ -16,6 +16,8 @@ from desk_browser import axe_violations, chromium, sign_in
 from desk_server import serving, start_draft, typed_sample
 from playwright.sync_api import expect
 
+from docgen.register.service import Service
+
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 390, "height": 844}
 NEAR_TOP = 1.5 * PHONE["height"]  # a screen and a half from the top of the page
@@ -52,13 +54,17 @@ def made(desk) -> dict[str, str]:
         notice["site"] = {**notice["site"], "tax_map": LONG_TAX_MAP}
         issued = reg.issue("notice-of-violation", notice, formats=HTML, respondent="new")
         served = reg.record_service(
-            issued.number, "certified-mail", issued.issued, article=ARTICLE, formats=("html",)
+            issued.number,
+            Service("certified-mail", issued.issued, article=ARTICLE),
+            formats=("html",),
         )
         order = reg.issue(
             "stop-work-order", fixture("stop-work-order", "homer-silt-fence"),
             formats=("html",), respondent="new",
         )  # fmt: skip
-        reg.record_service(order.number, "personal-delivery", order.issued, formats=("html",))
+        reg.record_service(
+            order.number, Service("personal-delivery", order.issued), formats=("html",)
+        )
         certification = reg.issue(
             "contractor-certification",
             fixture("contractor-certification", "macedon-unsigned"),

@@ -17,6 +17,7 @@ from desk_server import TIMEOUT, start_desk, start_draft, stop_desk, typed_sampl
 from playwright.sync_api import expect, sync_playwright
 
 from docgen.desk.public_check import LIMIT
+from docgen.register.service import Service
 from docgen.signing.check import check_signature
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import pki
@@ -50,7 +51,9 @@ def issued(tmp_path_factory):
             pdf.write_bytes(done.files["pdf"])
             documents[done.number] = (done.access_code, pdf)
         order = register.issue("stop-work-order", stop_work_order(), formats=("pdf",))
-        register.record_service(order.number, "personal-delivery", order.issued, formats=())
+        register.record_service(
+            order.number, Service("personal-delivery", order.issued), formats=()
+        )
         register.lift(order.number, LIFTED_ON, formats=())  # a day after its issue date
         documents[order.number] = (order.access_code, None)
     server = start_desk(home)

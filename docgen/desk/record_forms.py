@@ -109,28 +109,24 @@ def dates(form: Any, wanted: dict[str, bool]) -> tuple[dict[str, date | None], l
 
 def service(reg: Any, number: str, form: Any, by: str) -> None:
     """Record the service typed in the form; every problem of it refused at once."""
-    from docgen.register.service import service_problems
+    from docgen.register.service import Service
 
     days, problems = dates(form, {"date": True, "received": False})
-    given = {
-        key: text(form.get(key))
-        for key in ("time", "person", "capacity", "description", "received_by", "article")
-    }
-    method = str(form.get("method") or "")
-    if problems:
-        found = service_problems(method, days["date"], received=days["received"], **given)
-        raise Refused(problems + found)
-    reg.record_service(
-        number,
-        method,
+    event = Service(
+        str(form.get("method") or ""),
         days["date"],
         to=text(form.get("to")),
         received=days["received"],
         served_by=text(form.get("served_by")),
-        oath="affirmation" if form.get("oath") == "affirmation" else "notary",
-        by=by,
-        **given,
+        **{
+            key: text(form.get(key))
+            for key in ("time", "person", "capacity", "description", "received_by", "article")
+        },
     )
+    if problems:
+        raise Refused(problems + event.problems())
+    oath = "affirmation" if form.get("oath") == "affirmation" else "notary"
+    reg.record_service(number, event, oath=oath, by=by)
 
 
 def disposition(reg: Any, number: str, form: Any, by: str) -> None:

@@ -14,6 +14,7 @@ _HOMES = {
     "Register": "docgen.register.store",
     "RegisterError": "docgen.register.db",
     "AmbiguousRespondent": "docgen.register.respondents",
+    "Service": "docgen.register.service",
 }
 __all__ = sorted(_HOMES)
 

@@ -331,23 +331,27 @@ def record_service(
     last day to appeal (§ 228-79C(1)(f); never shortened) and issue the affidavit of
     service of this event, made by the server (--served-by), not by who records it (--by)."""
     from docgen import api
+    from docgen.register.service import Service
 
+    event = Service(
+        method,
+        on,
+        to=to,
+        time=time,
+        place=place,
+        person=person,
+        capacity=capacity,
+        description=description,
+        received=received,
+        received_by=received_by,
+        served_by=served_by,
+        served_by_title=served_by_title,
+        article=article,
+    )
     with _open() as reg, _recorded_number_said():
         served = reg.record_service(
             number,
-            method,
-            on,
-            to=to,
-            time=time,
-            place=place,
-            person=person,
-            capacity=capacity,
-            description=description,
-            received=received,
-            received_by=received_by,
-            article=article,
-            served_by=served_by,
-            served_by_title=served_by_title,
+            event,
             by=by,
             oath="affirmation" if affirmation else "notary",
             formats=api.formats_from(fmt),

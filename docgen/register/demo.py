@@ -54,7 +54,7 @@ def issue_samples(
     out: Path, samples: Iterable[tuple[str, Path]], formats: Iterable[str], echo: Callable
 ) -> int:
     """Issue ``samples`` into a new register at ``out/docgen.sqlite``; the failures count."""
-    from docgen.register import AmbiguousRespondent, Register
+    from docgen.register import AmbiguousRespondent, Register, Service
     from docgen.register.imports import import_history
 
     formats = tuple(formats)
@@ -92,8 +92,7 @@ def issue_samples(
             if get_kind(kind).served and served.get("date"):
                 proof = reg.record_service(
                     issued.number,
-                    _method(served.get("method") or ""),
-                    _date(served["date"]),
+                    Service(_method(served.get("method") or ""), _date(served["date"])),
                     by="docgen demo",
                     formats=formats,
                     out=f"{out / 'register'}/",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -45,23 +46,79 @@ from docgen.register.records import Served, service_record
 from docgen.register.standing import complete, kept_deadline
 
 
+@dataclass(frozen=True)
+class Service:
+    """One service event as it happened: how (``method``), when (``on``, at ``time``), on
+    whom (the landowner, or ``to``: a person the document was copied to), where
+    (``place``), who took it (``person``, their ``capacity``, a ``description``), when a
+    mailed copy was received and who signed for it (``received``, ``received_by``), the
+    certified-mail ``article`` number, and who served (``served_by``, default the issuing
+    officer; ``served_by_title``, their office, printed in the affidavit, LAW.md § 10).
+    ``on`` None: the date of service could not be read (its reader says why)."""
+
+    method: str
+    on: date | None
+    to: str | None = None
+    time: str | None = None
+    place: str | None = None
+    person: str | None = None
+    capacity: str | None = None
+    description: str | None = None
+    received: date | None = None
+    received_by: str | None = None
+    served_by: str | None = None
+    served_by_title: str | None = None
+    article: str | None = None
+
+    def problems(self) -> list[Problem]:
+        """What was given that does not fit the method (every problem at once), found
+        before anything is recorded; each names its field (``received``, ``time``...)."""
+        method, on, received, time = self.method, self.on, self.received, self.time
+        if method not in SERVICE_METHODS:
+            listed = ", ".join(SERVICE_METHODS)
+            return [Problem("method", f"{method!r}: choose one of {listed}")]
+        problems = []
+        how = choice(method).lower()
+        mail = "CPLR 2103(b)(2), by analogy; LAW.md § 2"
+        if received is not None and method not in MAIL:
+            message = f"is the day a mailed copy was received; not for {how}"
+            problems.append(Problem("received", message, mail))
+        elif received is not None and on is not None and received < on:
+            message = f"{received} is before the mailing {on}: a receipt follows the mailing"
+            problems.append(Problem("received", message, mail))
+        if self.received_by and received is None:
+            message = "names who signed the return receipt: give {received}"
+            problems.append(Problem("received_by", message))
+        article = self.article
+        if article and method != "certified-mail":
+            message = f"is a certified-mail article number; not for {how}"
+            problems.append(Problem("article", message))
+        elif article:
+            wrong = article_problem(article.strip().replace(" ", ""))
+            if wrong:
+                problems.append(Problem("article", f"{article!r} {wrong}", "USPS Publication 199"))
+        delivery = "CPLR 311(a)(1) by analogy; LAW.md § 2"
+        described = self.person or self.capacity or self.description or time
+        if described and method != "personal-delivery":
+            message = (
+                "{person}, {capacity}, {description} and {time} describe a personal "
+                f"delivery; the method is {how}"
+            )
+            problems.append(Problem("", message, delivery))
+        if self.capacity and not self.person:
+            message = "is the capacity of {person}: name them"
+            problems.append(Problem("capacity", message, delivery))
+        if time is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", time):
+            message = f"{time!r}: the time of delivery as HH:MM, e.g. 10:45"
+            problems.append(Problem("time", message))
+        return problems
+
+
 def record_service(
     reg: Any,
     number: str,
-    method: str,
-    on: date,
+    event: Service,
     *,
-    to: str | None = None,
-    time: str | None = None,
-    place: str | None = None,
-    person: str | None = None,
-    capacity: str | None = None,
-    description: str | None = None,
-    received: date | None = None,
-    received_by: str | None = None,
-    served_by: str | None = None,
-    served_by_title: str | None = None,
-    article: str | None = None,
     by: str | None = None,
     affidavit: bool = True,
     oath: str = "notary",
@@ -71,20 +128,21 @@ def record_service(
     jurisdiction: str | None = None,
 ) -> Served:
     """Record that ``number`` (of ``jurisdiction``, when two municipalities sharing the
-    register hold that number) was served on one person (the landowner, or ``to``: a person
-    it was copied to) by ``method`` on ``on``; for a notice served on the landowner,
-    compute the deadline this service gives and keep the notice's one deadline, never
-    lowered. ``served_by`` (who served; default the issuing officer) and
-    ``served_by_title`` (their office, printed in the affidavit) are apart from ``by``
-    (who records it). The same event recorded twice is refused.
+    register hold that number) was served as ``event`` tells, on one person (the
+    landowner, or ``event.to``); for a notice served on the landowner, compute the
+    deadline this service gives and keep the notice's one deadline, never lowered. Who
+    served (``event.served_by``) is apart from ``by`` (who records it). The same event
+    recorded twice is refused.
 
     With ``affidavit`` (the default), the affidavit of service (or, with ``oath=
     "affirmation"``, the CPLR 2106 affirmation) of this event is issued into the register
     in the same transaction, numbered, and written to ``out`` after the commit.
     """
-    problems = service_problems(
-        method, on, time, person, capacity, description, received, received_by, article
-    )
+    problems = event.problems()
+    if event.on is None:
+        problems.insert(0, Problem("date", "missing: the day of delivery, mailing or posting"))
+        raise Refused(problems)
+    method, on, received, time = event.method, event.on, event.received, event.time
     who = actor(by)
     again, safe = "record the service again", "a service already recorded is refused, never twice"
     what = f"the service of {number} on {on}"
@@ -104,7 +162,7 @@ def record_service(
         pack = load_pack(doc.jurisdiction, doc.issued)
         period = pack.part("enforcement").appeal_days  # none where the law gives no appeal
         why = f"{period.ref if period else pack.require(doc.kind)}; LAW.md § 2"
-        problems += _ahead(pack, on, received, why)
+        problems += _ahead(pack, event, why)
         later = successor(session, doc.id)
         if later:
             raise RegisterError(
@@ -118,7 +176,7 @@ def record_service(
                 "or after its issue date"
             )
             problems.append(Problem("date", message, why))
-        served = _person(doc, number, to, why, problems) if spec.served else None
+        served = _person(doc, number, event.to, why, problems) if spec.served else None
         name = served["name"] if served else None
         events = list(doc.services)
         mailed = None
@@ -135,7 +193,7 @@ def record_service(
         if problems:
             raise Refused(problems)
         owner = persons_served(doc.case)[0]["name"]  # the landowner, named first
-        twice = [e for e in events if _same_event(e, owner, name, method, on, time)]
+        twice = [e for e in events if _same_event(e, owner, name, event)]
         if twice and received is not None and method in MAIL:
             raise RegisterError(
                 f"{number}: the mailing to {name or 'the recipient'} on {on} is already "
@@ -154,12 +212,12 @@ def record_service(
             problems += _effective(doc, pack, method, on, received, mailed, why)
             if problems:
                 raise Refused(problems)
-        article = service_article(served, method, article)
+        article = service_article(served, method, event.article)
         if article is not None:
             used = article_used(session, article)
             if used:
                 raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
-        server_name, server_title = _server(doc, served_by, served_by_title)
+        server_name, server_title = _server(doc, event)
         deadline, rule, reasons = None, "", ()
         # The person the document is issued to (named first: the landowner under
         # § 228-79C(1), or whom another adopter's law names), not a person copied.
@@ -168,11 +226,12 @@ def record_service(
             start, computed = appeal_from(method, on, received, mailed, pack)
             deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
         address = one_line(served["address"]) if served else None
+        place = event.place
         if method == "posting":
             place = place or site_line(doc.case)
         elif method == "personal-delivery":
             place = place or address
-        event = ServiceEvent(
+        row = ServiceEvent(
             document_id=doc.id,
             method=method,
             date=on,
@@ -185,16 +244,16 @@ def record_service(
             time=time,
             place=place,
             address=address if method != "personal-delivery" else None,
-            individual=person,
-            capacity=capacity,
-            description=description,
-            received_by=received_by,
+            individual=event.person,
+            capacity=event.capacity,
+            description=event.description,
+            received_by=event.received_by,
             recorded_at=datetime.now().astimezone(),
             recorded_by=who,
         )
-        session.add(event)
+        session.add(row)
         session.flush()
-        kept = kept_deadline([*events, event])
+        kept = kept_deadline([*events, row])
         record(
             session,
             who,
@@ -209,12 +268,12 @@ def record_service(
                 "time": time,
                 "received": received.isoformat() if received else None,
                 "article": article,
-                "served_by": event.served_by,
+                "served_by": row.served_by,
                 "appeal_deadline": deadline.isoformat() if deadline else None,
                 "notice_deadline": kept.isoformat() if kept else None,
             },
         )
-        result = service_record(event, reasons, rule, kept)
+        result = service_record(row, reasons, rule, kept)
         proof, targets = None, {}
         if affidavit and served is not None:
             case = {
@@ -227,14 +286,14 @@ def record_service(
                     "date": on.isoformat(),
                     "time": time,
                     "received": received.isoformat() if received else None,
-                    "received_by": received_by,
+                    "received_by": event.received_by,
                     "mailed": mailed.isoformat() if mailed else None,
                     "article": article,
                     "place": place,
-                    "address": event.address,
-                    "individual": person,
-                    "capacity": capacity,
-                    "description": description,
+                    "address": row.address,
+                    "individual": event.person,
+                    "capacity": event.capacity,
+                    "description": event.description,
                 },
                 "oath": oath,
             }
@@ -251,58 +310,10 @@ def record_service(
             )
             proof, targets = issue_in(session, request)
             held.issuing(request, proof.number)
-            event.affidavit_id = proof.id
+            row.affidavit_id = proof.id
     if proof is not None:
         proof = write_out(proof, targets, force)
     return Served(number=number, service=result, affidavit=proof)
-
-
-def service_problems(
-    method: str,
-    on: date | None,
-    time: str | None = None,
-    person: str | None = None,
-    capacity: str | None = None,
-    description: str | None = None,
-    received: date | None = None,
-    received_by: str | None = None,
-    article: str | None = None,
-) -> list[Problem]:
-    """What was given that does not fit the method (every problem at once), found before
-    anything is recorded; ``on`` None: the date of service could not be read."""
-    if method not in SERVICE_METHODS:
-        listed = ", ".join(SERVICE_METHODS)
-        return [Problem("method", f"{method!r}: choose one of {listed}")]
-    problems = []
-    how = choice(method).lower()
-    mail = "CPLR 2103(b)(2), by analogy; LAW.md § 2"
-    if received is not None and method not in MAIL:
-        message = f"is the day a mailed copy was received; not for {how}"
-        problems.append(Problem("received", message, mail))
-    elif received is not None and on is not None and received < on:
-        message = f"{received} is before the mailing {on}: a receipt follows the mailing"
-        problems.append(Problem("received", message, mail))
-    if received_by and received is None:
-        message = "names who signed the return receipt: give {received}"
-        problems.append(Problem("received_by", message))
-    if article and method != "certified-mail":
-        problems.append(Problem("article", f"is a certified-mail article number; not for {how}"))
-    elif article:
-        wrong = article_problem(article.strip().replace(" ", ""))
-        if wrong:
-            problems.append(Problem("article", f"{article!r} {wrong}", "USPS Publication 199"))
-    delivery = "CPLR 311(a)(1) by analogy; LAW.md § 2"
-    if (person or capacity or description or time) and method != "personal-delivery":
-        message = (
-            "{person}, {capacity}, {description} and {time} describe a personal delivery; "
-            f"the method is {how}"
-        )
-        problems.append(Problem("", message, delivery))
-    if capacity and not person:
-        problems.append(Problem("capacity", "is the capacity of {person}: name them", delivery))
-    if time is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", time):
-        problems.append(Problem("time", f"{time!r}: the time of delivery as HH:MM, e.g. 10:45"))
-    return problems
 
 
 def _effective(
@@ -333,7 +344,7 @@ def _effective(
     return [Problem("date", message, f"{why}; LAW.md § 3")]
 
 
-def _ahead(pack: Pack, on: date, received: date | None, why: str) -> list[Problem]:
+def _ahead(pack: Pack, event: Service, why: str) -> list[Problem]:
     """A service is recorded once it happened: neither its day nor the day of receipt
     may be after today in the municipality (its time zone, from the pack)."""
     today = municipal_today(pack)
@@ -344,21 +355,21 @@ def _ahead(pack: Pack, on: date, received: date | None, why: str) -> list[Proble
             "it has happened, and its affidavit states facts, not plans",
             f"{why}; LAW.md § 10",
         )
-        for field, day in (("date", on), ("received", received))
+        for field, day in (("date", event.on), ("received", event.received))
         if day is not None and day > today
     ]
 
 
-def _same_event(
-    event: ServiceEvent, owner: str, name: str | None, method: str, on: date, time: str | None
-) -> bool:
-    """``event`` is the service by ``method`` on ``name`` on ``on`` (at ``time``). An event
-    recorded before each person served was an event of its own (migration 0006: no one
-    named, no time kept) was service on the landowner at a time not kept, so it is the
-    same event whatever time is given now (LAW.md § 10: one event, one affidavit)."""
-    if event.served_on is None:
-        return (owner, event.method, event.date) == (name, method, on)
-    return (event.served_on, event.method, event.date, event.time) == (name, method, on, time)
+def _same_event(row: ServiceEvent, owner: str, name: str | None, event: Service) -> bool:
+    """``row`` is the service ``event`` (by its method on ``name``, on its day, at its
+    time). An event recorded before each person served was an event of its own (migration
+    0006: no one named, no time kept) was service on the landowner at a time not kept, so
+    it is the same event whatever time is given now (LAW.md § 10: one event, one
+    affidavit)."""
+    given = (name, event.method, event.on)
+    if row.served_on is None:
+        return (owner, row.method, row.date) == given
+    return (row.served_on, row.method, row.date, row.time) == (*given, event.time)
 
 
 def _person(
@@ -382,12 +393,12 @@ def _person(
     return None
 
 
-def _server(
-    doc: Document, served_by: str | None, title: str | None = None
-) -> tuple[str, str | None]:
-    """Who served: the name given with their office (``title``: a deputy officer's
-    affidavit states the office, LAW.md § 10), or the issuing officer (name and title)."""
+def _server(doc: Document, event: Service) -> tuple[str, str | None]:
+    """Who served: the name given with their office (``served_by_title``: a deputy
+    officer's affidavit states the office, LAW.md § 10), or the issuing officer (name and
+    title)."""
     officer = issuing_officer(doc.case)
+    served_by, title = event.served_by, event.served_by_title
     title = " ".join(title.split()) if title and title.strip() else None
     if served_by and served_by.strip() and served_by.strip() != officer.get("name"):
         return served_by.strip(), title

@@ -1,9 +1,9 @@
 """The register as a library: ``Register.open()`` and the verbs the CLI and the desk call.
 
-    from docgen.register import Register
+    from docgen.register import Register, Service
     reg = Register.open()                      # DOCGEN_DATABASE_URL, or the SQLite file
     issued = reg.issue("notice-of-violation", "case.yaml", out="out/")
-    reg.record_service(issued.number, "certified-mail", date(2026, 11, 4), article="9407...")
+    reg.record_service(issued.number, Service("certified-mail", date(2026, 11, 4), article=...))
     reg.record_disposition(issued.number, "convicted", date(2026, 11, 30), court="Village Court")
     reg.history(issued.respondent.id)
 
@@ -44,6 +44,7 @@ from docgen.render.output import safe_name, write_files
 
 if TYPE_CHECKING:
     from docgen.documents.exhibits import CaseFiles
+    from docgen.register.service import Service
 
 
 class Register:
@@ -246,11 +247,12 @@ class Register:
 
         return issuing.rendered_outside(lambda: lift(self, number, on, **kwargs))
 
-    def record_service(self, number: str, method: str, on: date, **kwargs: Any):
-        """Record service of ``number``; see docgen.register.service.record_service."""
+    def record_service(self, number: str, event: Service, **kwargs: Any):
+        """Record the service ``event`` of ``number``; see
+        docgen.register.service.record_service."""
         from docgen.register.service import record_service
 
-        return issuing.rendered_outside(lambda: record_service(self, number, method, on, **kwargs))
+        return issuing.rendered_outside(lambda: record_service(self, number, event, **kwargs))
 
     def record_receipt(self, number: str, received: date, signed_by: str, **kwargs: Any):
         """Record a mailing's return receipt; see docgen.register.receipts.record_receipt."""

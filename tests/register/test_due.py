@@ -21,6 +21,7 @@ from docgen.register.due import calendar
 from docgen.register.feed import ics, new_token, revoke, user_of
 from docgen.register.inspections import ask_reinspection, notify_deficiency, record_inspection_case
 from docgen.register.logbook import add_entries, logbook, open_log
+from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import inspection
 from tests.helpers.readback import docx_text, pdf_text
@@ -32,7 +33,7 @@ HEADER = "date,time,inspector,qualification,role,rainfall,findings,corrective_ac
 def served_notice_of_deficiency(reg, tmp_path: Path) -> str:
     inspected = record_inspection_case(reg, inspection(tmp_path, photos=0), formats=("html",))
     number = notify_deficiency(reg, inspected.number, date(2026, 11, 30), formats=("html",)).number
-    reg.record_service(number, "personal-delivery", date(2026, 12, 1), formats=("html",))
+    reg.record_service(number, Service("personal-delivery", date(2026, 12, 1)), formats=("html",))
     return number
 
 
@@ -40,7 +41,7 @@ def test_the_calendar_lists_what_is_due_overdue_first_with_provisions(reg, tmp_p
     nod = served_notice_of_deficiency(reg, tmp_path)
     today = municipal_today(load_pack("homer"))
     nov = reg.issue("notice-of-violation", notice(str(today)), formats=("html",)).number
-    reg.record_service(nov, "personal-delivery", today, formats=("html",))
+    reg.record_service(nov, Service("personal-delivery", today), formats=("html",))
     ask_reinspection(reg, nod, date(2026, 12, 2), "Sam Keller, Tioughnioga Ridge Development")
     today = municipal_today(load_pack("homer"))
     items = calendar(reg)

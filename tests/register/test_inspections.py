@@ -17,6 +17,7 @@ from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
 from docgen.register.inspections import approve_work, escalate, halts, notify_deficiency
+from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import GPS_IFD, INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
@@ -134,11 +135,13 @@ def test_the_notice_of_deficiency_is_made_from_the_inspection_served_and_proved(
     copy = flat(pdf_text((tmp_path / "n" / copies[1]).read_bytes()))
     assert "Copy for Cayuga Street Holdings LLC (landowner)" in copy
     # Served and proved like a notice of violation: one event and one affidavit per person.
-    served = reg.record_service(number, "personal-delivery", date(2026, 12, 1), time="10:15")
+    served = reg.record_service(
+        number, Service("personal-delivery", date(2026, 12, 1), time="10:15")
+    )
     affidavit = flat(docx_text(reg.files(served.affidavit.number)["docx"]))
     assert f"Notice of Deficiency No. {number}" in affidavit
     mailed = reg.record_service(
-        number, "certified-mail", date(2026, 12, 1), to="Cayuga Street Holdings LLC"
+        number, Service("certified-mail", date(2026, 12, 1), to="Cayuga Street Holdings LLC")
     )
     assert mailed.affidavit is not None
     assert reg.document(number).appeal_deadline is None  # nothing to appeal
@@ -185,7 +188,7 @@ def test_approval_of_corrected_work_from_a_reinspection_and_the_halt_per_site(re
     )
     with pytest.raises(RegisterError, match="has no recorded service"):
         approve_work(reg, notice, again, date(2026, 12, 1))
-    reg.record_service(notice, "personal-delivery", date(2026, 12, 1), formats=("html",))
+    reg.record_service(notice, Service("personal-delivery", date(2026, 12, 1)), formats=("html",))
     (halt,) = halts(reg, "120 cayuga")
     assert halt.status == "in effect since 2026-12-01: deficiencies 1, 2 open"
     today = municipal_today(load_pack("homer"))
@@ -334,7 +337,7 @@ def test_open_deficiencies_past_their_dates_escalate_without_retyping(reg, tmp_p
     )
     inspected = reg_issue(reg, case)
     nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=("html",)).number
-    reg.record_service(nod, "personal-delivery", date(2026, 11, 3), formats=("html",))
+    reg.record_service(nod, Service("personal-delivery", date(2026, 11, 3)), formats=("html",))
     run = docgen(
         "escalate",
         nod,

@@ -65,6 +65,7 @@ from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import Register, db
 from docgen.register.models import RETURN_REASONS, Document, NumberGap
+from docgen.register.service import Service
 from docgen.register.standing import kept_deadline
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
@@ -294,7 +295,7 @@ class MatterModel(RuleBasedStateMachine):
         to = None if person == doc.persons[0] else person
         done = self.refused(
             lambda: self.reg.record_service(
-                doc.number, method, day, to=to, article=article, formats=HTML
+                doc.number, Service(method, day, to=to, article=article), formats=HTML
             ),
             must,
             f"service of {doc.number} on {day} ({method}; superseded {doc.superseded}, "

@@ -11,6 +11,7 @@ from docgen.errors import DocgenError
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
+from docgen.register.service import Service
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 from tests.register.test_register_lift import order
@@ -35,7 +36,7 @@ def test_nothing_comes_back_on_a_superseded_or_lifted_document(reg):
     # the same held for a receipt, and for service of a lifted order (LAW.md § 3).
     case = notice("2026-11-16")
     first = reg.issue("notice-of-violation", case, formats=HTML)
-    reg.record_service(first.number, "first-class-mail", date(2026, 11, 17), formats=HTML)
+    reg.record_service(first.number, Service("first-class-mail", date(2026, 11, 17)), formats=HTML)
     case["violations"][0]["nature"] += " (corrected)"
     second = reg.supersede(first.number, case, formats=HTML)
     with pytest.raises(RegisterError, match=f"superseded by {second.number}; nothing more"):
@@ -45,10 +46,14 @@ def test_nothing_comes_back_on_a_superseded_or_lifted_document(reg):
     assert reg.document(first.number).services[0].outcome is None
 
     issued = reg.issue("stop-work-order", order(), formats=HTML)
-    reg.record_service(issued.number, "personal-delivery", date(2026, 11, 12), formats=HTML)
+    reg.record_service(
+        issued.number, Service("personal-delivery", date(2026, 11, 12)), formats=HTML
+    )
     lifted = reg.lift(issued.number, date(2026, 11, 20), formats=HTML)
     with pytest.raises(RegisterError, match=f"lifted by {lifted.number}; nothing more"):
-        reg.record_service(issued.number, "first-class-mail", date(2026, 11, 21), formats=HTML)
+        reg.record_service(
+            issued.number, Service("first-class-mail", date(2026, 11, 21)), formats=HTML
+        )
     assert len(reg.document(issued.number).services) == 1
 
 

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from docgen.register import Register
+from docgen.register.service import Service
 from tests.helpers import pgserver
 from tests.helpers.faults import held_at
 from tests.helpers.register_cases import notice
@@ -135,7 +136,9 @@ def test_a_lifting_gone_at_its_commit_is_not_guessed(server, tmp_path):
     url = fresh(server, "lost_lift")
     with Register.open(url) as reg:
         issued = reg.issue("stop-work-order", order(), formats=("html",))
-        reg.record_service(issued.number, "personal-delivery", issued.issued, formats=("html",))
+        reg.record_service(
+            issued.number, Service("personal-delivery", issued.issued), formats=("html",)
+        )
     args = ["lift", issued.number, "--date", issued.issued.isoformat(), "-o", f"{tmp_path}/out/"]
     stop = lambda: pgserver.stop(server)  # noqa: E731
     code, out, err = command_while(args, url, "committing", tmp_path, stop)

@@ -9,6 +9,7 @@ import pytest
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import Register, RegisterError
+from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
@@ -24,9 +25,7 @@ def test_record_service_issues_a_numbered_affidavit_about_the_notice(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     served = reg.record_service(
         issued.number,
-        "certified-mail",
-        date(2026, 11, 4),
-        article="9407 1118 9876 5432 1012 38",
+        Service("certified-mail", date(2026, 11, 4), article="9407 1118 9876 5432 1012 38"),
         formats=HTML,
     )
     proof = served.affidavit
@@ -53,10 +52,8 @@ def test_an_affirmation_under_cplr_2106_needs_no_notary(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     served = reg.record_service(
         issued.number,
-        "personal-delivery",
-        date(2026, 11, 3),
+        Service("personal-delivery", date(2026, 11, 3), served_by="Luis Ortega"),
         oath="affirmation",
-        served_by="Luis Ortega",
         formats=HTML,
     )
     text = words(served.affidavit.files["html"])
@@ -70,9 +67,9 @@ def test_an_affirmation_under_cplr_2106_needs_no_notary(reg):
 def test_posting_counts_with_the_copy_mailed(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     with pytest.raises(RegisterError, match=r"record the mailing to .* first"):
-        reg.record_service(issued.number, "posting", date(2026, 11, 3), formats=HTML)
-    reg.record_service(issued.number, "first-class-mail", date(2026, 11, 5), formats=HTML)
-    posted = reg.record_service(issued.number, "posting", date(2026, 11, 3), formats=HTML)
+        reg.record_service(issued.number, Service("posting", date(2026, 11, 3)), formats=HTML)
+    reg.record_service(issued.number, Service("first-class-mail", date(2026, 11, 5)), formats=HTML)
+    posted = reg.record_service(issued.number, Service("posting", date(2026, 11, 3)), formats=HTML)
     # The later of posting (11-03) and mailing + 5 (11-10): day 15 is 11-25, a Wednesday.
     assert posted.service.appeal_deadline == date(2026, 11, 25)
     text = words(posted.affidavit.files["html"])
@@ -85,10 +82,13 @@ def test_posting_counts_with_the_copy_mailed(reg):
 def test_service_details_that_do_not_fit_the_method_are_refused(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     with pytest.raises(RegisterError, match="certified-mail article number"):
-        reg.record_service(issued.number, "first-class-mail", date(2026, 11, 3), article="1")
+        reg.record_service(
+            issued.number, Service("first-class-mail", date(2026, 11, 3), article="1")
+        )
     with pytest.raises(RegisterError, match="--received"):
         reg.record_service(
-            issued.number, "personal-delivery", date(2026, 11, 3), received=date(2026, 11, 4)
+            issued.number,
+            Service("personal-delivery", date(2026, 11, 3), received=date(2026, 11, 4)),
         )
     assert reg.document(issued.number).services == ()
 
@@ -100,11 +100,13 @@ def test_mail_is_complete_on_the_later_of_receipt_and_mailing_plus_five(reg):
     issued = reg.issue("notice-of-violation", notice("2026-10-05"), formats=HTML)
     served = reg.record_service(
         issued.number,
-        "certified-mail",
-        date(2026, 10, 5),
-        received=date(2026, 10, 6),
-        received_by="M. Keller",
-        article="9407 1118 9876 5432 1012 38",
+        Service(
+            "certified-mail",
+            date(2026, 10, 5),
+            received=date(2026, 10, 6),
+            received_by="M. Keller",
+            article="9407 1118 9876 5432 1012 38",
+        ),
         formats=HTML,
     )
     assert served.service.appeal_deadline == date(2026, 10, 26)
@@ -113,9 +115,9 @@ def test_mail_is_complete_on_the_later_of_receipt_and_mailing_plus_five(reg):
 
 def test_one_deadline_per_notice_never_shortened(reg):
     issued = reg.issue("notice-of-violation", notice("2026-10-05"), formats=HTML)
-    reg.record_service(issued.number, "certified-mail", date(2026, 10, 5), formats=HTML)
+    reg.record_service(issued.number, Service("certified-mail", date(2026, 10, 5)), formats=HTML)
     # Then delivered in person on 10-07: day 15 is 10-22, earlier than 10-26: 10-26 stands.
-    later = reg.record_service(issued.number, "personal-delivery", date(2026, 10, 7))
+    later = reg.record_service(issued.number, Service("personal-delivery", date(2026, 10, 7)))
     assert later.service.appeal_deadline == date(2026, 10, 22)
     assert later.service.notice_deadline == date(2026, 10, 26)
     assert reg.document(issued.number).appeal_deadline == date(2026, 10, 26)
@@ -136,13 +138,15 @@ def test_each_person_served_is_an_event_of_its_own(reg):
     issued = reg.issue("notice-of-violation", case, formats=HTML)
     owner = reg.record_service(
         issued.number,
-        "personal-delivery",
-        date(2026, 11, 3),
-        time="10:45",
-        person="Ann Li",
-        capacity="president",
-        description="a woman of about 50, dark hair",
-        served_by="Luis Ortega",
+        Service(
+            "personal-delivery",
+            date(2026, 11, 3),
+            time="10:45",
+            person="Ann Li",
+            capacity="president",
+            description="a woman of about 50, dark hair",
+            served_by="Luis Ortega",
+        ),
         by="Clerk Ames",
         formats=HTML,
     )
@@ -153,9 +157,7 @@ def test_each_person_served_is_an_event_of_its_own(reg):
     assert "Luis Ortega" in text and "Clerk Ames" not in text  # the server swears, not the clerk
     copy = reg.record_service(
         issued.number,
-        "certified-mail",
-        date(2026, 11, 4),
-        to="brandt earthmoving corp.",
+        Service("certified-mail", date(2026, 11, 4), to="brandt earthmoving corp."),
         formats=HTML,
     )
     assert copy.service.served_on == "Brandt Earthmoving Corp."
@@ -163,12 +165,18 @@ def test_each_person_served_is_an_event_of_its_own(reg):
     assert copy.service.notice_deadline == owner.service.appeal_deadline
     assert "at 9 Tradewinds Way, Naples, FL 34102" in words(copy.affidavit.files["html"])
     with pytest.raises(RegisterError, match=r"--to .Nobody Inc\..: .* was not sent to that person"):
-        reg.record_service(issued.number, "certified-mail", date(2026, 11, 4), to="Nobody Inc.")
+        reg.record_service(
+            issued.number, Service("certified-mail", date(2026, 11, 4), to="Nobody Inc.")
+        )
     with pytest.raises(RegisterError, match="is already recorded"):
-        reg.record_service(issued.number, "certified-mail", date(2026, 11, 4), to=developer["name"])
+        reg.record_service(
+            issued.number, Service("certified-mail", date(2026, 11, 4), to=developer["name"])
+        )
     # The same person served again another day: both events are kept.
     reg.record_service(
-        issued.number, "first-class-mail", date(2026, 11, 6), to=developer["name"], formats=HTML
+        issued.number,
+        Service("first-class-mail", date(2026, 11, 6), to=developer["name"]),
+        formats=HTML,
     )
     events = reg.document(issued.number).services
     assert [(e.served_on, e.method) for e in events] == [
@@ -183,15 +191,29 @@ def test_each_person_served_is_an_event_of_its_own(reg):
 def test_bad_service_input_is_refused_naming_flag_and_reading(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     with pytest.raises(RegisterError, match=r"--date 2026-11-02: before .*LAW.md § 2"):
-        reg.record_service(issued.number, "personal-delivery", date(2026, 11, 2))
+        reg.record_service(issued.number, Service("personal-delivery", date(2026, 11, 2)))
     with pytest.raises(RegisterError, match=r"--received 2026-11-03 is before the mailing.*2103"):
         reg.record_service(
-            issued.number, "certified-mail", date(2026, 11, 4), received=date(2026, 11, 3)
+            issued.number, Service("certified-mail", date(2026, 11, 4), received=date(2026, 11, 3))
         )
     with pytest.raises(RegisterError, match="--time '25:00'"):
-        reg.record_service(issued.number, "personal-delivery", date(2026, 11, 3), time="25:00")
+        reg.record_service(
+            issued.number, Service("personal-delivery", date(2026, 11, 3), time="25:00")
+        )
     with pytest.raises(RegisterError, match="--person, --capacity"):
-        reg.record_service(issued.number, "first-class-mail", date(2026, 11, 3), person="A")
+        reg.record_service(
+            issued.number, Service("first-class-mail", date(2026, 11, 3), person="A")
+        )
+    # An event whose day could not be read (the desk's form) is refused with every other
+    # problem of it at once, the day first; the event itself finds the rest.
+    unread = Service("certified-mail", None, time="9", article="1")
+    assert [p.field for p in unread.problems()] == ["article", "", "time"]
+    with pytest.raises(RegisterError) as refused:
+        reg.record_service(issued.number, unread)
+    said = str(refused.value).splitlines()
+    assert said[0].startswith("--date missing: the day of delivery, mailing or posting")
+    assert said[1].startswith("--article '1' ") and "USPS Publication 199" in said[1]
+    assert said[3].startswith("--time '9': the time of delivery as HH:MM")
     assert reg.document(issued.number).services == ()
 
 

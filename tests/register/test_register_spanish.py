@@ -10,6 +10,7 @@ import hashlib
 import json
 from datetime import date
 
+from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
@@ -163,7 +164,9 @@ def test_the_lifting_notice_has_its_spanish_copy(reg):
     for key in ("number", "served", "effective"):
         data.pop(key)
     issued = reg.issue("stop-work-order", data, formats=("html",))
-    reg.record_service(issued.number, "personal-delivery", issued.issued, formats=("html",))
+    reg.record_service(
+        issued.number, Service("personal-delivery", issued.issued), formats=("html",)
+    )
     lifted = reg.lift(issued.number, date(2026, 12, 2), formats=("pdf",), language="es")
     assert lifted.language == "es" and not lifted.preferred
     text = " ".join(pdf_text(lifted.files["es.pdf"]).split())

@@ -11,6 +11,7 @@ import yaml
 from conftest import running_head
 
 from docgen.api import FORMATS
+from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import (
     docx_text,
@@ -80,7 +81,7 @@ def test_plain_render_prints_first_too(register_url, tmp_path):
 def test_record_service_then_states_the_last_day_to_appeal(reg):
     issued = reg.issue("notice-of-violation", unserved(), formats=("html",))
     served = reg.record_service(
-        issued.number, "personal-delivery", date(2026, 11, 18), formats=("html",)
+        issued.number, Service("personal-delivery", date(2026, 11, 18)), formats=("html",)
     )
     # Delivered 2026-11-18: day 15 is 2026-12-03, a Thursday.
     assert served.service.appeal_deadline == date(2026, 12, 3)
