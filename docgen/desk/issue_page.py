@@ -38,9 +38,11 @@ def _issue(request: Request) -> Response:
     if draft.issued_as:
         return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
     chosen = typed(posted(request).get("respondent"))
-    data, asked_again = choosing.answered(request, draft, drafts.issuable(draft), chosen)
+    data = drafts.issuable(draft)
+    asked_again = choosing.answered(request, draft, data, chosen)
     if asked_again is not None:
         return asked_again
+    keep = choosing.keeps_name(request, chosen)  # else named as the record is held
     final = _final(posted(request).get("final"))
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
     language = typed(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
@@ -52,8 +54,9 @@ def _issue(request: Request) -> Response:
             return drafts.refused(request, draft, problems)
         try:
             return queued.defer_issue(
-                request, draft, data, chosen, corrects, final, copies, language, photos, case_dir
-            )
+                request, draft, data, chosen, corrects, final, copies, language, photos, case_dir,
+                keep_name=keep,
+            )  # fmt: skip
         except CaseInvalid as err:  # as the register would refuse it: nothing is queued
             return drafts.refused(request, draft, err.problems)
     by = request.scope["visitor"].name
@@ -62,6 +65,7 @@ def _issue(request: Request) -> Response:
         tag, result = renderers.run(
             renderers.issue,
             *(url, draft.kind, data, chosen, by, corrects, final, copies, language, case_dir),
+            keep,
         )
     except renderers.RenderTooBig:
         raise
