@@ -49,6 +49,9 @@ def _issue(request: Request) -> Response:
     corrects = actions.supersedes(draft)
     case_dir = draft_files.case_dir(draft)  # the photos sent from the phone
     if queued.queue_name():  # a worker issues it, with all the desk would issue it with
+        register = request.app.state.register()  # the match is a read: asked here, so the
+        if chosen is None and (asked := choosing.question(register, draft.kind, data)):
+            return choosing.page(request, draft, data, asked)  # job carries the answer
         photos, problems = queued.photos_sent(data, case_dir)  # carried in its job
         if problems:
             return drafts.refused(request, draft, problems)
