@@ -102,24 +102,27 @@ def refuse_keep_name(chosen: int | str | None) -> None:
         )
 
 
-def asked(register: Any, data: dict[str, Any], name: str, candidates: list[Any]) -> str:
+def asked(register: Any, kind: str, data: dict[str, Any], name: str, candidates: list[Any]) -> str:
     """The refusal of an issue whose respondent is a question: each candidate (id, name,
     addresses, why) with the offense number and penalty it would give (:func:`choices`,
-    as the desk shows them), and the options that answer it."""
+    as the desk shows them; none for a kind whose penalty reads no history), and the
+    options that answer it."""
     try:
         jurisdiction = jurisdiction_of(data).id
     except DocgenError:
         jurisdiction = ""  # no priors are read: the issue refuses the case for it anyway
+    answers = choices(register, jurisdiction, data, candidates)
+    priced = get_kind(kind).reads_history  # whose record it is changes its penalty
     lines = []
-    for choice in choices(register, jurisdiction, data, candidates):
+    for choice in answers:
         who = str(choice.candidate) if choice.candidate is not None else "a new respondent"
-        lines.append(f"{who}; this would give {choice.would_give()}")
+        lines.append(f"{who}; this would give {choice.would_give()}" if priced else who)
     listed = "\n  ".join(lines)
     return (
         f"respondent {name!r} is not matched with certainty; the register holds:\n  {listed}\n"
         "answer with one of:\n"
-        "  --respondent ID: that record, named on the document as the register holds it "
-        "(its history gives the penalty)\n"
+        "  --respondent ID: that record, named on the document as the register holds it"
+        f"{' (its history gives the penalty)' if priced else ''}\n"
         f"  --respondent ID --keep-typed-name: that record, the document keeping {name!r}, "
         "recorded as another name of that record\n"
         "  --respondent new: a different person or firm"

@@ -171,7 +171,9 @@ def _recorded_number_said():
 
 
 @contextmanager
-def _figures_asked(reg: Any, case: Path):
+def _figures_asked(
+    reg: Any, case: Path, kind: str | None, supersedes: str | None, whose: str | None
+):
     """A respondent that is a question (several or near matches) refused with each record
     and the offense number and penalty it would give, as the desk shows them
     (docgen.register.choices.asked), and the options that answer it."""
@@ -182,7 +184,9 @@ def _figures_asked(reg: Any, case: Path):
     try:
         yield
     except AmbiguousRespondent as err:
-        raise RegisterError(asked(reg, api.load(case)[0], err.name, err.candidates)) from None
+        kind = kind or reg.document(supersedes, whose).kind
+        data = api.load(case)[0]
+        raise RegisterError(asked(reg, kind, data, err.name, err.candidates)) from None
 
 
 def _issue(
@@ -204,7 +208,8 @@ def _issue(
     from docgen import api
     from docgen.instruments.docx_checks import read_final
 
-    with _open() as reg, _recorded_number_said(), _figures_asked(reg, case):
+    asked = (case, kind, supersedes, jurisdiction)
+    with _open() as reg, _recorded_number_said(), _figures_asked(reg, *asked):
         issued = reg.issue(
             kind or reg.document(supersedes, jurisdiction).kind,
             case,

@@ -18,6 +18,7 @@ from tests.helpers import cli
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
 
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "stop-work-order"
 ON_RECORD = "Tioughnioga Ridge Development LLC"
 TYPED = "Tioughnioga Ridge Developments LLC"  # one letter more: a near name
 PDF = "NOV-2026-0002-notice-of-violation.pdf"
@@ -127,3 +128,21 @@ def test_keep_typed_name_needs_a_record_chosen_by_its_id(register_url, tmp_path)
         assert "LAW.md § 2(a)" in run.stderr
     with Register.open(register_url) as reg:
         assert reg.count() == 1
+
+
+def test_a_kind_whose_penalty_reads_no_history_lists_the_records_without_figures(
+    register_url, tmp_path
+):
+    """A stop-work order states no penalty from the respondent's history: the question
+    lists the records and the options, and no figure that no document would state."""
+    order = yaml.safe_load((FIXTURES / "homer-silt-fence.yaml").read_text(encoding="utf-8"))
+    order.pop("number", None)
+    first = docgen(tmp_path, "issue", "stop-work-order", case_file(tmp_path, order, "swo.yaml"))
+    assert first.returncode == 0, first.stderr
+    order["recipient"]["name"] = "Ceyuga Street Holdings LLC"
+    asked = docgen(tmp_path, "issue", "stop-work-order", case_file(tmp_path, order, "near.yaml"))
+    assert asked.returncode == 1 and "Traceback" not in asked.stderr
+    said = " ".join(asked.stderr.split())
+    assert "#1 Cayuga Street Holdings LLC (77 South Main Street, Homer, NY 13077)" in said
+    assert "this would give" not in said and "penalty" not in said
+    assert "--respondent ID --keep-typed-name" in said and "--respondent new" in said
