@@ -17,7 +17,7 @@ import html
 import re
 
 import pytest
-from desk_server import serving
+from desk_server import serving, start_draft, typed_sample
 
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.respondent_choice import (
@@ -132,3 +132,24 @@ def test_a_record_not_in_the_register_is_asked_again(desk, record_id):
     refused = clerk.post(f"{where}/issue", data=bad)
     assert refused.status_code == 400 and "999999 is no record in the register" in refused.text
     assert answers(refused.text)[str(record_id)][0] == 2
+
+
+def test_a_kind_whose_penalty_reads_no_history_asks_without_figures(desk, record_id):
+    """A stop-work order states no penalty from the respondent's history: its question
+    lists the records with nothing that no document would state, and the record chosen
+    names the order."""
+    clerk = desk.signed_in("ann")
+    where, token = start_draft(clerk, "stop-work-order")
+    _, typed = typed_sample("stop-work-order", "homer-silt-fence")
+    saved = clerk.post(where, data={**typed, "recipient.name": TYPED, "csrf_token": token})
+    assert saved.status_code == 303, saved.text
+    asked = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert asked.status_code == 200 and "Which respondent is this?" in asked.text
+    assert f"#{record_id} {RECORD}" in asked.text
+    assert "this would give" not in asked.text and "data-penalty" not in asked.text
+    assert "prior convictions of the record you choose" not in asked.text
+    chosen = {"csrf_token": token, "_choosing": "1", "respondent": str(record_id)}
+    done = clerk.post(f"{where}/issue", data=chosen)
+    assert done.status_code == 303, done.text
+    text = pdf_text(clerk.get(f"{done.headers['location']}/file.pdf").content)
+    assert RECORD in text and TYPED not in text

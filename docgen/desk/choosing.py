@@ -3,11 +3,12 @@ match with certainty (docgen.register.respondents: a near name, a look-alike, th
 name at another address).
 
 The clerk chooses; nothing is preselected and nothing is merged silently. Beside each
-answer is the penalty it would make the issue state (§ 228-79C(4): the offense number
-counts that record's prior convictions), computed as the draft's figures compute it, so
-the issued document states what the page showed. A record chosen names the document as
-the register holds it; the name as typed is kept on the document, and recorded as
-another name of the record, only when the clerk ticks "keep the name as typed".
+answer of a kind whose penalty reads the history is the penalty it would make the issue
+state (§ 228-79C(4): the offense number counts that record's prior convictions), computed
+as the draft's figures compute it, so the issued document states what the page showed;
+another kind's question shows no figure. A record chosen names the document as the
+register holds it; the name as typed is kept on the document, and recorded as another
+name of the record, only when the clerk ticks "keep the name as typed".
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from docgen.desk.web import posted, render
 from docgen.documents import get_kind
 from docgen.documents.base import party_field
 from docgen.errors import DocgenError
-from docgen.register.choices import choices
+from docgen.register.choices import choices, priced
 from docgen.register.respondents import NEW, parse_id
 
 
@@ -77,7 +78,8 @@ def page(
         "choose_respondent.html.j2",
         status=400 if error else 200,
         draft=draft,
-        choices=choices(register, draft.jurisdiction, data, candidates),
+        choices=choices(register, draft.jurisdiction, data, candidates, priced(draft.kind)),
+        priced=priced(draft.kind),
         typed=typed_name(draft.kind, data),
         copies=form.get("copies") == "1",
         language=str(form.get("language") or "").strip() or None,

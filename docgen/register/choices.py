@@ -51,14 +51,27 @@ class Choice:
 
 
 def choices(
-    register: Any, jurisdiction: str, data: dict[str, Any], candidates: list[Any]
+    register: Any,
+    jurisdiction: str,
+    data: dict[str, Any],
+    candidates: list[Any],
+    priced: bool = True,
 ) -> list[Choice]:
-    """Each candidate record, and a new respondent, with the penalty it would give."""
+    """Each candidate record, and a new respondent, with the penalty it would give; not
+    ``priced`` (a kind whose penalty reads no history: :func:`priced`), with none."""
+    if not priced:
+        return [*(Choice(c, None) for c in candidates), Choice(None, None)]
     found = [
         Choice(c, penalty_with(data, priors_of(register, jurisdiction, data, c.id)))
         for c in candidates
     ]
     return [*found, Choice(None, penalty_with(data, []))]
+
+
+def priced(kind: str) -> bool:
+    """Whose record it is changes what ``kind`` states: its penalty reads the respondent's
+    history (§ 228-79C(4)); the question of any other kind shows no figure."""
+    return get_kind(kind).reads_history
 
 
 def penalty_with(data: dict[str, Any], priors: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -111,18 +124,17 @@ def asked(register: Any, kind: str, data: dict[str, Any], name: str, candidates:
         jurisdiction = jurisdiction_of(data).id
     except DocgenError:
         jurisdiction = ""  # no priors are read: the issue refuses the case for it anyway
-    answers = choices(register, jurisdiction, data, candidates)
-    priced = get_kind(kind).reads_history  # whose record it is changes its penalty
+    figures = priced(kind)
     lines = []
-    for choice in answers:
+    for choice in choices(register, jurisdiction, data, candidates, figures):
         who = str(choice.candidate) if choice.candidate is not None else "a new respondent"
-        lines.append(f"{who}; this would give {choice.would_give()}" if priced else who)
+        lines.append(f"{who}; this would give {choice.would_give()}" if figures else who)
     listed = "\n  ".join(lines)
     return (
         f"respondent {name!r} is not matched with certainty; the register holds:\n  {listed}\n"
         "answer with one of:\n"
         "  --respondent ID: that record, named on the document as the register holds it"
-        f"{' (its history gives the penalty)' if priced else ''}\n"
+        f"{' (its history gives the penalty)' if figures else ''}\n"
         f"  --respondent ID --keep-typed-name: that record, the document keeping {name!r}, "
         "recorded as another name of that record\n"
         "  --respondent new: a different person or firm"
