@@ -20,10 +20,15 @@ import pytest
 from desk_server import serving, start_draft, typed_sample
 
 from tests.helpers.readback import docx_text, pdf_text
-
-RECORD = "Glenwood Heights Holding LLC"
-TYPED = "Glenwood Hieghts Holding LLC"  # a near name (matching.is_near), never merged silently
-OFFENSE_WORDS = {1: "first", 2: "second", 3: "third"}
+from tests.helpers.respondent_choice import (
+    RECORD,
+    TYPED,
+    answers,
+    convicted_record,
+    drafted,
+    notice,
+    stated,
+)
 
 
 @pytest.fixture(scope="module")
@@ -37,62 +42,12 @@ def opened(desk):
     return Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}")
 
 
-def notice(observed: str, issued: str, name: str) -> dict[str, str]:
-    """The sample notice to ``name``, first observed and issued on these days."""
-    _, typed = typed_sample("notice-of-violation", "homer-deadline-thanksgiving")
-    return typed | {
-        "recipient.name": name,
-        "issued": issued,
-        "violations[0].observed": observed,
-        "remedies[0].due": "2026-12-05",
-        "remedies[1].due": "2026-12-10",
-    }
-
-
-def drafted(clerk, fields: dict[str, str]) -> tuple[str, str]:
-    where, token = start_draft(clerk, "notice-of-violation")
-    saved = clerk.post(where, data={**fields, "csrf_token": token})
-    assert saved.status_code == 303, saved.text
-    return where, token
-
-
-def answers(page: str) -> dict[str, tuple[int, str, str]]:
-    """Each answer a page lists: its value -> (offense number, lowest fine, highest fine)."""
-    offenses = dict(re.findall(r'data-offense="([^"]+)">(\d+)<', page))
-    fines = re.findall(r'data-penalty="([^"]+)">\$([\d,.]+) to \$([\d,.]+)<', page)
-    return {value: (int(offenses[value]), low, high) for value, low, high in fines}
-
-
-def stated(text: str) -> tuple[int, str, str]:
-    """The offense number and total fine a notice states: (number, lowest, highest)."""
-    flat = " ".join(text.split())
-    word = re.search(r"this would be a (\w+) offense", flat).group(1)
-    number = {w: n for n, w in OFFENSE_WORDS.items()}[word]
-    total = re.search(
-        r"a total fine (?:not less than [^(]*\(\$([\d,.]+)\) nor more than|not exceeding)"
-        r" [^(]*\(\$([\d,.]+)\)",
-        flat,
-    )
-    return number, total.group(1) or "0.00", total.group(2)
-
-
 @pytest.fixture(scope="module")
 def record_id(desk, tmp_path_factory) -> int:
-    """The record of Glenwood Heights Holding LLC, with one conviction (entered 2026-09-01,
-    before the offenses below: LAW.md § 4, reading 9), imported as older history is."""
-    from docgen.register.imports import import_history
-
-    older = tmp_path_factory.mktemp("history") / "older.csv"
-    older.write_text(
-        "name,street,city,state,zip,committed,convicted,court,docket,jurisdiction\n"
-        f"{RECORD},15 Albany Street,Homer,NY,13077,2026-06-01,2026-09-01,"
-        "Homer Village Court,26-101,homer\n"
-    )
+    """The record of Glenwood Heights Holding LLC, with one conviction."""
     desk.signed_in("ann").get("/documents")  # the register is made when first opened
     with opened(desk) as register:
-        import_history(register, older, by="test")
-        (found,) = register.find_respondents(RECORD)
-    return found.id
+        return convicted_record(register, tmp_path_factory.mktemp("history"))
 
 
 def test_while_the_match_is_a_question_each_answer_has_its_own_penalty(desk, record_id):
@@ -177,3 +132,24 @@ def test_a_record_not_in_the_register_is_asked_again(desk, record_id):
     refused = clerk.post(f"{where}/issue", data=bad)
     assert refused.status_code == 400 and "999999 is no record in the register" in refused.text
     assert answers(refused.text)[str(record_id)][0] == 2
+
+
+def test_a_kind_whose_penalty_reads_no_history_asks_without_figures(desk, record_id):
+    """A stop-work order states no penalty from the respondent's history: its question
+    lists the records with nothing that no document would state, and the record chosen
+    names the order."""
+    clerk = desk.signed_in("ann")
+    where, token = start_draft(clerk, "stop-work-order")
+    _, typed = typed_sample("stop-work-order", "homer-silt-fence")
+    saved = clerk.post(where, data={**typed, "recipient.name": TYPED, "csrf_token": token})
+    assert saved.status_code == 303, saved.text
+    asked = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert asked.status_code == 200 and "Which respondent is this?" in asked.text
+    assert f"#{record_id} {RECORD}" in asked.text
+    assert "this would give" not in asked.text and "data-penalty" not in asked.text
+    assert "prior convictions of the record you choose" not in asked.text
+    chosen = {"csrf_token": token, "_choosing": "1", "respondent": str(record_id)}
+    done = clerk.post(f"{where}/issue", data=chosen)
+    assert done.status_code == 303, done.text
+    text = pdf_text(clerk.get(f"{done.headers['location']}/file.pdf").content)
+    assert RECORD in text and TYPED not in text

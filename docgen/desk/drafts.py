@@ -38,6 +38,8 @@ from docgen.documents import get_kind, kinds_with
 from docgen.documents.base import Options
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.packs import load_pack, pack_names
+from docgen.register.choices import Choice, choices, penalty_with, priors_of
+from docgen.register.respondents import NEW
 
 
 @dataclass
@@ -52,7 +54,7 @@ class Checked:
     candidates: list[Any] = field(default_factory=list)  # records it may be
     # While which record it is is a question: each answer with the penalty it gives (and
     # ``penalty`` is None: no one figure is shown before the clerk chooses).
-    choices: list[choosing.Choice] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
     # The language the recipient prefers (LAW.md § 13): as typed, else as the register
     # keeps it for the respondent an issue would take; the Language choice starts there.
     language: str | None = None
@@ -91,11 +93,11 @@ def figures(register: Any, draft: Draft, data: dict[str, Any], result: Checked) 
     (result.choices) and no one figure, so nothing shown can disagree with the issue."""
     _match(register, draft.kind, data, result)
     if result.question:
-        result.choices = choosing.choices(register, draft.jurisdiction, data, result.candidates)
+        result.choices = choices(register, draft.jurisdiction, data, result.candidates)
         return
     taken = result.respondent.id if result.respondent is not None else None
-    priors = choosing.priors_of(register, draft.jurisdiction, data, taken)
-    result.penalty = choosing.penalty_with(data, priors)
+    priors = priors_of(register, draft.jurisdiction, data, taken)
+    result.penalty = penalty_with(data, priors)
 
 
 def _preferred(register: Any, kind: str, data: dict[str, Any], result: Checked) -> str | None:
@@ -443,15 +445,13 @@ def _with_history(request: Request, draft: Draft, data: dict[str, Any]) -> Any:
     taken = matched.respondent.id if matched.respondent is not None else None
     if matched.question:
         asked = request.query_params.get("as")
-        if asked not in {choosing.NEW, *(str(c.id) for c in matched.candidates)}:
-            matched.choices = choosing.choices(
-                register, draft.jurisdiction, data, matched.candidates
-            )
+        if asked not in {NEW, *(str(c.id) for c in matched.candidates)}:
+            matched.choices = choices(register, draft.jurisdiction, data, matched.candidates)
             response = render(request, "preview_question.html.j2", draft=draft, checked=matched)
             response.headers["content-security-policy"] = PREVIEW_CSP
             return response
-        taken = None if asked == choosing.NEW else int(str(asked))
-    return {**data, "prior_offenses": choosing.priors_of(register, draft.jurisdiction, data, taken)}
+        taken = None if asked == NEW else int(str(asked))
+    return {**data, "prior_offenses": priors_of(register, draft.jurisdiction, data, taken)}
 
 
 @on_draft("instruments")

@@ -38,22 +38,28 @@ def _issue(request: Request) -> Response:
     if draft.issued_as:
         return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
     chosen = typed(posted(request).get("respondent"))
-    data, asked_again = choosing.answered(request, draft, drafts.issuable(draft), chosen)
+    data = drafts.issuable(draft)
+    asked_again = choosing.answered(request, draft, data, chosen)
     if asked_again is not None:
         return asked_again
+    keep = choosing.keeps_name(request, chosen)  # else named as the record is held
     final = _final(posted(request).get("final"))
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
     language = typed(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
     corrects = actions.supersedes(draft)
     case_dir = draft_files.case_dir(draft)  # the photos sent from the phone
     if queued.queue_name():  # a worker issues it, with all the desk would issue it with
+        register = request.app.state.register()  # the match is a read: asked here, so the
+        if chosen is None and (asked := choosing.question(register, draft.kind, data)):
+            return choosing.page(request, draft, data, asked)  # job carries the answer
         photos, problems = queued.photos_sent(data, case_dir)  # carried in its job
         if problems:
             return drafts.refused(request, draft, problems)
         try:
             return queued.defer_issue(
-                request, draft, data, chosen, corrects, final, copies, language, photos, case_dir
-            )
+                request, draft, data, chosen, corrects, final, copies, language, photos, case_dir,
+                keep_name=keep,
+            )  # fmt: skip
         except CaseInvalid as err:  # as the register would refuse it: nothing is queued
             return drafts.refused(request, draft, err.problems)
     by = request.scope["visitor"].name
@@ -62,6 +68,7 @@ def _issue(request: Request) -> Response:
         tag, result = renderers.run(
             renderers.issue,
             *(url, draft.kind, data, chosen, by, corrects, final, copies, language, case_dir),
+            keep,
         )
     except renderers.RenderTooBig:
         raise

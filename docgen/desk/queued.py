@@ -2,7 +2,8 @@
 PostgreSQL, `docgen worker` running somewhere), Issue defers the issue to a worker and
 answers at once with a page saying the document is being rendered; the page asks every
 second (htmx) and, when a worker has issued it, goes to the document's page. The job
-carries all the desk's own issue would use: the document a correction supersedes,
+carries all the desk's own issue would use: the respondent the clerk chose where the match
+was a question (asked before queuing), the document a correction supersedes,
 counsel's final DOCX (base64), a copy for each person in copies_to, the photos sent from
 the phone (base64, bounded: :func:`photos_sent`; the worker renders them from a folder of
 its own, docgen.queue.tasks); nothing the desk does is quietly done locally instead. A
@@ -96,9 +97,12 @@ def defer_issue(
     language: str | None = None,
     photos: dict[str, str] | None = None,
     case_dir: Path | None = None,
+    keep_name: bool = False,
 ) -> Response:
     """Queue the draft's issue (once), then show the page that waits for it: validated
-    here first (CaseInvalid), with its ``photos`` read from ``case_dir``."""
+    here first (CaseInvalid), with its ``photos`` read from ``case_dir``. The job carries
+    the clerk's answer to "which respondent is this?" (``respondent``, ``keep_name``),
+    asked by the desk before queuing (docgen.desk.choosing)."""
     from docgen.batch.inputs import CaseInput
     from docgen.batch.worker import Job
     from docgen.queue.client import defer, job_payload
@@ -111,6 +115,7 @@ def defer_issue(
     payload = job_payload(_batch(draft), case, job, request.scope["visitor"].name, case_dir)
     payload |= {
         "respondent": respondent,
+        "keep_name": keep_name,
         "supersedes": supersedes,
         "copies": copies,
         "language": language,

@@ -330,10 +330,12 @@ def issue(
     copies: bool = False,
     language: str | None = None,
     case_dir: Path | None = None,
+    keep_name: bool = False,
 ) -> Result:
     """Issue through the register (superseding ``supersedes``, when it corrects an issued
     document; with counsel's ``final`` DOCX, for an instrument; with ``copies``, a copy
-    for each person in copies_to, docgen.register.copies): ("issued", number),
+    for each person in copies_to, docgen.register.copies; ``keep_name``: the respondent
+    chosen keeps the name as typed, Register.issue): ("issued", number),
     ("ambiguous", candidates), ("problems", problems) or ("refused", the register's
     message)."""
     from docgen.errors import CaseInvalid, DocgenError
@@ -351,6 +353,7 @@ def issue(
             copies=copies,
             language=language,
             case_dir=case_dir,
+            keep_name=keep_name,
         )
     except AmbiguousRespondent as err:
         return "ambiguous", err.candidates

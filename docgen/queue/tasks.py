@@ -182,6 +182,7 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
                 job["kind"],
                 stored_case(job),
                 respondent=job.get("respondent"),
+                keep_name=bool(job.get("keep_name")),
                 formats=job["formats"],
                 by=job["by"],
                 pdf_variant=job["pdf_variant"],

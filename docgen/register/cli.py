@@ -1,6 +1,6 @@
 """The register's commands, attached to the main ``docgen`` group by docgen.cli.
 
-    docgen issue KIND CASE [-o PATH] [--respondent ID]
+    docgen issue KIND CASE [-o PATH] [--respondent ID [--keep-typed-name]]
     docgen record-service NUMBER --method M --date D [--received D] [--by NAME] [--article NO]
     docgen record-receipt NUMBER --received D --signed-by NAME [--to NAME] [--article NO]
     docgen record-return NUMBER --date D --reason R [--to NAME] [--article NO]
@@ -131,9 +131,17 @@ def output_options(func):
 
 def _issue_options(func):
     func = click.option(
+        "--keep-typed-name",
+        "keep_name",
+        is_flag=True,
+        help="with --respondent ID: keep the case's name as typed on the document and record "
+        "it as another name of that record",
+    )(func)
+    func = click.option(
         "--respondent",
         default=None,
-        help="the respondent's id when the name matches several or nearly; 'new' for another",
+        help="the respondent's id when the name matches several or nearly (the document "
+        "names that record as the register holds it); 'new' for another",
     )(func)
     return output_options(func)
 
@@ -162,6 +170,25 @@ def _recorded_number_said():
         raise
 
 
+@contextmanager
+def _figures_asked(
+    reg: Any, case: Path, kind: str | None, supersedes: str | None, whose: str | None
+):
+    """A respondent that is a question (several or near matches) refused with each record
+    and the offense number and penalty it would give, as the desk shows them
+    (docgen.register.choices.asked), and the options that answer it."""
+    from docgen import api
+    from docgen.register import AmbiguousRespondent, RegisterError
+    from docgen.register.choices import asked
+
+    try:
+        yield
+    except AmbiguousRespondent as err:
+        kind = kind or reg.document(supersedes, whose).kind
+        data = api.load(case)[0]
+        raise RegisterError(asked(reg, kind, data, err.name, err.candidates)) from None
+
+
 def _issue(
     kind: str | None,
     case: Path,
@@ -176,15 +203,18 @@ def _issue(
     jurisdiction=None,
     gap=None,
     language=None,
+    keep_name=False,
 ):
     from docgen import api
     from docgen.instruments.docx_checks import read_final
 
-    with _open() as reg, _recorded_number_said():
+    asked = (case, kind, supersedes, jurisdiction)
+    with _open() as reg, _recorded_number_said(), _figures_asked(reg, *asked):
         issued = reg.issue(
             kind or reg.document(supersedes, jurisdiction).kind,
             case,
             respondent=respondent,
+            keep_name=keep_name,
             formats=api.formats_from(fmt),
             out=_folder_or_file(out),
             by=by,
@@ -241,12 +271,13 @@ _final_option = click.option(
 )
 @_language_option("the document")
 def issue(
-    kind: str, case: Path, out, respondent, fmt, by, force, final, copies, number_gap, language
-) -> None:
+    kind: str, case: Path, out, respondent, keep_name, fmt, by, force, final, copies,
+    number_gap, language,
+) -> None:  # fmt: skip
     """Number, render and record KIND from CASE; the offense history comes from the register."""
     _issue(
         kind, case, out, respondent, fmt, by, force,
-        final=final, copies=copies, gap=number_gap, language=language,
+        final=final, copies=copies, gap=number_gap, language=language, keep_name=keep_name,
     )  # fmt: skip
 
 
@@ -257,7 +288,7 @@ def issue(
 @_final_option
 @WHOSE
 def supersede(
-    number: str, case: Path, out, respondent, fmt, by, force, final, jurisdiction
+    number: str, case: Path, out, respondent, keep_name, fmt, by, force, final, jurisdiction
 ) -> None:
     """Issue a corrected document from CASE under a new number, replacing NUMBER (which stays)."""
     _issue(
@@ -271,6 +302,7 @@ def supersede(
         supersedes=number,
         final=final,
         jurisdiction=jurisdiction,
+        keep_name=keep_name,
     )
 
 

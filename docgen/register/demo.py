@@ -107,7 +107,8 @@ def issue_samples(
 
 
 def _issue(reg: Any, kind: str, data: dict[str, Any], formats: tuple[str, ...], folder: Path):
-    """Issue one sample; a sample naming a respondent already issued to takes that record."""
+    """Issue one sample; a sample naming a respondent already issued to takes that record,
+    keeping the sample's name as written (the same name: no alias is made)."""
     from docgen.register import AmbiguousRespondent
 
     try:
@@ -125,6 +126,7 @@ def _issue(reg: Any, kind: str, data: dict[str, Any], formats: tuple[str, ...], 
             out=f"{folder}/",
             by="docgen demo",
             respondent=same[0],
+            keep_name=True,
             force=True,
         )
 

@@ -46,6 +46,7 @@ from docgen.law.packs import load_pack
 from docgen.law.provisions import cited_problems
 from docgen.register import checks
 from docgen.register.audit import record
+from docgen.register.choices import named_as, refuse_keep_name
 from docgen.register.copies import (
     copy_format,
     copy_of,
@@ -57,12 +58,12 @@ from docgen.register.db import RegisterError
 from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
-from docgen.register.models import Document, DocumentFile, Site, kept_version
+from docgen.register.models import Document, DocumentFile, Respondent, Site, kept_version
 from docgen.register.numbering import normalize, typed_ahead, typed_number
 from docgen.register.parts import part_format, parts
 from docgen.register.queries import document_row, line_of, successor
 from docgen.register.records import Issued
-from docgen.register.respondents import prefer, ref, resolve
+from docgen.register.respondents import parse_id, prefer, ref, resolve
 from docgen.register.restores import refuse_until_accounted
 from docgen.register.standing import persons
 from docgen.render.output import pending_writes, safe_name, write_files
@@ -167,6 +168,10 @@ class Request:
     jurisdiction: str | None = None  # whose ``supersedes`` it is, where two hold the number
     case_dir: CaseFiles | None = None  # the case file's folder (or the files sent with it)
     number_gap: str | None = None  # why a typed number may leave the numbers before it unused
+    # With ``respondent`` an id: the document keeps the party's name as typed and the
+    # register records it as an alias of that record; otherwise it names the record as
+    # the register holds it (LAW.md § 2(a); docgen.register.choices.named_as).
+    keep_name: bool = False
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -327,6 +332,22 @@ def copy_targets(out: str | Path, stem: str, copies: dict[str, bytes]) -> dict[s
     return targets
 
 
+def as_chosen(
+    session: Session, kind: str, data: dict[str, Any], chosen: int | str | None, keep: bool
+) -> dict[str, Any]:
+    """The case naming its party as the record the clerk chose (``chosen``: an id) is
+    held in the register, so the issued document names whom its history and penalty are
+    read against (LAW.md § 2(a), § 4); ``keep``: the name as typed stays (and becomes an
+    alias of that record: docgen.register.respondents.remember). An id no record has is
+    refused by the match (docgen.register.respondents.resolve)."""
+    if keep:
+        refuse_keep_name(chosen)
+        return data
+    number = parse_id(chosen) if chosen is not None else None
+    record = session.get(Respondent, number) if number is not None else None
+    return named_as(kind, data, record.name) if record is not None else data
+
+
 def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path]]:
     """Issue inside the caller's write transaction: (the record, where its files go).
     Inside :func:`rendered_outside`, the document is rendered outside that transaction
@@ -343,6 +364,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     who, supersedes = request.who, request.supersedes
     spec = get_kind(kind)
     refuse_typed_priors(data, name)
+    data = as_chosen(session, kind, data, respondent, request.keep_name)
     found = facts(spec, data, name, request.case_dir)
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:

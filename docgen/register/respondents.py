@@ -4,9 +4,11 @@ A respondent is taken without asking only when exactly one record has the case's
 key (its name or an alias) *and* its address key. Anything else that comes close (the
 same name at another address; the same words in another order, look-alike letters or
 another accent: the loose key; a similar name anywhere) stops the issue with the
-candidates and their ids; the clerk then names one with ``--respondent ID`` (the name
-and address become an alias and an address of that record: the clerk said so) or
-``--respondent new``. A name without a letter or digit is refused: it has no key.
+candidates and their ids; the clerk then names one with ``--respondent ID`` (the
+document names the record as the register holds it, and a new address is kept on it;
+with ``--keep-typed-name`` the name as typed is kept and becomes an alias of that record:
+the clerk said so) or ``--respondent new``. A name without a letter or digit is
+refused: it has no key.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class AmbiguousRespondent(RegisterError):
     """Several or near matches: the clerk must choose (``--respondent ID`` or ``new``)."""
 
     def __init__(self, name: str, candidates: list[Candidate]):
+        self.name = name
         self.candidates = candidates
         lines = "\n  ".join(str(c) for c in candidates)
         super().__init__(

@@ -111,13 +111,16 @@ class Register:
         number_gap: str | None = None,
         language: str | None = None,
         case_dir: CaseFiles | None = None,
+        keep_name: bool = False,
     ) -> Issued:
         """Number, render, record and (with ``out``) write a document.
 
-        ``respondent``: an id to take (its name and address are added to the record as
-        an alias and an address when new), ``"new"`` to make a new respondent, or None to
-        match on the case's name and address (several or near matches raise
-        AmbiguousRespondent listing the candidates). A case may not list
+        ``respondent``: an id to take (the document names that record as the register
+        holds it, and a new address is added to it; with ``keep_name`` the case's name is
+        kept and added to the record as an alias), ``"new"`` to make a new respondent, or
+        None to match on the case's name and address (several or near matches raise
+        AmbiguousRespondent listing the candidates: docgen.register.choices.asked says
+        what each would make the penalty). A case may not list
         ``prior_offenses``: the register is the history the penalty reads. ``final``:
         counsel's edited DOCX of an instrument, kept with the draft, its redline and its
         PDF/A-2b (docgen.register.finals). ``jurisdiction``: whose ``supersedes`` it is,
@@ -165,6 +168,7 @@ class Register:
             language=language,
             case_dir=case_dir or api.case_dir_of(source),
             number_gap=number_gap,
+            keep_name=keep_name,
         )
         issued, targets = issuing.rendered_outside(lambda: self._issue(request))
         checkpoint("committed")

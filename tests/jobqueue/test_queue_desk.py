@@ -15,6 +15,16 @@ from PIL import Image
 
 from docgen.desk.forms import input_id
 from tests.helpers.inspection_cases import CHOSEN, TODAY, TYPED, phone_photo
+from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.respondent_choice import (
+    RECORD,
+    answers,
+    convicted_record,
+    drafted,
+    notice,
+    stated,
+)
+from tests.helpers.respondent_choice import TYPED as NEAR
 from tests.jobqueue.conftest import sql, wait_for
 
 
@@ -205,3 +215,57 @@ def photos_through_the_queue(desk, direct, queue_url: str, tmp_path: Path) -> No
     ), said
     assert "Photos taken at the inspection" in html.unescape(refused.text)  # its label
     assert sql(queue_url, "SELECT count(*) FROM procrastinate_jobs") == [(jobs + 1,)]
+
+
+def test_the_queues_desk_asks_which_respondent_before_queuing(
+    queue_url, machines, tmp_path, monkeypatch
+):
+    """A near name on the queue's desk (issue 28 item 6; LAW.md § 2(a), § 4): Issue asks
+    "Which respondent is this?" with each answer's penalty and queues nothing (the match
+    is a register read the desk does itself); the answer travels in the job, and the
+    worker issues under the record's name with the penalty the page showed, or, with
+    "keep the name as typed", the name as typed, recorded as another name of the record."""
+    from docgen.register import Register
+
+    monkeypatch.setenv("DOCGEN_DESK_QUEUE", "docgen")
+    (tmp_path / "desk").mkdir()
+    desk = start_desk(tmp_path / "desk", queue_url)
+    try:
+        with Register.open(queue_url) as register:
+            record = convicted_record(register, tmp_path)
+        clerk = desk.signed_in("ann")
+        where, token = drafted(clerk, notice("2026-11-28", "2026-11-30", NEAR))
+        asked = clerk.post(f"{where}/issue", data={"csrf_token": token})
+        assert asked.status_code == 200 and "Which respondent is this?" in asked.text
+        shown = answers(asked.text)
+        assert shown == {str(record): (2, "350.00", "700.00"), "new": (1, "0.00", "350.00")}
+        assert sql(queue_url, "SELECT count(*) FROM procrastinate_jobs") == [(0,)]
+
+        machines(queue_url, "renderer")
+        chosen = {"csrf_token": token, "_choosing": "1", "respondent": str(record)}
+        number = issued_through_the_queue(clerk, where, chosen)
+        held = sql(
+            queue_url, "SELECT args->'respondent', args->'keep_name' FROM procrastinate_jobs"
+        )
+        assert held == [(str(record), False)]
+        for fmt, read in (("pdf", pdf_text), ("docx", docx_text)):
+            text = read(clerk.get(f"/documents/{number}/file.{fmt}").content)
+            assert RECORD in text and NEAR not in text, fmt
+            assert stated(text) == shown[str(record)], fmt
+
+        where, token = drafted(clerk, notice("2026-11-29", "2026-12-01", NEAR))
+        assert (
+            "Which respondent is this?"
+            in clerk.post(f"{where}/issue", data={"csrf_token": token}).text
+        )
+        kept = issued_through_the_queue(
+            clerk, where, {**chosen, "csrf_token": token, "keep_name": "1"}
+        )
+        text = pdf_text(clerk.get(f"/documents/{kept}/file.pdf").content)
+        assert NEAR in text and stated(text) == shown[str(record)]
+        with Register.open(queue_url) as register:
+            assert register.document(number).respondent.id == record
+            assert register.document(kept).respondent.id == record
+            assert register.respondent(record).aliases == (NEAR,)
+    finally:
+        stop_desk(desk)

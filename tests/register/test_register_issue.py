@@ -197,7 +197,9 @@ def test_same_name_at_another_address_asks_and_an_id_keeps_alias_and_address(reg
     moved = notice(name="Tioughnioga Ridge Dev. LLC", street="9 Main Street")
     with pytest.raises(AmbiguousRespondent, match="similar name"):
         reg.issue("notice-of-violation", moved, formats=HTML)
-    same = reg.issue("notice-of-violation", moved, formats=HTML, respondent=first.respondent.id)
+    same = reg.issue(
+        "notice-of-violation", moved, formats=HTML, respondent=first.respondent.id, keep_name=True
+    )
     assert same.respondent.id == first.respondent.id
     assert "Tioughnioga Ridge Dev. LLC" in same.respondent.aliases
     assert "9 Main Street, Homer, NY 13077" in same.respondent.addresses

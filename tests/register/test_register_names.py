@@ -101,8 +101,9 @@ def test_a_near_name_at_a_convicted_persons_address_is_a_question(reg, typed):
 
 def asked_then_answered(reg, typed: str, on_record: str) -> str:
     """``typed`` at the address of the convicted ``on_record`` is a question naming that
-    respondent alone, and nothing is recorded; answered with its id, it is a second offense
-    and the spelling an alias. The question, as the clerk reads it."""
+    respondent alone, and nothing is recorded; answered with its id and the name as typed
+    kept (the clerk said so), it is a second offense and the spelling an alias. The
+    question, as the clerk reads it."""
     first = convicted(reg, on_record)
     with pytest.raises(AmbiguousRespondent) as asked:
         reg.issue("notice-of-violation", notice("2026-11-16", name=typed), formats=HTML)
@@ -113,6 +114,7 @@ def asked_then_answered(reg, typed: str, on_record: str) -> str:
         notice("2026-11-16", name=typed),
         formats=HTML,
         respondent=first.respondent.id,
+        keep_name=True,
     )
     assert "second offense" in words(same)
     assert typed in same.respondent.aliases
