@@ -47,12 +47,9 @@ def _issue(request: Request) -> Response:
     corrects = actions.supersedes(draft)
     case_dir = draft_files.case_dir(draft)  # the photos sent from the phone
     if queued.queue_name():  # a worker issues it, with all the desk would issue it with
-        photos, problems = queued.photos_sent(data, case_dir)  # carried in its job
-        if problems:
-            return drafts.refused(request, draft, problems)
-        try:
+        try:  # its photos carried in its job
             return queued.defer_issue(
-                request, draft, data, chosen, corrects, final, copies, language, photos, case_dir
+                request, draft, data, chosen, corrects, final, copies, language, case_dir
             )
         except CaseInvalid as err:  # as the register would refuse it: nothing is queued
             return drafts.refused(request, draft, err.problems)
