@@ -3,7 +3,7 @@ one transaction, then each result read back from the database as workers store i
 
 A bad case fails at once, as in the local batch, and is never sent. A job carries the
 case's text (or a CSV row's cells), so what is rendered is what was read here, whatever
-happens to the file afterwards; to issue, it carries the photos its case names too (read
+happens to the file afterwards; it carries the photos its case names too (read
 from the case file's folder, at most ``DOCGEN_QUEUE_PHOTOS_MB``: :func:`photos_sent`),
 since a worker on another machine sees no file beside the case. Results come back as the
 local pool's Outcomes, so the batch writes them the same way: same names, same bytes,
@@ -50,9 +50,9 @@ FINAL_FAILURES = ("failed", "cancelled", "aborted")
 def job_payload(
     batch: str, case: CaseInput, job: Job, by: str | None = None, case_dir: Path | None = None
 ) -> dict[str, Any]:
-    """The job for one case, validated here: its key, options and the case itself (and,
-    to issue it, who issues, and the photos its case names, which the job carries:
-    :func:`photos_sent`). Raises DocgenError for a case that cannot be read or is
+    """The job for one case, validated here: its key, options, the case itself and the
+    photos it names, which the job carries (:func:`photos_sent`); to issue it, who
+    issues. Raises DocgenError for a case that cannot be read or is
     invalid. ``case_dir``: where the files it names are read here (a desk draft's folder;
     a case file's own folder when none is given)."""
     from docgen.api import case_dir_of, load
@@ -72,8 +72,14 @@ def job_payload(
         from docgen.register.issuing import facts
 
         facts(get_kind(job.kind), data, case.source, case_dir)
-    else:
-        get_kind(job.kind).check_case(data, job.options(), case.source)  # a bundle: built whole
+    else:  # a bundle: built whole
+        get_kind(job.kind).check_case(data, job.options(case_dir), case.source)
+    photos, problems = photos_sent(data, case_dir)
+    if problems:  # nothing is queued for this case (its jurisdiction checked above)
+        from docgen.law.packs import load_pack
+
+        pack = load_pack(data["jurisdiction"])
+        raise CaseInvalid(cited_problems(problems, pack), case.source)
     options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review, job.issue]
     digest = hashlib.sha256(json.dumps(stored, sort_keys=True).encode()).hexdigest()
     key = hashlib.sha256(json.dumps([*options, case.source, digest]).encode()).hexdigest()
@@ -87,17 +93,12 @@ def job_payload(
         "name": case.name,
         "case": stored,
     }
+    if photos:
+        payload[PHOTOS] = photos
     if job.issue:
-        from docgen.law.packs import load_pack
         from docgen.register.audit import actor
         from docgen.register.issuing import asked_hash
 
-        photos, problems = photos_sent(data, case_dir)
-        if problems:  # nothing is queued for this case (its jurisdiction checked by facts)
-            pack = load_pack(data["jurisdiction"])
-            raise CaseInvalid(cited_problems(problems, pack), case.source)
-        if photos:
-            payload[PHOTOS] = photos
         # what the register records the document under (docgen.register.issuing)
         asked = asked_hash(job.kind, json.loads(stored["json"]) if "json" in stored else data)
         return {**payload, "by": actor(by), "asked": asked}
@@ -130,10 +131,10 @@ def photos_sent(
     total = sum(map(len, sent.values()))
     if total > limit:
         why = (
-            f"the photos of this case are {total / 2**20:.2f} MB together; an issue made "
-            f"by the queue's worker carries at most {limit / 2**20:g} MB of photos in its "
-            "job (DOCGEN_QUEUE_PHOTOS_MB): remove photos the report does not need, or ask "
-            "for the limit to be raised"
+            f"the photos of this case are {total / 2**20:.2f} MB together; a job for the "
+            f"queue's workers carries at most {limit / 2**20:g} MB of photos "
+            "(DOCGEN_QUEUE_PHOTOS_MB): remove photos the report does not need, or ask for "
+            "the limit to be raised"
         )
         problems.append(Problem(FIELD, why, WHY))
     encoded = {name: base64.b64encode(blob).decode("ascii") for name, blob in sent.items()}

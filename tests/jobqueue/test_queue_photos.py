@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from PIL import Image
 
@@ -17,6 +18,17 @@ from docgen.register import Register
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import images_of, inspection
 from tests.jobqueue.conftest import sql
+
+
+def made_here(folder: Path, *args: object, env: dict[str, str] | None = None):
+    """The one PDF ``docgen ARGS`` made in ``folder`` without the queue, and the two
+    photos it shows."""
+    run = docgen(*args, env=env)
+    assert run.returncode == 0, run.stderr
+    (pdf,) = folder.glob("*.pdf")
+    shown = images_of(pdf.read_bytes())
+    assert len(set(shown)) == 2
+    return pdf, shown
 
 
 def test_a_batch_issue_carries_the_photos_beside_its_case(queue_url, machines, tmp_path):
@@ -31,14 +43,11 @@ def test_a_batch_issue_carries_the_photos_beside_its_case(queue_url, machines, t
     assert (tmp_path / "big" / "photo-1.jpg").stat().st_size > 0.5 * 2**20
 
     # The same case issued directly (its own SQLite register): the images it shows.
-    direct = docgen(
+    _, shown = made_here(
+        tmp_path / "direct",
         "issue", "inspection-report", good, "-o", f"{tmp_path / 'direct'}/", "-f", "pdf",
         env={"DOCGEN_DATABASE_URL": f"sqlite:///{tmp_path / 'direct.sqlite'}"},
     )  # fmt: skip
-    assert direct.returncode == 0, direct.stderr
-    (pdf,) = (tmp_path / "direct").glob("*.pdf")
-    shown = images_of(pdf.read_bytes())
-    assert len(set(shown)) == 2
 
     # The batch's worker on "another machine": the case's folder is not where it runs.
     machines(queue_url, "officers")
@@ -55,7 +64,7 @@ def test_a_batch_issue_carries_the_photos_beside_its_case(queue_url, machines, t
     said = " ".join(refused["error"].split())
     assert said.startswith(f"{big}: 1 problem: photos: the photos of this case are "), said
     assert (
-        "an issue made by the queue's worker carries at most 0.5 MB of photos in its job "
+        "a job for the queue's workers carries at most 0.5 MB of photos "
         "(DOCGEN_QUEUE_PHOTOS_MB)" in said
     ), said
     assert said.endswith("(§ 228-79A(1))"), said  # the officer's inspection, cited
@@ -74,3 +83,35 @@ def test_a_batch_issue_carries_the_photos_beside_its_case(queue_url, machines, t
         assert reg.count() == 2
         held = reg.files(issued[str(good)]["number"])
     assert images_of(held["pdf"]) == shown  # the register's own copy too
+
+
+def test_a_queued_render_carries_them_too(queue_url, machines, tmp_path):
+    """Rendered, not issued: the queue's report shows the images the local batch's does,
+    and a case past the limit is refused here as an issue is."""
+    (tmp_path / "good").mkdir()
+    good = inspection(tmp_path / "good", photos=2, number="INS-2026-0099")  # not issued
+    pdf, shown = made_here(
+        tmp_path / "local",
+        "batch",
+        "inspection-report",
+        good,
+        "-o",
+        tmp_path / "local",
+        "-f",
+        "pdf",
+    )
+    machines(queue_url, "renderers")
+    out = tmp_path / "out"
+    run = docgen("batch", "inspection-report", good, "-o", out, "-f", "pdf", "--queue")
+    assert run.returncode == 0, run.stderr
+    assert images_of((out / pdf.name).read_bytes()) == shown
+    assert sql(queue_url, "SELECT args ? 'photos' FROM procrastinate_jobs") == [(False,)]
+    tight = docgen(
+        "batch", "inspection-report", good, "-o", tmp_path / "tight", "-f", "pdf", "--queue",
+        env={"DOCGEN_QUEUE_PHOTOS_MB": "0.015625"},  # 16 KB
+    )  # fmt: skip
+    assert tight.returncode == 1
+    said = " ".join(tight.stderr.split())
+    assert f"{good}: 1 problem: photos: the photos of this case are" in said, said
+    assert "at most 0.015625 MB of photos (DOCGEN_QUEUE_PHOTOS_MB)" in said, said
+    assert sql(queue_url, "SELECT count(*) FROM procrastinate_jobs") == [(1,)]  # none added
