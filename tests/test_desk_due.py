@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 from desk_browser import axe_violations, chromium, sign_in
 from desk_server import csrf_of, docgen, start_desk, stop_desk
@@ -22,21 +23,15 @@ def desk(tmp_path_factory):
 
 def test_home_is_what_is_due_and_the_feed_is_the_officers_calendar(desk, tmp_path):
     case = inspection(tmp_path, photos=0)
+    out = str(tmp_path) + "/"
     done = docgen(
-        desk.home, "record-inspection", str(case), "-f", "html", "-o", str(tmp_path) + "/"
+        desk.home, "record-inspection", str(case), "-f", "html", "-o", out, "--by", "otto"
     )
     assert done.returncode == 0, done.stderr
     done = docgen(
-        desk.home,
-        "notify-deficiency",
-        "INS-2026-0001",
-        "--date",
-        "2026-11-30",
-        "-f",
-        "html",
-        "-o",
-        str(tmp_path) + "/",
-    )
+        desk.home, "notify-deficiency", "INS-2026-0001", "--date", "2026-11-30",
+        "-f", "html", "-o", out, "--by", "otto",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     officer = desk.signed_in("otto")
     home = officer.get("/")
@@ -55,6 +50,41 @@ def test_home_is_what_is_due_and_the_feed_is_the_officers_calendar(desk, tmp_pat
     assert address.split("/")[-1].removesuffix(".ics") not in (desk.home / "desk.log").read_text()
     officer.post("/due/feed/revoke", data={"csrf_token": csrf_of(page)})
     assert desk.client().get(address).status_code == 404
+
+
+def test_each_user_sees_their_own_and_the_clerk_everything(desk, tmp_path):
+    """A calendar per user (a reading of issue 32 item 6, docgen.register.due): the items
+    of the documents a user recorded (a notice of deficiency's also for whoever recorded
+    its inspection); a clerk sees everything first, anyone may switch views; each feed
+    is its user's own."""
+    out = str(tmp_path) + "/"
+    done = docgen(desk.home, "record-inspection", str(inspection(tmp_path, photos=0, time="14:10")),
+                  "-f", "html", "-o", out, "--by", "otto")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (report,) = set(re.findall(r"INS-\d{4}-\d{4}", done.stdout))
+    done = docgen(desk.home, "notify-deficiency", report, "-f", "html", "-o", out, "--by", "otto")
+    assert done.returncode == 0, done.stderr
+    (number,) = set(re.findall(r"NOD-\d{4}-\d{4}", done.stdout))
+    nod = f'<a href="/documents/{number}">{number}, deficiency 1:'
+    clerk = desk.signed_in("ann")
+    everything = clerk.get("/due").text
+    assert nod in everything and 'href="/due?whose=mine">Show only yours' in everything
+    assert nod not in clerk.get("/due?whose=mine").text  # ann recorded none of it
+    lawyer = desk.signed_in("ada")  # neither clerk nor its recorder: her own first
+    own = lawyer.get("/due").text
+    assert nod not in own and 'href="/due?whose=all">Show everything due' in own
+    assert nod in lawyer.get("/due?whose=all").text
+    assert nod in desk.signed_in("otto").get("/due").text  # the officer who recorded it
+
+    def feed_of(client: httpx.Client) -> list[str]:
+        made = client.post("/due/feed", data={"csrf_token": csrf_of(client.get("/due").text)})
+        address = re.search(r'<code class="feed">[^<]*(/calendar/[^<]+\.ics)</code>', made.text)
+        feed = desk.client().get(address[1])
+        assert feed.status_code == 200
+        return [str(e["summary"]) for e in Calendar.from_ical(feed.content).walk("VEVENT")]
+
+    assert any(f"{number}, deficiency 1" in s for s in feed_of(desk.signed_in("otto")))
+    assert not any(number in s for s in feed_of(clerk))  # the clerk's own: none
 
 
 def test_the_log_book_page_records_a_csv_and_shows_its_gaps(desk, tmp_path):

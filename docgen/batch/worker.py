@@ -26,10 +26,12 @@ class Job:
     issue: bool = False  # issued into the register (numbered, recorded), not only rendered
     batch_pid: int = field(default_factory=os.getpid)  # the workers end when it ends
 
-    def options(self) -> Any:
+    def options(self, case_dir: Any = None) -> Any:
+        """The kind's options; ``case_dir``: where the files the case names are read (a
+        queued job's sent photos, docgen.queue.tasks; None: the case file's folder)."""
         from docgen.documents.base import Options
 
-        return Options(layout=self.layout, review=self.review)
+        return Options(layout=self.layout, review=self.review, case_dir=case_dir)
 
 
 @dataclass
@@ -148,8 +150,11 @@ def prepare_process(job: Job, every_kind: bool = False) -> None:
     gc.freeze()
 
 
-def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
-    """Validate and render one case in every format, in memory. Never raises for bad data."""
+def render_case(
+    index: int, case: CaseInput, job: Job | None = None, case_dir: Any = None
+) -> Outcome:
+    """Validate and render one case in every format, in memory. Never raises for bad data.
+    ``case_dir``: where the files the case names are (default: the case file's folder)."""
     from docgen import api
     from docgen.render.output import safe_name
 
@@ -167,7 +172,7 @@ def render_case(index: int, case: CaseInput, job: Job | None = None) -> Outcome:
             job.kind,
             case.data if case.data is not None else case.path or "",
             job.formats,
-            job.options(),
+            job.options(case_dir),
             job.pdf_variant,
             lap=lambda stage: clock.lap(outcome, stage),
             name=case.source,

@@ -15,6 +15,7 @@ from docgen.cases.common import IsoDate, Line, Model, Text, cited
 INSPECT = "@inspection.may_inspect"  # the officer's inspection
 N = "@inspection.notify"  # the nature of each deficiency and the corrective action
 DATES = "@inspection.corrective_dates"  # the date of each corrective action (a reading)
+PHOTOS = "photos"  # the case's list of Photo rows, where a kind takes photos (its exhibits)
 
 
 def _clock(value: Any) -> Any:

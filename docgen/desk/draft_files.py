@@ -8,12 +8,10 @@ import shutil
 from pathlib import Path
 from typing import Any, get_args
 
+from docgen.cases.inspection import PHOTOS as FIELD
 from docgen.cases.inspection import Photo
 from docgen.documents import get_kind
 from docgen.settings import home
-
-FIELD = "photos"  # the case's list of Photo rows, where a kind takes photos
-WHY = "@inspection.may_inspect"  # photos taken at the inspection, each an exhibit
 
 
 def takes_photos(kind: str) -> bool:

@@ -1,8 +1,11 @@
 """What is due, on the desk's home page (LAW.md § 12): the calendar of docgen.register.due
 for the signed-in officer or clerk, overdue first, then today, this week and later, and
-what is in effect; each item links to the document to act on. A user's own calendar feed
-(iCalendar) is served at a secret address made and revoked here, without a session: the
-address is the credential, and the register keeps only its SHA-256."""
+what is in effect; each item links to the document to act on. An officer sees their own
+by default (what comes from the documents they recorded: docgen.register.due), a clerk
+everything; either may look at the other view (``?whose=mine`` or ``?whose=all``). A
+user's own calendar feed (iCalendar: their own items) is served at a secret address
+made and revoked here, without a session: the address is the credential, and the
+register keeps only its SHA-256."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from docgen.register.due import Due, calendar
 from docgen.register.feed import ics, new_token, revoke, user_of
 
 HORIZON = timedelta(days=30)  # dated items shown ahead on the page; the feed has them all
+EVERYTHING_FIRST = ("clerk",)  # the roles whose page shows everything unless asked
 FEED_TYPE = "text/calendar; charset=utf-8"
 
 
@@ -48,8 +52,14 @@ def grouped(items: list[Due]) -> dict[str, list[Due]]:
 
 
 def _show(request: Request, feed: str = "", revoked: int | None = None) -> Response:
-    items = calendar(register(request))
-    return render(request, "due.html.j2", groups=grouped(items), feed=feed, revoked=revoked)
+    visitor = request.scope["visitor"]
+    whose = request.query_params.get("whose")
+    if whose not in ("mine", "all"):
+        whose = "all" if visitor.role in EVERYTHING_FIRST else "mine"
+    items = calendar(register(request), user=visitor.name if whose == "mine" else None)
+    return render(
+        request, "due.html.j2", groups=grouped(items), feed=feed, revoked=revoked, whose=whose
+    )
 
 
 @guarded(None)
@@ -80,7 +90,7 @@ def feed(request: Request) -> Response:
         user = user_of(reg, token)
     except DocgenError:
         return Response("not found", status_code=404, media_type="text/plain")
-    items = calendar(reg)
+    items = calendar(reg, user=user)  # the user's own
     packs = [load_pack(j) for j in sorted({i.jurisdiction for i in items})] or [None]
     zone = packs[0].part("certification").time_zone.value if packs[0] else "UTC"
     made = min((municipal_today(p) for p in packs if p), default=datetime.now(UTC).date())

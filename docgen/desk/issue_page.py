@@ -52,12 +52,9 @@ def _issue(request: Request) -> Response:
         register = request.app.state.register()  # the match is a read: asked here, so the
         if chosen is None and (asked := choosing.question(register, draft.kind, data)):
             return choosing.page(request, draft, data, asked)  # job carries the answer
-        photos, problems = queued.photos_sent(data, case_dir)  # carried in its job
-        if problems:
-            return drafts.refused(request, draft, problems)
-        try:
+        try:  # its photos carried in its job
             return queued.defer_issue(
-                request, draft, data, chosen, corrects, final, copies, language, photos, case_dir,
+                request, draft, data, chosen, corrects, final, copies, language, case_dir,
                 keep_name=keep,
             )  # fmt: skip
         except CaseInvalid as err:  # as the register would refuse it: nothing is queued

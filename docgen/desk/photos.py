@@ -20,9 +20,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from docgen.cases.inspection import INSPECT as WHY  # photos taken at the inspection
 from docgen.desk import drafts, forms
 from docgen.desk.database import Draft
-from docgen.desk.draft_files import FIELD, WHY, folder, takes_photos
+from docgen.desk.draft_files import FIELD, folder, takes_photos
 from docgen.desk.web import posted
 from docgen.documents.photos import MAX_BYTES, MAX_PHOTOS, PhotoError, uploaded
 from docgen.errors import Problem

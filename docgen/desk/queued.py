@@ -5,10 +5,10 @@ second (htmx) and, when a worker has issued it, goes to the document's page. The
 carries all the desk's own issue would use: the respondent the clerk chose where the match
 was a question (asked before queuing), the document a correction supersedes,
 counsel's final DOCX (base64), a copy for each person in copies_to, the photos sent from
-the phone (base64, bounded: :func:`photos_sent`; the worker renders them from a folder of
-its own, docgen.queue.tasks); nothing the desk does is quietly done locally instead. A
-draft is one job however often Issue is pressed (a lock named after the draft); its
-state is read through procrastinate's job manager.
+the phone (base64, bounded: docgen.queue.client.photos_sent, as for a batch's case file;
+the worker renders them from a folder of its own, docgen.queue.tasks); nothing the desk
+does is quietly done locally instead. A draft is one job however often Issue is pressed
+(a lock named after the draft); its state is read through procrastinate's job manager.
 Without a queue the desk issues in its own worker processes (docgen.desk.renderers)."""
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from docgen.desk.draft_files import FIELD, WHY
 from docgen.desk.web import guarded, render
 from docgen.errors import Problem
 
@@ -50,42 +49,6 @@ def _url(request: Request) -> str:
     return queue_url(request.app.state.database_url)
 
 
-def photos_sent(
-    data: dict[str, Any], case_dir: Path | None
-) -> tuple[dict[str, str], list[Problem]]:
-    """The photos the draft's case names, as its job carries them ({the case's name:
-    base64}), read from the draft's folder as its renderers read them (confined to it);
-    or the problems: a photo that cannot be read, or more bytes together than a job may
-    carry (``DOCGEN_QUEUE_PHOTOS_MB``: they are stored in the job itself)."""
-    from docgen.documents.exhibits import ExhibitError, read_case_file
-    from docgen.documents.photos import MAX_BYTES
-    from docgen.queue.app import Settings
-
-    rows = data.get(FIELD) if case_dir is not None else None
-    sent: dict[str, bytes] = {}
-    problems = []
-    for index, row in enumerate(rows if isinstance(rows, list) else []):
-        name = row.get("file") if isinstance(row, dict) else None
-        if not isinstance(name, str) or name in sent:
-            continue  # no file named: the register says so, as for the desk's own issue
-        try:
-            sent[name], _ = read_case_file(name, case_dir, MAX_BYTES, "a photo")
-        except ExhibitError as err:
-            problems.append(Problem(f"{FIELD}[{index}].file", str(err), WHY))
-    limit = Settings.from_env().photos_bytes
-    total = sum(map(len, sent.values()))
-    if total > limit:
-        why = (
-            f"the photos of this draft are {total / 2**20:.2f} MB together; an issue made "
-            f"by the queue's worker carries at most {limit / 2**20:g} MB of photos in its "
-            "job (DOCGEN_QUEUE_PHOTOS_MB): remove photos the report does not need, or ask "
-            "for the limit to be raised"
-        )
-        problems.append(Problem(FIELD, why, WHY))
-    encoded = {name: base64.b64encode(blob).decode("ascii") for name, blob in sent.items()}
-    return ({} if problems else encoded), problems
-
-
 def defer_issue(
     request: Request,
     draft: Any,
@@ -95,18 +58,17 @@ def defer_issue(
     final: bytes | None = None,
     copies: bool = False,
     language: str | None = None,
-    photos: dict[str, str] | None = None,
     case_dir: Path | None = None,
     keep_name: bool = False,
 ) -> Response:
     """Queue the draft's issue (once), then show the page that waits for it: validated
-    here first (CaseInvalid), with its ``photos`` read from ``case_dir``. The job carries
-    the clerk's answer to "which respondent is this?" (``respondent``, ``keep_name``),
-    asked by the desk before queuing (docgen.desk.choosing)."""
+    here first (CaseInvalid: nothing queued), its photos read from ``case_dir`` into the
+    job (refused past ``DOCGEN_QUEUE_PHOTOS_MB``). The job carries the clerk's answer to
+    "which respondent is this?" (``respondent``, ``keep_name``), asked by the desk before
+    queuing (docgen.desk.choosing)."""
     from docgen.batch.inputs import CaseInput
     from docgen.batch.worker import Job
     from docgen.queue.client import defer, job_payload
-    from docgen.queue.tasks import PHOTOS
     from docgen.render.formats import FORMATS
 
     url = _url(request)
@@ -122,8 +84,6 @@ def defer_issue(
     }
     if final is not None:
         payload["final"] = base64.b64encode(final).decode("ascii")
-    if photos:
-        payload[PHOTOS] = photos
     defer(url, [payload], queue_name() or "", lock=_batch(draft))
     return RedirectResponse(f"/drafts/{draft.id}/issuing", status_code=303)
 
@@ -133,7 +93,6 @@ def issuing(request: Request) -> Response:
     """The draft being issued: its document when a worker has issued it, the register's
     refusal beside the draft's fields, or (still waiting) the rendering page."""
     from docgen.desk import drafts
-    from docgen.errors import Problem
 
     draft = drafts.own_draft(request)
     if draft is None:

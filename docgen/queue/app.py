@@ -10,9 +10,10 @@ Settings come from the environment, the same on every machine:
   (default 5); ``DOCGEN_QUEUE_BACKOFF``: the base of the wait between tries, in seconds
   (default 2: 2, 4, 8, 16 s).
 - ``DOCGEN_QUEUE_STORE_MB``: the most the result store may hold (default 1024 MB).
-- ``DOCGEN_QUEUE_PHOTOS_MB``: the most a job may carry of the photos sent with a desk
-  draft (default 32 MB, before base64 makes a third more of them): they are stored in
-  the job itself (procrastinate's ``args``, a jsonb column) until a worker has issued it.
+- ``DOCGEN_QUEUE_PHOTOS_MB``: the most a job may carry of the photos its case names (a
+  desk draft's, or those beside a case file `docgen batch --queue --issue` issues;
+  default 32 MB, before base64 makes a third more of them): they are stored in the job
+  itself (procrastinate's ``args``, a jsonb column) until a worker has issued it.
 """
 
 from __future__ import annotations

@@ -3,11 +3,13 @@ one transaction, then each result read back from the database as workers store i
 
 A bad case fails at once, as in the local batch, and is never sent. A job carries the
 case's text (or a CSV row's cells), so what is rendered is what was read here, whatever
-happens to the file afterwards. Results come back as the local pool's Outcomes, so the
-batch writes them the same way: same names, same bytes, same manifest. If the database
-goes away, the client waits for it (up to ``patience`` seconds). When the batch ends, or
-is interrupted, its jobs still waiting are cancelled, those a worker holds are let finish
-(up to ``patience``), and its results are removed.
+happens to the file afterwards; it carries the photos its case names too (read
+from the case file's folder, at most ``DOCGEN_QUEUE_PHOTOS_MB``: :func:`photos_sent`),
+since a worker on another machine sees no file beside the case. Results come back as the
+local pool's Outcomes, so the batch writes them the same way: same names, same bytes,
+same manifest. If the database goes away, the client waits for it (up to ``patience``
+seconds). When the batch ends, or is interrupted, its jobs still waiting are cancelled,
+those a worker holds are let finish (up to ``patience``), and its results are removed.
 
 Issuing (``--issue``), the register is the truth: a job the queue gave up on whose
 document the register holds (its result could not be stored: a full result store) is
@@ -18,6 +20,7 @@ and a batch cut short asks the register what its cases were recorded as
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import json
@@ -32,10 +35,13 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 
 from docgen.batch.inputs import CaseInput
 from docgen.batch.worker import Job, Outcome, with_source
-from docgen.errors import DocgenError
+from docgen.cases.inspection import INSPECT as WHY  # photos taken at the inspection
+from docgen.cases.inspection import PHOTOS as FIELD
+from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.law.provisions import cited_problems
 from docgen.queue.app import DEFAULT_QUEUE, SCHEMA, QueueError, Settings, queue_url
 from docgen.queue.results import Result, Store
-from docgen.queue.tasks import ISSUE, RENDER, make_app
+from docgen.queue.tasks import ISSUE, PHOTOS, RENDER, make_app
 from docgen.queue.worker import check_installed, engine_for
 
 FINAL_FAILURES = ("failed", "cancelled", "aborted")
@@ -44,11 +50,12 @@ FINAL_FAILURES = ("failed", "cancelled", "aborted")
 def job_payload(
     batch: str, case: CaseInput, job: Job, by: str | None = None, case_dir: Path | None = None
 ) -> dict[str, Any]:
-    """The job for one case, validated here: its key, options and the case itself (and,
-    to issue it, who issues). Raises DocgenError for a case that cannot be read or is
-    invalid. ``case_dir``: where the files it names are read here (a desk draft's photos,
-    which its job carries: docgen.desk.queued)."""
-    from docgen.api import load
+    """The job for one case, validated here: its key, options, the case itself and the
+    photos it names, which the job carries (:func:`photos_sent`); to issue it, who
+    issues. Raises DocgenError for a case that cannot be read or is
+    invalid. ``case_dir``: where the files it names are read here (a desk draft's folder;
+    a case file's own folder when none is given)."""
+    from docgen.api import case_dir_of, load
     from docgen.cases.loader import parse_case_text, read_case_text
     from docgen.documents import get_kind
 
@@ -57,6 +64,7 @@ def job_payload(
     if case.path is not None:
         stored = {"text": read_case_text(case.path)}
         data = parse_case_text(stored["text"], case.source)
+        case_dir = case_dir or case_dir_of(case.path)
     else:
         stored = {"json": json.dumps(case.data, ensure_ascii=False)}
         data, _ = load(case.data or {}, case.source)
@@ -64,8 +72,14 @@ def job_payload(
         from docgen.register.issuing import facts
 
         facts(get_kind(job.kind), data, case.source, case_dir)
-    else:
-        get_kind(job.kind).check_case(data, job.options(), case.source)  # a bundle: built whole
+    else:  # a bundle: built whole
+        get_kind(job.kind).check_case(data, job.options(case_dir), case.source)
+    photos, problems = photos_sent(data, case_dir)
+    if problems:  # nothing is queued for this case (its jurisdiction checked above)
+        from docgen.law.packs import load_pack
+
+        pack = load_pack(data["jurisdiction"])
+        raise CaseInvalid(cited_problems(problems, pack), case.source)
     options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review, job.issue]
     digest = hashlib.sha256(json.dumps(stored, sort_keys=True).encode()).hexdigest()
     key = hashlib.sha256(json.dumps([*options, case.source, digest]).encode()).hexdigest()
@@ -79,6 +93,8 @@ def job_payload(
         "name": case.name,
         "case": stored,
     }
+    if photos:
+        payload[PHOTOS] = photos
     if job.issue:
         from docgen.register.audit import actor
         from docgen.register.issuing import asked_hash
@@ -87,6 +103,42 @@ def job_payload(
         asked = asked_hash(job.kind, json.loads(stored["json"]) if "json" in stored else data)
         return {**payload, "by": actor(by), "asked": asked}
     return {**payload, "layout": job.layout, "review": job.review}
+
+
+def photos_sent(
+    data: dict[str, Any], case_dir: Path | None
+) -> tuple[dict[str, str], list[Problem]]:
+    """The photos the case names, as its job carries them ({the case's name: base64}),
+    read from the case's folder as its renderers read them (confined to it: a desk
+    draft's folder, or the case file's); or the problems: a photo that cannot be read,
+    or more bytes together than a job may carry (``DOCGEN_QUEUE_PHOTOS_MB``: they are
+    stored in the job itself, docgen.queue.tasks.sent_files)."""
+    from docgen.documents.exhibits import ExhibitError, read_case_file
+    from docgen.documents.photos import MAX_BYTES
+
+    rows = data.get(FIELD) if case_dir is not None else None
+    sent: dict[str, bytes] = {}
+    problems = []
+    for index, row in enumerate(rows if isinstance(rows, list) else []):
+        name = row.get("file") if isinstance(row, dict) else None
+        if not isinstance(name, str) or name in sent:
+            continue  # no file named: the register says so, as for an issue made here
+        try:
+            sent[name], _ = read_case_file(name, case_dir, MAX_BYTES, "a photo")
+        except ExhibitError as err:
+            problems.append(Problem(f"{FIELD}[{index}].file", str(err), WHY))
+    limit = Settings.from_env().photos_bytes
+    total = sum(map(len, sent.values()))
+    if total > limit:
+        why = (
+            f"the photos of this case are {total / 2**20:.2f} MB together; a job for the "
+            f"queue's workers carries at most {limit / 2**20:g} MB of photos "
+            "(DOCGEN_QUEUE_PHOTOS_MB): remove photos the report does not need, or ask for "
+            "the limit to be raised"
+        )
+        problems.append(Problem(FIELD, why, WHY))
+    encoded = {name: base64.b64encode(blob).decode("ascii") for name, blob in sent.items()}
+    return ({} if problems else encoded), problems
 
 
 def defer(

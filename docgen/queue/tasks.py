@@ -1,8 +1,9 @@
 """The procrastinate app and what a job does: render the case stored in the job (never a
 file on the worker's disk) and store the result, once.
 
-A desk draft's photos travel in its job too (``photos``: the case's name of each file, its
-bytes in base64; at most ``Settings.photos_bytes``, docgen.desk.queued): the worker writes
+The photos a case names travel in its job too (a desk draft's, or those beside a case file;
+``photos``: the case's name of each file, its bytes in base64; at most
+``Settings.photos_bytes``, docgen.queue.client.photos_sent): the worker writes
 them into a private temporary folder of its own under names it makes (a number and the
 type read from the first bytes), renders from there through the case's names as keys
 (docgen.documents.exhibits.SentFiles: no name from the job is ever a path here), checks
@@ -86,7 +87,7 @@ def _run(context: Any, job: dict[str, Any], make: Any) -> str:
     return "failed: the case" if outcome.error else "stored"
 
 
-PHOTOS = "photos"  # the job's photos sent with a desk draft: {the case's name: base64}
+PHOTOS = "photos"  # the job's photos sent with its case: {the case's name: base64}
 SUFFIXES = {"jpeg": "jpg", "png": "png"}  # by the first bytes; anything else is refused
 
 
@@ -159,9 +160,10 @@ def render_stored(job: dict[str, Any], context: dict[str, Any] | None = None) ->
     )
     try:
         data = stored_case(job)
+        with sent_files(job) as photos:
+            return render_case(0, CaseInput(source, job["name"], data=data), options, photos)
     except DocgenError as err:
         return Outcome(0, source, error=with_source(str(err), source))
-    return render_case(0, CaseInput(source, job["name"], data=data), options)
 
 
 def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:

@@ -8,11 +8,20 @@ what is in effect: stop-work orders served and not lifted (§ 228-79C(2)), the h
 § 228-79A(1) while a served notice has deficiencies open. Each item has its provision.
 Overdue items first, then by day. "Today" is each municipality's own date (its time
 zone), and a day that is a Saturday, Sunday or public holiday says so (GCL §§ 24, 25-a).
+
+Whose it is (a reading: the article assigns no item to a person; the issue asks for a
+calendar per officer or clerk): each item is for the users who recorded what it comes
+from, as the register keeps them (``recorded_by``, never a second list): a notice's
+remedies, appeal deadline and order for whoever issued it; a notice of deficiency's
+corrective actions, halt and reinspections asked for for whoever issued it and whoever
+recorded the inspection it was made from (the officer who inspected reinspects); a log
+book's next inspection for whoever opened it. ``calendar(user=...)`` is one user's own;
+without a user it is everything (the clerk's view).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -44,6 +53,7 @@ class Due:
     overdue: bool = False
     note: str | None = None  # the day is a Saturday, Sunday or public holiday
     lapses: bool = False  # the other party's day (a last day to appeal): once past, dropped
+    users: tuple[str, ...] = ()  # whose it is: who recorded what it comes from (sorted)
 
 
 def site_line(site: Site | None) -> str:
@@ -57,10 +67,11 @@ def calendar(
     site: str | None = None,
     through: date | None = None,
     jurisdictions: Iterable[str] | None = None,
+    user: str | None = None,
 ) -> list[Due]:
     """Everything due or in effect, overdue first; ``site``: only sites whose address or
     description contains it; ``through``: dated items up to that day (what is in effect
-    is always listed)."""
+    is always listed); ``user``: only that user's own (:attr:`Due.users`)."""
     with guarded(reg.url), db.read_session(reg.engine) as session:  # type: ignore[attr-defined]
         items = list(_items(session))
     packs: dict[str, Pack] = {}
@@ -70,6 +81,8 @@ def calendar(
     out = []
     for item in items:
         if allowed is not None and item.jurisdiction not in allowed:
+            continue
+        if user is not None and user not in item.users:
             continue
         if wanted and wanted not in item.site.casefold():
             continue
@@ -108,6 +121,7 @@ def _items(session: Session) -> Iterable[Due]:
         session.scalars(select(Offense.document_id).where(Offense.disposition == "pending")).all()
     )
     approved = approvals(session)
+    whose = _owners(session)
     packs: dict[str, Pack] = {}
     liftable = kinds_with(liftable=True)
     for doc, place in rows:
@@ -115,51 +129,77 @@ def _items(session: Session) -> Iterable[Due]:
             doc.jurisdiction, load_pack(doc.jurisdiction)
         )
         where = site_line(place)
+        found: list[Due] = []
         if doc.kind in halting:
-            yield from _deficiency_items(session, doc, where, pack, approved)
+            found.extend(_deficiency_items(session, doc, where, pack, approved))
         elif doc.kind in liftable:
             # In effect from the day service was complete (LAW.md § 3), as the register
             # keeps it: never a mailing's raw date, and not while no service stands.
             served = served_on(doc, pack)
             if served is not None and doc.id not in lifted:
-                yield Due(
-                    served,
-                    f"{doc.number}: in effect until lifted in writing",
-                    "order in effect",
-                    where,
-                    pack.require(doc.kind),
-                    doc.jurisdiction,
-                    doc.number,
-                    ongoing=True,
+                found.append(
+                    Due(
+                        served,
+                        f"{doc.number}: in effect until lifted in writing",
+                        "order in effect",
+                        where,
+                        pack.require(doc.kind),
+                        doc.jurisdiction,
+                        doc.number,
+                        ongoing=True,
+                    )
                 )
         else:
             if doc.remedies_due is not None and doc.id in pending:
-                yield Due(
-                    doc.remedies_due,
-                    f"{doc.number}: remedial measures due from this day",
-                    "remedy",
-                    where,
-                    pack.cite("enforcement.elements.remedies"),
-                    doc.jurisdiction,
-                    doc.number,
+                found.append(
+                    Due(
+                        doc.remedies_due,
+                        f"{doc.number}: remedial measures due from this day",
+                        "remedy",
+                        where,
+                        pack.cite("enforcement.elements.remedies"),
+                        doc.jurisdiction,
+                        doc.number,
+                    )
                 )
             deadline = kept_deadline(list(doc.services))  # the notice's one (LAW.md § 2)
             if deadline is not None:
-                yield Due(
-                    deadline,
-                    f"{doc.number}: last day to file a written notice of appeal",
-                    "appeal deadline",
-                    where,
-                    pack.cite("enforcement.elements.appeal"),
-                    doc.jurisdiction,
-                    doc.number,
-                    lapses=True,
+                found.append(
+                    Due(
+                        deadline,
+                        f"{doc.number}: last day to file a written notice of appeal",
+                        "appeal deadline",
+                        where,
+                        pack.cite("enforcement.elements.appeal"),
+                        doc.jurisdiction,
+                        doc.number,
+                        lapses=True,
+                    )
                 )
-    yield from _reinspections_asked(session)
+        yield from (replace(item, users=whose(doc)) for item in found)
+    yield from _reinspections_asked(session, whose)
     yield from (
-        Due(day, what, "log-book inspection", label, provision, jurisdiction)
-        for day, what, label, provision, jurisdiction in next_due(session)
+        Due(day, what, "log-book inspection", label, provision, jurisdiction, users=(opened,))
+        for day, what, label, provision, jurisdiction, opened in next_due(session)
     )
+
+
+def _owners(session: Session) -> Callable[[Document], tuple[str, ...]]:
+    """Whose a document's items are: who recorded it, and for a notice of deficiency who
+    recorded the inspection it was made from (its case names the report's number)."""
+    rows = session.execute(
+        select(Document.jurisdiction, Document.number, Document.recorded_by).where(
+            Document.kind == INSPECTION
+        )
+    ).all()
+    inspected = {(jurisdiction, number): by for jurisdiction, number, by in rows}
+
+    def whose(doc: Document) -> tuple[str, ...]:
+        report = (doc.case.get("inspection") or {}).get("number")
+        by = inspected.get((doc.jurisdiction, report)) if report else None
+        return tuple(sorted({doc.recorded_by, *([by] if by else [])}))
+
+    return whose
 
 
 def _deficiency_items(
@@ -192,7 +232,9 @@ def _deficiency_items(
         )
 
 
-def _reinspections_asked(session: Session) -> Iterable[Due]:
+def _reinspections_asked(
+    session: Session, whose: Callable[[Document], tuple[str, ...]]
+) -> Iterable[Due]:
     rows = session.execute(
         select(ReinspectionRequest, Document, Site)
         .join(Document, Document.id == ReinspectionRequest.document_id)
@@ -219,4 +261,5 @@ def _reinspections_asked(session: Session) -> Iterable[Due]:
             pack.cite("inspection.reinspection"),
             doc.jurisdiction,
             doc.number,
+            users=whose(doc),
         )

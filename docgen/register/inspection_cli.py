@@ -138,13 +138,18 @@ def ask(notice, on, asked_by, by, jurisdiction) -> None:
 @click.option("--site", default=None, help="only sites whose address or description has this")
 @click.option("--through", type=ISO, default=None, help="dated items up to this day")
 @click.option("--json", "as_json", is_flag=True, help="one JSON array")
-def due(site, through, as_json) -> None:
+@click.option(
+    "--user",
+    default=None,
+    help="only USER's own: what comes from documents USER recorded (default: everything)",
+)
+def due(site, through, as_json, user) -> None:
     """What is due and what is in effect, overdue first (corrective actions, remedies,
     appeal deadlines, reinspections asked for, log-book inspections, orders and halts)."""
     from docgen.register.due import calendar
 
     with _open(readonly=True) as reg:
-        items = calendar(reg, site, through)
+        items = calendar(reg, site, through, user=user)
     if as_json:
         click.echo(json.dumps([asdict(i) for i in items], default=str, indent=1))
         return

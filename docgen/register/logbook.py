@@ -302,9 +302,9 @@ def logbook(reg: Any, site: str, through: date | None = None) -> Log:
         )
 
 
-def next_due(session: Session) -> Iterable[tuple[date, str, str, str, str]]:
+def next_due(session: Session) -> Iterable[tuple[date, str, str, str, str, str]]:
     """For the calendar: each open log book's next inspection due (day, what, site,
-    provision, jurisdiction)."""
+    provision, jurisdiction, and who opened the log book)."""
     for log in session.scalars(select(LogSite).where(LogSite.ended.is_(None))):
         rule, entries = _facts(log, _entries(session, log))
         day = next_inspection(entries, log.started, rule)
@@ -315,6 +315,7 @@ def next_due(session: Session) -> Iterable[tuple[date, str, str, str, str]]:
                 _label(log.site),
                 rule.provision,
                 log.jurisdiction,
+                log.recorded_by,
             )
 
 

@@ -155,3 +155,10 @@ def reinspection(tmp_path: Path, notice: str, on: str, findings: list[dict], pho
     path = tmp_path / f"reinspection-{on}-{len(findings)}.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
+
+
+def images_of(pdf: bytes) -> list[bytes]:
+    """The images a PDF shows, page by page, as it holds them."""
+    from pypdf import PdfReader
+
+    return [image.data for page in PdfReader(io.BytesIO(pdf)).pages for image in page.images]

@@ -14,7 +14,7 @@ from desk_server import start_desk, start_draft, stop_desk, typed_sample
 from PIL import Image
 
 from docgen.desk.forms import input_id
-from tests.helpers.inspection_cases import CHOSEN, TODAY, TYPED, phone_photo
+from tests.helpers.inspection_cases import CHOSEN, TODAY, TYPED, images_of, phone_photo
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.respondent_choice import (
     RECORD,
@@ -160,13 +160,6 @@ def drafted_inspection(client, photos: list[Path]) -> tuple[str, str]:
     return where, token
 
 
-def images_of(pdf: bytes) -> list[bytes]:
-    """The images a PDF shows, page by page, as it holds them."""
-    from pypdf import PdfReader
-
-    return [image.data for page in PdfReader(io.BytesIO(pdf)).pages for image in page.images]
-
-
 def photos_through_the_queue(desk, direct, queue_url: str, tmp_path: Path) -> None:
     """The photos sent from the phone travel in the job (§ 228-79A(1), LAW.md § 11): the
     report the queue issues shows the very images the desk's own issue (``direct``, no
@@ -209,8 +202,8 @@ def photos_through_the_queue(desk, direct, queue_url: str, tmp_path: Path) -> No
     assert beside is not None, refused.text
     said = " ".join(html.unescape(beside.group(1)).split())
     assert re.search(
-        r"the photos of this draft are 0\.\d\d MB together; an issue made by the queue's "
-        r"worker carries at most 0\.5 MB of photos in its job \(DOCGEN_QUEUE_PHOTOS_MB\)",
+        r"the photos of this case are 0\.\d\d MB together; a job for the queue's workers "
+        r"carries at most 0\.5 MB of photos \(DOCGEN_QUEUE_PHOTOS_MB\)",
         said,
     ), said
     assert "Photos taken at the inspection" in html.unescape(refused.text)  # its label

@@ -119,6 +119,55 @@ def test_the_feed_is_an_icalendar_at_a_revocable_secret(reg, tmp_path):
         user_of(reg, second)
 
 
+def test_each_user_has_their_own_calendar_and_the_clerk_everything(reg, tmp_path):
+    """A calendar per user, derived from who recorded what (docgen.register.due): the
+    officer who recorded an inspection has its notice's corrective actions, halt and
+    reinspections asked for, as has whoever issued the notice; a notice of violation's
+    appeal deadline and remedies are its issuer's; a log book's next inspection is for
+    whoever opened it; without a user, everything."""
+    inspected = record_inspection_case(
+        reg, inspection(tmp_path, photos=0), formats=("html",), by="otto"
+    )
+    nod = notify_deficiency(
+        reg, inspected.number, date(2026, 11, 30), formats=("html",), by="ann"
+    ).number
+    reg.record_service(nod, "personal-delivery", date(2026, 12, 1), formats=("html",), by="ann")
+    ask_reinspection(reg, nod, date(2026, 12, 2), "Sam Keller", by="ann")
+    today = municipal_today(load_pack("homer"))
+    nov = reg.issue("notice-of-violation", notice(str(today)), formats=("html",), by="vera")
+    reg.record_service(nov.number, "personal-delivery", today, formats=("html",), by="ann")
+    open_log(reg, "Lot 4, Clinton Street", "homer", today - timedelta(days=3), by="otto")
+
+    def mine(user: str) -> set[tuple[str, str | None]]:
+        return {(i.category, i.number) for i in calendar(reg, user=user)}
+
+    deficiency = {
+        ("corrective action", nod),
+        ("halt in effect", nod),
+        ("reinspection asked for", nod),
+    }
+    assert mine("otto") == deficiency | {("log-book inspection", None)}
+    assert mine("ann") == deficiency  # she issued the notice (serving the NOV is not issuing)
+    assert mine("vera") == {("appeal deadline", nov.number), ("remedy", nov.number)}
+    assert mine("nobody") == set()
+    everything = calendar(reg)
+    assert {(i.category, i.number) for i in everything} == mine("otto") | mine("vera")
+    fence = next(i for i in everything if "deficiency 1" in i.what)
+    assert fence.users == ("ann", "otto")
+    run = docgen("due", "--json", "--user", "vera")
+    assert run.returncode == 0, run.stderr
+    assert {(i["category"], i["number"], tuple(i["users"])) for i in json.loads(run.stdout)} == {
+        ("appeal deadline", nov.number, ("vera",)),
+        ("remedy", nov.number, ("vera",)),
+    }
+    # The feed of a user is theirs alone (read back with the icalendar library).
+    parsed = Calendar.from_ical(ics(calendar(reg, user="vera"), "due for vera", "UTC", today))
+    assert sorted(str(e["categories"].cats[0]) for e in parsed.walk("VEVENT")) == [
+        "appeal deadline",
+        "remedy",
+    ]
+
+
 def csv_file(tmp_path: Path, rows: str, name: str = "log.csv") -> Path:
     path = tmp_path / name
     path.write_text(HEADER + rows, encoding="utf-8")
