@@ -68,8 +68,10 @@ def _file_name(value: Any) -> Any:
     return value.strip()
 
 
-# A file the case names (a map exhibit): a path, read by docgen.documents.exhibits.
-FileName = Annotated[str, BeforeValidator(_file_name)]
+# A file the case names (a map exhibit): a path, read by docgen.documents.exhibits; on the
+# desk, a file uploaded to the draft (docgen.desk.uploads), never a path typed.
+FILE = BeforeValidator(_file_name)
+FileName = Annotated[str, FILE]
 
 
 class AgreementInfo(Model):

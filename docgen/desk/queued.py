@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import os
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -23,6 +22,7 @@ from starlette.responses import RedirectResponse, Response
 
 from docgen.desk.draft_files import FIELD, WHY
 from docgen.desk.web import guarded, render
+from docgen.documents.exhibits import CaseFiles
 from docgen.errors import Problem
 
 
@@ -50,35 +50,42 @@ def _url(request: Request) -> str:
 
 
 def photos_sent(
-    data: dict[str, Any], case_dir: Path | None
+    data: dict[str, Any], case_dir: CaseFiles | None, files: dict[str, str] | None = None
 ) -> tuple[dict[str, str], list[Problem]]:
-    """The photos the draft's case names, as its job carries them ({the case's name:
-    base64}), read from the draft's folder as its renderers read them (confined to it);
-    or the problems: a photo that cannot be read, or more bytes together than a job may
-    carry (``DOCGEN_QUEUE_PHOTOS_MB``: they are stored in the job itself)."""
-    from docgen.documents.exhibits import ExhibitError, read_case_file
-    from docgen.documents.photos import MAX_BYTES
+    """The photos the draft's case names, and its other ``files`` ({field: the name the
+    draft keeps}: a map exhibit, docgen.desk.uploads), as its job carries them ({the
+    case's name: base64}), read from the draft's folder as its renderers read them (only
+    the files the desk wrote there); or the problems: a file that cannot be read, or more
+    bytes together than a job may carry (``DOCGEN_QUEUE_PHOTOS_MB``: they are stored in
+    the job itself)."""
+    from docgen.documents import exhibits, photos
     from docgen.queue.app import Settings
 
     rows = data.get(FIELD) if case_dir is not None else None
+    wanted = [
+        (f"{FIELD}[{index}].file", row.get("file"), photos.MAX_BYTES, "a photo")
+        for index, row in enumerate(rows if isinstance(rows, list) else [])
+        if isinstance(row, dict)
+    ]
+    for path, name in (files or {}).items():
+        wanted.append((path, name, exhibits.MAX_BYTES, "a map exhibit"))
     sent: dict[str, bytes] = {}
     problems = []
-    for index, row in enumerate(rows if isinstance(rows, list) else []):
-        name = row.get("file") if isinstance(row, dict) else None
-        if not isinstance(name, str) or name in sent:
+    for path, name, most, what in wanted:
+        if not isinstance(name, str) or not name or name in sent:
             continue  # no file named: the register says so, as for the desk's own issue
         try:
-            sent[name], _ = read_case_file(name, case_dir, MAX_BYTES, "a photo")
-        except ExhibitError as err:
-            problems.append(Problem(f"{FIELD}[{index}].file", str(err), WHY))
+            sent[name], _ = exhibits.read_case_file(name, case_dir, most, what)
+        except exhibits.ExhibitError as err:
+            problems.append(Problem(path, str(err), WHY if what == "a photo" else ""))
     limit = Settings.from_env().photos_bytes
     total = sum(map(len, sent.values()))
     if total > limit:
         why = (
-            f"the photos of this draft are {total / 2**20:.2f} MB together; an issue made "
-            f"by the queue's worker carries at most {limit / 2**20:g} MB of photos in its "
-            "job (DOCGEN_QUEUE_PHOTOS_MB): remove photos the report does not need, or ask "
-            "for the limit to be raised"
+            f"the files uploaded to this draft are {total / 2**20:.2f} MB together; an "
+            f"issue made by the queue's worker carries at most {limit / 2**20:g} MB of "
+            "uploaded files in its job (DOCGEN_QUEUE_PHOTOS_MB): remove files the document "
+            "does not need, or ask for the limit to be raised"
         )
         problems.append(Problem(FIELD, why, WHY))
     encoded = {name: base64.b64encode(blob).decode("ascii") for name, blob in sent.items()}
@@ -95,7 +102,7 @@ def defer_issue(
     copies: bool = False,
     language: str | None = None,
     photos: dict[str, str] | None = None,
-    case_dir: Path | None = None,
+    case_dir: CaseFiles | None = None,
 ) -> Response:
     """Queue the draft's issue (once), then show the page that waits for it: validated
     here first (CaseInvalid), with its ``photos`` read from ``case_dir``."""

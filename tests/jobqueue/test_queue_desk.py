@@ -199,8 +199,9 @@ def photos_through_the_queue(desk, direct, queue_url: str, tmp_path: Path) -> No
     assert beside is not None, refused.text
     said = " ".join(html.unescape(beside.group(1)).split())
     assert re.search(
-        r"the photos of this draft are 0\.\d\d MB together; an issue made by the queue's "
-        r"worker carries at most 0\.5 MB of photos in its job \(DOCGEN_QUEUE_PHOTOS_MB\)",
+        r"the files uploaded to this draft are 0\.\d\d MB together; an issue made by the "
+        r"queue's worker carries at most 0\.5 MB of uploaded files in its job "
+        r"\(DOCGEN_QUEUE_PHOTOS_MB\)",
         said,
     ), said
     assert "Photos taken at the inspection" in html.unescape(refused.text)  # its label
