@@ -16,13 +16,12 @@ import zipfile
 
 import pytest
 from desk_server import serving, start_draft, typed_sample
-from PIL import Image
 
 from docgen.desk.forms import input_id
 from tests.helpers import hostile, readback
 from tests.helpers.procs import children, peak_memory_kb
 
-MAP = hostile.ROOT / "tests" / "data" / "exhibits" / "canal-landing-easement-area.png"
+MAP = hostile.MAP
 FIELD = "easement.exhibit"
 LABEL = "Exhibit"  # the field's label on the form (docgen.cases.labels)
 
@@ -30,14 +29,6 @@ LABEL = "Exhibit"  # the field's label on the form (docgen.cases.labels)
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
     yield from serving(tmp_path_factory)
-
-
-def map_pdf() -> bytes:
-    """The survey map as a one-page PDF (as a scanner or a CAD program exports it)."""
-    out = io.BytesIO()
-    with Image.open(MAP) as image:
-        image.convert("RGB").save(out, format="PDF", resolution=150)
-    return out.getvalue()
 
 
 def drafted(client) -> tuple[str, str]:
@@ -73,7 +64,7 @@ def kept_files(desk, where: str) -> list[str]:
 def test_a_pdf_map_sent_to_the_draft_is_previewed_and_issued_with_it(desk):
     attorney = desk.signed_in("ada")
     where, token = drafted(attorney)
-    sent = send(attorney, where, token, "Survey Map (final).pdf", map_pdf())
+    sent = send(attorney, where, token, "Survey Map (final).pdf", hostile.map_pdf())
     assert sent.status_code == 303, sent.text[-2000:]
     (kept,) = kept_files(desk, where)
     assert re.fullmatch(r"easement-exhibit-[0-9a-f]{16}\.pdf", kept)  # the desk's own name
@@ -105,7 +96,7 @@ def test_a_pdf_map_sent_to_the_draft_is_previewed_and_issued_with_it(desk):
 def test_the_map_is_replaced_and_removed_on_the_draft(desk):
     attorney = desk.signed_in("ada")
     where, token = drafted(attorney)
-    assert send(attorney, where, token, "map.pdf", map_pdf()).status_code == 303
+    assert send(attorney, where, token, "map.pdf", hostile.map_pdf()).status_code == 303
     assert send(attorney, where, token, "map.png", MAP.read_bytes()).status_code == 303
     (kept,) = kept_files(desk, where)
     assert re.fullmatch(r"easement-exhibit-[0-9a-f]{16}\.png", kept)  # the PDF replaced

@@ -177,7 +177,8 @@ class EasementArea(Model):
     exhibit: FileName | None = Field(
         default=None,
         description="a map of the easement area: a PNG, JPEG or PDF file (its first page), "
-        "attached as Exhibit 1; a relative path is read from the case file's folder",
+        "attached as Exhibit 1; in a case file, its name in the case file's folder; on the "
+        "desk, a file sent to the draft",
     )
 
 
