@@ -87,7 +87,9 @@ def photos_sent(
             "uploaded files in its job (DOCGEN_QUEUE_PHOTOS_MB): remove files the document "
             "does not need, or ask for the limit to be raised"
         )
-        problems.append(Problem(FIELD, why, WHY))
+        # beside the photos, or the draft's only file field when it takes no photos
+        where = FIELD if isinstance(rows, list) or not files else next(iter(files))
+        problems.append(Problem(where, why, WHY if where == FIELD else ""))
     encoded = {name: base64.b64encode(blob).decode("ascii") for name, blob in sent.items()}
     return ({} if problems else encoded), problems
 
