@@ -307,6 +307,35 @@ def test_an_attorney_drafts_only_the_recorded_instruments(page):
     assert axe_violations(page) == []
 
 
+def test_the_map_exhibit_is_attached_replaced_and_removed_in_the_browser(page, tmp_path):
+    """The Exhibit field sends the file chosen to the draft (its own form, the buttons
+    beside the field), never a path typed (issue 29 item 5); a PDF bomb is refused beside
+    the field, and the page passes axe throughout."""
+    from tests.helpers import hostile
+
+    (tmp_path / "survey.pdf").write_bytes(hostile.map_pdf())
+    (tmp_path / "bomb.pdf").write_bytes(hostile.pdf_page_bomb())
+    sign_in(page, "ada")
+    start(page, "Maintenance easement")
+    draft = page.url
+    expect(page.get_by_text("No file attached.")).to_be_visible()
+    page.get_by_label("Exhibit", exact=True).set_input_files(tmp_path / "survey.pdf")
+    page.get_by_role("button", name="Attach").click()
+    expect(
+        page.get_by_text(re.compile(r"Attached: easement-exhibit-[0-9a-f]{16}\.pdf"))
+    ).to_be_visible()
+    assert axe_violations(page) == []
+    page.get_by_label("Exhibit", exact=True).set_input_files(tmp_path / "bomb.pdf")
+    page.get_by_role("button", name="Replace").click()
+    refusal = page.locator("#f-easement-exhibit-error")
+    expect(refusal).to_contain_text("'bomb.pdf' is a PDF whose first page is 69 x 69 in")
+    assert axe_violations(page) == []
+    page.goto(draft)  # the map sent before is still the one kept
+    expect(page.get_by_text(re.compile(r"Attached: easement-exhibit-"))).to_be_visible()
+    page.get_by_role("button", name="Remove", exact=True).click()
+    expect(page.get_by_text("No file attached.")).to_be_visible()
+
+
 def test_the_admin_pages_pass_axe(page):
     sign_in(page, "root")
     for path in ("/users", "/drafts", "/documents"):

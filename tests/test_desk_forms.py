@@ -40,7 +40,26 @@ def test_every_input_is_labelled_and_named_once(kind, jurisdiction):
     assert not set(forms.not_asked(kind)) & {name.split("[")[0] for name in names}
     for path, node in found:
         assert node.label.strip(), path
-        assert node.widget in {"text", "textarea", "date", "select", "number", "decimal", "tel"}
+        assert node.widget in {
+            "text",
+            "textarea",
+            "date",
+            "select",
+            "number",
+            "decimal",
+            "tel",
+            "upload",
+        }
+
+
+@pytest.mark.parametrize("kind", ["maintenance-easement", "maintenance-agreement"])
+def test_the_map_exhibit_is_a_file_sent_never_a_path_typed(kind):
+    """Exhibits are the case's files, not the server's (issue 29 item 5): the desk asks for
+    the map as an upload (docgen.desk.uploads), beside its provision."""
+    (path, node), *others = forms.uploads(forms.form_for(kind, "homer")).items()
+    assert (path, node.widget, others) == ("easement.exhibit", "upload", [])
+    assert node.citation in ("§ 228-78D(3)", "§ 228-78D(5)")
+    assert forms.uploads(forms.form_for("notice-of-violation", "homer")) == {}
 
 
 def test_notice_form_speaks_the_law():

@@ -1,7 +1,7 @@
 """Hostile files sent to the desk. Counsel's final with Issue (LAW.md § 8): a hostile or
 unfinished final comes back as the draft's page with the reason, never a 500; nothing is
 recorded, and the rendering process that read it goes on serving. An exhibit typed as a
-path is refused unread: the desk's case has no folder."""
+path is refused unread: the desk reads only the files uploaded to the draft."""
 
 from __future__ import annotations
 
@@ -55,8 +55,8 @@ def test_a_hostile_final_is_refused_on_the_draft_s_page_and_nothing_is_recorded(
 
 
 def test_an_exhibit_typed_as_a_server_path_is_refused_unread(desk):
-    """The desk's case has no folder: a file name typed as the exhibit is refused, whether
-    or not the server holds such a file, and nothing of it is read."""
+    """The desk reads only the files uploaded to the draft: a file name typed as the exhibit
+    is refused, whether or not the server holds such a file, and nothing of it is read."""
     attorney = desk.signed_in("ada")
     where, token = start_draft(attorney, "maintenance-easement")
     _, typed = typed_sample("maintenance-easement", "homer-llc-two-signers")
@@ -65,7 +65,8 @@ def test_an_exhibit_typed_as_a_server_path_is_refused_unread(desk):
         typed["easement.exhibit"] = name
         attorney.post(where, data={**typed, "csrf_token": token})
         page = " ".join(html.unescape(attorney.get(where).text).split())
-        assert "this case has no folder to read it from" in page, page[-3000:]
+        assert "is not one of the files sent with the case" in page, page[-3000:]
+        assert "the desk reads only files uploaded to the draft, never a path typed" in page
         pages.append(page.replace(name, "NAME"))
     assert "does not exist" not in pages[0] and "does not exist" not in pages[1]
 

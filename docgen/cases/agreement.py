@@ -68,8 +68,10 @@ def _file_name(value: Any) -> Any:
     return value.strip()
 
 
-# A file the case names (a map exhibit): a path, read by docgen.documents.exhibits.
-FileName = Annotated[str, BeforeValidator(_file_name)]
+# A file the case names (a map exhibit): a path, read by docgen.documents.exhibits; on the
+# desk, a file uploaded to the draft (docgen.desk.uploads), never a path typed.
+FILE = BeforeValidator(_file_name)
+FileName = Annotated[str, FILE]
 
 
 class AgreementInfo(Model):
@@ -175,7 +177,8 @@ class EasementArea(Model):
     exhibit: FileName | None = Field(
         default=None,
         description="a map of the easement area: a PNG, JPEG or PDF file (its first page), "
-        "attached as Exhibit 1; a relative path is read from the case file's folder",
+        "attached as Exhibit 1; in a case file, its name in the case file's folder; on the "
+        "desk, a file sent to the draft",
     )
 
 

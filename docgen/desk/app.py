@@ -42,6 +42,7 @@ from docgen.desk import (
     register_list,
     renderers,
     respondent_pages,
+    uploads,
     users,
     verify_page,
 )
@@ -265,6 +266,7 @@ def create_app(
         *logbook.routes,
         *mailing.routes,
         *photos.routes,
+        *uploads.routes,
         *register_list.routes,
         *document_page.routes,
         *respondent_pages.routes,

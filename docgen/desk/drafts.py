@@ -288,6 +288,7 @@ def _page(
         draft=draft,
         title=get_kind(draft.kind).title,
         form=node,
+        uploads=forms.uploads(node),  # file fields: sent to the draft (docgen.desk.uploads)
         values=forms.values(draft.fields),
         rows=lambda path: forms.rows(draft.fields, path),
         errors=forms.errors_of(shown, set(paths), draft.kind),
@@ -458,7 +459,8 @@ def _with_history(request: Request, draft: Draft, data: dict[str, Any]) -> Any:
 def word_copy(request: Request, draft: Draft) -> Response:
     """An attorney's working copy in Word (review mode as the draft says); not issued."""
     data = forms.case_data(draft.kind, draft.jurisdiction, draft.fields)
-    tag, result = renderers.run(renderers.word, draft.kind, data, _options(draft).review)
+    options = _options(draft)
+    tag, result = renderers.run(renderers.word, draft.kind, data, options.review, options.case_dir)
     if tag == "problems":
         return _page(request, draft, Checked(problems=result), submitted=True)
     return Response(

@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from docgen.cases import labels
+from docgen.cases.agreement import FILE
 from docgen.documents import get_kind
 from docgen.errors import Problem
 from docgen.law.packs import load_pack
@@ -55,7 +56,9 @@ class Node:
     key: str
     label: str  # the field's label (docgen.cases.labels), shown and named in its errors
     citation: str = ""
-    widget: str = "text"  # text, textarea, date, select, number, decimal, tel, group, repeat
+    # text, textarea, date, select, number, decimal, tel, group, repeat; upload: a file the
+    # case names, sent to the draft (docgen.desk.uploads), never typed
+    widget: str = "text"
     required: bool = False
     choices: tuple[str, ...] = ()
     children: tuple[Node, ...] = ()
@@ -145,6 +148,8 @@ def _scalar(
         widget = "decimal"
     elif name == "phone":
         widget = "tel"
+    elif any(item is FILE for item in metadata):
+        widget = "upload"
     else:
         limit = _max_length(metadata)
         widget = "textarea" if limit is not None and limit > LINE_MAX else "text"
@@ -325,6 +330,18 @@ def errors_of(problems: list[Problem], paths: set[str], kind: str) -> Errors:
         errors.by_field.setdefault(path, []).append(problem)
         errors.ordered.append((problem, path))
     return errors
+
+
+def uploads(node: Node, prefix: str = "") -> dict[str, Node]:
+    """The form's file fields (outside repeating groups) by path: each takes an upload."""
+    out: dict[str, Node] = {}
+    for child in node.children:
+        path = f"{prefix}.{child.key}" if prefix else child.key
+        if child.widget == "upload":
+            out[path] = child
+        elif child.widget == "group":
+            out |= uploads(child, path)
+    return out
 
 
 def paths_of(node: Node, pairs: list[list[str]], prefix: str = "") -> list[str]:

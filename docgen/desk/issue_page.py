@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk import actions, choosing, draft_files, drafts, queued, renderers
+from docgen.desk import actions, choosing, draft_files, drafts, forms, queued, renderers
 from docgen.desk.web import (
     guarded,
     once,
@@ -47,7 +47,7 @@ def _issue(request: Request) -> Response:
     copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
     language = typed(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
     corrects = actions.supersedes(draft)
-    case_dir = draft_files.case_dir(draft)  # the photos sent from the phone
+    case_dir = draft_files.case_dir(draft)  # the photos sent from the phone, the exhibit
     if queued.queue_name():  # a worker issues it, with all the desk would issue it with
         register = request.app.state.register()  # the match is a read: asked here, so the
         if chosen is None and (asked := choosing.question(register, draft.kind, data)):
@@ -55,7 +55,7 @@ def _issue(request: Request) -> Response:
         try:  # its photos carried in its job
             return queued.defer_issue(
                 request, draft, data, chosen, corrects, final, copies, language, case_dir,
-                keep_name=keep,
+                keep_name=keep, files=_uploaded(draft),
             )  # fmt: skip
         except CaseInvalid as err:  # as the register would refuse it: nothing is queued
             return drafts.refused(request, draft, err.problems)
@@ -80,6 +80,13 @@ def _issue(request: Request) -> Response:
         return drafts.refused(request, draft, [Problem("", result)])
     drafts.mark_issued(request, draft, result)
     return RedirectResponse(f"/documents/{result}", status_code=303)
+
+
+def _uploaded(draft: Any) -> dict[str, str]:
+    """The files uploaded to the draft's file fields ({field: the name the desk made})."""
+    typed = forms.values(draft.fields)
+    paths = forms.uploads(forms.form_for(draft.kind, draft.jurisdiction))
+    return {path: typed[path] for path in paths if typed.get(path)}
 
 
 def _final(upload: Any) -> bytes | None:

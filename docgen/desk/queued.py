@@ -16,13 +16,13 @@ from __future__ import annotations
 import base64
 import os
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from docgen.desk.web import guarded, render
+from docgen.documents.exhibits import CaseFiles
 from docgen.errors import Problem
 
 
@@ -58,12 +58,14 @@ def defer_issue(
     final: bytes | None = None,
     copies: bool = False,
     language: str | None = None,
-    case_dir: Path | None = None,
+    case_dir: CaseFiles | None = None,
     keep_name: bool = False,
+    files: dict[str, str] | None = None,
 ) -> Response:
     """Queue the draft's issue (once), then show the page that waits for it: validated
-    here first (CaseInvalid: nothing queued), its photos read from ``case_dir`` into the
-    job (refused past ``DOCGEN_QUEUE_PHOTOS_MB``). The job carries the clerk's answer to
+    here first (CaseInvalid: nothing queued), its photos and its other uploaded ``files``
+    ({field: name}: a map exhibit) read from ``case_dir`` into the job (refused past
+    ``DOCGEN_QUEUE_PHOTOS_MB``). The job carries the clerk's answer to
     "which respondent is this?" (``respondent``, ``keep_name``), asked by the desk before
     queuing (docgen.desk.choosing)."""
     from docgen.batch.inputs import CaseInput
@@ -74,7 +76,8 @@ def defer_issue(
     url = _url(request)
     case = CaseInput(f"draft {draft.id}", f"draft-{draft.id}", data=data)
     job = Job(draft.kind, tuple(FORMATS), None, issue=True)
-    payload = job_payload(_batch(draft), case, job, request.scope["visitor"].name, case_dir)
+    by = request.scope["visitor"].name
+    payload = job_payload(_batch(draft), case, job, by, case_dir, files)
     payload |= {
         "respondent": respondent,
         "keep_name": keep_name,

@@ -283,7 +283,7 @@ def _ping() -> Result:
     return "pong", None
 
 
-def preview(kind: str, data: dict[str, Any], review: bool, case_dir: Path | None = None) -> Result:
+def preview(kind: str, data: dict[str, Any], review: bool, case_dir: Any = None) -> Result:
     """("html", the standalone page) or ("problems", what the law says is missing);
     ``case_dir``: the draft's folder, where the files it names are read."""
     from docgen import api
@@ -297,16 +297,30 @@ def preview(kind: str, data: dict[str, Any], review: bool, case_dir: Path | None
         return "problems", err.problems
 
 
-def word(kind: str, data: dict[str, Any], review: bool) -> Result:
-    """("docx", the bytes) or ("problems", ...)."""
+def word(kind: str, data: dict[str, Any], review: bool, case_dir: Any = None) -> Result:
+    """("docx", the bytes) or ("problems", ...); ``case_dir`` as for :func:`preview`."""
     from docgen import api
     from docgen.documents.base import Options
     from docgen.errors import CaseInvalid
 
     try:
-        return "docx", api.to_bytes(api.build(kind, data, Options(review=review)), "docx")
+        options = Options(review=review, case_dir=case_dir)
+        return "docx", api.to_bytes(api.build(kind, data, options), "docx")
     except CaseInvalid as err:
         return "problems", err.problems
+
+
+def exhibit(data: bytes, name: str) -> Result:
+    """("exhibit", its type) when ``data`` can be attached as a map exhibit (a PDF bounded
+    before its first page is drawn: docgen.documents.exhibits), else ("refused", why): the
+    file sent is read here, in a rendering process, never in the server's."""
+    from docgen.documents.exhibits import ExhibitError, exhibit_of, file_kind
+
+    try:
+        exhibit_of(data, name)
+    except ExhibitError as err:
+        return "refused", str(err)
+    return "exhibit", file_kind(data[:8])
 
 
 @cache

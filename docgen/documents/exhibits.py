@@ -56,6 +56,8 @@ class SentFiles:
 
     folder: Path
     names: tuple[tuple[str, str], ...]
+    # What to do about a name that is not one of them (the desk: upload the file).
+    advice: str = "send the file with the case"
 
 
 CaseFiles = Path | SentFiles  # where the files a case names are read from
@@ -76,7 +78,9 @@ def exhibit_path(name: str, case_dir: CaseFiles | None) -> Path:
     if isinstance(case_dir, SentFiles):
         own = dict(case_dir.names).get(name)
         if own is None:
-            raise ExhibitError(f"{name!r} is not one of the files sent with the case")
+            raise ExhibitError(
+                f"{name!r} is not one of the files sent with the case; {case_dir.advice}"
+            )
         return case_dir.folder / own
     if case_dir is None:
         raise ExhibitError(
@@ -119,9 +123,16 @@ def read_case_file(
 
 def load_exhibit(name: str, case_dir: CaseFiles | None) -> Attachment:
     """The exhibit a case names, as one image; ExhibitError says what is wrong."""
+    data, _ = read_case_file(name, case_dir, MAX_BYTES, "a map exhibit")
+    return exhibit_of(data, name)
+
+
+def exhibit_of(data: bytes, name: str) -> Attachment:
+    """The map exhibit ``data`` (a file called ``name``), as one image: its type read from
+    its first bytes, a PDF bounded (pdf_bounds) before its first page is drawn."""
     from PIL import Image
 
-    data, kind = read_case_file(name, case_dir, MAX_BYTES, "a map exhibit")
+    kind = file_kind(data[:8])
     if kind is None:
         raise ExhibitError(f"{name!r} is not a PNG, JPEG or PDF file (read from its first bytes)")
     try:

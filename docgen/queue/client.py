@@ -27,7 +27,6 @@ import json
 import time
 import uuid
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, text
@@ -37,6 +36,7 @@ from docgen.batch.inputs import CaseInput
 from docgen.batch.worker import Job, Outcome, with_source
 from docgen.cases.inspection import INSPECT as WHY  # photos taken at the inspection
 from docgen.cases.inspection import PHOTOS as FIELD
+from docgen.documents.exhibits import CaseFiles
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.provisions import cited_problems
 from docgen.queue.app import DEFAULT_QUEUE, SCHEMA, QueueError, Settings, queue_url
@@ -48,13 +48,19 @@ FINAL_FAILURES = ("failed", "cancelled", "aborted")
 
 
 def job_payload(
-    batch: str, case: CaseInput, job: Job, by: str | None = None, case_dir: Path | None = None
+    batch: str,
+    case: CaseInput,
+    job: Job,
+    by: str | None = None,
+    case_dir: CaseFiles | None = None,
+    files: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The job for one case, validated here: its key, options, the case itself and the
     photos it names, which the job carries (:func:`photos_sent`); to issue it, who
     issues. Raises DocgenError for a case that cannot be read or is
     invalid. ``case_dir``: where the files it names are read here (a desk draft's folder;
-    a case file's own folder when none is given)."""
+    a case file's own folder when none is given); ``files``: its other files by field (a
+    desk draft's uploaded map exhibit), carried with the photos."""
     from docgen.api import case_dir_of, load
     from docgen.cases.loader import parse_case_text, read_case_text
     from docgen.documents import get_kind
@@ -74,7 +80,7 @@ def job_payload(
         facts(get_kind(job.kind), data, case.source, case_dir)
     else:  # a bundle: built whole
         get_kind(job.kind).check_case(data, job.options(case_dir), case.source)
-    photos, problems = photos_sent(data, case_dir)
+    photos, problems = photos_sent(data, case_dir, files)
     if problems:  # nothing is queued for this case (its jurisdiction checked above)
         from docgen.law.packs import load_pack
 
@@ -106,37 +112,46 @@ def job_payload(
 
 
 def photos_sent(
-    data: dict[str, Any], case_dir: Path | None
+    data: dict[str, Any], case_dir: CaseFiles | None, files: dict[str, str] | None = None
 ) -> tuple[dict[str, str], list[Problem]]:
-    """The photos the case names, as its job carries them ({the case's name: base64}),
-    read from the case's folder as its renderers read them (confined to it: a desk
-    draft's folder, or the case file's); or the problems: a photo that cannot be read,
-    or more bytes together than a job may carry (``DOCGEN_QUEUE_PHOTOS_MB``: they are
-    stored in the job itself, docgen.queue.tasks.sent_files)."""
-    from docgen.documents.exhibits import ExhibitError, read_case_file
-    from docgen.documents.photos import MAX_BYTES
+    """The photos the case names, and its other ``files`` ({field: the name the case gives:
+    a desk draft's map exhibit, docgen.desk.uploads}), as its job carries them ({the case's
+    name: base64}), read from the case's folder as its renderers read them (confined to
+    it: a desk draft's folder, or the case file's); or the problems: a file that cannot be
+    read, or more bytes together than a job may carry (``DOCGEN_QUEUE_PHOTOS_MB``: they
+    are stored in the job itself, docgen.queue.tasks.sent_files)."""
+    from docgen.documents import exhibits, photos
 
     rows = data.get(FIELD) if case_dir is not None else None
+    wanted = [
+        (f"{FIELD}[{index}].file", row.get("file"), photos.MAX_BYTES, "a photo")
+        for index, row in enumerate(rows if isinstance(rows, list) else [])
+        if isinstance(row, dict)
+    ]
+    wanted += [
+        (path, name, exhibits.MAX_BYTES, "a map exhibit") for path, name in (files or {}).items()
+    ]
     sent: dict[str, bytes] = {}
     problems = []
-    for index, row in enumerate(rows if isinstance(rows, list) else []):
-        name = row.get("file") if isinstance(row, dict) else None
-        if not isinstance(name, str) or name in sent:
+    for path, name, most, what in wanted:
+        if not isinstance(name, str) or not name or name in sent:
             continue  # no file named: the register says so, as for an issue made here
         try:
-            sent[name], _ = read_case_file(name, case_dir, MAX_BYTES, "a photo")
-        except ExhibitError as err:
-            problems.append(Problem(f"{FIELD}[{index}].file", str(err), WHY))
+            sent[name], _ = exhibits.read_case_file(name, case_dir, most, what)
+        except exhibits.ExhibitError as err:
+            problems.append(Problem(path, str(err), WHY if what == "a photo" else ""))
     limit = Settings.from_env().photos_bytes
     total = sum(map(len, sent.values()))
     if total > limit:
         why = (
-            f"the photos of this case are {total / 2**20:.2f} MB together; a job for the "
-            f"queue's workers carries at most {limit / 2**20:g} MB of photos "
-            "(DOCGEN_QUEUE_PHOTOS_MB): remove photos the report does not need, or ask for "
+            f"the files sent with this case are {total / 2**20:.2f} MB together; a job for "
+            f"the queue's workers carries at most {limit / 2**20:g} MB of files "
+            "(DOCGEN_QUEUE_PHOTOS_MB): remove files the document does not need, or ask for "
             "the limit to be raised"
         )
-        problems.append(Problem(FIELD, why, WHY))
+        # beside the photos, or the case's only file field when it takes no photos
+        where = FIELD if isinstance(rows, list) or not files else next(iter(files))
+        problems.append(Problem(where, why, WHY if where == FIELD else ""))
     encoded = {name: base64.b64encode(blob).decode("ascii") for name, blob in sent.items()}
     return ({} if problems else encoded), problems
 

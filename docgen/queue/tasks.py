@@ -1,14 +1,14 @@
 """The procrastinate app and what a job does: render the case stored in the job (never a
 file on the worker's disk) and store the result, once.
 
-The photos a case names travel in its job too (a desk draft's, or those beside a case file;
-``photos``: the case's name of each file, its bytes in base64; at most
-``Settings.photos_bytes``, docgen.queue.client.photos_sent): the worker writes
-them into a private temporary folder of its own under names it makes (a number and the
-type read from the first bytes), renders from there through the case's names as keys
+The files a case names travel in its job too (a desk draft's photos and map exhibit, or
+the photos beside a case file; ``photos``: the case's name of each file, its bytes in
+base64; at most ``Settings.photos_bytes``, docgen.queue.client.photos_sent): the worker
+writes them into a private temporary folder of its own under names it makes (a number and
+the type read from the first bytes), renders from there through the case's names as keys
 (docgen.documents.exhibits.SentFiles: no name from the job is ever a path here), checks
-each photo by its content as the desk's renderers do, removes the folder, and drops the
-photos from the job once its result is stored.
+each file by its content as the desk's renderers do (a PDF exhibit bounded before it is
+drawn), removes the folder, and drops the files from the job once its result is stored.
 
 A job whose result is already stored (an earlier try stored it, then the worker died
 before the queue heard) does nothing. A case that cannot be rendered is a result too, its
@@ -87,8 +87,9 @@ def _run(context: Any, job: dict[str, Any], make: Any) -> str:
     return "failed: the case" if outcome.error else "stored"
 
 
-PHOTOS = "photos"  # the job's photos sent with its case: {the case's name: base64}
-SUFFIXES = {"jpeg": "jpg", "png": "png"}  # by the first bytes; anything else is refused
+PHOTOS = "photos"  # the job's files sent with its case: {the case's name: base64}
+# by the first bytes (photos; a map exhibit may be a PDF); anything else is refused
+SUFFIXES = {"jpeg": "jpg", "png": "png", "pdf": "pdf"}
 
 
 def _drop_photos(store: Any, job_id: int) -> None:

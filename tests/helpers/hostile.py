@@ -320,6 +320,22 @@ HOSTILE_FINALS: dict[str, tuple[Callable[[], bytes], str]] = {
 
 
 # -- exhibits ----------------------------------------------------------------------------------
+MAP = ROOT / "tests" / "data" / "exhibits" / "canal-landing-easement-area.png"
+
+
+def map_pdf() -> bytes:
+    """The survey map as a one-page PDF (as a scanner or a CAD program exports it): the
+    genuine exhibit beside the bombs below."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    with Image.open(MAP) as image:
+        image.convert("RGB").save(out, format="PDF", resolution=150)
+    return out.getvalue()
+
+
 def pdf(objects: list[bytes]) -> bytes:
     """A PDF of ``objects`` (numbered from 1; the first the catalog), with its xref."""
     out = bytearray(b"%PDF-1.4\n")

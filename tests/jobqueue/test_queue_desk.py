@@ -14,6 +14,7 @@ from desk_server import start_desk, start_draft, stop_desk, typed_sample
 from PIL import Image
 
 from docgen.desk.forms import input_id
+from tests.helpers import hostile, readback
 from tests.helpers.inspection_cases import CHOSEN, TODAY, TYPED, images_of, phone_photo
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.respondent_choice import (
@@ -89,7 +90,9 @@ def issued_through_the_queue(client, where: str, data: dict, files: dict | None 
 
 def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, monkeypatch):
     """A correction through the queue supersedes its original; an attorney's easement
-    with counsel's final closes its draft and opens the issued document, the final kept;
+    with counsel's final and a PDF map exhibit uploaded to its draft (carried in the job)
+    closes its draft and opens the issued document, the final kept, the map on its exhibit
+    page;
     an inspection report's photos travel in its job (:func:`photos_through_the_queue`)."""
     import docx
 
@@ -126,6 +129,12 @@ def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, mo
         where, token = start_draft(attorney, "maintenance-easement")
         _, typed = typed_sample("maintenance-easement", "homer-llc-two-signers")
         attorney.post(where, data={**typed, "csrf_token": token})
+        sent = attorney.post(  # the map exhibit, uploaded to the draft: it travels in the job
+            f"{where}/upload",
+            data={"csrf_token": token, "field": "easement.exhibit", "_action": "attach"},
+            files={"file": ("map.pdf", hostile.map_pdf(), "application/pdf")},
+        )
+        assert sent.status_code == 303, sent.text[-2000:]
         word = attorney.get(f"{where}/word")
         edited = docx.Document(io.BytesIO(word.content))
         edited.add_paragraph("Counsel adds this sentence before signing.")
@@ -135,6 +144,10 @@ def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, mo
         easement = issued_through_the_queue(attorney, where, {"csrf_token": token}, files)
         page = attorney.get(f"/documents/{easement}")
         assert page.status_code == 200
+        pdf = attorney.get(f"/documents/{easement}/file.pdf").content
+        pages = readback.pdf_pages(pdf)
+        (exhibit,) = [p for p in pages if "Exhibit 1: Map of the Easement Area" in p]
+        assert len(images_of_page(pdf, pages.index(exhibit))) == 1  # drawn by the worker
         kept = sql(
             queue_url,
             "SELECT f.format FROM public.document_files f JOIN public.documents d "
@@ -158,6 +171,12 @@ def drafted_inspection(client, photos: list[Path]) -> tuple[str, str]:
     added = client.post(f"{where}/photos", data={"csrf_token": token}, files=sent)
     assert added.status_code == 303, added.text
     return where, token
+
+
+def images_of_page(pdf: bytes, index: int) -> list[bytes]:
+    from pypdf import PdfReader
+
+    return [image.data for image in PdfReader(io.BytesIO(pdf)).pages[index].images]
 
 
 def photos_through_the_queue(desk, direct, queue_url: str, tmp_path: Path) -> None:
@@ -202,8 +221,8 @@ def photos_through_the_queue(desk, direct, queue_url: str, tmp_path: Path) -> No
     assert beside is not None, refused.text
     said = " ".join(html.unescape(beside.group(1)).split())
     assert re.search(
-        r"the photos of this case are 0\.\d\d MB together; a job for the queue's workers "
-        r"carries at most 0\.5 MB of photos \(DOCGEN_QUEUE_PHOTOS_MB\)",
+        r"the files sent with this case are 0\.\d\d MB together; a job for the queue's "
+        r"workers carries at most 0\.5 MB of files \(DOCGEN_QUEUE_PHOTOS_MB\)",
         said,
     ), said
     assert "Photos taken at the inspection" in html.unescape(refused.text)  # its label
