@@ -66,6 +66,8 @@ def main() -> None:
     print(f"desk from {Path(docgen.__file__).parent}; load {os.getloadavg()[0]:.2f}")
     folder = Path(tempfile.mkdtemp(prefix="hostile-"))
     try:
+        for name in ("bare", "public"):
+            (folder / name).mkdir()  # start_desk copies its register into an existing home
         desk = start_desk(folder / "bare")
         try:
             client = desk.client()

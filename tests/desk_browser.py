@@ -57,16 +57,6 @@ def axe_violations(page, levels=IMPACTS) -> list[str]:
     ]
 
 
-def browsing():
-    """Chromium for a test module (a fixture's body: ``yield from browsing()``)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
-
-
 def sign_in(page, name: str) -> None:
     """Sign in through the form as ``name`` (a user of tests/desk_server.py)."""
     import re

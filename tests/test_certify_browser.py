@@ -16,7 +16,7 @@ from email import message_from_bytes
 
 import httpx
 import pytest
-from desk_browser import axe_violations, browsing, sign_in
+from desk_browser import axe_violations, chromium, sign_in
 from desk_server import docgen, free_port, start_desk, stop_desk
 from playwright.sync_api import expect
 
@@ -70,7 +70,7 @@ def portal(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    yield from browsing()
+    yield from chromium()
 
 
 def clean(page) -> None:

@@ -148,8 +148,13 @@ def test_a_clerk_signs_in_through_caddy_over_https(tmp_path):
 
 def test_caddy_closes_connections_slow_to_send_their_request():
     """The documented Caddyfile, as Caddy reads it: a request's head within 10 s, the
-    whole request within 1 minute, an idle connection closed after 2 minutes (Caddy's
-    own defaults have no limit; `docgen serve --header-timeout` is the desk's own)."""
+    whole request within 2 minutes 30 seconds, an idle connection closed after 2 minutes
+    (Caddy's own defaults have no limit; `docgen serve --header-timeout` is the desk's
+    own). The body's time is longer than each of the desk's own (docgen.desk.limits), so
+    a slow body is refused by the desk's 408, never Caddy's empty 200
+    (tests/test_desk_slow_clients.py drives one through)."""
+    from docgen.desk import limits
+
     caddy = need("caddy")
     adapted = subprocess.run(
         [caddy, "adapt", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
@@ -162,7 +167,9 @@ def test_caddy_closes_connections_slow_to_send_their_request():
     second = 1_000_000_000
     for server in servers.values():
         assert server["read_header_timeout"] == 10 * second
-        assert server["read_timeout"] == 60 * second
+        assert server["read_timeout"] == 150 * second
+        longest = max(limits.budget(path).seconds for path in ("/login", "/v/x", "/drafts"))
+        assert server["read_timeout"] > longest * second
         assert server["idle_timeout"] == 120 * second
 
 

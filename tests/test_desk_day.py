@@ -8,7 +8,7 @@ import io
 import re
 
 import pytest
-from desk_browser import axe_violations, browsing
+from desk_browser import axe_violations, chromium
 from desk_server import PASSWORD, docgen, start_desk, stop_desk, typed_sample
 from playwright.sync_api import expect
 from pypdf import PdfReader
@@ -30,7 +30,7 @@ def desk(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    yield from browsing()
+    yield from chromium()
 
 
 class Walk:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from desk_browser import axe_violations, browsing, sign_in
+from desk_browser import axe_violations, chromium, sign_in
 from desk_server import serving
 from playwright.sync_api import expect
 
@@ -22,7 +22,7 @@ def desk(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    yield from browsing()
+    yield from chromium()
 
 
 def test_a_clerk_records_the_green_card_on_its_mailing(browser, desk):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from desk_browser import axe_violations, browsing
+from desk_browser import axe_violations, chromium
 from desk_server import PASSWORD, csrf_of, serving, start_draft, typed_sample
 from helpers.clerk_words import developer_words
 from playwright.sync_api import expect
@@ -20,7 +20,7 @@ def desk(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    yield from browsing()
+    yield from chromium()
 
 
 @pytest.fixture
