@@ -131,11 +131,13 @@ def test_each_user_has_their_own_calendar_and_the_clerk_everything(reg, tmp_path
     nod = notify_deficiency(
         reg, inspected.number, date(2026, 11, 30), formats=("html",), by="ann"
     ).number
-    reg.record_service(nod, "personal-delivery", date(2026, 12, 1), formats=("html",), by="ann")
+    reg.record_service(
+        nod, Service("personal-delivery", date(2026, 12, 1)), formats=("html",), by="ann"
+    )
     ask_reinspection(reg, nod, date(2026, 12, 2), "Sam Keller", by="ann")
     today = municipal_today(load_pack("homer"))
     nov = reg.issue("notice-of-violation", notice(str(today)), formats=("html",), by="vera")
-    reg.record_service(nov.number, "personal-delivery", today, formats=("html",), by="ann")
+    reg.record_service(nov.number, Service("personal-delivery", today), formats=("html",), by="ann")
     open_log(reg, "Lot 4, Clinton Street", "homer", today - timedelta(days=3), by="otto")
 
     def mine(user: str) -> set[tuple[str, str | None]]:
