@@ -31,6 +31,7 @@ bench: setup-test
 	.venv/bin/python benchmarks/desk.py
 	.venv/bin/python benchmarks/batch_faults.py
 	.venv/bin/python -m benchmarks.register
+	.venv/bin/python -m benchmarks.service
 	.venv/bin/python -m benchmarks.queue
 	.venv/bin/python -m benchmarks.signing
 	.venv/bin/python -m benchmarks.name_lookalikes
