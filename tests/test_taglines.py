@@ -341,17 +341,22 @@ def page_texts(pdf: bytes) -> list[str]:
     return [re.sub(r"Page \d+ of \d+|Access code: \S+", "#", text) for text in texts]
 
 
-def test_on_an_issued_document_the_block_moves_nothing_else(tmp_path):
+@pytest.fixture(scope="module")
+def issued(tmp_path_factory):
+    """The served samples issued with the block and without it: (with, without)."""
+    with_block = issued_pdfs(tmp_path_factory.mktemp("with"), None)
+    without = issued_pdfs(tmp_path_factory.mktemp("without"), "language_access:\n  taglines: []\n")
+    assert set(with_block) == {f"{k}/{p.stem}" for k, p in SERVED}
+    return with_block, without
+
+
+def test_on_an_issued_document_the_block_moves_nothing_else(issued):
     """An issued document adds the verification line and code, which can leave the last page
     no room for the block (the notice of deficiency, an order served on two persons, a
     notice with a long history). The block then takes the last page, where LAW.md § 13
     allows it, and every other page, the window, the elements, the signature and the
     verification line, is exactly where it is without the block."""
-    (tmp_path / "with").mkdir()
-    (tmp_path / "without").mkdir()
-    with_block = issued_pdfs(tmp_path / "with", None)
-    without = issued_pdfs(tmp_path / "without", "language_access:\n  taglines: []\n")
-    assert set(with_block) == {f"{k}/{p.stem}" for k, p in SERVED}
+    with_block, without = issued
     for sid, pdf in with_block.items():
         pages, bare = page_texts(pdf), page_texts(without[sid])
         first = squash(expected("es"))
@@ -363,3 +368,15 @@ def test_on_an_issued_document_the_block_moves_nothing_else(tmp_path):
         assert pages[:-1] == bare, sid
         # Everything else is on the pages before, as it was: the last page is the block's.
         assert squash(pages[-1].partition("\n")[2]).startswith(first), sid
+
+
+def test_an_issued_documents_verification_never_stands_alone_on_a_page(issued):
+    """The verification line and its code close the document's own text on their page
+    (issue 29: never alone on a page): the signature or the certificate above them, with or
+    without the block after them."""
+    for sid, pdf in issued[0].items():
+        pages = page_texts(pdf)
+        (page,) = [text for text in pages if "is genuine and current" in text]
+        body = page.partition("\n")[2]  # after the running head: the page's own text
+        before = body[: body.index("This document is not signed")]
+        assert len(before.split()) > 20, (sid, before)
