@@ -143,18 +143,20 @@ def test_the_kind_refuses_a_description_no_kind_or_several_have():
 
 def test_what_a_kind_follows_is_declared_and_offered_only_there():
     """A kind started from an issued document names that kind in its description (and
-    takes its number in ``notice``/``notices``); a field called ``notice`` is no claim: the
+    takes its number in ``notice``/``notices``, or has its draft filled by the register: a
+    reinspection from a notice of deficiency); a field called ``notice`` is no claim: the
     approval of corrected work names a notice of deficiency and is made from a
     reinspection, never offered on a notice of violation's page."""
     from docgen.desk.actions import REFERENCES, follows
+    from docgen.register.inspections import STARTED
 
     for name, spec in KINDS.items():
         for source in spec.follows:
             assert source in KINDS, (name, source)
-            assert set(REFERENCES) & set(spec.model.model_fields), name
+            assert set(REFERENCES) & set(spec.model.model_fields) or name in STARTED, name
     offered = {f.kind for f in follows("notice-of-violation", "officer")}
     assert offered == {"stop-work-order", "penalty-statement"}
-    assert follows("notice-of-deficiency", "officer") == []
+    assert [f.kind for f in follows("notice-of-deficiency", "officer")] == ["inspection-report"]
 
 
 def test_the_desk_starts_a_notice_from_a_notice_or_order_the_description_names():

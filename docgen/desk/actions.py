@@ -25,6 +25,7 @@ from docgen.desk.offers import PART, REFERENCES, Follow, copies, follows, made, 
 from docgen.desk.web import attachment, guarded, once, posted, render
 from docgen.documents import KINDS
 from docgen.errors import DocgenError
+from docgen.register.inspections import STARTED
 from docgen.register.parts import part_format
 
 
@@ -119,6 +120,12 @@ def _follow(request: Request) -> Response:
     refused = _not_offered(request, record, kind, follows, "draft")
     if refused is not None:
         return refused
+    if kind in STARTED:  # its draft filled by the register (a reinspection's open items)
+        try:
+            case = STARTED[kind](request.app.state.register(), record.number)
+        except DocgenError as err:
+            return document_page(request, record.number, [str(err)], 409)
+        return drafts.new_draft(request, kind, record.jurisdiction, forms.pairs_of(case))
     case = {k: record.case[k] for k in shared(record.kind, kind) if k in record.case}
     for field, many in REFERENCES.items():
         if field in KINDS[kind].model.model_fields:
@@ -135,7 +142,9 @@ def _make(request: Request) -> Response:
     """Issue the document the register makes from this one (nothing typed); a refusal
     (notified already, nothing deficient) is shown on the document's page."""
     record, kind = _record(request), request.path_params["kind"]
-    refused = _not_offered(request, record, kind, made, "issue")
+    refused = _not_offered(
+        request, record, kind, lambda of, role: made(of, role, record.case), "issue"
+    )
     if refused is not None:
         return refused
     url, by = request.app.state.database_url, request.scope["visitor"].name

@@ -85,14 +85,15 @@ def follows(kind: str, role: str) -> list[Follow]:
     return found
 
 
-def made(kind: str, role: str) -> list[Follow]:
-    """The kinds ``role`` issues that the register makes whole from an issued ``kind``."""
+def made(kind: str, role: str, case: dict[str, Any]) -> list[Follow]:
+    """The kinds ``role`` issues that the register makes whole from an issued ``kind``
+    whose stored case is ``case`` (each kind's ``made_from`` and ``made_when``)."""
     return [
         Follow(
             name, f"Issue the {KINDS[name].title.lower()} from this {get_kind(kind).title.lower()}"
         )
         for name in auth.kinds_for(role)
-        if kind in KINDS[name].made_from
+        if kind in KINDS[name].made_from and KINDS[name].made_when(case)
     ]
 
 
@@ -121,7 +122,7 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "lifted_by": record.lifted_by,
         "copies": copies(record.kind, record.case),
         "follows": follows(record.kind, role) if not record.superseded_by else [],
-        "made": made(record.kind, role) if not record.superseded_by else [],
+        "made": made(record.kind, role, record.case) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
     }
 

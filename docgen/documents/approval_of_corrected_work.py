@@ -106,6 +106,12 @@ def context(case: ApprovalCase, pack: Pack, options: Options) -> ApprovalContext
     )
 
 
+def reinspects_a_notice(report: dict[str, Any]) -> bool:
+    """Whether an inspection report's stored case is a reinspection of a notice: the
+    approval is made from such a report only (docgen.register.inspections)."""
+    return bool((report.get("reinspects") or {}).get("notice"))
+
+
 KIND = Kind(
     name="approval-of-corrected-work",
     title="Approval of corrected work",
@@ -118,6 +124,8 @@ KIND = Kind(
     summary="the officer's approval, on reinspection, of the work a notice of deficiency required",
     needs=("inspection",),
     permission="enforce",
+    made_from=("inspection-report",),
+    made_when=reinspects_a_notice,
     issued=issued_on,
     party=recipient_of,
     site=site_of,
@@ -139,11 +147,17 @@ def from_reinspection(
     the notice, satisfactory (corrected) or deficient (still open). A finding about a
     deficiency that is not open is refused, naming it (CaseInvalid)."""
     cite = pack.cite(A[1:])
-    findings = {f["corrects"]: (i + 1, f) for i, f in enumerate(reinspection["findings"])}
+    # Numbers as the case was written: a report issued from the desk keeps them as typed
+    # ("1"), one from a case file as numbers; both validated by the report's model.
+    findings = {
+        int(f["corrects"]): (i + 1, f)
+        for i, f in enumerate(reinspection["findings"])
+        if f.get("corrects") is not None
+    }
     photos: dict[int, list[int]] = {}
     for n, photo in enumerate(reinspection.get("photos") or [], start=1):
         if photo.get("finding"):
-            photos.setdefault(photo["finding"], []).append(n)
+            photos.setdefault(int(photo["finding"]), []).append(n)
     problems = [
         Problem(
             f"findings[{finding - 1}].corrects",

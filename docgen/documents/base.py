@@ -161,6 +161,10 @@ def _none(case: Any) -> None:
     return None
 
 
+def _always(case: Any) -> bool:
+    return True
+
+
 def _address_of(party: Any) -> Addressee | None:
     """The case's party (recipient or owner) as an Addressee; None without a name."""
     if party is None or not getattr(party, "name", None):
@@ -352,12 +356,18 @@ class Kind(_Described):
     # name one person or none and no site).
     new_notice_from: bool = False
     # The kinds it may be started from on an issued document's page, that document's
-    # number going in its case's field that names it (``notice``, ``notices``).
+    # number going in its case's field that names it (``notice``, ``notices``), or its
+    # draft filled by the register (docgen.register.inspections.STARTED: a reinspection
+    # from a notice of deficiency's open deficiencies).
     follows: tuple[str, ...] = ()
     # The kinds an issued document of which this kind is made from by the register, whole,
     # with nothing typed (a notice of deficiency from an inspection report's deficiencies):
     # the issued document's page offers it (docgen.register.inspections.MADE).
     made_from: tuple[str, ...] = ()
+    # Whether the register makes it from an issued document of a kind in ``made_from``,
+    # read from that document's stored case (an approval of corrected work only from a
+    # report that reinspects a notice): the page offers it only then.
+    made_when: Callable[[dict[str, Any]], bool] = _always
     # Its service halts land development activities at the site, except correcting the
     # deficiencies, until the work is approved (§ 228-79A(1); LAW.md § 11): the register's
     # halts and the calendar read the documents of this kind.

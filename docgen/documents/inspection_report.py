@@ -184,6 +184,28 @@ KIND = Kind(
     summary="the record of an inspection: findings, deficiencies, photos with their time",
     needs=("inspection",),
     permission="enforce",
+    follows=("notice-of-deficiency",),  # its reinspection (docgen.register.inspections)
     issued=issued_on,
     site=site_of,
 )
+
+
+def from_notice(notice: dict[str, Any], number: str, still_open: set[int]) -> dict[str, Any]:
+    """The draft of a reinspection of notice of deficiency ``number``: its site and
+    persons, the notice it reinspects, and each deficiency still open as a finding to
+    re-check (its practice and location, the deficiency it is about); what was found, the
+    result and the day are the officer's to type (§ 228-79A(1))."""
+    return {
+        "site": notice["site"],
+        "persons": [notice["recipient"], *(notice.get("copies_to") or [])],
+        "reinspects": {"notice": number, "issued": notice["issued"]},
+        "findings": [
+            {
+                "practice": d["practice"],
+                **({"location": d["location"]} if d.get("location") else {}),
+                "corrects": d["item"],
+            }
+            for d in notice["deficiencies"]
+            if d["item"] in still_open
+        ],
+    }

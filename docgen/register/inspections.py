@@ -175,13 +175,43 @@ def approve_work(
     return reg.issue(APPROVAL, data, jurisdiction=doc.jurisdiction, **issue)
 
 
+def approve_reinspected(reg: Any, reinspection: str, **issue: Any) -> Issued:
+    """Issue the approval of the work found on ``reinspection`` (an inspection report that
+    reinspects a notice of deficiency), of the notice it names, dated today in the
+    municipality: approve_work, nothing typed."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        again = _row(session, reinspection, INSPECTION, None)
+        reinspects = (again.case.get("reinspects") or {}).get("notice")
+        if not reinspects:
+            why = load_pack(again.jurisdiction).cite("inspection.approval")
+            raise RegisterError(
+                f"{again.number} reinspects no notice of deficiency: work is approved from a "
+                f"reinspection of the notice ({why})"
+            )
+        on = municipal_today(load_pack(again.jurisdiction))
+    return approve_work(reg, reinspects, again.number, on, jurisdiction=again.jurisdiction, **issue)
+
+
 def make(reg: Any, kind: str, number: str, **issue: Any) -> Issued:
     """Issue the document of ``kind`` the register makes from issued document ``number``
     (its kind's ``made_from``), dated today in the municipality."""
     return MADE[kind](reg, number, **issue)
 
 
-MADE = {NOTICE: notify_deficiency}  # kind -> how the register makes it from a document
+# kind -> how the register makes it from a document
+MADE = {NOTICE: notify_deficiency, APPROVAL: approve_reinspected}
+
+
+def reinspection_of(reg: Any, notice_number: str) -> dict[str, Any]:
+    """The case a reinspection of ``notice_number`` starts with: its site, persons and
+    number, each deficiency still open a finding to re-check (inspection_report.from_notice)."""
+    with guarded(reg.url), db.read_session(reg.engine) as session:
+        doc = _halting(session, notice_number, None)
+        return report.from_notice(doc.case, doc.number, open_deficiencies(session, doc))
+
+
+# kind -> the case the register fills its draft with, from a document it follows
+STARTED = {INSPECTION: reinspection_of}
 
 
 @dataclass(frozen=True)
