@@ -5,7 +5,8 @@ report, then the notice of deficiency issued from it with nothing typed. Every p
 flow visits fits the screen and passes axe; the photos kept (the draft's folder, and the
 report's stored PDF, DOCX and HTML) carry no location unless the officer kept it.
 
-Over HTTP: photos that are not images, too many, or kept with their location."""
+Over HTTP: photos that are not images, too many, or kept with their location; the
+reinspection started from a notice, and its approval's refusal shown on the page."""
 
 from __future__ import annotations
 
@@ -22,11 +23,21 @@ from playwright.sync_api import expect
 
 from docgen.desk.forms import input_id
 from docgen.documents.photos import MAX_PHOTOS
-from tests.helpers.inspection_cases import CHOSEN, GPS_IFD, TODAY, TYPED, phone_photo
+from docgen.register import Register
+from docgen.register.inspections import notify_deficiency
+from tests.helpers.inspection_cases import (
+    CHOSEN,
+    GPS_IFD,
+    INSPECTION,
+    TODAY,
+    TYPED,
+    phone_photo,
+)
 
 PHONE = {"width": 390, "height": 844}
 CAMERA = f"{TODAY:%Y:%m:%d} 09:4"  # + the minute: when the camera says it took each photo
 MAKE = 0x010F  # EXIF's camera make: kept, to show the rest of the EXIF survives
+ISSUE = re.compile("^Issue: number, record")  # a draft's issue button
 
 
 @pytest.fixture(scope="module")
@@ -73,13 +84,14 @@ def jpegs_in(files: dict[str, bytes]) -> dict[str, list[bytes]]:
     }
 
 
-def test_an_inspection_with_two_photos_then_its_notice_of_deficiency_on_a_phone(
+def test_an_inspection_with_two_photos_then_its_notice_then_the_approval_on_a_phone(
     desk, browser, tmp_path
 ):
     photos = [
         phone_photo(tmp_path / "fence.jpg", "green", gps=True, taken=f"{CAMERA}1:05"),
         phone_photo(tmp_path / "inlet.jpg", "brown", gps=False, taken=f"{CAMERA}3:40"),
     ]
+    fixed = phone_photo(tmp_path / "fixed.jpg", "gray", gps=True, taken=f"{CAMERA}8:20")
     context = browser.new_context(base_url=desk.url, viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(120_000)  # an issue renders a PDF and a DOCX on a busy machine
@@ -100,41 +112,103 @@ def test_an_inspection_with_two_photos_then_its_notice_of_deficiency_on_a_phone(
     page.get_by_role("button", name="Start").click()
     expect(page).to_have_url(re.compile(r"/drafts/\d+$"))
     looked_at()
-    for path, value in TYPED.items():
-        page.locator(f"#{input_id(path)}").fill(value)
-    for path, value in CHOSEN.items():
-        page.locator(f"#{input_id(path)}").select_option(value)
-    page.get_by_role("button", name="Save and check").last.click()
-    expect(page).to_have_url(re.compile(r"/drafts/\d+$"))
-    looked_at()
-    draft = page.url.rsplit("/", 1)[1]
+    typed: list[str] = []  # each field the officer types or chooses, in order
 
-    page.get_by_label("Photos taken at the inspection").set_input_files(photos)
-    page.get_by_role("button", name="Add the photos").click()
-    expect(page.locator(f"#{input_id('photos[1].file')}")).to_have_value("photo-2.jpg")
+    def press(name: str | re.Pattern, to: str) -> str:
+        """Press the button, land on a page whose address ends with ``to``, look at it;
+        the page's number or id."""
+        page.get_by_role("button", name=name).last.click()
+        expect(page).to_have_url(re.compile(f"{to}$"))
+        looked_at()
+        return page.url.rsplit("/", 1)[1]
+
+    def photographed(files: list) -> None:
+        """The photos chosen through the browser's file input, added to the draft."""
+        page.get_by_label("Photos taken at the inspection").set_input_files(files)
+        page.get_by_role("button", name="Add the photos").click()
+        last = f"photos[{len(files) - 1}].file"
+        expect(page.locator(f"#{input_id(last)}")).to_have_value(f"photo-{len(files)}.jpg")
+
+    def captioned(caption: str, draft: str) -> None:
+        """The first photo captioned as showing the first finding; the draft saved."""
+        fill("photos[0].caption", caption)
+        fill("photos[0].finding", "1")
+        press("Save and check", f"/drafts/{draft}")
+
+    def fill(path: str, value: str) -> None:
+        typed.append(path)
+        page.locator(f"#{input_id(path)}").fill(value)
+
+    def choose(path: str, value: str) -> None:
+        typed.append(path)
+        page.locator(f"#{input_id(path)}").select_option(value)
+
+    for path, value in TYPED.items():
+        fill(path, value)
+    for path, value in CHOSEN.items():
+        choose(path, value)
+    draft = press("Save and check", r"/drafts/\d+")
+
+    photographed(photos)
     # The time each was taken, from the camera's own record; the location not kept.
     expect(page.locator(f"#{input_id('photos[0].taken')}")).to_have_value(f"{TODAY}T09:41")
     expect(page.locator(f"#{input_id('photos[1].taken')}")).to_have_value(f"{TODAY}T09:43")
     expect(page.locator(f"#{input_id('photos[0].keep_location')}")).to_have_value("no")
-    page.locator(f"#{input_id('photos[0].caption')}").fill("Silt fence down")
-    page.locator(f"#{input_id('photos[0].finding')}").fill("1")
-    page.get_by_role("button", name="Save and check").last.click()
+    captioned("Silt fence down", draft)
+
+    report = press(ISSUE, r"/documents/INS-\d{4}-\d{4}")
+    notice = press(
+        "Issue the notice of deficiency from this inspection report", r"/documents/NOD-\d{4}-\d{4}"
+    )
+    expect(page.locator("h1")).to_contain_text("Notice of deficiency")
+    assert len(visited) == 6  # drafts, the new draft, saved, with photos, report, notice
+    typed_to_notice = len(typed)
+
+    # Served by hand the same day: recorded on the notice's page, as the officer would.
+    typed.append("method")
+    page.locator("#s-method").select_option("personal-delivery")
+    typed.append("date")
+    page.locator("#s-date").fill(str(TODAY))
+    typed.append("served_by")
+    page.locator("#s-by").fill("Dana R. Whitcomb")
+    page.get_by_role("button", name="Record service").click()
+    expect(page.locator("body")).to_contain_text("service complete")
     looked_at()
 
-    page.get_by_role("button", name=re.compile("^Issue: number, record")).click()
-    expect(page).to_have_url(re.compile(r"/documents/INS-\d{4}-\d{4}$"))
-    report = page.url.rsplit("/", 1)[1]
-    looked_at()
-    page.get_by_role(
-        "button", name="Issue the notice of deficiency from this inspection report"
-    ).click()
-    expect(page).to_have_url(re.compile(r"/documents/NOD-\d{4}-\d{4}$"))
-    notice = page.url.rsplit("/", 1)[1]
-    expect(page.locator("h1")).to_contain_text("Notice of deficiency")
-    looked_at()
+    # The reinspection, started from the notice: its site, persons, number and the open
+    # deficiency are there; the officer types what was found, and adds a photo.
+    again = press("Inspection report from this notice of deficiency", r"/drafts/\d+")
+    expect(page.locator(f"#{input_id('reinspects.notice')}")).to_have_value(notice)
+    expect(page.locator(f"#{input_id('findings[0].practice')}")).to_have_value("Silt fence")
+    expect(page.locator(f"#{input_id('findings[0].corrects')}")).to_have_value("1")
+    expect(page.locator(f"#{input_id('site.address.street')}")).to_have_value("120 Cayuga Street")
+    for path in ("issued", "inspected"):
+        fill(path, str(TODAY))
+    fill("time", "09:45")
+    for path in ("officer.name", "officer.title"):
+        if not page.locator(f"#{input_id(path)}").input_value():
+            fill(path, TYPED[path])
+    fill("weather", "Clear, 41 °F")
+    fill("findings[0].found", "Silt fence reinstalled and staked; inlet cleaned")
+    choose("findings[0].result", "satisfactory")
+    press("Save and check", f"/drafts/{again}")
+    photographed([fixed])
+    captioned("Silt fence reinstalled", again)
+    reinspection = press(ISSUE, r"/documents/INS-\d{4}-\d{4}")
+
+    # The approval made from the reinspection, nothing typed.
+    approval = press(
+        "Issue the approval of corrected work from this inspection report",
+        r"/documents/[A-Z]+-\d{4}-\d{4}",
+    )
+    expect(page.locator("h1")).to_contain_text("Approval of corrected work")
     context.close()
     assert found == []
-    assert len(visited) == 6  # drafts, the new draft, saved, with photos, report, notice
+    print(
+        f"\nthe officer's flow at 390 px: {len(visited)} pages visited, {len(typed)} fields "
+        f"typed or chosen ({typed_to_notice} to the notice of deficiency)"
+    )
+    assert len(visited) == 12  # + served, reinspection draft, saved, with photo, report, approval
 
     # The draft's photos as kept, and the report's stored files: no location anywhere,
     # the rest of what the camera wrote (its make) kept.
@@ -160,6 +234,17 @@ def test_an_inspection_with_two_photos_then_its_notice_of_deficiency_on_a_phone(
     assert "Tioughnioga Ridge Development LLC" in words
     assert "Reinstall the silt fence and clean the inlet" in words
     assert report in words
+
+    # The approval: the deficiency found corrected on the reinspection, work may resume.
+    text = " ".join(
+        p.extract_text() for p in PdfReader(io.BytesIO(stored(desk, approval)["pdf"])).pages
+    )
+    words = " ".join(text.split())
+    assert "Silt fence reinstalled and staked; inlet cleaned" in words
+    assert "the deficiencies named below as corrected are corrected" in words
+    assert "work previously completed is approved: work may resume" in words
+    assert notice in words and reinspection in words
+    assert "still open are not corrected" not in words
 
 
 def test_photos_not_images_too_many_or_kept_with_their_location(desk, tmp_path):
@@ -192,3 +277,57 @@ def test_photos_not_images_too_many_or_kept_with_their_location(desk, tmp_path):
     assert f'id="{input_id("photos[0].keep_location")}"' in page
     assert re.search(r'<option value="yes" selected>', page)
     assert csrf_of(page)
+
+
+def test_a_reinspection_drafted_from_its_notice_and_an_approval_refused_before_service(desk):
+    """The notice's page starts the reinspection with each open deficiency a finding to
+    re-check; the approval is offered on a reinspection only, to the officer, and the
+    register's refusal (no service recorded) is the page's, with its provision."""
+    first = {**INSPECTION, "issued": str(TODAY), "inspected": str(TODAY)}
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as reg:
+        report = reg.issue("inspection-report", first, formats=("html",), by="otto").number
+        notice = notify_deficiency(reg, report, formats=("html",), by="otto").number
+        found = {"found": "Fence reinstalled", "result": "satisfactory", "corrects": 2}
+        again = {
+            **first,
+            "reinspects": {"notice": notice},
+            "findings": [{"practice": "Concrete washout", **found}],
+        }
+        reinspection = reg.issue("inspection-report", again, formats=("html",), by="otto").number
+    officer, attorney = desk.signed_in("otto"), desk.signed_in("ada")  # no enforce
+    approve = "Issue the approval of corrected work from this inspection report"
+    assert approve not in officer.get(f"/documents/{report}").text
+    page = officer.get(f"/documents/{reinspection}").text
+    assert approve in page
+    refused = officer.post(
+        f"/documents/{reinspection}/make/approval-of-corrected-work",
+        data={"csrf_token": csrf_of(page)},
+    )
+    assert refused.status_code == 409
+    said = html.unescape(refused.text)
+    assert f"{notice} has no recorded service" in said and "(§ 228-79A(1))" in said
+    assert approve not in attorney.get(f"/documents/{reinspection}").text
+    denied = attorney.post(
+        f"/documents/{reinspection}/make/approval-of-corrected-work",
+        data={"csrf_token": csrf_of(attorney.get(f"/documents/{reinspection}").text)},
+    )
+    assert denied.status_code == 403
+
+    page = officer.get(f"/documents/{notice}").text
+    draft = officer.post(
+        f"/documents/{notice}/follow/inspection-report", data={"csrf_token": csrf_of(page)}
+    )
+    assert draft.status_code == 303
+    form = html.unescape(officer.get(draft.headers["location"]).text)
+    for path, value in {
+        "reinspects.notice": notice,
+        "site.address.street": "120 Cayuga Street",
+        "persons[0].name": "Tioughnioga Ridge Development LLC",
+        "findings[0].practice": "Silt fence",
+        "findings[0].corrects": "1",
+        "findings[1].practice": "Concrete washout",
+        "findings[1].corrects": "2",
+    }.items():
+        assert re.search(rf'id="{input_id(path)}"[^>]*value="{re.escape(value)}"', form), path
+    assert f'id="{input_id("findings[0].found")}"' in form
+    assert f'id="{input_id("findings[2].practice")}"' not in form  # the satisfactory one
