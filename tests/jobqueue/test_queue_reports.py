@@ -110,7 +110,10 @@ def test_sigterm_reports_the_numbers_recorded(queue_url, machines, tmp_path):
     workers_ready(queue_url, 1)
     out = tmp_path / "out"
     client = batch_process(queue_url, KIND, cases, "-o", out, "-f", "pdf", "--issue", cwd=tmp_path)
-    wait_for(lambda: list(out.glob("*.pdf")), what="a first file written")
+    # Mid-batch: the worker has recorded a first number and has four cases to go (a
+    # second or more each). Waiting for a first file instead raced the batch's end on an
+    # idle machine, where the files are written in one burst once the results are in.
+    wait_for(lambda: _register(queue_url), what="a first number recorded")
     client.send_signal(signal.SIGTERM)
     _, err = client.communicate(timeout=240)
     assert client.returncode == 130, err
