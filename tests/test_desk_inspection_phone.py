@@ -331,3 +331,57 @@ def test_a_reinspection_drafted_from_its_notice_and_an_approval_refused_before_s
         assert re.search(rf'id="{input_id(path)}"[^>]*value="{re.escape(value)}"', form), path
     assert f'id="{input_id("findings[0].found")}"' in form
     assert f'id="{input_id("findings[2].practice")}"' not in form  # the satisfactory one
+
+
+def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
+    """Escalation without retyping (§ 228-79A(1); LAW.md § 11): the notice's page starts a
+    notice of violation to the landowner, each deficiency open past its date a violation
+    naming the notice and the inspection; the officer sets only the remedies' dates."""
+    from datetime import timedelta
+
+    from docgen.desk import forms
+    from docgen.register import Service
+    from docgen.register.inspections import STARTED
+    from tests.helpers.readback import pdf_text
+
+    day = TODAY - timedelta(days=20)
+    findings = [dict(f) for f in INSPECTION["findings"]]
+    findings[0]["due"] = str(TODAY - timedelta(days=10))  # past: escalated
+    findings[2]["due"] = str(TODAY + timedelta(days=10))  # not yet: left out
+    first = {**INSPECTION, "issued": str(day), "inspected": str(day), "findings": findings}
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as reg:
+        report = reg.issue("inspection-report", first, formats=("html",), by="otto").number
+        notice = notify_deficiency(reg, report, day, formats=("html",), by="otto").number
+        reg.record_service(notice, Service("personal-delivery", day), formats=("html",))
+        started = STARTED["notice-of-deficiency", "notice-of-violation"](reg, notice)
+    officer = desk.signed_in("otto")
+    page = html.unescape(officer.get(f"/documents/{notice}").text)
+    assert "Notice of violation from this notice of deficiency" in page
+    assert "Stop-work order from this notice of deficiency" in page
+    draft = officer.post(
+        f"/documents/{notice}/follow/notice-of-violation", data={"csrf_token": csrf_of(page)}
+    )
+    assert draft.status_code == 303
+    where = draft.headers["location"]
+    form = html.unescape(officer.get(where).text)
+    for path, value in {
+        "recipient.name": "Cayuga Street Holdings LLC",  # to the landowner
+        "violations[0].provision": "§ 228-78D(1)",
+        "violations[0].observed": str(day),
+        "remedies[0].due": "",  # the officer's to set
+    }.items():
+        assert re.search(rf'id="{input_id(path)}"[^>]*value="{re.escape(value)}"', form), path
+    assert f"deficiency 1 of Notice of Deficiency No. {notice}" in form
+    assert f'id="{input_id("violations[1].provision")}"' not in form  # the washout: not late
+    # The officer sets the remedy's date (one field) and issues.
+    due = str(TODAY + timedelta(days=7))
+    typed = dict(forms.pairs_of(started)) | {"remedies[0].due": due}
+    token = csrf_of(form)
+    assert officer.post(where, data={**typed, "csrf_token": token}).status_code == 303
+    issued = officer.post(f"{where}/issue", data={"csrf_token": token})
+    assert issued.status_code == 303, issued.text
+    number = issued.headers["location"].rsplit("/", 1)[1]
+    assert re.fullmatch(r"NOV-\d{4}-\d{4}", number)
+    words = " ".join(pdf_text(stored(desk, number)["pdf"]).split())
+    assert "Cayuga Street Holdings LLC" in words and "§ 228-78D(1)" in words
+    assert f"Notice of Deficiency No. {notice}, found at Inspection Report No. {report}" in words

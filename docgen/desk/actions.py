@@ -120,9 +120,10 @@ def _follow(request: Request) -> Response:
     refused = _not_offered(request, record, kind, follows, "draft")
     if refused is not None:
         return refused
-    if kind in STARTED:  # its draft filled by the register (a reinspection's open items)
+    started = STARTED.get((record.kind, kind))  # filled by the register: a reinspection's
+    if started is not None:  # open items, or the violations a notice escalates to
         try:
-            case = STARTED[kind](request.app.state.register(), record.number)
+            case = started(request.app.state.register(), record.number)
         except DocgenError as err:
             return document_page(request, record.number, [str(err)], 409)
         return drafts.new_draft(request, kind, record.jurisdiction, forms.pairs_of(case))

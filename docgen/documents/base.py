@@ -358,7 +358,7 @@ class Kind(_Described):
     # The kinds it may be started from on an issued document's page, that document's
     # number going in its case's field that names it (``notice``, ``notices``), or its
     # draft filled by the register (docgen.register.inspections.STARTED: a reinspection
-    # from a notice of deficiency's open deficiencies).
+    # from a notice of deficiency's open deficiencies, or the violations it escalates to).
     follows: tuple[str, ...] = ()
     # The kinds an issued document of which this kind is made from by the register, whole,
     # with nothing typed (a notice of deficiency from an inspection report's deficiencies):

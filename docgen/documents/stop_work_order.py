@@ -129,7 +129,7 @@ def context(case: StopWorkCase, pack: Pack, options: Options) -> StopWorkContext
 
 
 KIND = Kind(
-    follows=("notice-of-violation",),
+    follows=("notice-of-violation", "notice-of-deficiency"),  # the latter escalated
     name="stop-work-order",
     title="Stop-work order",
     heading="Stop-Work Order",

@@ -210,8 +210,34 @@ def reinspection_of(reg: Any, notice_number: str) -> dict[str, Any]:
         return report.from_notice(doc.case, doc.number, open_deficiencies(session, doc))
 
 
-# kind -> the case the register fills its draft with, from a document it follows
-STARTED = {INSPECTION: reinspection_of}
+def escalation_of(kind: str) -> Any:
+    """How a draft of ``kind`` (a notice of violation or a stop-work order) starts from a
+    notice of deficiency (issue 32 item 4; § 228-79A(1)): dated today in the municipality,
+    to the landowner, each deficiency open past its date a violation naming the notice and
+    the inspection (notice_of_deficiency.escalated, as `docgen escalate` issues it). The
+    remedies' dates are left for the officer to set (the command line's --due)."""
+
+    def started(reg: Any, notice_number: str) -> dict[str, Any]:
+        with guarded(reg.url), db.read_session(reg.engine) as session:
+            doc = _halting(session, notice_number, None)
+            pack = load_pack(doc.jurisdiction)
+            today = municipal_today(pack)
+            still_open = open_deficiencies(session, doc)
+            data = notice.escalated(
+                doc.case, doc.number, still_open, get_kind(kind), today, today, pack
+            )
+        for remedy in data.get("remedies", []):
+            remedy["due"] = ""  # the officer's to set: no date chosen for them
+        return data
+
+    return started
+
+
+# (the document's kind, the kind started from it) -> the case the register fills the
+# draft with: a reinspection of a notice's open items, or its escalation
+STARTED = {(NOTICE, INSPECTION): reinspection_of} | {
+    (NOTICE, kind): escalation_of(kind) for kind in notice.escalation_kinds()
+}
 
 
 @dataclass(frozen=True)
