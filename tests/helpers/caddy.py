@@ -57,7 +57,20 @@ def start_caddy(
     config: Path = CADDYFILE,
 ) -> Caddy:
     """Caddy serving https://NAME:<port> (``config``, the documented Caddyfile by default)
-    in front of 127.0.0.1:``upstream_port``."""
+    in front of 127.0.0.1:``upstream_port``. A free port can be taken by another process
+    between its choice and Caddy's bind (the suite runs in parallel): Caddy then exits
+    saying so, and starts again on other ports."""
+    for _ in range(4):
+        started = _start_caddy(caddy, folder, upstream_port, name, config)
+        if started is not None:
+            return started
+    raise AssertionError("Caddy found no free port in four tries")
+
+
+def _start_caddy(
+    caddy: str, folder: Path, upstream_port: int, name: str, config: Path
+) -> Caddy | None:
+    """Caddy started and answering, or None when a port it was given was taken."""
     from tests.desk_server import free_port
 
     https_port, http_port = free_port(), free_port()
@@ -80,16 +93,26 @@ def start_caddy(
             stdout=out,
             stderr=subprocess.STDOUT,
         )
+
+    def running() -> bool:
+        if process.poll() is None:
+            return True
+        said = log.read_text()
+        assert "address already in use" in said, said
+        return False
+
     root = folder / "caddy-data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
     deadline = time.monotonic() + 60
     while not root.exists() and time.monotonic() < deadline:
-        assert process.poll() is None, log.read_text()
+        if not running():
+            return None
         time.sleep(0.2)
     assert root.exists(), log.read_text()
     trusted = ssl.create_default_context(cafile=str(root))
     started = Caddy(process, https_port, http_port, trusted, log, name)
     while time.monotonic() < deadline:
-        assert process.poll() is None, log.read_text()
+        if not running():
+            return None
         try:
             with httpx.Client(verify=started.trusted, timeout=2) as probe:
                 started.request(probe, "GET", "/login")
