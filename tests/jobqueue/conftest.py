@@ -119,6 +119,15 @@ def sql(url: str, query: str, *params: Any) -> list[tuple[Any, ...]]:
         return cursor.fetchall() if cursor.description else []
 
 
+def stored_formats(url: str, number: str) -> set[str]:
+    """The formats the register keeps for document ``number`` (final, redline, pdf, ...)."""
+    query = (
+        "SELECT f.format FROM public.document_files f JOIN public.documents d "
+        "ON f.document_id = d.id WHERE d.number = %s"
+    )
+    return {fmt for (fmt,) in sql(url, query, number)}
+
+
 def wait_for(check: Callable[[], Any], timeout: float = 90, what: str = "") -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

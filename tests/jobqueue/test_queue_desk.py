@@ -26,7 +26,7 @@ from tests.helpers.respondent_choice import (
     stated,
 )
 from tests.helpers.respondent_choice import TYPED as NEAR
-from tests.jobqueue.conftest import sql, wait_for
+from tests.jobqueue.conftest import sql, stored_formats, wait_for
 
 
 def test_the_desk_issues_through_the_queue(queue_url, machines, tmp_path, monkeypatch):
@@ -148,13 +148,7 @@ def test_the_queue_issues_what_the_desk_issues(queue_url, machines, tmp_path, mo
         pages = readback.pdf_pages(pdf)
         (exhibit,) = [p for p in pages if "Exhibit 1: Map of the Easement Area" in p]
         assert len(images_of_page(pdf, pages.index(exhibit))) == 1  # drawn by the worker
-        kept = sql(
-            queue_url,
-            "SELECT f.format FROM public.document_files f JOIN public.documents d "
-            "ON f.document_id = d.id WHERE d.number = %s ORDER BY f.format",
-            easement,
-        )
-        assert ("final",) in kept and ("redline",) in kept
+        assert {"final", "redline"} <= stored_formats(queue_url, easement)
 
         photos_through_the_queue(desk, direct, queue_url, tmp_path)
     finally:
