@@ -182,13 +182,13 @@ def approve_reinspected(reg: Any, reinspection: str, **issue: Any) -> Issued:
     with guarded(reg.url), db.read_session(reg.engine) as session:
         again = _row(session, reinspection, INSPECTION, None)
         reinspects = (again.case.get("reinspects") or {}).get("notice")
+        pack = load_pack(again.jurisdiction)
         if not reinspects:
-            why = load_pack(again.jurisdiction).cite("inspection.approval")
             raise RegisterError(
                 f"{again.number} reinspects no notice of deficiency: work is approved from a "
-                f"reinspection of the notice ({why})"
+                f"reinspection of the notice ({pack.cite('inspection.approval')})"
             )
-        on = municipal_today(load_pack(again.jurisdiction))
+        on = municipal_today(pack)
     return approve_work(reg, reinspects, again.number, on, jurisdiction=again.jurisdiction, **issue)
 
 
