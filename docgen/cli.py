@@ -34,7 +34,16 @@ from typing import Any, NoReturn
 
 import click
 
+from docgen import __version__
+from docgen.desk.commands import serve, users
+from docgen.errors import CaseInvalid, DocgenError, OutputUsage, Unanswered
 from docgen.law import JURISDICTION_HELP
+from docgen.queue.cli import worker
+from docgen.register.certify_cli import certify
+from docgen.register.cli import attach
+from docgen.register.inspection_cli import COMMANDS
+from docgen.render.variants import check_variant
+from docgen.signing.cli import keys
 
 FORMAT_HELP = "pdf, docx, html or all; several as pdf,docx"
 
@@ -59,8 +68,6 @@ class DocgenGroup(click.Group):
     """Turns every DocgenError into 'error: ...' and exit 1, in one place."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from docgen.errors import DocgenError, OutputUsage, Unanswered
-
         try:
             return super().invoke(ctx)
         except OutputUsage as err:
@@ -97,6 +104,7 @@ class DocgenGroup(click.Group):
 
 
 def _options(**kw: Any) -> Any:
+    # documents.base loads pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
     from docgen.documents.base import Options
 
     return Options(**kw)
@@ -111,7 +119,7 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``docgen --version``: this docgen's version and the register's schema revision."""
     if not value or ctx.resilient_parsing:
         return
-    from docgen import __version__
+    # register.db loads sqlalchemy, asyncio, ssl (+260 ms): kept out of `docgen --help`'s start
     from docgen.register.db import default_url, schema_said
 
     click.echo(f"docgen {__version__}")
@@ -137,6 +145,7 @@ def main() -> None:
 @main.command()
 def kinds() -> None:
     """List the document kinds and the jurisdictions that provide each."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     for row in api.kinds():
@@ -148,6 +157,7 @@ def kinds() -> None:
 @main.command()
 def jurisdictions() -> None:
     """List the jurisdiction packs: source file and the kinds each provides."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     for row in api.jurisdictions():
@@ -174,10 +184,12 @@ def pack_check(file: Path, is_settings: bool) -> None:
 
     The municipality's installed settings (docgen.settings) apply to the pack as loaded."""
     if is_settings:
+        # pack_check loads pydantic, cryptography (+260 ms): kept out of `docgen --help`'s start
         from docgen.pack_check import check_settings_file
 
         check_settings_file(file, echo=click.echo)
         return
+    # pack_check loads pydantic, cryptography (+260 ms): kept out of `docgen --help`'s start
     from docgen.pack_check import check_pack_file
 
     if check_pack_file(file, echo=click.echo):
@@ -197,6 +209,7 @@ def pack_check(file: Path, is_settings: bool) -> None:
 def pack_new(name: str, out: Path, force: bool) -> None:
     """Write NAME.yaml: a skeleton pack with every value a municipality's law must give,
     each blank, with a comment saying what the law's text must say there."""
+    # documents and others load pydantic, yaml (+180 ms): kept out of `docgen --help`'s start
     from docgen.documents import MODULES
     from docgen.pack_new import pack_id, skeleton
     from docgen.render.output import write_files
@@ -272,6 +285,7 @@ def render(
     A file already at an output path is replaced only with --force when its bytes differ
     (the same bytes again succeeds without touching it).
     """
+    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     options = _options(review=review, layout=layout, templates=templates, language=language)
@@ -314,14 +328,15 @@ def render(
 )
 def check(kind: str, case: Path, words: bool) -> None:
     """Validate CASE for KIND: every problem listed, exit 1 if any."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
-    from docgen.errors import CaseInvalid
 
     try:
         warnings = api.check(kind, case)
     except CaseInvalid as err:
         if not words:
             raise
+        # cases.labels and others load pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
         from docgen.cases import labels
         from docgen.documents import get_kind
 
@@ -336,6 +351,7 @@ def check(kind: str, case: Path, words: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="one JSON object (the scripts' contract)")
 def penalty(case: Path, as_json: bool) -> None:
     """The penalty computation (§ 228-79C(4)) on its own."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     result = api.penalty(case)
@@ -368,6 +384,7 @@ def penalty(case: Path, as_json: bool) -> None:
 @click.option("--jurisdiction", default=None, help="cite each field's provision in its law")
 def schema(kind: str, jurisdiction: str | None) -> None:
     """Print the JSON Schema of KIND's case file."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     click.echo(json.dumps(api.schema(kind, jurisdiction), indent=2))
@@ -384,6 +401,7 @@ def schema(kind: str, jurisdiction: str | None) -> None:
 @click.option("-f", "--format", "fmt", default="all", show_default=True, help=FORMAT_HELP)
 def demo(out: Path, fmt: str) -> None:
     """Render every kind for every sample case into OUT."""
+    # demo loads pydantic, num2words, jinja2 (+230 ms): kept out of `docgen --help`'s start
     from docgen import demo as demo_module
 
     failures = demo_module.run(out, fmt, echo=click.echo)
@@ -437,11 +455,11 @@ def batch(
 ) -> None:
     """Render KIND for many CASES (files, folders, CSV files) into OUT, in parallel: here,
     or with --queue by `docgen worker` processes on any machine."""
+    # api and others load sqlalchemy, pydantic, yaml (+310 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen import batch as engine
     from docgen.documents import get_kind
     from docgen.documents.base import check_options
-    from docgen.render.variants import check_variant
 
     formats = api.formats_from(fmt)
     check_options(get_kind(kind), _options(layout=layout, review=review))
@@ -488,6 +506,7 @@ def batch(
 @contextmanager
 def _interrupted_batch() -> Iterator[None]:
     """An interrupted batch says what it leaves: its cases recorded, files not written."""
+    # batch.pool loads sqlalchemy, yaml, asyncio (+150 ms): kept out of `docgen --help`'s start
     from docgen.batch.pool import Interrupted
 
     try:
@@ -513,6 +532,7 @@ def _interrupted_batch() -> Iterator[None]:
 @click.option("--force", is_flag=True, help="replace a file already there")
 def compare(draft: Path, edited: Path, out: Path, author: str, force: bool) -> None:
     """Write a redline of EDITED against DRAFT (Word tracked changes) to OUT."""
+    # instruments.final and render.output load lxml (+20 ms): kept out of `docgen --help`'s start
     from docgen.instruments.final import redline
     from docgen.render.output import write_files
 
@@ -522,8 +542,6 @@ def compare(draft: Path, edited: Path, out: Path, author: str, force: bool) -> N
 
 
 def _attach_desk() -> None:
-    from docgen.desk.commands import serve, users
-
     main.add_command(serve)
     main.add_command(users)
 
@@ -532,8 +550,6 @@ _attach_desk()
 
 
 def _attach_keys() -> None:
-    from docgen.signing.cli import keys
-
     main.add_command(keys)
 
 
@@ -541,9 +557,6 @@ _attach_keys()
 
 
 def _attach_register() -> None:
-    from docgen.register.cli import attach
-    from docgen.register.inspection_cli import COMMANDS
-
     attach(main)
     for command in COMMANDS:
         main.add_command(command)
@@ -553,8 +566,6 @@ _attach_register()
 
 
 def _attach_certify() -> None:
-    from docgen.register.certify_cli import certify
-
     main.add_command(certify)
 
 
@@ -562,8 +573,6 @@ _attach_certify()
 
 
 def _attach_queue() -> None:
-    from docgen.queue.cli import worker
-
     main.add_command(worker)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from docgen import api
 from docgen.documents import BUNDLES, KINDS
+from docgen.documents.base import Options
 from docgen.errors import DocgenError
 from docgen.render.environment import fixtures_dir
 
@@ -34,8 +35,6 @@ def bundle_cases() -> list[tuple[str, Path]]:
 
 def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int:
     """Render every sample (and each alternative layout of its kind); the failures count."""
-    from docgen.documents.base import Options
-
     formats = api.formats_from(fmt)
     jobs: list[tuple[str, Path, str | None]] = [(k, p, None) for k, p in sample_cases()]
     jobs += [(k, p, layout) for k, p in sample_cases() for layout in KINDS[k].layouts]
@@ -59,6 +58,7 @@ def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int
         f"{len(jobs) - failures} documents rendered into {out}/"
         + (f", {failures} failed" if failures else "")
     )
+    # register.demo loads sqlalchemy, asyncio, ssl (+310 ms): loaded on first use
     from docgen.register.demo import issue_samples
 
     return failures + issue_samples(out, sample_cases(), formats, echo)

@@ -235,6 +235,7 @@ def home() -> Path:
     given = os.environ.get(HOME_ENV, "").strip()
     if given:
         return Path(given).expanduser().resolve()
+    # platformdirs: only a register without DOCGEN_HOME needs it, not `docgen check`
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("docgen", appauthor=False))

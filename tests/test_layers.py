@@ -8,12 +8,18 @@ the command line (every ``cli`` module, pack check, and the demo). Imports are r
 (an import moved into a function, or kept for a type's name, still ties two modules).
 
 No module imports from a layer above its own, and no modules import each other, directly
-or around a ring: either fails, naming the modules.
+or around a ring: either fails, naming the modules. An import inside a function is kept
+only where it is truly optional (a heavy library, or a module that loads one, on first
+use) and says why in a comment: on its own line, or on the line directly above it or above
+the block of imports it belongs to.
 """
 
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
 from pathlib import Path
 
 from conftest import ROOT
@@ -146,6 +152,55 @@ def problems(graph: dict[str, set[str]]) -> list[str]:
     return found
 
 
+# Markers for tools that say nothing about why: what is left must be words.
+TOOL_MARKERS = re.compile(r"noqa(:\s*[A-Z0-9, ]+)?|type:\s*ignore(\[[^\]]*\])?|pragma:\s*no cover")
+
+
+def reasons(text: str) -> dict[int, bool]:
+    """Each line holding a comment that gives a reason -> whether the comment is the
+    line's only content."""
+    found = {}
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT and re.search(
+            r"[A-Za-z]{2}", TOOL_MARKERS.sub("", token.string)
+        ):
+            found[token.start[0]] = token.line[: token.start[1]].strip() == ""
+    return found
+
+
+def unexplained_imports(root: Path) -> list[str]:
+    """Every import inside a function without a reason: ``module:line: import``."""
+    found = []
+    for name, path in modules(root).items():
+        text = path.read_text(encoding="utf-8")
+        said = reasons(text)
+        for function in ast.walk(ast.parse(text)):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for body in (
+                field
+                for node in ast.walk(function)
+                for field in ast.iter_fields(node)
+                if isinstance(field[1], list)
+            ):
+                block_reason = False  # the reason given above a block of imports
+                previous = None
+                for statement in body[1]:
+                    if not isinstance(statement, ast.Import | ast.ImportFrom):
+                        previous = None
+                        continue
+                    own = any(
+                        line in said for line in range(statement.lineno, statement.end_lineno + 1)
+                    )
+                    above = said.get(statement.lineno - 1, False)
+                    in_block = previous is not None and previous.end_lineno == statement.lineno - 1
+                    block_reason = above or (in_block and block_reason)
+                    if not (own or block_reason):
+                        found.append(f"{name}:{statement.lineno}: {ast.unparse(statement)}")
+                    previous = statement
+    return sorted(set(found))
+
+
 def test_no_cycle_and_no_import_reaching_up():
     assert problems(imports(ROOT)) == []
 
@@ -178,3 +233,44 @@ def test_a_new_cycle_and_an_import_reaching_up_fail(tmp_path):
     assert "an import cycle: ['docgen.desk.form', 'docgen.desk.page']" in found
     assert "docgen.law.rules imports docgen.desk.page, a layer above it" in found
     assert "docgen.render.typed imports docgen.desk.page, a layer above it" in found
+
+
+def test_every_import_inside_a_function_says_why():
+    assert unexplained_imports(ROOT) == []
+
+
+def test_an_import_inside_a_function_without_a_reason_fails(tmp_path):
+    package = {
+        "docgen/__init__.py": "",
+        "docgen/render/__init__.py": "",
+        "docgen/render/pdf.py": (
+            "def render(html):\n"
+            "    # weasyprint takes 0.5 s to import: loaded on a PDF's first render\n"
+            "    import weasyprint\n"
+            "    from weasyprint import CSS\n"  # the block's reason covers it
+            "\n"
+            "    import json\n"  # a blank line ends the block: no reason
+            "    from docgen import kinds  # noqa: F401\n"  # a tool's marker is no reason
+            "    return weasyprint.HTML(string=html, base_url=CSS)\n"
+        ),
+        "docgen/render/docx.py": (
+            "class Writer:\n"
+            "    def write(self):\n"
+            "        import docx  # python-docx loads lxml: only a DOCX needs it\n"
+            "        if docx:\n"
+            "            import zipfile\n"  # nested in a block of the function
+            "\n"
+            "async def read():\n"
+            "    from docgen.render import pdf\n"
+            "    return pdf\n"
+        ),
+    }
+    for name, text in package.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert unexplained_imports(tmp_path) == [
+        "docgen.render.docx:5: import zipfile",
+        "docgen.render.docx:8: from docgen.render import pdf",
+        "docgen.render.pdf:6: import json",
+        "docgen.render.pdf:7: from docgen import kinds",
+    ]

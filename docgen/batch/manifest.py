@@ -24,6 +24,7 @@ from typing import Any
 
 from docgen.batch.inputs import MANIFEST, CaseInput
 from docgen.errors import OutputError
+from docgen.render.output import atomic_write
 
 JOURNAL = "manifest.journal"  # the entries of the cases written so far, while a batch runs
 
@@ -96,8 +97,6 @@ def write_manifest(
     """Write the manifest; if even that fails (a full disk), remove the old one, so that no
     manifest describes files this run may have replaced, and raise the OutputError.
     ``digests``: each case's SHA-256 by source (for the cases recorded, not written)."""
-    from docgen.render.output import atomic_write
-
     data = manifest(kind, report, finished, digests)
     if not finished:
         data["journal"] = JOURNAL  # where the entries of this run's cases are, meanwhile
@@ -119,8 +118,6 @@ class Journal:
 
     def begin(self, kept: list[dict[str, str]]) -> None:
         """A new journal holding ``kept`` (the cases a resumed batch keeps), then open."""
-        from docgen.render.output import atomic_write
-
         atomic_write(self.path, self._line(kept) if kept else b"")
         try:
             self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)

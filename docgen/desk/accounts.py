@@ -27,6 +27,7 @@ from docgen.desk.database import (
     now,
 )
 from docgen.errors import DocgenError
+from docgen.register.models import CertificationSite
 
 MAX_DETAIL = 200  # characters of a full name or title
 
@@ -59,8 +60,6 @@ def _refuse(*problems: str | None) -> None:
 def _sites_problem(s: DbSession, role: str, sites: list[int]) -> str | None:
     """What is wrong with binding ``sites`` to an account of ``role``: a developer acts for
     one site at least, each one of the register's; no other role is bound to sites."""
-    from docgen.register.models import CertificationSite
-
     if role not in SITE_BOUND:
         return f"sites: a {role} sees every site; only a developer's account is given sites"
     if not sites:

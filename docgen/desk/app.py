@@ -17,6 +17,7 @@ from pathlib import Path
 from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
@@ -229,8 +230,6 @@ async def bad_input(request: Request, err: Exception) -> Response:
 async def body_refused(request: Request, err: Exception) -> Response:
     """A body too large (413) or too slow to arrive (408) for its page (docgen.desk.limits):
     the words on a page; the connection is closed (the rest of the body is not read)."""
-    from starlette.exceptions import HTTPException
-
     assert isinstance(err, HTTPException)
     response = render(request, "error.html.j2", status=err.status_code, message=err.detail)
     response.headers["connection"] = "close"
@@ -240,8 +239,6 @@ async def body_refused(request: Request, err: Exception) -> Response:
 async def not_found(request: Request, err: Exception) -> Response:
     """An address the desk does not have: the desk's own not-found page (404), or the
     method's refusal (405) on the same page."""
-    from starlette.exceptions import HTTPException
-
     status = err.status_code if isinstance(err, HTTPException) else 404
     return render(request, "missing.html.j2", status=status, what="page")
 

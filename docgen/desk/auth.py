@@ -73,6 +73,7 @@ _hasher = PasswordHasher()
 def kinds_for(role: str) -> tuple[str, ...]:
     """The kinds ``role`` may draft and issue: each kind names the permission that issues
     it (an attorney cannot issue a notice)."""
+    # documents loads pydantic, yaml, annotated_types (+160 ms): loaded on first use
     from docgen.documents import kinds_with
 
     return tuple(

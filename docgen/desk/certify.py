@@ -24,9 +24,10 @@ from docgen.cases.common import read_date
 from docgen.desk import accounts, certify_work, renderers
 from docgen.desk.web import attachment, denied, guarded, id_of, once, posted, render
 from docgen.errors import CaseInvalid
-from docgen.law.packs import load_pack
+from docgen.law.packs import load_pack, pack_names
 from docgen.register import invitations
 from docgen.register.invitation_mail import MailFailed, link_for, message, send, smtp_of
+from docgen.settings import load_settings
 
 SITE_LABELS = {
     "project.name": "Project",
@@ -46,8 +47,6 @@ def _engine(request: Request) -> Any:
 
 
 def _jurisdictions() -> list[tuple[str, str]]:
-    from docgen.law.packs import pack_names
-
     return [(name, load_pack(name).name.value) for name in pack_names()]
 
 
@@ -223,8 +222,6 @@ def _invite(request: Request, where: invitations.SiteView) -> Response:
 
 
 def _public_address(jurisdiction: str) -> str | None:
-    from docgen.settings import load_settings
-
     local = load_settings(jurisdiction)
     verification = local.settings.verification if local is not None else None
     return verification.address if verification is not None else None
@@ -233,6 +230,7 @@ def _public_address(jurisdiction: str) -> str | None:
 def _handed(made: invitations.InvitationView, link: str) -> dict[str, str]:
     """The link shown once, with its QR code (an SVG data URI: the page allows data:
     images and nothing else from outside)."""
+    # xml, segno, urllib take 11 ms to import: loaded on first use
     import segno
 
     qr = segno.make(link, error="m")

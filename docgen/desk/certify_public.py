@@ -34,6 +34,7 @@ from docgen.cases.common import read_date
 from docgen.desk import auth, certify_work, renderers
 from docgen.desk.limits import RateLimit
 from docgen.desk.web import CSRF_FIELD, attachment, checked_field, client_of, pages
+from docgen.law.packs import load_pack
 from docgen.register import invitations
 
 log = logging.getLogger("docgen.desk.certify")
@@ -145,7 +146,6 @@ def _form(
     template: str = "form.html.j2",
 ) -> HTMLResponse:
     text, ref = invitations.statement(opened.site.jurisdiction)
-    from docgen.law.packs import load_pack
 
     pack = load_pack(opened.site.jurisdiction)
     cert = pack.part("certification")
@@ -288,8 +288,6 @@ def _act(
 
 
 def _moment(jurisdiction: str) -> str:
-    from docgen.law.packs import load_pack
-
     zone = ZoneInfo(load_pack(jurisdiction).part("certification").time_zone.value)
     return datetime.now(zone).strftime("%Y-%m-%d %H:%M %Z")
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from docgen.desk.renderers import Result, register_of
+from docgen.errors import CaseInvalid, DocgenError
 
 
 def _certification() -> str:
     """The kind each contractor signs itself (§ 228-78B(4)), as its description says."""
+    # documents loads pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import the_kind
 
     return the_kind(contractor_signs=True)
@@ -19,9 +21,9 @@ def _certification() -> str:
 
 def problems(case: dict[str, Any]) -> Result:
     """("problems", [(path, message)]) of the case as the register would issue it."""
+    # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import get_kind
     from docgen.documents.base import Options
-    from docgen.errors import CaseInvalid
 
     try:
         get_kind(_certification()).prepare(case, Options(), "the certification")
@@ -37,6 +39,7 @@ def _message(problem: Any) -> str:
 
 def paper_form(case: dict[str, Any]) -> Result:
     """("pdf", the filled form to sign by hand): not issued, it carries no number."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): loaded on first use
     from docgen import api
 
     _, files = api.render_bytes(_certification(), case, ("pdf",))
@@ -52,7 +55,7 @@ def sign(
     scan: bytes | None,
 ) -> Result:
     """("issued", number), ("problems", [(path, message)]) or ("refused", why)."""
-    from docgen.errors import CaseInvalid, DocgenError
+    # register.invitations loads sqlalchemy, pydantic, cryptography (+580 ms): loaded on first use
     from docgen.register import invitations
 
     try:
@@ -70,7 +73,7 @@ def certification_set(url: str | None, site_id: int, by: str) -> Result:
     """("pdf", the site's set of signed certifications as recorded and sealed),
     ("unsigned", why) when no firm has signed, or ("refused", why):
     docgen.register.certification_sets."""
-    from docgen.errors import DocgenError
+    # register.certification_sets and others load sqlalchemy (+580 ms): loaded on first use
     from docgen.register import certification_sets, invitations
 
     try:

@@ -13,6 +13,7 @@ from docgen.law.deadlines import long_date
 def zone(jurisdiction: str | None = None) -> ZoneInfo:
     """The zone of ``jurisdiction``'s pack; without one (the audit, the drafts list), the
     zone every installed pack names, or UTC when they name different zones."""
+    # law.packs loads yaml (+42 ms): loaded on first use
     from docgen.law.packs import load_pack, pack_names
 
     names = [jurisdiction] if jurisdiction else pack_names()

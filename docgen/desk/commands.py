@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
+
+from docgen.errors import DocgenError
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
@@ -63,8 +66,7 @@ def serve(
     per_address: int,
 ) -> None:
     """Start the clerk's desk (a web page) on HOST:PORT; loopback only by default."""
-    import os
-
+    # uvicorn, asyncio, ssl take 34 ms to import: kept out of `docgen --help`'s start
     import uvicorn
 
     names = [*host_names]
@@ -75,6 +77,7 @@ def serve(
         )
     public = host not in LOOPBACK or any(n.strip("[]") not in LOOPBACK for n in names)
     if public:
+        # law.packs and settings load pydantic, yaml (+150 ms): kept out of `docgen --help`'s start
         from docgen.law.packs import pack_names
         from docgen.settings import public_address_problems
 
@@ -91,6 +94,7 @@ def serve(
     os.environ["DOCGEN_SERVE_HEADER_TIMEOUT"] = str(header_timeout)
     os.environ["DOCGEN_SERVE_PER_ADDRESS"] = str(per_address)
     os.environ["DOCGEN_SERVE_PROXY"] = proxy_address if behind_proxy else ""
+    # desk.watchdog and desk.database load sqlalchemy (+270 ms): kept out of `docgen --help`'s start
     from docgen.desk import watchdog
     from docgen.desk.database import engine
 
@@ -127,8 +131,6 @@ def _password(from_stdin: bool) -> str:
     if from_stdin:
         line = sys.stdin.readline() if sys.stdin is not None else ""
         if not line:
-            from docgen.errors import DocgenError
-
             raise DocgenError(
                 "--password-stdin: standard input is closed or empty; give the password on "
                 "it, one line (e.g. printf '%s\\n' \"$PASSWORD\" | docgen users ...)"
@@ -138,6 +140,7 @@ def _password(from_stdin: bool) -> str:
 
 
 def _db():
+    # desk.database loads sqlalchemy, asyncio, ssl (+270 ms): kept out of `docgen --help`'s start
     from docgen.desk.database import sessions
 
     return sessions()
@@ -167,6 +170,7 @@ def add(
     name: str, role: str, full_name: str, title: str, sites: tuple[int, ...], password_stdin: bool
 ) -> None:
     """Add user NAME with a ROLE (the password read from standard input, or prompted)."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     password = _password(password_stdin)
@@ -181,6 +185,7 @@ def add(
 @click.option("--remove", "removed", type=click.IntRange(1), multiple=True, help="a site no more")
 def sites(name: str, added: tuple[int, ...], removed: tuple[int, ...]) -> None:
     """The sites developer NAME acts for: add or remove some (one at least stays)."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     after = accounts.set_sites(_db(), name, added, removed)
@@ -190,6 +195,7 @@ def sites(name: str, added: tuple[int, ...], removed: tuple[int, ...]) -> None:
 @users.command("list")
 def list_() -> None:
     """List the users, their roles, full names and titles."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     db = _db()
@@ -205,6 +211,7 @@ def list_() -> None:
 @click.argument("name")
 def remove(name: str) -> None:
     """Remove user NAME (and sign them out); their unissued drafts are kept."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     kept = accounts.remove_user(_db(), name)
@@ -217,6 +224,7 @@ def remove(name: str) -> None:
 @click.option("--password-stdin", is_flag=True, help="read the password from standard input")
 def passwd(name: str, password_stdin: bool) -> None:
     """Set a new password for NAME (their sessions end)."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     accounts.set_password(_db(), name, _password(password_stdin))
@@ -228,6 +236,7 @@ def passwd(name: str, password_stdin: bool) -> None:
 @click.argument("role", type=ROLE)
 def role(name: str, role: str) -> None:
     """Give NAME another ROLE (their sessions end)."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     accounts.set_role(_db(), name, role)
@@ -240,6 +249,7 @@ def role(name: str, role: str) -> None:
 @click.option("--title", default="", help="e.g. Code Enforcement Officer")
 def set_(name: str, full_name: str, title: str) -> None:
     """Set the full name and title of NAME (the officer their forms are filled with)."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     accounts.set_details(_db(), name, full_name, title)
@@ -250,6 +260,7 @@ def set_(name: str, full_name: str, title: str) -> None:
 @click.argument("name")
 def unlock(name: str) -> None:
     """Forget the failed sign-ins of NAME, so they can sign in at once."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     forgotten = accounts.unlock(_db(), name)
@@ -261,6 +272,7 @@ def unlock(name: str) -> None:
 @click.argument("target")
 def transfer(source: str, target: str) -> None:
     """Hand the unissued drafts of SOURCE (a removed user, say) to TARGET."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     moved = accounts.transfer_drafts(_db(), source, target)
@@ -271,6 +283,7 @@ def transfer(source: str, target: str) -> None:
 @click.option("--limit", type=click.IntRange(1, 100_000), default=50, show_default=True)
 def audit(limit: int) -> None:
     """The newest sign-ins and changes to users, newest first."""
+    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     for row in accounts.audit_rows(_db(), limit):

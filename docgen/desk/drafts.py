@@ -35,7 +35,7 @@ from docgen.desk.web import (
     render,
 )
 from docgen.documents import get_kind, kinds_with
-from docgen.documents.base import Options
+from docgen.documents.base import LANGUAGES, Options
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.packs import load_pack, pack_names
 from docgen.register.choices import Choice, choices, penalty_with, priors_of
@@ -323,6 +323,7 @@ def _unsaved(request: Request, draft: Draft, pairs: list[list[str]]) -> Response
 
 
 def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
+    # register.finals loads lxml (+15 ms): loaded on first use
     from docgen.register.finals import instruments
 
     return {
@@ -337,8 +338,6 @@ def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
 
 def renditions(kind: str) -> list[tuple[str, str]]:
     """(code, name) of each language ``kind`` has a courtesy rendition in (LAW.md § 13)."""
-    from docgen.documents.base import LANGUAGES
-
     offered = getattr(get_kind(kind), "renditions", {})
     return [(code, LANGUAGES[code][0]) for code in offered if "/" not in code]
 

@@ -32,6 +32,7 @@ def _asked(request: Request, jurisdictions: list[str]) -> tuple[date | None, str
 
 
 def _case(request: Request, day: date, jurisdiction: str | None) -> dict[str, Any]:
+    # register.mailing takes 12 ms to import (docgen modules): loaded on first use
     from docgen.register.mailing import mailing_list_case
 
     return mailing_list_case(register(request), day, jurisdiction)
@@ -40,6 +41,7 @@ def _case(request: Request, day: date, jurisdiction: str | None) -> dict[str, An
 @guarded("enforce")
 def page(request: Request) -> Response:
     """The form; with a day, that day's pieces (or why there is no list)."""
+    # documents.mailing_list and others take 19 ms to import (docgen modules): loaded on first use
     from docgen.documents.mailing_list import day_number
     from docgen.register.mailing import jurisdictions
 
@@ -70,6 +72,7 @@ def page(request: Request) -> Response:
 @guarded("enforce")
 def download(request: Request) -> Response:
     """The day's list in one format, rendered from the register's pieces now."""
+    # documents.mailing_list and others take 19 ms to import (docgen modules): loaded on first use
     from docgen.documents.mailing_list import day_number
     from docgen.register.mailing import jurisdictions
 

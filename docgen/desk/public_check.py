@@ -40,6 +40,8 @@ from docgen.desk import renderers
 from docgen.desk.database import PublicCheck, now
 from docgen.desk.limits import PUBLIC_UPLOAD as MAX_UPLOAD
 from docgen.desk.web import checked_field, client_of, pages
+from docgen.documents import get_kind
+from docgen.law.packs import load_pack
 
 LIMIT = 20  # checks per address (uploads included) in WINDOW, across every server process
 WINDOW = timedelta(minutes=10)
@@ -98,9 +100,6 @@ def _page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
 
 def _facts(record: Any) -> dict[str, Any]:
     """What the page may say: from the register's public record, nothing more."""
-    from docgen.documents import get_kind
-    from docgen.law.packs import load_pack
-
     return {
         "number": record.number,
         "kind": get_kind(record.kind).title,
@@ -118,6 +117,7 @@ def _facts(record: Any) -> dict[str, Any]:
 def _compare(engine: Any, record: Any, blob: bytes) -> dict[str, Any]:
     """The byte comparison (a hash looked up) here; the PDF's parsing and signature check
     in a rendering process, under its limits (docgen.desk.renderers.signature)."""
+    # register.checks loads cryptography (+84 ms): loaded on first use
     from docgen.register.checks import same_file, set_holding
 
     compared: dict[str, Any] = {"format": same_file(engine, record, blob), "signature": None}
@@ -179,6 +179,7 @@ async def _answer(request: Request, number: str) -> Response:
         code = request.query_params.get("code", "")
     checked_field("Number", number)  # a NUL is a 400 (PostgreSQL would refuse the query)
     checked_field("Access code", code)
+    # register.checks loads cryptography (+84 ms): loaded on first use
     from docgen.register.checks import public_record
 
     engine = request.app.state.register().engine

@@ -24,6 +24,9 @@ from starlette.responses import RedirectResponse, Response
 from docgen.desk.web import guarded, render
 from docgen.documents.exhibits import CaseFiles
 from docgen.errors import Problem
+from docgen.queue.app import Settings, queue_url
+from docgen.queue.results import Store
+from docgen.render.formats import FORMATS
 
 
 def queue_name() -> str | None:
@@ -36,16 +39,13 @@ def _batch(draft: Any) -> str:
 
 @cache
 def _store(url: str) -> Any:
-    from docgen.queue.app import Settings
-    from docgen.queue.results import Store
+    # queue.worker takes 12 ms to import (docgen modules): loaded on first use
     from docgen.queue.worker import engine_for
 
     return Store(engine_for(url), Settings.from_env().store_bytes)
 
 
 def _url(request: Request) -> str:
-    from docgen.queue.app import queue_url
-
     return queue_url(request.app.state.database_url)
 
 
@@ -68,10 +68,10 @@ def defer_issue(
     ``DOCGEN_QUEUE_PHOTOS_MB``). The job carries the clerk's answer to
     "which respondent is this?" (``respondent``, ``keep_name``), asked by the desk before
     queuing (docgen.desk.choosing)."""
+    # batch.inputs and others load multiprocessing (+45 ms): loaded on first use
     from docgen.batch.inputs import CaseInput
     from docgen.batch.worker import Job
     from docgen.queue.client import defer, job_payload
-    from docgen.render.formats import FORMATS
 
     url = _url(request)
     case = CaseInput(f"draft {draft.id}", f"draft-{draft.id}", data=data)
@@ -95,6 +95,7 @@ def defer_issue(
 def issuing(request: Request) -> Response:
     """The draft being issued: its document when a worker has issued it, the register's
     refusal beside the draft's fields, or (still waiting) the rendering page."""
+    # desk.drafts loads starlette, multiprocessing (+68 ms): loaded on first use
     from docgen.desk import drafts
 
     draft = drafts.own_draft(request)
@@ -137,6 +138,7 @@ def _given_up(store: Any, batch: str, url: str) -> str | None:
 @cache
 def _queue(url: str) -> Any:
     """The procrastinate app on ``url``, opened once per server process."""
+    # queue.tasks takes 6 ms to import (docgen modules): loaded on first use
     from docgen.queue.tasks import make_app
 
     return make_app(url, pool_size=1).open()

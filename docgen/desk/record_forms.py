@@ -109,6 +109,7 @@ def dates(form: Any, wanted: dict[str, bool]) -> tuple[dict[str, date | None], l
 
 def service(reg: Any, number: str, form: Any, by: str) -> None:
     """Record the service typed in the form; every problem of it refused at once."""
+    # register.service loads cryptography, lxml (+160 ms): loaded on first use
     from docgen.register.service import Service
 
     days, problems = dates(form, {"date": True, "received": False})

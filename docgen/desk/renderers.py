@@ -32,7 +32,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from docgen.errors import DocgenError
+from docgen.errors import CaseInvalid, DocgenError
 
 RENDERERS = 2  # processes per server process: rendering is bounded by the machine's cores
 # A render waits behind the pages and autosaves of the clerks who are typing: on a machine
@@ -286,9 +286,9 @@ def _ping() -> Result:
 def preview(kind: str, data: dict[str, Any], review: bool, case_dir: Any = None) -> Result:
     """("html", the standalone page) or ("problems", what the law says is missing);
     ``case_dir``: the draft's folder, where the files it names are read."""
+    # api and documents.base load pydantic, yaml, annotated_types (+180 ms): loaded on first use
     from docgen import api
     from docgen.documents.base import Options
-    from docgen.errors import CaseInvalid
 
     try:
         options = Options(review=review, case_dir=case_dir)
@@ -299,9 +299,9 @@ def preview(kind: str, data: dict[str, Any], review: bool, case_dir: Any = None)
 
 def word(kind: str, data: dict[str, Any], review: bool, case_dir: Any = None) -> Result:
     """("docx", the bytes) or ("problems", ...); ``case_dir`` as for :func:`preview`."""
+    # api and documents.base load pydantic, yaml, annotated_types (+180 ms): loaded on first use
     from docgen import api
     from docgen.documents.base import Options
-    from docgen.errors import CaseInvalid
 
     try:
         options = Options(review=review, case_dir=case_dir)
@@ -314,6 +314,7 @@ def exhibit(data: bytes, name: str) -> Result:
     """("exhibit", its type) when ``data`` can be attached as a map exhibit (a PDF bounded
     before its first page is drawn: docgen.documents.exhibits), else ("refused", why): the
     file sent is read here, in a rendering process, never in the server's."""
+    # documents.exhibits loads pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents.exhibits import ExhibitError, exhibit_of, file_kind
 
     try:
@@ -326,6 +327,7 @@ def exhibit(data: bytes, name: str) -> Result:
 @cache
 def register_of(url: str | None) -> Any:
     """The register at ``url``, opened once per rendering process."""
+    # register.store loads sqlalchemy, pydantic, cryptography (+580 ms): loaded on first use
     from docgen.register import Register
 
     opened = Register.open(url)
@@ -352,7 +354,7 @@ def issue(
     chosen keeps the name as typed, Register.issue): ("issued", number),
     ("ambiguous", candidates), ("problems", problems) or ("refused", the register's
     message)."""
-    from docgen.errors import CaseInvalid, DocgenError
+    # register.respondents and signing.keys load sqlalchemy, pydantic (+490 ms): loaded on first use
     from docgen.register import AmbiguousRespondent
     from docgen.signing.keys import SigningKeyError
 
@@ -384,7 +386,7 @@ def issue(
 def make(url: str | None, kind: str, number: str, by: str) -> Result:
     """Issue the document of ``kind`` the register makes from issued document ``number``
     (docgen.register.inspections.make): ("issued", number) or ("refused", why)."""
-    from docgen.errors import CaseInvalid, DocgenError
+    # register.inspections loads sqlalchemy, pydantic, yaml (+610 ms): loaded on first use
     from docgen.register.inspections import make
 
     try:
@@ -398,11 +400,11 @@ def make(url: str | None, kind: str, number: str, by: str) -> Result:
 def printed_copy(kind: str, name: str, case: dict[str, Any]) -> Result:
     """("pdf", the bytes) of an issued case in a layout of its kind, as the bundle
     ``name``, or its part ``part-N`` (desk.actions.copies), or ("refused", why)."""
+    # api and others load sqlalchemy, pydantic, yaml (+470 ms): loaded on first use
     from docgen import api
     from docgen.desk.offers import PART, split_parts
     from docgen.documents import BUNDLES
     from docgen.documents.base import Options
-    from docgen.errors import DocgenError
 
     try:
         if name.startswith(PART):
@@ -424,9 +426,11 @@ MAX_OBJECTS = 50_000  # and its objects (a 40-page packet has a few thousand)
 def signature(blob: bytes, jurisdiction: str) -> Result:
     """("signature", the report) of an uploaded PDF's signature (the public check), or
     ("refused", why) when it has more pages or objects than any issued document."""
+    # pyhanko_certvalidator, cryptography, pyhanko take 120 ms to import: loaded on first use
     from pyhanko.pdf_utils.misc import PdfReadError
     from pyhanko.pdf_utils.reader import PdfFileReader
 
+    # register.checks loads sqlalchemy, pydantic, cryptography (+510 ms): loaded on first use
     from docgen.register.checks import signature_of
 
     try:
@@ -448,8 +452,8 @@ def signature(blob: bytes, jurisdiction: str) -> Result:
 def case_file(kind: str, case: dict[str, Any], fmt: str) -> Result:
     """(fmt, the bytes) of ``case`` rendered as ``kind`` (a document made from the
     register, not recorded in it: the day's mailing list), or ("refused", why)."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): loaded on first use
     from docgen import api
-    from docgen.errors import DocgenError
 
     try:
         _, files = api.render_bytes(kind, case, (fmt,))

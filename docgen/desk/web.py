@@ -17,16 +17,22 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from functools import cache, wraps
 from typing import Any
+from urllib.parse import quote
 
+from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from docgen.desk import auth
+from docgen.cases.labels import choice
+from docgen.desk import auth, clock
 from docgen.desk.database import Submission, now
 from docgen.desk.forms import MAX_DEPTH, MAX_ROW
+from docgen.documents import get_kind
 from docgen.documents.photos import MAX_PHOTOS
+from docgen.law.taglines import language_name
 
 SESSION_COOKIE = "docgen_session"
 LOGIN_CSRF_COOKIE = "docgen_login_csrf"
@@ -58,12 +64,10 @@ def pages() -> Any:
     filters, templates from templates/desk/) without the documents' printing rules: a value
     is shown exactly as typed (an input's value, a CSRF token, a SHA-256), never with the
     line-break points or bidi closers a printed document adds."""
+    # jinja2 takes 18 ms to import: loaded on first use
     import jinja2
 
-    from docgen.cases.labels import choice
-    from docgen.desk import clock
-    from docgen.documents import get_kind
-    from docgen.law.taglines import language_name
+    # render.environment and others load num2words, jinja2, babel (+49 ms): loaded on first use
     from docgen.render.environment import templates_dir
     from docgen.render.filters import FILTERS
 
@@ -161,8 +165,6 @@ async def form_of(request: Request) -> FormData:
 def attachment(name: str) -> str:
     """A Content-Disposition for a download named ``name`` (RFC 6266): an ASCII fallback
     of letters, digits and ``-._`` in ``filename``, the name itself in ``filename*``."""
-    from urllib.parse import quote
-
     plain = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "download"
     return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
 
@@ -246,9 +248,6 @@ def once(request: Request, act: Page) -> Response:
     """``act`` once per submission token: a repeated post of the same form (a double
     click, a resend) is sent where the first one led, after waiting for it to finish. A
     first post that was refused leaves the token free, so the corrected form goes through."""
-    from sqlalchemy import delete
-    from sqlalchemy.exc import IntegrityError
-
     token = str(posted(request).get(ONCE_FIELD) or "")
     if not token:
         return act(request)

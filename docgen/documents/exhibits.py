@@ -130,6 +130,7 @@ def load_exhibit(name: str, case_dir: CaseFiles | None) -> Attachment:
 def exhibit_of(data: bytes, name: str) -> Attachment:
     """The map exhibit ``data`` (a file called ``name``), as one image: its type read from
     its first bytes, a PDF bounded (pdf_bounds) before its first page is drawn."""
+    # PIL takes 12 ms to import: loaded on first use
     from PIL import Image
 
     kind = file_kind(data[:8])
@@ -155,6 +156,7 @@ def exhibit_of(data: bytes, name: str) -> Attachment:
 
 def _pdf_first_page(data: bytes) -> bytes:
     """The first page drawn, after the PDF's bounds are checked (pdf_bounds)."""
+    # pypdfium2, ctypes take 17 ms to import: loaded on first use
     import pypdfium2 as pdfium
 
     pdf_bounds(data)

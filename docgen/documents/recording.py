@@ -96,6 +96,7 @@ def requirement_values(pack: Pack) -> dict[str, str]:
     """The pack's values a requirement's text may name: ``{V}`` (the municipality as the
     instrument calls it), ``{name}``, ``{county}``, ``{access}``, ``{approved_by}``,
     ``{model}``, ``{inspection_years}`` (in words), ``{report_days}``, ``{security_days}``."""
+    # render.filters loads num2words, jinja2, babel (+47 ms): loaded on first use
     from docgen.render.filters import number_words
 
     terms = _terms(pack)

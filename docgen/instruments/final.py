@@ -20,6 +20,8 @@ import re
 import zipfile
 from typing import Any
 
+from lxml import etree
+
 from docgen.instruments.docx_checks import (
     FinalRefused,
     Package,
@@ -104,6 +106,7 @@ def redline(
     what a refusal calls the two files)."""
     check_final(draft, names[0])
     check_final(edited, names[1])
+    # platformdirs takes 10 ms to import: loaded on first use
     from python_redlines import DocxodusEngine
 
     out, _, _ = DocxodusEngine().run_redline(author, original=draft, modified=edited)
@@ -124,8 +127,6 @@ def numbered(docx: bytes, number: str) -> bytes:
     record carries its number beside the footer's page numbering; a DOCX without a header
     gets it as its last paragraph. Never the access code (README: the instrument to record
     is a public record; the code belongs to the served paper's public check)."""
-    from lxml import etree
-
     source = zipfile.ZipFile(io.BytesIO(docx))
     headers = [n for n in source.namelist() if re.fullmatch(r"word/header\d*\.xml", n)]
     out = io.BytesIO()

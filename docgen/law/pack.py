@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from datetime import date as Day
+from datetime import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Generic, Literal, TypeVar
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -638,7 +640,4 @@ class Pack(Strict):
 def municipal_today(pack: Pack) -> Day:
     """Today in the municipality (the pack's time zone), never the server's date: the
     date of an unsigned form, and the last day a service or a disposition may be dated."""
-    from datetime import datetime
-    from zoneinfo import ZoneInfo
-
     return datetime.now(ZoneInfo(pack.part("certification").time_zone.value)).date()

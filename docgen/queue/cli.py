@@ -18,6 +18,7 @@ import click
 def worker(concurrency: int | None, queue: str, status: bool) -> None:
     """Render queued jobs on this machine until stopped (SIGTERM or Ctrl-C: the jobs in
     hand finish first). Needs the register on PostgreSQL (DOCGEN_DATABASE_URL)."""
+    # queue.worker and queue.app load sqlalchemy (+140 ms): kept out of `docgen --help`'s start
     from docgen.queue import worker as engine
     from docgen.queue.app import Settings
 

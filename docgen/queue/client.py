@@ -36,8 +36,11 @@ from docgen.batch.inputs import CaseInput
 from docgen.batch.worker import Job, Outcome, with_source
 from docgen.cases.inspection import INSPECT as WHY  # photos taken at the inspection
 from docgen.cases.inspection import PHOTOS as FIELD
+from docgen.cases.loader import parse_case_text, read_case_text
+from docgen.documents import get_kind
 from docgen.documents.exhibits import CaseFiles
 from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.law.packs import load_pack
 from docgen.law.provisions import cited_problems
 from docgen.queue.app import DEFAULT_QUEUE, SCHEMA, QueueError, Settings, queue_url
 from docgen.queue.results import Result, Store
@@ -61,9 +64,8 @@ def job_payload(
     invalid. ``case_dir``: where the files it names are read here (a desk draft's folder;
     a case file's own folder when none is given); ``files``: its other files by field (a
     desk draft's uploaded map exhibit), carried with the photos."""
+    # api loads pydantic (+11 ms): loaded on first use
     from docgen.api import case_dir_of, load
-    from docgen.cases.loader import parse_case_text, read_case_text
-    from docgen.documents import get_kind
 
     if case.error is not None:
         raise DocgenError(case.error)
@@ -75,6 +77,7 @@ def job_payload(
         stored = {"json": json.dumps(case.data, ensure_ascii=False)}
         data, _ = load(case.data or {}, case.source)
     if job.issue:  # as the register validates it: its number still to come, not yet served
+        # register.issuing loads sqlalchemy, cryptography, lxml (+270 ms): loaded on first use
         from docgen.register.issuing import facts
 
         facts(get_kind(job.kind), data, case.source, case_dir)
@@ -82,8 +85,6 @@ def job_payload(
         get_kind(job.kind).check_case(data, job.options(case_dir), case.source)
     photos, problems = photos_sent(data, case_dir, files)
     if problems:  # nothing is queued for this case (its jurisdiction checked above)
-        from docgen.law.packs import load_pack
-
         pack = load_pack(data["jurisdiction"])
         raise CaseInvalid(cited_problems(problems, pack), case.source)
     options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review, job.issue]
@@ -102,6 +103,7 @@ def job_payload(
     if photos:
         payload[PHOTOS] = photos
     if job.issue:
+        # register.audit and others load sqlalchemy, cryptography (+270 ms): loaded on first use
         from docgen.register.audit import actor
         from docgen.register.issuing import asked_hash
 
@@ -120,6 +122,7 @@ def photos_sent(
     it: a desk draft's folder, or the case file's); or the problems: a file that cannot be
     read, or more bytes together than a job may carry (``DOCGEN_QUEUE_PHOTOS_MB``: they
     are stored in the job itself, docgen.queue.tasks.sent_files)."""
+    # documents.exhibits and documents.photos load pydantic (+6 ms): loaded on first use
     from docgen.documents import exhibits, photos
 
     rows = data.get(FIELD) if case_dir is not None else None
@@ -162,6 +165,7 @@ def defer(
     """One job per payload (to issue, those carrying ``by``), all in one transaction:
     {job id: key}. ``lock``: no two jobs holding it wait or run at once (a job already
     waiting under it is the one: nothing is added)."""
+    # psycopg, procrastinate, attr take 110 ms to import: loaded on first use
     from procrastinate.exceptions import AlreadyEnqueued
 
     if not payloads:
@@ -314,6 +318,7 @@ def _recorded(url: str, hashes: list[str]) -> dict[str, str]:
     """The register's numbers for these requests (docgen.register.issuing.asked_hash)."""
     if not hashes:
         return {}
+    # register.db and others load sqlalchemy, cryptography, lxml (+270 ms): loaded on first use
     from docgen.register.db import make_engine, read_session
     from docgen.register.issuing import numbers_asked
 

@@ -27,6 +27,10 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
+from docgen.errors import DocgenError
 from docgen.queue.app import SCHEMA, Settings, connection_options, conninfo
 from docgen.queue.results import StoreFull
 
@@ -36,6 +40,7 @@ ISSUE = "docgen.issue"
 
 def make_app(url: str, settings: Settings | None = None, pool_size: int = 2) -> Any:
     """The procrastinate app on ``url`` with docgen's tasks (not yet opened)."""
+    # psycopg, procrastinate, attr take 110 ms to import: loaded on first use
     from procrastinate import App, PsycopgConnector
 
     connector = PsycopgConnector(
@@ -50,6 +55,7 @@ def make_app(url: str, settings: Settings | None = None, pool_size: int = 2) -> 
 
 
 def register_tasks(app: Any, settings: Settings) -> None:
+    # psycopg, procrastinate, attr take 110 ms to import: loaded on first use
     from procrastinate import RetryStrategy
 
     # procrastinate counts retries, docgen counts tries (the first one too)
@@ -95,9 +101,6 @@ SUFFIXES = {"jpeg": "jpg", "png": "png", "pdf": "pdf"}
 def _drop_photos(store: Any, job_id: int) -> None:
     """The photos out of a job whose result is stored (a retry finds it stored before and
     needs none): the queue's table does not keep them. The database gone: they stay."""
-    from sqlalchemy import text
-    from sqlalchemy.exc import DBAPIError
-
     with suppress(DBAPIError), store.engine.begin() as conn:
         conn.execute(
             text(f"UPDATE {SCHEMA}.procrastinate_jobs SET args = args - :k WHERE id = :id"),
@@ -110,8 +113,8 @@ def sent_files(job: dict[str, Any]) -> Iterator[Any]:
     """The photos the job carries, in a private temporary folder of this worker's (a
     SentFiles, removed on leaving), or None when it carries none. DocgenError: the job's
     photos are not names and base64 text."""
+    # documents.exhibits loads pydantic, yaml, annotated_types (+160 ms): loaded on first use
     from docgen.documents.exhibits import SentFiles, file_kind
-    from docgen.errors import DocgenError
 
     sent = job.get(PHOTOS)
     if not sent:
@@ -137,6 +140,7 @@ def sent_files(job: dict[str, Any]) -> Iterator[Any]:
 
 def stored_case(job: dict[str, Any]) -> dict[str, Any]:
     """The case the job carries, parsed as the local batch parses a file or a CSV row."""
+    # cases.loader loads yaml (+14 ms): loaded on first use
     from docgen.cases.loader import parse_case_text
 
     case = job["case"]
@@ -147,9 +151,9 @@ def stored_case(job: dict[str, Any]) -> dict[str, Any]:
 
 def render_stored(job: dict[str, Any], context: dict[str, Any] | None = None) -> Any:
     """The job's case rendered as the local batch renders it: same parse, same name."""
+    # batch.inputs and batch.worker load yaml, multiprocessing (+20 ms): loaded on first use
     from docgen.batch.inputs import CaseInput
     from docgen.batch.worker import Job, Outcome, render_case, with_source
-    from docgen.errors import DocgenError
 
     source = job["source"]
     options = Job(
@@ -171,10 +175,8 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
     """The job's case issued into the register, as `docgen issue` issues it (respondent
     matched; a near match is the case's error, for a clerk to decide, never a guess).
     A register that cannot be reached raises: the machine's fault, retried."""
-    from sqlalchemy.exc import DBAPIError
-
+    # batch.worker loads yaml, multiprocessing (+20 ms): loaded on first use
     from docgen.batch.worker import Outcome, with_source
-    from docgen.errors import DocgenError
 
     source = job["source"]
     outcome = Outcome(0, source)

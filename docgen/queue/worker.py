@@ -23,21 +23,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from docgen.queue.app import SCHEMA, QueueError, Settings, queue_url
+from docgen.queue.app import SCHEMA, QueueError, Settings, connection_options, queue_url
 from docgen.queue.outage import Outage, cause_of, connection_error, quiet_worker_logging
+from docgen.queue.results import Store
 from docgen.queue.tasks import make_app
+from docgen.render.formats import FORMATS
 
 RECOVERY_LOCK = 4242078  # one recoverer at a time, across machines
 
 
 def engine_for(url: str) -> Engine:
     """An engine whose connections find procrastinate's tables (and functions' tables)."""
-    from sqlalchemy import create_engine
-
-    from docgen.queue.app import connection_options
+    # register.db loads sqlalchemy (+140 ms): loaded on first use
     from docgen.register.db import driver_url
 
     return create_engine(
@@ -66,6 +66,7 @@ def run(
 ) -> None:
     """Start ``concurrency`` worker processes (default: one per core) and watch them until
     SIGTERM, SIGINT or SIGHUP; then stop them gracefully and return."""
+    # register.db loads sqlalchemy (+140 ms): loaded on first use
     from docgen.register.db import guarded
 
     url = queue_url(url)
@@ -91,8 +92,6 @@ def run(
         )
         process.start()
         return process
-
-    from docgen.queue.results import Store
 
     store = Store(engine, settings.store_bytes)
     processes = [start(number) for number in range(count)]
@@ -125,10 +124,10 @@ def run(
 
 def serve(url: str, queue: str, settings: Settings, parent: int, name: str) -> None:
     """One worker process: warm up, then take jobs until SIGTERM."""
+    # batch.guard and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.batch.guard import die_with_parent
     from docgen.batch.worker import Job, prepare_process
     from docgen.documents import the_kind
-    from docgen.render.formats import FORMATS
 
     die_with_parent(parent)
     quiet_worker_logging(name)
@@ -139,8 +138,6 @@ def serve(url: str, queue: str, settings: Settings, parent: int, name: str) -> N
 
 
 async def _serve(url: str, queue: str, settings: Settings, name: str) -> None:
-    from docgen.queue.results import Store
-
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     running: list[asyncio.Task[Any]] = []
@@ -157,6 +154,7 @@ async def _serve(url: str, queue: str, settings: Settings, name: str) -> None:
 
     def opened() -> Any:  # the register, opened on the first issue job
         if not register:
+            # register.store loads sqlalchemy, pydantic, cryptography (+450 ms): loaded on first use
             from docgen.register import Register
 
             register.append(Register.open(url, migrate=False))
@@ -261,6 +259,7 @@ class Status:
 
 
 def status(url: str | None = None) -> Status:
+    # register.db loads sqlalchemy (+140 ms): loaded on first use
     from docgen.register.db import guarded
 
     url = queue_url(url)

@@ -22,6 +22,7 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date
 
 
 def _register():
+    # register.store loads sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen.register import Register
 
     return Register.open()
@@ -62,6 +63,7 @@ def add_site(
     by: str | None,
 ) -> None:
     """Add a site whose firms may be invited; prints its id."""
+    # register.audit and others load sqlalchemy (+580 ms): kept out of `docgen --help`'s start
     from docgen.register.audit import actor
     from docgen.register.invitations import add_site as add
 
@@ -88,6 +90,7 @@ def add_site(
 def invite(site: int, firm: str, email: str | None, expires: date | None, by: str | None) -> None:
     """Invite FIRM to certify for SITE: e-mailed when the municipality has a mail server
     and --email is given, else the link and its QR code are printed to hand over."""
+    # register.invitations and others load sqlalchemy (+580 ms): kept out of `docgen --help`'s start
     from docgen.register import invitations
     from docgen.register.audit import actor
     from docgen.register.invitation_mail import link_for, message, send, smtp_of
@@ -105,6 +108,7 @@ def invite(site: int, firm: str, email: str | None, expires: date | None, by: st
             invitations.mark_mailed(reg.engine, made.id)
             click.echo(f"sent to {email} through {smtp.host}")
             return
+    # xml, ssl, segno take 18 ms to import: kept out of `docgen --help`'s start
     import segno
 
     click.echo(f"no mail sent; hand this link to {made.firm}: {link}")
@@ -115,6 +119,7 @@ def invite(site: int, firm: str, email: str | None, expires: date | None, by: st
 @click.argument("site", type=int)
 def list_invitations(site: int) -> None:
     """Each firm invited for SITE: invited, opened, signed (when, by whom), expired, revoked."""
+    # register.invitations loads sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen.register import invitations
 
     with _register() as reg:
@@ -135,6 +140,7 @@ def list_invitations(site: int) -> None:
 @click.option("--by", default=None, help="who revokes (default: your user name)")
 def revoke(invitation: int, by: str | None) -> None:
     """Stop INVITATION's link from working."""
+    # register.invitations and others load sqlalchemy (+580 ms): kept out of `docgen --help`'s start
     from docgen.register import invitations
     from docgen.register.audit import actor
 

@@ -28,8 +28,10 @@ from typing import Any
 from sqlalchemy import Boolean, ForeignKey, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from docgen.documents import get_kind
 from docgen.documents.base import Options
 from docgen.law.pack import Pack
+from docgen.law.packs import pack_names
 from docgen.register import db
 from docgen.register.certifiers import certified, sets_holding
 from docgen.register.models import Base, Document, DocumentFile
@@ -101,7 +103,6 @@ def signing_officer(sealing: Sealing, kind: str, data: dict[str, Any]) -> str | 
     if isinstance(officer, dict) and officer.get("name"):
         title = officer.get("title")
         return f"{officer['name']}, {title}" if title else str(officer["name"])
-    from docgen.documents import get_kind
 
     instrument = get_kind(kind).permission == "instruments"  # an attorney's instrument
     if instrument and "signatory" in sealing.officers:
@@ -224,8 +225,6 @@ def signature_of(blob: bytes, jurisdiction: str | None) -> SignatureReport:
     """``blob``'s signature checked against ``jurisdiction``'s trust root (its settings'
     certificate); without a jurisdiction (a file the register does not know), against the
     first municipality whose root trusts it."""
-    from docgen.law.packs import pack_names
-    from docgen.settings import load_settings
 
     def root(name: str) -> Path | None:
         local = load_settings(name)

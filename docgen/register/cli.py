@@ -66,6 +66,7 @@ WHOSE = click.option(
 def _open(readonly: bool = False):
     """The register; ``readonly`` for commands that only read it (verify, history, export),
     so they work on a register without write access and never create or migrate one."""
+    # register.store loads sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen.register import Register
 
     return Register.open(readonly=readonly)
@@ -96,6 +97,7 @@ def _print_issued(issued: Any) -> None:
     elif person is not None:
         click.echo("priors from the register: none")
     if issued.language is not None:
+        # documents.base loads pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
         from docgen.documents.base import LANGUAGES
 
         name = LANGUAGES[issued.language][0]
@@ -161,6 +163,7 @@ def _folder_or_file(out: str | None) -> str:
 def _recorded_number_said():
     """A document recorded whose files could not be written: its number on a line of its
     own on standard output (for scripts), then the one-line error (exit 1)."""
+    # register.issuing loads sqlalchemy, pydantic (+560 ms): kept out of `docgen --help`'s start
     from docgen.register.issuing import NotWritten
 
     try:
@@ -177,6 +180,7 @@ def _figures_asked(
     """A respondent that is a question (several or near matches) refused with each record
     and the offense number and penalty it would give, as the desk shows them
     (docgen.register.choices.asked), and the options that answer it."""
+    # api and others load sqlalchemy, pydantic, yaml (+470 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.register import AmbiguousRespondent, RegisterError
     from docgen.register.choices import asked
@@ -205,6 +209,7 @@ def _issue(
     language=None,
     keep_name=False,
 ):
+    # api and others load pydantic, yaml (+190 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.instruments.docx_checks import read_final
 
@@ -362,6 +367,7 @@ def record_service(
     """Record service of NUMBER on one person (the landowner, or --to), print the notice's
     last day to appeal (§ 228-79C(1)(f); never shortened) and issue the affidavit of
     service of this event, made by the server (--served-by), not by who records it (--by)."""
+    # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.register.service import Service
 
@@ -429,6 +435,7 @@ def record_receipt(
     """Record the return receipt of a certified mailing of NUMBER on that mailing (LAW.md
     § 2): the deadline is computed again (never earlier), and the receipt is annexed to
     the mailing's affidavit of service (a numbered annex naming it)."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg, _recorded_number_said():
@@ -519,6 +526,7 @@ def record_return(number, on, reason, to, article, mailed, by, jurisdiction) -> 
 def lift(number, on, out, fmt, force, by, copies, articles, jurisdiction, language) -> None:
     """Record the confirmation of compliance that lifts the stop-work order NUMBER
     (§ 228-79C(2)) and issue the written notice lifting it."""
+    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg:
@@ -612,8 +620,10 @@ def history(respondent: str, as_json: bool) -> None:
 def verify(file: Path) -> None:
     """Is FILE exactly a document this register issued, with a valid signature if it is
     signed? Exit 0 if both agree, 1 if not, 3 if the register could not be read to say."""
+    # zoneinfo takes 2 ms to import: kept out of `docgen --help`'s start
     from zoneinfo import ZoneInfo
 
+    # cases.loader and others load sqlalchemy (+510 ms): kept out of `docgen --help`'s start
     from docgen.cases.loader import read_regular
     from docgen.law.packs import load_pack
     from docgen.register.checks import signature_of
@@ -693,6 +703,7 @@ def verify(file: Path) -> None:
 @WHOSE
 def export(number: str, out: str, fmt: str, force: bool, jurisdiction) -> None:
     """Write NUMBER's stored files again, byte for byte, each checked against its SHA-256."""
+    # register.finals loads pydantic, yaml (+190 ms): kept out of `docgen --help`'s start
     from docgen.register.finals import export_formats
 
     with _open(readonly=True) as reg:
@@ -715,6 +726,7 @@ def register() -> None:
 @register.command()
 def upgrade() -> None:
     """Migrate the register to the newest schema."""
+    # register.store and register.db load sqlalchemy (+580 ms): kept out of `docgen --help`'s start
     from docgen.register import Register
     from docgen.register.db import safe_url
 
@@ -731,6 +743,7 @@ def upgrade() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup(file: Path) -> None:
     """Write a consistent copy of the register to FILE, while it is in use."""
+    # register.maintenance loads sqlalchemy, pydantic (+420 ms): kept out of `docgen --help`'s start
     from docgen.register.maintenance import backup as make_backup
 
     with _open() as reg:
@@ -741,6 +754,7 @@ def backup(file: Path) -> None:
 def check_register() -> None:
     """Check every stored file against its SHA-256 and the database's own integrity, and
     report imports that stopped unfinished."""
+    # register.import_runs and others load sqlalchemy (+420 ms): kept out of `docgen --help`'s start
     from docgen.register.import_runs import stopped
     from docgen.register.maintenance import check
 
@@ -762,6 +776,7 @@ def check_register() -> None:
 def restore_register(backup: Path, force: bool, by) -> None:
     """Put the register back as BACKUP holds it; it issues nothing until the numbers used
     after the backup are accounted for (docgen register account-numbers)."""
+    # register.audit and others load sqlalchemy (+420 ms): kept out of `docgen --help`'s start
     from docgen.register.audit import actor
     from docgen.register.db import default_url, safe_url
     from docgen.register.restores import restore
@@ -793,6 +808,7 @@ def restore_register(backup: Path, force: bool, by) -> None:
 def account_numbers(used_through: tuple[str, ...], none_since: bool, jurisdiction, by) -> None:
     """After a restore: say which numbers were used after the backup, so none is given twice;
     each series named starts above its number and the gap is recorded with its reason."""
+    # register.audit and others load sqlalchemy (+420 ms): kept out of `docgen --help`'s start
     from docgen.register.audit import actor
     from docgen.register.restores import account
 
@@ -806,6 +822,7 @@ def account_numbers(used_through: tuple[str, ...], none_since: bool, jurisdictio
 @register.command("imports")
 def imports() -> None:
     """Every history import: its file, who ran it, its rows, and whether it finished."""
+    # register.import_runs loads sqlalchemy, asyncio (+270 ms): kept out of `docgen --help`'s start
     from docgen.register.import_runs import runs
 
     with _open(readonly=True) as reg:
@@ -823,6 +840,7 @@ def imports() -> None:
 def import_history(csv_file: Path | None, undo: str | None, by) -> None:
     """Convictions from before the register, one per row, each with its court reference;
     one import is one batch, withdrawn whole with --undo ID."""
+    # register.imports loads sqlalchemy, pydantic (+480 ms): kept out of `docgen --help`'s start
     from docgen.register.imports import import_history as run_import
     from docgen.register.imports import undo_import
 
@@ -858,6 +876,7 @@ def import_history(csv_file: Path | None, undo: str | None, by) -> None:
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 def mailing_list(day: date, jurisdiction, out, fmt, force) -> None:
     """The firm mailing list of DAY's certified pieces, for the post office (PS Form 3877)."""
+    # api and others load sqlalchemy, pydantic, yaml (+450 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.documents import the_kind
     from docgen.register.mailing import mailing_list_case

@@ -41,6 +41,7 @@ def rendition_of(stored: str) -> tuple[str, str] | None:
 
 def rendition_name(stored: str) -> str | None:
     """ "Spanish" for a stored Spanish rendition (es.pdf); None for any other file."""
+    # documents.base loads pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents.base import LANGUAGES
 
     found = rendition_of(stored)
@@ -50,6 +51,7 @@ def rendition_name(stored: str) -> str | None:
 def rendition_languages() -> tuple[str, ...]:
     """The languages some kind has a courtesy rendition in (LAW.md § 13), as the kinds
     declare them (their ``renditions``), in the order of LANGUAGES."""
+    # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import KINDS
     from docgen.documents.base import LANGUAGES
 
@@ -60,6 +62,7 @@ def rendition_languages() -> tuple[str, ...]:
 def refuse_language(kind: str, language: str) -> None:
     """Before anything is numbered: ``kind`` has a rendition in ``language`` ("en", the
     English document alone, always)."""
+    # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import get_kind
     from docgen.documents.base import ENGLISH, Options, check_options
 
@@ -72,6 +75,7 @@ def offered(kind: str, asked: str | None, preferred: str | None) -> str | None:
     asked for (``--language``, the desk's Language; "en": none), else, when nothing was
     asked, the one in the language the respondent prefers, if ``kind`` has it. The English
     document is the same either way."""
+    # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import get_kind
     from docgen.documents.base import ENGLISH
 
@@ -82,6 +86,7 @@ def offered(kind: str, asked: str | None, preferred: str | None) -> str | None:
 
 def refuse_copies(kind: str, data: dict[str, Any]) -> None:
     """Before anything is numbered: the kind has copies and the register can keep them."""
+    # documents loads pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import get_kind, kinds_with
 
     if not get_kind(kind).copies:

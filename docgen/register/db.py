@@ -22,8 +22,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, insert, inspect, text
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -77,6 +79,7 @@ def default_url() -> str:
     url = os.environ.get("DOCGEN_DATABASE_URL", "").strip()
     if url:
         return url
+    # settings loads pydantic, yaml, annotated_types (+89 ms): loaded on first use
     from docgen.settings import home
 
     return sqlite_url(home().resolve() / "docgen.sqlite")
@@ -84,15 +87,11 @@ def default_url() -> str:
 
 def sqlite_url(path: str | Path) -> str:
     """The URL of the SQLite file at ``path``, whatever characters its name holds."""
-    from sqlalchemy.engine import URL
-
     return URL.create("sqlite", database=str(path)).render_as_string()
 
 
 def sqlite_path(url: str) -> Path | None:
     """The file a ``sqlite:`` URL names (None for another database or an in-memory one)."""
-    from sqlalchemy.engine import make_url
-
     parsed = make_url(driver_url(url))
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
@@ -191,8 +190,6 @@ def _read_only_sqlite(path: Path, timeout: float) -> Engine:
     """SQLite opened with ``mode=ro``. In a folder without write access and with no
     ``-shm`` file beside it (no writer has it open), the file is opened ``immutable``:
     SQLite could not create the shared-memory file a WAL register needs to be read."""
-    from urllib.parse import quote
-
     uri = f"file:{quote(str(path))}?mode=ro"
     shm = path.with_name(path.name + "-shm")
     if not os.access(path.parent, os.W_OK) and not shm.exists():
@@ -274,8 +271,6 @@ def explain(err: Exception, url: str) -> RegisterError:
 
 def safe_url(url: str) -> str:
     """The URL without its password, for messages."""
-    from sqlalchemy.engine import make_url
-
     try:
         return make_url(driver_url(url)).render_as_string(hide_password=True)
     except Exception:  # an unparsable URL: say so without echoing it whole
@@ -322,6 +317,7 @@ def schema_said(url: str) -> str:
 
 
 def _migrations():
+    # alembic, sqlalchemy, pygments take 130 ms to import: loaded on first use
     from alembic.config import Config
 
     config = Config()
@@ -349,6 +345,7 @@ def check_revision(engine: Engine, url: str, migrate: bool, readonly: bool = Fal
                 "DOCGEN_DATABASE_URL at the register"
             )
     else:
+        # sqlalchemy, alembic, pygments take 130 ms to import: loaded on first use
         from alembic.script import ScriptDirectory
 
         known = {s.revision for s in ScriptDirectory.from_config(_migrations()).walk_revisions()}
@@ -388,6 +385,7 @@ def upgrade(engine: Engine) -> tuple[str | None, str]:
 
     The revision before is read under the lock the migration holds, so of two first
     upgrades at once one migrates from empty and the other finds it done."""
+    # sqlalchemy, alembic, pygments take 130 ms to import: loaded on first use
     from alembic import command
 
     config = _migrations()

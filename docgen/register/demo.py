@@ -14,12 +14,14 @@ from __future__ import annotations
 import csv
 import os
 from collections.abc import Callable, Iterable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from docgen import api
 from docgen.documents import get_kind
-from docgen.register.imports import REQUIRED
+from docgen.register import AmbiguousRespondent
+from docgen.register.imports import REQUIRED, import_history
 
 METHODS = (("certified", "certified-mail"), ("first-class", "first-class-mail"))
 
@@ -54,8 +56,8 @@ def issue_samples(
     out: Path, samples: Iterable[tuple[str, Path]], formats: Iterable[str], echo: Callable
 ) -> int:
     """Issue ``samples`` into a new register at ``out/docgen.sqlite``; the failures count."""
+    # register.respondents and others load cryptography, lxml (+110 ms): loaded on first use
     from docgen.register import AmbiguousRespondent, Register, Service
-    from docgen.register.imports import import_history
 
     formats = tuple(formats)
     loaded = [(kind, api.load(path)[0]) for kind, path in samples]
@@ -109,8 +111,6 @@ def issue_samples(
 def _issue(reg: Any, kind: str, data: dict[str, Any], formats: tuple[str, ...], folder: Path):
     """Issue one sample; a sample naming a respondent already issued to takes that record,
     keeping the sample's name as written (the same name: no alias is made)."""
-    from docgen.register import AmbiguousRespondent
-
     try:
         return reg.issue(
             kind, data, formats=formats, out=f"{folder}/", by="docgen demo", force=True
@@ -132,6 +132,4 @@ def _issue(reg: Any, kind: str, data: dict[str, Any], formats: tuple[str, ...], 
 
 
 def _date(value: Any):
-    from datetime import date
-
     return value if isinstance(value, date) else date.fromisoformat(str(value))

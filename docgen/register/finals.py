@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from docgen import api
+from docgen.documents import kinds_with
 from docgen.errors import DocgenError
 from docgen.instruments.final import check_final, pdf_a, redline
 
@@ -40,8 +41,6 @@ def file_name_end(stored: str) -> str | None:
 
 def instruments() -> tuple[str, ...]:
     """The kinds that take counsel's final: the attorney's recorded instruments."""
-    from docgen.documents import kinds_with
-
     return tuple(kinds_with(permission="instruments"))
 
 

@@ -61,6 +61,7 @@ def add_offense(
 def current_offense(session: Session, case: Any, pack: Pack) -> Callable[[Any, str | None], bool]:
     """Reading 11: which recorded offense is the one the case is about (never a prior);
     a notice the case names as the one it follows must have charged an offense here."""
+    # documents.penalty_statement takes 17 ms to import (docgen modules): loaded on first use
     from docgen.documents.penalty_statement import current_offense as about
 
     notice, charged = about(case)
@@ -137,6 +138,7 @@ def priors_used(
     """The priors read, each with the penalty engine's finding (counted, or why not)."""
     if not read:
         return ()
+    # cases.penalty and others take 17 ms to import (docgen modules): loaded on first use
     from docgen.cases.penalty import PriorOffense
     from docgen.documents.penalty_statement import penalty_assessment
 

@@ -40,6 +40,7 @@ from datetime import UTC, datetime
 from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError, field_validator
 from sqlalchemy import delete, select, text, update
@@ -47,6 +48,7 @@ from sqlalchemy import delete, select, text, update
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Zip
 from docgen.cases.loader import read_regular
 from docgen.faults import pause
+from docgen.law.packs import load_pack, pack_names
 from docgen.law.penalties import disposition_problem
 from docgen.register import db
 from docgen.register.audit import actor, record
@@ -69,7 +71,7 @@ from docgen.register.models import (
     Respondent,
     RespondentAddress,
 )
-from docgen.register.respondents import MAX_ID
+from docgen.register.respondents import MAX_ID, remember
 
 REQUIRED = ("name", "street", "city", "state", "zip", "committed", "convicted", "court", "docket")
 OPTIONAL = ("jurisdiction", "respondent_id")
@@ -194,16 +196,12 @@ def _unknown(column: str) -> str:
 def default_jurisdiction() -> str | None:
     """The one jurisdiction whose pack states penalties, when there is exactly one (a
     conviction raises a penalty only there); otherwise each row must say."""
-    from docgen.law.packs import load_pack, pack_names
-
     with_penalties = [n for n in pack_names() if getattr(load_pack(n), "penalties", None)]
     return with_penalties[0] if len(with_penalties) == 1 else None
 
 
 def validate(rows: list[tuple[int, dict[str, str]]], source: str) -> list[tuple[int, HistoryRow]]:
     """Every row typed and checked; all problems at once, or none."""
-    from zoneinfo import ZoneInfo
-
     today = datetime.now(ZoneInfo("America/New_York")).date()
     good, problems = [], []
     for line, cells in rows:
@@ -626,8 +624,6 @@ def _inserted(session, model: Any, rows: list[dict[str, Any]]) -> list[int]:
 def _remember(session, who, chunk) -> None:
     """A row naming its respondent by id: its spelling and address are kept on that record
     (the clerk said so by giving the id)."""
-    from docgen.register.respondents import remember
-
     for _, row, rid in chunk:
         if row.respondent_id is not None:
             remember(session, session.get(Respondent, rid), row.name, row, who)

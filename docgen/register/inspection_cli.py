@@ -41,6 +41,7 @@ from docgen.register.cli import (
 @output_options
 def record_inspection(case: Path, out, fmt, force, by) -> None:
     """Record an inspection (a finding of nothing too) and issue its numbered report."""
+    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.register.inspections import record_inspection_case
 
@@ -59,6 +60,7 @@ def record_inspection(case: Path, out, fmt, force, by) -> None:
 @WHOSE
 def notify(inspection, on, out, fmt, force, by, copies, jurisdiction) -> None:
     """Issue the notice of deficiency of INSPECTION's deficiencies (§ 228-79A(1))."""
+    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.register.inspections import notify_deficiency
 
@@ -85,6 +87,7 @@ def notify(inspection, on, out, fmt, force, by, copies, jurisdiction) -> None:
 @WHOSE
 def approve(notice, reinspection, on: date, out, fmt, force, by, jurisdiction) -> None:
     """Approve the corrected work of NOTICE found on a reinspection (§ 228-79A(1))."""
+    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.register.inspections import approve_work
 
@@ -108,6 +111,7 @@ def approve(notice, reinspection, on: date, out, fmt, force, by, jurisdiction) -
 @click.option("--json", "as_json", is_flag=True, help="one JSON array")
 def halts_command(site, as_json) -> None:
     """Per site, whether the halt of § 228-79A(1) is in effect or lifted."""
+    # register.inspections loads sqlalchemy, pydantic (+590 ms): kept out of `docgen --help`'s start
     from docgen.register.inspections import halts
 
     with _open(readonly=True) as reg:
@@ -127,6 +131,7 @@ def halts_command(site, as_json) -> None:
 @WHOSE
 def ask(notice, on, asked_by, by, jurisdiction) -> None:
     """Record that a reinspection of NOTICE's corrective work was asked for."""
+    # register.inspections loads sqlalchemy, pydantic (+590 ms): kept out of `docgen --help`'s start
     from docgen.register.inspections import ask_reinspection
 
     with _open() as reg:
@@ -146,6 +151,7 @@ def ask(notice, on, asked_by, by, jurisdiction) -> None:
 def due(site, through, as_json, user) -> None:
     """What is due and what is in effect, overdue first (corrective actions, remedies,
     appeal deadlines, reinspections asked for, log-book inspections, orders and halts)."""
+    # register.due loads sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen.register.due import calendar
 
     with _open(readonly=True) as reg:
@@ -167,6 +173,7 @@ def due(site, through, as_json, user) -> None:
 def calendar_feed(user, revoke_) -> None:
     """A new secret address of USER's calendar feed (the earlier one stops working), or
     --revoke it. The desk serves it at /calendar/SECRET.ics."""
+    # register.feed loads sqlalchemy, pydantic (+640 ms): kept out of `docgen --help`'s start
     from docgen.register.feed import new_token, revoke
 
     with _open() as reg:
@@ -192,6 +199,7 @@ def logbook_command(
     site, opening, jurisdiction, started, exemption, acre_authorized, csv_file, through, as_json, by
 ) -> None:
     """SITE's log book with its gaps (§ 228-78D(2); § 301-73A(2)); --open it, --add a CSV."""
+    # register.logbook loads sqlalchemy, pydantic (+600 ms): kept out of `docgen --help`'s start
     from docgen.register.logbook import add_entries, logbook, open_log
 
     with _open(readonly=not (opening or csv_file)) as reg:
@@ -232,6 +240,7 @@ def logbook_command(
 @output_options
 def require(site, on, submit_by, out, fmt, force, by) -> None:
     """Require SITE's log book reports (§ 228-79A(4)) in a letter made from its gaps."""
+    # api and others load sqlalchemy, pydantic, yaml (+610 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.register.logbook import require_reports
 
@@ -260,6 +269,7 @@ def require(site, on, submit_by, out, fmt, force, by) -> None:
 def escalate_command(notice, kind, on, due, out, fmt, force, by, copies, jurisdiction) -> None:
     """A notice of violation or a stop-work order from NOTICE's deficiencies still open
     past their dates, with nothing typed again."""
+    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.register.inspections import escalate
 

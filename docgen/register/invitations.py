@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy import Engine, select
 
 from docgen.cases.certification import Contractor, Project
@@ -194,8 +195,6 @@ def add_site(
 
 
 def _problems(prefix: str, err: Exception) -> list[Problem]:
-    from pydantic import ValidationError
-
     if not isinstance(err, ValidationError):
         raise err
     return [

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -42,7 +43,7 @@ from docgen.documents.base import Addressee, Correction, Options, Spec, jurisdic
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.faults import checkpoint, pause
 from docgen.law.pack import Pack, municipal_today
-from docgen.law.packs import load_pack
+from docgen.law.packs import load_pack, pack_file
 from docgen.law.provisions import cited_problems
 from docgen.register import checks
 from docgen.register.audit import record
@@ -59,7 +60,7 @@ from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_
 from docgen.register.history import add_offense, current_offense, priors, priors_used
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Respondent, Site, kept_version
-from docgen.register.numbering import normalize, typed_ahead, typed_number
+from docgen.register.numbering import next_number, normalize, typed_ahead, typed_number
 from docgen.register.parts import part_format, parts
 from docgen.register.queries import document_row, line_of, successor
 from docgen.register.records import Issued
@@ -80,8 +81,6 @@ ISSUING = Options()
 def pack_version(pack_id: str) -> str:
     """The pack a document was issued under: the SHA-256 of its text (first 16 digits),
     read from the file as it is now (a pack edited while a desk runs is hashed anew)."""
-    from docgen.law.packs import pack_file
-
     path = pack_file(pack_id)
     stat = path.stat()
     return _pack_hash(pack_id, str(path), stat.st_mtime_ns, stat.st_size)
@@ -139,8 +138,6 @@ def facts(
 
 
 def today() -> date:
-    from zoneinfo import ZoneInfo
-
     return datetime.now(ZoneInfo("America/New_York")).date()
 
 
@@ -705,8 +702,6 @@ def check_supersede(session: Session, old: Document, kind: str, jurisdiction: st
 
 
 def take_number(session: Session, found: Facts, kind: str) -> str:
-    from docgen.register.numbering import next_number
-
     return next_number(session, found.pack, kind, found.issued.year)
 
 

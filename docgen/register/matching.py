@@ -26,10 +26,12 @@ A name with no letter or digit at all (``"!!!"``) has no key and matches nothing
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
+from importlib.resources import files
 from itertools import product
 from math import prod
 
@@ -122,9 +124,6 @@ def look_alikes() -> dict[int, str]:
     confusable-homoglyphs package ships) pair with an ASCII letter or digit, directly or
     through one other look-alike: Cyrillic "Ѕ" -> "S", Greek "Ο" -> "O", Cherokee "Ꭺ" -> "A".
     Taken from the maintained data rather than a hand list, which knew 60 of them."""
-    import json
-    from importlib.resources import files
-
     data = json.loads((files("confusable_homoglyphs") / "confusables.json").read_text("utf-8"))
     table: dict[int, str] = {}
     for char, pairs in data.items():

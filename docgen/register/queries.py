@@ -15,6 +15,7 @@ from docgen.law.packs import load_pack
 from docgen.register.certifiers import certification_set, certified
 from docgen.register.copies import copy_for, copy_of, rendition_name, rendition_of
 from docgen.register.db import RegisterError
+from docgen.register.filters import apply
 from docgen.register.models import (
     AuditEntry,
     Document,
@@ -51,6 +52,7 @@ def file_type(stored: str) -> str:
     ``stored``: a format, a part's, a copy's (``copy1.pdf``: docgen.register.copies) or
     counsel's final files (the final and its redline are Word files, the final's PDF/A a
     PDF: docgen.register.finals)."""
+    # register.finals loads lxml (+24 ms): loaded on first use
     from docgen.register.finals import FINAL, FINAL_PDF_A, REDLINE
 
     copy = copy_of(stored) or rendition_of(stored)
@@ -299,8 +301,6 @@ def documents(
     limit: int,
 ) -> list[DocumentRecord]:
     """Issued documents, newest first, optionally narrowed by a named filter."""
-    from docgen.register.filters import apply
-
     query = select(Document).order_by(Document.issued.desc(), Document.id.desc())
     if kind:
         query = query.where(Document.kind == kind)

@@ -19,7 +19,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from docgen.register.db import RegisterError
+from docgen.documents.base import ENGLISH
+from docgen.errors import Problem
+from docgen.law.taglines import language_name
+from docgen.register.audit import record
+from docgen.register.copies import rendition_languages
+from docgen.register.db import Refused, RegisterError
 from docgen.register.matching import (
     address_key,
     is_near,
@@ -166,8 +171,6 @@ def resolve(
     respondent is not made yet, ``(None, True)`` says one would be (an issue makes it
     once its document is rendered: no id is spent on a transaction rolled back).
     """
-    from docgen.register.audit import record
-
     if chosen is not None and str(chosen).strip().lower() != NEW:
         number = parse_id(chosen)
         respondent = session.get(Respondent, number) if number is not None else None
@@ -207,8 +210,6 @@ def resolve(
 
 def remember(session: Session, respondent: Respondent, name: str, address: Any, actor: str):
     """Keep a new spelling of the name as an alias, and a new address, on the record."""
-    from docgen.register.audit import record
-
     key = key_of(name)
     if key != respondent.name_key and key not in {a.name_key for a in respondent.aliases}:
         respondent.aliases.append(Alias(name=name, name_key=key, loose_key=loose_key(name)))
@@ -227,8 +228,6 @@ def prefer(session: Session, respondent: Respondent, language: str | None, actor
     """Keep ``language`` as the one ``respondent`` prefers (LAW.md § 13), as a case said
     (checked there against the municipality's languages) or the clerk chose (None: no
     preference kept); a change is in the audit, from and to."""
-    from docgen.register.audit import record
-
     if respondent.language != language:
         record(
             session,
@@ -247,12 +246,6 @@ def choose_language(session: Session, rid: int, language: str | None, actor: str
     docgen issues courtesy copies in, English (no courtesy copy) or None (no preference);
     the language already kept may be chosen again (a case may have named another the
     municipality offers). Anything else is refused naming the field, nothing changed."""
-    from docgen.documents.base import ENGLISH
-    from docgen.errors import Problem
-    from docgen.law.taglines import language_name
-    from docgen.register.copies import rendition_languages
-    from docgen.register.db import Refused
-
     respondent = session.get(Respondent, rid)
     if respondent is None:
         raise RegisterError(f"no respondent #{rid}")

@@ -26,10 +26,12 @@ from docgen import api
 from docgen.faults import checkpoint
 from docgen.register import db, history, issuing, queries, receipts, respondents
 from docgen.register.audit import actor
-from docgen.register.copies import copy_of
+from docgen.register.copies import copy_of, refuse_copies, refuse_language
 from docgen.register.db import RegisterError, guarded
-from docgen.register.finals import COUNSEL_FILES, counsel_targets
+from docgen.register.finals import COUNSEL_FILES, counsel_targets, refuse_final
+from docgen.register.lifting import lift
 from docgen.register.lost import recording
+from docgen.register.matching import name_key
 from docgen.register.records import (
     DocumentRecord,
     History,
@@ -139,16 +141,10 @@ class Register:
         """
         data, name = api.load(source)
         if final is not None:
-            from docgen.register.finals import refuse_final
-
             refuse_final(kind, final, tuple(formats))
         if copies:
-            from docgen.register.copies import refuse_copies
-
             refuse_copies(kind, data)
         if language is not None:
-            from docgen.register.copies import refuse_language
-
             refuse_language(kind, language)
         request = issuing.Request(
             kind,
@@ -247,13 +243,12 @@ class Register:
 
     def lift(self, number: str, on: date, **kwargs: Any) -> Issued:
         """Lift the stop-work order ``number`` on ``on``; see docgen.register.lifting.lift."""
-        from docgen.register.lifting import lift
-
         return issuing.rendered_outside(lambda: lift(self, number, on, **kwargs))
 
     def record_service(self, number: str, event: Service, **kwargs: Any):
         """Record the service ``event`` of ``number``; see
         docgen.register.service.record_service."""
+        # register.service takes 15 ms to import (docgen modules): loaded on first use
         from docgen.register.service import record_service
 
         return issuing.rendered_outside(lambda: record_service(self, number, event, **kwargs))
@@ -305,8 +300,6 @@ class Register:
         """(the respondent an issue would take without asking, or None; every candidate):
         an issue takes the one record of the same name and address, and asks otherwise. A
         name with no letter or digit matches nothing (an issue refuses it)."""
-        from docgen.register.matching import name_key
-
         if not name_key(name):
             return None, []
         found = self.find_respondents(name, address)

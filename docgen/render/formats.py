@@ -42,6 +42,7 @@ def to_bytes(
     if fmt == "html":
         return doc.standalone().encode("utf-8")
     if fmt == "pdf":
+        # render.pdf loads pikepdf, pydantic, num2words (+200 ms): loaded on first use
         from docgen.render.pdf import layout, write_pdf
 
         variant = check_variant(pdf_variant)
@@ -51,6 +52,7 @@ def to_bytes(
         pages = [page for document in laid_out for page in document.pages]
         return write_pdf(laid_out[0].copy(pages), variant)
     if fmt == "docx":
+        # render.docx loads docx, pydantic, num2words (+200 ms): loaded on first use
         from docgen.render.docx import render_docx
 
         return render_docx(doc)

@@ -62,6 +62,7 @@ def font_file(family: str) -> tuple[str, int] | None:
 
 @cache
 def _codepoints(path: str, index: int) -> frozenset[int]:
+    # fontTools takes 12 ms to import: loaded on first use
     from fontTools.ttLib import TTFont
 
     try:

@@ -7,7 +7,9 @@ once per process) and inlined for the standalone .html file.
 
 from __future__ import annotations
 
+import base64
 import re
+import traceback
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -64,13 +66,12 @@ class Attachment:
         return f"attachment:{self.name}"
 
     def data_uri(self) -> str:
-        import base64
-
         return f"data:{self.mime};base64,{base64.b64encode(self.data).decode('ascii')}"
 
 
 @cache
 def stylesheet_text(name: str) -> str:
+    # render.environment loads pydantic, num2words, jinja2 (+160 ms): loaded on first use
     from docgen.render.environment import templates_dir
 
     return (templates_dir() / name).read_text(encoding="utf-8")
@@ -80,6 +81,7 @@ def render_html(template: str, context: dict[str, Any], custom_templates: str | 
     """Render ``template`` with ``context``; template faults become RenderError with file:line."""
     import jinja2  # here, not at import: validating a case (`docgen check`) needs no Jinja
 
+    # render.environment loads pydantic, num2words, jinja2 (+160 ms): loaded on first use
     from docgen.render.environment import environment
 
     env = environment(custom_templates)
@@ -105,6 +107,7 @@ _TEXT = re.compile(r"(<(style|script)\b.*?</\2>)|>([^<]+)<", re.S | re.I)
 def breakable_text(html: str) -> str:
     """The document's text (never its tags, attributes, styles or scripts) with a break
     point in every word too long for a line (``filters.breakable``)."""
+    # render.filters loads pydantic, num2words, jinja2 (+160 ms): loaded on first use
     from docgen.render.filters import breakable
 
     def text(match: re.Match[str]) -> str:
@@ -115,8 +118,7 @@ def breakable_text(html: str) -> str:
 
 def _template_line(err: BaseException) -> str:
     """'file:line' of the innermost template frame (Jinja puts them in the traceback)."""
-    import traceback
-
+    # render.environment loads pydantic, num2words, jinja2 (+160 ms): loaded on first use
     from docgen.render.environment import templates_dir
 
     where = ""

@@ -15,6 +15,7 @@ import logging
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from docgen.render import pdf_lang
 from docgen.render.environment import assets_dir, templates_dir
@@ -28,6 +29,7 @@ log = logging.getLogger("docgen.pdf")
 
 @cache
 def _engine() -> Any:
+    # fontTools, weasyprint, PIL take 240 ms to import: loaded on first use
     import weasyprint
     from weasyprint.text import ffi
     from weasyprint.text.fonts import FontConfiguration
@@ -48,8 +50,6 @@ def asset_path(url: str, root: Path) -> Path | None:
     Only ``file:`` URLs without a host; the path is resolved first (``..`` and symlinks
     followed), so a link or a relative path that leads out of ``root`` is refused.
     """
-    from urllib.parse import unquote, urlsplit
-
     parts = urlsplit(url)
     if parts.scheme != "file" or parts.netloc:
         return None
@@ -88,6 +88,7 @@ def _fetcher_class() -> type:
 @cache
 def _counters() -> Any:
     """One CounterStyle per process: @counter-style rules of any stylesheet reach layout."""
+    # fontTools, weasyprint, PIL take 240 ms to import: loaded on first use
     from weasyprint.css.counters import CounterStyle
 
     return CounterStyle()

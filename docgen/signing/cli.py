@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from docgen.errors import DocgenError
 from docgen.law import JURISDICTION_HELP
 
 
@@ -28,6 +29,7 @@ def create(jurisdiction: str, passphrase_stdin: bool, force: bool) -> None:
 
     For a test or a pilot: a certificate from the municipality's certificate authority is
     used instead by naming its PKCS#12 file and certificate in the settings (README)."""
+    # signing.keys loads cryptography (+33 ms): kept out of `docgen --help`'s start
     from docgen.signing.keys import create_pilot_key, describe, read_certificate
 
     if passphrase_stdin:
@@ -51,7 +53,7 @@ def create(jurisdiction: str, passphrase_stdin: bool, force: bool) -> None:
 )
 def show(jurisdiction: str) -> None:
     """Print the signing certificate's subject, validity and SHA-256 fingerprint."""
-    from docgen.errors import DocgenError
+    # law.packs and others load pydantic (+180 ms): kept out of `docgen --help`'s start
     from docgen.law.packs import load_pack
     from docgen.settings import load_settings, settings_path
     from docgen.signing.keys import describe, read_certificate, usable

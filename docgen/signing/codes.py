@@ -13,6 +13,9 @@ import secrets
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from urllib.parse import quote
+
+from markupsafe import Markup
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 GROUPS, GROUP = 3, 4
@@ -41,6 +44,8 @@ def normalized(typed: str) -> str | None:
 
 @cache
 def _hasher() -> Any:
+    # argon2's C bindings: only hashing an access code needs them; every document kind
+    # imports this module (documents.base), so `docgen check` would load them too
     from argon2 import PasswordHasher
 
     # The code is random (59 bits) and checks are rate-limited: a light Argon2id suffices
@@ -54,6 +59,7 @@ def hash_code(code: str) -> str:
 
 def code_matches(stored: str | None, typed: str | None) -> bool:
     """Whether ``typed`` is the code hashed as ``stored`` (False for anything missing)."""
+    # argon2's C bindings: only checking an access code needs them (see _hasher)
     from argon2.exceptions import InvalidHashError, VerificationError
 
     code = normalized(typed or "")
@@ -67,16 +73,14 @@ def code_matches(stored: str | None, typed: str | None) -> bool:
 
 
 def check_address(base: str, number: str, code: str | None = None) -> str:
-    from urllib.parse import quote
-
     address = f"{base.rstrip('/')}/v/{quote(number, safe='')}"
     return f"{address}?code={code}" if code else address
 
 
 def qr_svg(address: str) -> str:
     """The QR code of ``address`` as inline SVG (a tagged figure, its title the address)."""
+    # xml, ssl, segno take 17 ms to import: loaded on first use
     import segno
-    from markupsafe import Markup
 
     qr = segno.make(address, error="m")
     return Markup(qr.svg_inline(scale=2, border=4, title="QR code: " + address))

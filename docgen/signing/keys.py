@@ -13,8 +13,10 @@ authority is used the same way (README: "Signing").
 
 from __future__ import annotations
 
+import getpass
 import os
 import re
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -108,14 +110,10 @@ def usable(certificate: x509.Certificate, now: datetime | None = None, where: st
 def passphrase(prompt: bool = True) -> bytes:
     """``DOCGEN_SIGNING_PASSPHRASE``, or asked for at the terminal (never an argument):
     only a command run at a terminal asks, never a server's request (not the main thread)."""
-    import threading
-
     given = os.environ.get(PASSPHRASE_ENV)
     if given is not None:
         return given.encode("utf-8")
     if prompt and os.isatty(0) and threading.current_thread() is threading.main_thread():
-        import getpass
-
         return getpass.getpass("Passphrase of the signing key: ").encode("utf-8")
     raise SigningKeyError(
         f"the signing key needs its passphrase: set {PASSPHRASE_ENV} or run at a terminal"
@@ -220,6 +218,7 @@ def create_pilot_key(jurisdiction: str, secret: bytes, force: bool = False) -> t
     """A self-signed key and certificate for ``jurisdiction`` in its settings folder
     (``keys/J.p12``, ``keys/J.pem``), named in its settings file: (key, certificate).
     Existing key files are kept unless ``force``."""
+    # law.packs and settings load pydantic, yaml, annotated_types (+150 ms): loaded on first use
     from docgen.law.packs import load_pack
     from docgen.settings import settings_path
 

@@ -16,12 +16,18 @@ the stylesheet as well).
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ec import ECDSA
+from cryptography.hazmat.primitives.asymmetric.padding import PKCS1v15
 
 from docgen.errors import DocgenError
 from docgen.signing.keys import SigningKey, passphrase, read_certificate, read_key, usable
@@ -53,6 +59,7 @@ class Signer:
 def municipal_signer(jurisdiction: str, municipality: str, prompt: bool = True) -> Signer | None:
     """The signer named in ``jurisdiction``'s settings, its certificate checked; None when
     the municipality has no signing key (documents are then issued unsigned)."""
+    # settings loads pydantic, yaml, annotated_types (+98 ms): loaded on first use
     from docgen.settings import load_settings
 
     local = load_settings(jurisdiction)
@@ -71,8 +78,6 @@ _OPENED: dict[tuple[Path, int, str], SigningKey] = {}
 def _opened(path: Path, secret: bytes) -> SigningKey:
     """The key at ``path``, opened once per process (an RSA key's check on opening takes
     about 0.4 s) and again when the file changes."""
-    import hashlib
-
     try:
         changed = path.stat().st_mtime_ns
     except OSError:
@@ -86,8 +91,8 @@ def _opened(path: Path, secret: bytes) -> SigningKey:
 def off_loop(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)``, in a thread of its own when this one runs an event loop (pyHanko's
     synchronous calls start their own loop, which a running one refuses)."""
+    # asyncio, ssl take 18 ms to import: loaded on first use
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
 
     try:
         asyncio.get_running_loop()
@@ -122,6 +127,7 @@ def _sign_pdf(pdf: bytes, signer: Signer, officer: str, reason: str, visible: bo
 def _signed(
     pdf: bytes, signer: Signer, officer: str, reason: str, room: int | None, visible: bool
 ) -> bytes:
+    # pyhanko, aiohttp, pyhanko_certvalidator take 320 ms to import: loaded on first use
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.sign import fields, signers
     from pyhanko.stamp import NoOpStampStyle
@@ -158,9 +164,11 @@ def _signed(
 def _time_stamper(url: str):  # type: ignore[no-untyped-def]
     """An RFC 3161 client over the standard library (pyHanko's own need requests or
     aiohttp): the time-stamp token that makes the signature PAdES B-T."""
+    # asyncio, ssl take 21 ms to import: loaded on first use
     import asyncio
     import urllib.request
 
+    # pyhanko, aiohttp, pyhanko_certvalidator take 320 ms to import: loaded on first use
     from asn1crypto import tsp
     from pyhanko.sign.timestamps.api import TimeStamper
 
@@ -187,11 +195,11 @@ def _time_stamper(url: str):  # type: ignore[no-untyped-def]
 def _pyhanko_signer(key: SigningKey):  # type: ignore[no-untyped-def]
     """pyHanko's signer over the key already opened (pyHanko's own reloads the key from
     DER at every signature, a check of the RSA key that costs about 0.4 s each time)."""
+    # asn1crypto takes 11 ms to import: loaded on first use
     from asn1crypto import keys as asn1_keys
     from asn1crypto import x509 as asn1_x509
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ec import ECDSA
-    from cryptography.hazmat.primitives.asymmetric.padding import PKCS1v15
+
+    # pyhanko, aiohttp, pyhanko_certvalidator take 310 ms to import: loaded on first use
     from pyhanko.sign import signers
     from pyhanko.sign.general import get_pyca_cryptography_hash
     from pyhanko_certvalidator.registry import SimpleCertificateStore
@@ -274,6 +282,7 @@ def _page_refs(writer) -> list:  # type: ignore[no-untyped-def]
 def _tag_widget(writer, page: int, described: str) -> None:  # type: ignore[no-untyped-def]
     """Put the signature's widget in the structure tree (PDF/UA: an annotation is tagged,
     a widget inside a Form element) and make it printable (PDF/A)."""
+    # pyhanko_certvalidator, asn1crypto, asyncio take 72 ms to import: loaded on first use
     from pyhanko.pdf_utils import generic
 
     # (pyHanko's .get would give the reference; [] gives the object)
@@ -327,6 +336,7 @@ def _tag_widget(writer, page: int, described: str) -> None:  # type: ignore[no-u
 
 def signing_time(signed: bytes) -> datetime | None:
     """When ``signed`` says it was signed (the signature's signing time)."""
+    # pyhanko_certvalidator, pyhanko, asn1crypto take 93 ms to import: loaded on first use
     from pyhanko.pdf_utils.reader import PdfFileReader
 
     reader = PdfFileReader(io.BytesIO(signed), strict=False)

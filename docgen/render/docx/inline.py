@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from docx.enum.text import WD_COLOR_INDEX
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Pt
@@ -152,8 +153,6 @@ class Inline:
         if fmt.get("lang") or fmt.get("font") or fmt.get("rtl"):
             mark_language(run, fmt)
         if fmt.get("highlight"):
-            from docx.enum.text import WD_COLOR_INDEX
-
             run.font.highlight_color = WD_COLOR_INDEX.YELLOW
 
     def finish(self) -> None:
