@@ -5,7 +5,7 @@ or "unexplained"; a document dated after the municipality's today is refused."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 import yaml
