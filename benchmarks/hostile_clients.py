@@ -42,7 +42,7 @@ from desk_server import start_desk, start_draft, stop_desk, typed_sample  # noqa
 
 from tests.helpers.caddy import start_caddy  # noqa: E402
 from tests.helpers.flood import SlowBodies, Timings, pages  # noqa: E402
-from tests.helpers.procs import children, peak_memory_kb  # noqa: E402
+from tests.helpers.procs import peak_memory_kb, renderer_pids  # noqa: E402
 
 
 def report(name: str, timings: Timings, peak_kb: int, extra: str = "") -> None:
@@ -176,9 +176,8 @@ def killed_renderer(desk) -> tuple[Timings, int, str]:
     where, token = start_draft(clerk, "notice-of-violation")
     clerk.post(where, data={**typed, "csrf_token": token})
     clerk.get(f"{where}/preview")
-    for child in children(desk.process.pid):
-        if b"spawn_main" in (child / "cmdline").read_bytes():
-            os.kill(int(child.name), signal.SIGKILL)
+    for renderer in renderer_pids(desk.process.pid):
+        os.kill(renderer, signal.SIGKILL)
     time.sleep(0.5)
     timings = pages(clerk, f"{where}/preview", seconds=10, pause=0.5)
     return timings, peak(desk), "(previews after the kill)"

@@ -19,7 +19,7 @@ from desk_server import serving, start_draft, typed_sample
 
 from docgen.desk.forms import input_id
 from tests.helpers import hostile, readback
-from tests.helpers.procs import children, peak_memory_kb
+from tests.helpers.procs import peak_memory_kb, renderer_pids
 
 MAP = hostile.MAP
 FIELD = "easement.exhibit"
@@ -144,7 +144,7 @@ def test_a_path_typed_in_the_field_reads_nothing_on_the_server(desk, tmp_path):
 def test_a_pdf_bomb_is_refused_quickly_beside_the_field(desk, capsys):
     attorney = desk.signed_in("ada")
     where, token = drafted(attorney)
-    renderers = [int(p.name) for p in children(desk.process.pid)]
+    renderers = renderer_pids(desk.process.pid)
     before = {pid: peak_memory_kb(pid) for pid in renderers}
     bomb = hostile.pdf_page_bomb()
     start = time.monotonic()

@@ -17,7 +17,7 @@ import pytest
 from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 
 from docgen.desk import renderers
-from tests.helpers.procs import children
+from tests.helpers.procs import renderer_pids
 
 
 def niceness() -> renderers.Result:
@@ -93,18 +93,6 @@ def test_a_dead_renderer_between_requests_is_replaced_before_the_next(pool):
 
 
 # -- a real desk ---------------------------------------------------------------------------
-
-
-def renderer_pids(server: int) -> list[int]:
-    """The server's rendering processes (spawned children, not the resource tracker)."""
-    found = []
-    for child in children(server):
-        try:
-            if b"spawn_main" in (child / "cmdline").read_bytes():
-                found.append(int(child.name))
-        except OSError:
-            continue
-    return sorted(found)
 
 
 def wait_for_renderers(server: int) -> list[int]:

@@ -57,8 +57,12 @@ TOO_BIG = (
     "with the same file will fail the same way."
 )
 
-_spawn = multiprocessing.get_context("spawn")  # a fresh interpreter (a fork would copy the
-# server's threads and connections)
+# Each rendering process is forked from a fork server: a clean process the server starts
+# once, which has loaded the engines (a fork of the server itself would copy its threads
+# and connections). A new or replacing renderer is then ready in milliseconds, not after
+# the second WeasyPrint and python-docx take to load, and shares their pages.
+_context = multiprocessing.get_context("forkserver")
+_context.set_forkserver_preload(["docgen.api", "weasyprint", "docx", "docxtpl"])
 
 
 class RendererLost(DocgenError):
@@ -140,8 +144,8 @@ def _death(code: int | None) -> str:
 
 
 def _start() -> tuple[Any, Connection]:
-    ours, theirs = _spawn.Pipe()
-    process = _spawn.Process(target=_serve, args=(theirs, _memory_limit()), daemon=True)
+    ours, theirs = _context.Pipe()
+    process = _context.Process(target=_serve, args=(theirs, _memory_limit()), daemon=True)
     process.start()
     theirs.close()
     return process, ours
@@ -253,7 +257,8 @@ def _serve(pipe: Connection, memory: int) -> None:
     # never lowered (only root may raise priority)
     nice = max(os.getpriority(os.PRIO_PROCESS, 0), RENDER_NICENESS)
     os.setpriority(os.PRIO_PROCESS, 0, nice)
-    import docgen.api  # noqa: F401  (WeasyPrint, python-docx and the packs, loaded once)
+    # loaded by the fork server already (see _context); on its own, loaded here once
+    import docgen.api  # noqa: F401
 
     pipe.send(("started", None))
     while True:
