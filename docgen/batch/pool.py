@@ -49,6 +49,7 @@ from docgen.batch.manifest import (
 from docgen.batch.worker import Job, Outcome, init_worker, render_case
 from docgen.errors import DocgenError, OutputError, OutputExists, OutputUsage
 from docgen.queue.app import queue_url
+from docgen.render import ENGINES
 from docgen.render.output import make_folder, write_files
 from docgen.render.variants import check_variant
 
@@ -58,8 +59,11 @@ Render = Callable[[int, CaseInput], Outcome]
 
 def _context() -> Any:
     """Workers start from a clean fork server (never a fork of a process running Pango)."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(ENGINES)  # each worker starts with the engines loaded
+    return context
 
 
 class _Stop(Exception):

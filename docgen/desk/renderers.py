@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from docgen.errors import CaseInvalid, DocgenError
+from docgen.render import ENGINES
 
 RENDERERS = 2  # processes per server process: rendering is bounded by the machine's cores
 # A render waits behind the pages and autosaves of the clerks who are typing: on a machine
@@ -62,7 +63,7 @@ TOO_BIG = (
 # and connections). A new or replacing renderer is then ready in milliseconds, not after
 # the second WeasyPrint and python-docx take to load, and shares their pages.
 _context = multiprocessing.get_context("forkserver")
-_context.set_forkserver_preload(["docgen.api", "weasyprint", "docx", "docxtpl"])
+_context.set_forkserver_preload(ENGINES)
 
 
 class RendererLost(DocgenError):
