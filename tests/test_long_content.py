@@ -145,6 +145,12 @@ def rendered():
     return out
 
 
+@pytest.fixture(scope="module")
+def pdf_texts(rendered):
+    """Each long case's PDF read back once, page by page (pypdf takes seconds on these)."""
+    return {name: pdf_pages(pdf) for name, (_, _, _, pdf, _) in rendered.items()}
+
+
 NAMES = [c.name for c in CASES]
 
 
@@ -157,9 +163,9 @@ def pdf_pages(pdf: bytes) -> list[str]:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_page_has_the_running_head_and_page_x_of_y(rendered, name):
-    case, doc, _, pdf, _ = rendered[name]
-    pages = pdf_pages(pdf)
+def test_every_page_has_the_running_head_and_page_x_of_y(rendered, pdf_texts, name):
+    case, doc, _, _, _ = rendered[name]
+    pages = pdf_texts[name]
     assert len(pages) >= case.min_pages, f"only {len(pages)} pages"
     for number, text in enumerate(pages, 1):
         assert f"Page {number} of {len(pages)}" in text, f"page {number}: {text[-200:]}"
@@ -168,9 +174,9 @@ def test_every_page_has_the_running_head_and_page_x_of_y(rendered, name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_word_is_printed(rendered, name):
+def test_every_word_is_printed(rendered, pdf_texts, name):
     """Every word of the HTML is in the PDF and the DOCX as often (extra: repeated heads)."""
-    _, doc, _, pdf, docx_bytes = rendered[name]
+    _, doc, _, _, docx_bytes = rendered[name]
     html = doc.standalone()
     expected = Counter(words(html_text(html)))
     repeated = {w for head in table_heads(html) for w in head}
@@ -179,7 +185,7 @@ def test_every_word_is_printed(rendered, name):
     shaped = expected - Counter(words(complex_script_lines(html_text(html))))
     pdf_words = Counter(
         w
-        for w in words("\n".join(pdf_pages(pdf)), (flat(doc.running_head),))
+        for w in words("\n".join(pdf_texts[name]), (flat(doc.running_head),))
         if not COMPLEX_SCRIPT.search(w)
     )
     docx_words = Counter(words(docx_text(docx_bytes)))
@@ -226,9 +232,9 @@ def table_texts(html: str) -> list[tuple[list[str], str]]:
 
 
 @pytest.mark.parametrize("name", [c.name for c in CASES if c.table])
-def test_table_headers_repeat_on_every_page_a_table_reaches(rendered, name):
-    case, doc, _, pdf, _ = rendered[name]
-    pages = [f" {text} " for text in pdf_pages(pdf)]
+def test_table_headers_repeat_on_every_page_a_table_reaches(rendered, pdf_texts, name):
+    case, doc, _, _, _ = rendered[name]
+    pages = [f" {text} " for text in pdf_texts[name]]
     start, end = case.table
     first = next(i for i, text in enumerate(pages) if f" {start} " in text)
     last = next(i for i in range(first, len(pages)) if f" {end} " in pages[i])
