@@ -83,3 +83,38 @@ def write_case(tmp_path: Path, text: str, name: str = "case.yaml") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# `make test` runs in two processes, each taking whole modules in the order collected. A
+# module that takes a minute, collected last, would leave one process working alone at the
+# end: the longest modules (measured on a fresh clone) go first. This orders, never selects.
+LONGEST_FIRST = (
+    "test_desk_actions.py",
+    "test_desk_renderers.py",
+    "test_desk_browser.py",
+    "test_batch_faults.py",
+    "register/test_register_faults.py",
+    "test_long_content.py",
+    "test_desk_concurrency.py",
+    "test_desk_http.py",
+    "test_conformance.py",
+    "test_desk_slow_clients.py",
+    "jobqueue/test_queue_desk.py",
+    "test_deploy_guide.py",
+    "test_properties.py",
+    "jobqueue/test_queue_faults.py",
+    "register/test_register_one_served_date.py",
+    "register/test_register_finals.py",
+    "test_desk_mail.py",
+    "test_certify_browser.py",
+    "test_certify_developer.py",
+    "test_taglines.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        module = item.path.relative_to(ROOT / "tests").as_posix()
+        return LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: every module's tests keep their order
