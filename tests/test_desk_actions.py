@@ -10,7 +10,8 @@ import re
 
 import pytest
 from desk_server import csrf_of, docgen, serving, start_draft, typed_sample
-from pypdf import PdfReader
+
+from tests.helpers.readback import pdf_text
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +29,6 @@ def issued(client, kind: str, sample: str, changes: dict | None = None) -> str:
     return done.headers["location"].rsplit("/", 1)[1]
 
 
-def text_of(pdf: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-
-
 def test_a_stop_work_order_gives_its_placard_and_a_notice_its_packet(desk):
     clerk = desk.signed_in("ann")
     order = issued(clerk, "stop-work-order", "homer-silt-fence")
@@ -40,12 +37,12 @@ def test_a_stop_work_order_gives_its_placard_and_a_notice_its_packet(desk):
     placard = clerk.get(f"/documents/{order}/as/placard.pdf")
     assert placard.status_code == 200 and placard.content[:5] == b"%PDF-"
     assert f'filename="{order}-placard.pdf"' in placard.headers["content-disposition"]
-    assert order in text_of(placard.content) and "STOP" in text_of(placard.content).upper()
+    assert order in pdf_text(placard.content) and "STOP" in pdf_text(placard.content).upper()
 
     notice = issued(clerk, "notice-of-violation", "homer-first-offense")
     assert "Violation packet (PDF)" in clerk.get(f"/documents/{notice}").text
     packet = clerk.get(f"/documents/{notice}/as/packet.pdf")
-    text = text_of(packet.content)
+    text = pdf_text(packet.content)
     assert packet.status_code == 200 and notice in text and f"{notice}-PS" in text
     # a copy a kind does not offer is not found
     assert clerk.get(f"/documents/{notice}/as/placard.pdf").status_code == 404
@@ -216,7 +213,7 @@ def test_a_certification_gives_one_file_per_firm(desk):
     for n, firm in enumerate(firms, start=1):
         assert f"Contractor certification for {html.escape(firm)} (PDF)" in page
         part = clerk.get(f"/documents/{number}/as/part-{n}.pdf").content
-        text = text_of(part)
+        text = pdf_text(part)
         assert firm in text.replace("\n", " ")
         assert all(other not in text for other in firms if other != firm)
         # The per-firm file is a file of the issued document: verify says so, naming it.
@@ -261,7 +258,7 @@ def test_service_is_recorded_per_person_with_what_the_affidavit_states(desk):
     mail = "Certified mail, return receipt requested"
     assert f"<td>Tioughnioga Ridge Development LLC</td><td>{mail}</td>" in page
     first = re.search(r"Affidavits of service: <a href=\"/documents/([^\"]+)\"", page).group(1)
-    text = text_of(clerk.get(f"/documents/{first}/file.pdf").content).replace("\n", " ")
+    text = pdf_text(clerk.get(f"/documents/{first}/file.pdf").content).replace("\n", " ")
     assert "10:45" in text and "Alan P. Mercer, managing member of Cayuga" in text
 
     # the register's checks are the form's: a time given for a mailing is refused, kept
@@ -328,7 +325,7 @@ def test_the_attorney_issues_an_easement_with_counsels_final_text(desk):
         kept[stored] = got.content
     assert kept["final"] == final.getvalue()
     assert kept["redline"][:2] == b"PK" and kept["final-pdfa"][:5] == b"%PDF-"
-    assert "Counsel adds this sentence" in text_of(kept["final-pdfa"])
+    assert "Counsel adds this sentence" in pdf_text(kept["final-pdfa"])
     assert (
         "final.docx"
         in attorney.get(f"/documents/{number}/file.final").headers["content-disposition"]

@@ -22,14 +22,15 @@ from pypdf import PdfReader
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.demo import sample_cases
+from tests.helpers import readback
 from tests.helpers.casewalk import set_in
 from tests.helpers.readback import (
-    COMPLEX_SCRIPT,
     complex_script_lines,
     docx_header_footer,
     docx_text,
     html_text,
     table_heads,
+    without_complex_script,
     words,
 )
 
@@ -147,8 +148,8 @@ def rendered():
 
 @pytest.fixture(scope="module")
 def pdf_texts(rendered):
-    """Each long case's PDF read back once, page by page (pypdf takes seconds on these)."""
-    return {name: pdf_pages(pdf) for name, (_, _, _, pdf, _) in rendered.items()}
+    """Each long case's PDF read back once, page by page."""
+    return {name: readback.pdf_pages(pdf) for name, (_, _, _, pdf, _) in rendered.items()}
 
 
 NAMES = [c.name for c in CASES]
@@ -158,14 +159,10 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def pdf_pages(pdf: bytes) -> list[str]:
-    return [flat(page.extract_text() or "") for page in PdfReader(io.BytesIO(pdf)).pages]
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_every_page_has_the_running_head_and_page_x_of_y(rendered, pdf_texts, name):
     case, doc, _, _, _ = rendered[name]
-    pages = pdf_texts[name]
+    pages = [flat(text) for text in pdf_texts[name]]
     assert len(pages) >= case.min_pages, f"only {len(pages)} pages"
     for number, text in enumerate(pages, 1):
         assert f"Page {number} of {len(pages)}" in text, f"page {number}: {text[-200:]}"
@@ -181,13 +178,10 @@ def test_every_word_is_printed(rendered, pdf_texts, name):
     expected = Counter(words(html_text(html)))
     repeated = {w for head in table_heads(html) for w in head}
     # A PDF's complex-script lines come back shaped (tests/test_taglines.py reads them):
-    # the PDF is held to every other word, and its shaped words are left out.
+    # the PDF is held to every other line.
     shaped = expected - Counter(words(complex_script_lines(html_text(html))))
-    pdf_words = Counter(
-        w
-        for w in words("\n".join(pdf_texts[name]), (flat(doc.running_head),))
-        if not COMPLEX_SCRIPT.search(w)
-    )
+    pdf_lines = without_complex_script("\n".join(pdf_texts[name]))
+    pdf_words = Counter(words(pdf_lines, (flat(doc.running_head),)))
     docx_words = Counter(words(docx_text(docx_bytes)))
     for fmt, found, said in (("PDF", pdf_words, shaped), ("DOCX", docx_words, expected)):
         missing = said - found
@@ -234,7 +228,7 @@ def table_texts(html: str) -> list[tuple[list[str], str]]:
 @pytest.mark.parametrize("name", [c.name for c in CASES if c.table])
 def test_table_headers_repeat_on_every_page_a_table_reaches(rendered, pdf_texts, name):
     case, doc, _, _, _ = rendered[name]
-    pages = [f" {text} " for text in pdf_texts[name]]
+    pages = [f" {flat(text)} " for text in pdf_texts[name]]
     start, end = case.table
     first = next(i for i, text in enumerate(pages) if f" {start} " in text)
     last = next(i for i in range(first, len(pages)) if f" {end} " in pages[i])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import os
 import secrets
+import shutil
 
 import pytest
 
@@ -40,11 +41,30 @@ def fresh_postgres(server: str) -> str:
     return pgserver.create_database(server, name, template="register_template")
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    """A migrated SQLite register for the session, which each test copies (running every
+    migration again for each test took more time than most of the tests)."""
+    from docgen.register import Register
+
+    path = tmp_path_factory.mktemp("register-template") / "docgen.sqlite"
+    Register.open(f"sqlite:///{path}").close()
+    return path
+
+
+def fresh_sqlite(template, path) -> str:
+    """A new SQLite register at ``path``, a copy of the migrated template."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
+
 @pytest.fixture(params=BACKENDS)
 def register_url(request, tmp_path, monkeypatch) -> str:
     """A new, empty, migrated register on each backend; also set for CLI subprocesses."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'home' / 'docgen.sqlite'}"
+        template = request.getfixturevalue("sqlite_template")
+        url = fresh_sqlite(template, tmp_path / "home" / "docgen.sqlite")
     else:
         url = fresh_postgres(request.getfixturevalue("postgres_template"))
     monkeypatch.setenv("DOCGEN_DATABASE_URL", url)

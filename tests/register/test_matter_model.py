@@ -69,7 +69,7 @@ from docgen.register.service import Service
 from docgen.register.standing import kept_deadline
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
-from tests.register.conftest import fresh_postgres
+from tests.register.conftest import fresh_postgres, fresh_sqlite
 from tests.register.test_register_lift import order
 
 HTML = ("html",)
@@ -495,9 +495,9 @@ def run(url_for, examples: int, steps: int) -> None:
     )
 
 
-def test_the_matter_keeps_the_law_on_sqlite(tmp_path):
+def test_the_matter_keeps_the_law_on_sqlite(tmp_path, sqlite_template):
     made = count(1)
-    run(lambda: f"sqlite:///{tmp_path / f'matter-{next(made)}.sqlite'}", 10, 20)
+    run(lambda: fresh_sqlite(sqlite_template, tmp_path / f"matter-{next(made)}.sqlite"), 10, 20)
 
 
 def test_the_matter_keeps_the_law_on_postgresql(postgres_template):
@@ -505,14 +505,18 @@ def test_the_matter_keeps_the_law_on_postgresql(postgres_template):
 
 
 @pytest.mark.skipif(not os.environ.get("DOCGEN_SOAK"), reason="make soak runs it")
-def test_soak(tmp_path):
+def test_soak(tmp_path, sqlite_template):
     """As long as asked: DOCGEN_SOAK_EXAMPLES sequences of DOCGEN_SOAK_STEPS steps, with
     a fresh seed each run (derandomize off)."""
     made = count(1)
     machine = type(
         "Soak",
         (MatterModel,),
-        {"url_for": classmethod(lambda cls: f"sqlite:///{tmp_path / f's-{next(made)}.sqlite'}")},
+        {
+            "url_for": classmethod(
+                lambda cls: fresh_sqlite(sqlite_template, tmp_path / f"s-{next(made)}.sqlite")
+            )
+        },
     )
     run_state_machine_as_test(
         machine,
