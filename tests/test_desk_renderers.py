@@ -92,6 +92,21 @@ def test_a_dead_renderer_between_requests_is_replaced_before_the_next(pool):
     assert renderers.healthy()
 
 
+def test_a_renderer_killed_just_before_the_health_check_is_replaced_and_the_desk_healthy(pool):
+    """A renderer's death reaches the server through the fork server, which reaps it: on
+    a busy machine the health check can come first, find the process still alive and its
+    pipe closed. The check then asks its replacement, as the desk can render."""
+    from multiprocessing import forkserver
+
+    victim = renderers.run(pid)[1]
+    server = forkserver._forkserver._forkserver_pid  # slowed: it reaps the victim late
+    os.kill(server, signal.SIGSTOP)
+    threading.Timer(1.0, os.kill, (server, signal.SIGCONT)).start()
+    os.kill(victim, signal.SIGKILL)
+    assert renderers.healthy()
+    assert victim not in {renderers.run(pid)[1] for _ in range(4 * renderers.RENDERERS)}
+
+
 # -- a real desk ---------------------------------------------------------------------------
 
 

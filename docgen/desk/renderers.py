@@ -75,6 +75,11 @@ class RendererLost(DocgenError):
         super().__init__(f"The document could not be made just now: {why}. {advice}")
 
 
+class RendererDied(RendererLost):
+    """The rendering process died (its pipe closed): a crash, a kill, the out-of-memory
+    killer. It has been replaced."""
+
+
 class RenderTooBig(RendererLost):
     """The render ran out of its memory (a bomb in an upload, say): trying again fails
     the same way."""
@@ -104,7 +109,7 @@ class Renderer:
             self.process.join(timeout=5)  # its pipe closed as it died: reap it for the code
             code = self.process.exitcode
             self.replace()
-            raise RendererLost(_death(code)) from None
+            raise RendererDied(_death(code)) from None
         if outcome == "exhausted":  # the process may be in no state to go on: a fresh one
             self.replace()
             raise RenderTooBig(value, TOO_BIG)
@@ -196,11 +201,9 @@ class Pool:
             for renderer in lent:
                 if not renderer.alive():
                     renderer.replace()
-                if renderer.call(_ping, (), HEALTH_SECONDS) != ("pong", None):
+                if not _answers(renderer):
                     return False
             return busy_alive
-        except RendererLost:
-            return False
         finally:
             for renderer in lent:
                 self.free.put(renderer)
@@ -208,6 +211,23 @@ class Pool:
     def stop(self) -> None:
         for _ in self.all:  # each in turn, once the request it serves is done
             self.free.get().end()
+
+
+def _answers(renderer: Renderer) -> bool:
+    """The renderer answers a ping within HEALTH_SECONDS (one that does not is replaced,
+    and the check fails). One that died just now can still look alive (its death reaches
+    the server through the fork server, which reaps it): its ping finds the pipe closed,
+    it is replaced, and the replacement is asked."""
+    try:
+        return renderer.call(_ping, (), HEALTH_SECONDS) == ("pong", None)
+    except RendererDied:
+        pass
+    except RendererLost:
+        return False
+    try:
+        return renderer.call(_ping, (), HEALTH_SECONDS) == ("pong", None)
+    except RendererLost:
+        return False
 
 
 _lock = threading.Lock()
