@@ -34,6 +34,17 @@ def postgres_server():
 
 
 @pytest.fixture(scope="session")
+def shared_desk(tmp_path_factory):
+    """One desk per test process (tests/desk_server.py), for the modules whose tests each
+    make their own drafts and documents and look only at those: starting a desk costs
+    two seconds of the processor. A module that counts the register's contents, changes
+    the desk's users or settings, or floods it starts its own (``serving``)."""
+    from desk_server import serving
+
+    yield from serving(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
 def checkout_wheel(tmp_path_factory):
     """This checkout's release wheel (make dist), built once per test process for the
     upgrade and deployment-guide tests."""

@@ -18,7 +18,7 @@ import zipfile
 
 import pytest
 from desk_browser import axe_violations, chromium, sign_in
-from desk_server import csrf_of, database, serving, start_draft
+from desk_server import csrf_of, database, start_draft
 from playwright.sync_api import expect
 
 from docgen.desk.forms import input_id
@@ -41,8 +41,8 @@ ISSUE = re.compile("^Issue: number, record")  # a draft's issue button
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
-    yield from serving(tmp_path_factory)
+def desk(shared_desk):
+    return shared_desk
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,9 @@ import re
 
 import pytest
 from desk_server import csrf_of, serving, start_draft, typed_sample
-from test_desk_actions import text_of
 from test_desk_mail import checked_downloads, files_listed, record
+
+from tests.helpers.readback import pdf_text
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def test_issue_with_a_spanish_copy_lists_it_and_verify_names_it(desk):
     got = checked_downloads(clerk, number)
     stored = record(desk, number).hashes
     assert {fmt: hashlib.sha256(b).hexdigest() for fmt, b in got.items()} == stored
-    assert "COPIA DE CORTESÍA EN ESPAÑOL" in text_of(got["es.pdf"])
+    assert "COPIA DE CORTESÍA EN ESPAÑOL" in pdf_text(got["es.pdf"])
     spanish = clerk.get(f"/documents/{number}/file.es.pdf")
     assert (
         f'filename="{number}-notice-of-violation-es.pdf"' in spanish.headers["content-disposition"]

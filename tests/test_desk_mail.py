@@ -13,10 +13,10 @@ import re
 
 import pytest
 from desk_server import csrf_of, serving, start_draft, typed_sample
-from test_desk_actions import issued, text_of
+from test_desk_actions import issued
 
 from docgen.cases.mail import with_check_digit
-from tests.helpers.readback import docx_text
+from tests.helpers.readback import docx_text, pdf_text
 
 ARTICLE = with_check_digit("9589071052700123456" + "78")  # 22 digits
 
@@ -83,9 +83,9 @@ def test_issue_with_copies_lists_each_copy_checked_and_verify_names_whose(desk):
     assert (
         f'filename="{number}-notice-of-violation-copy-1.pdf"' in copy.headers["content-disposition"]
     )
-    for text in (text_of(got["copy1.pdf"]), docx_text(got["copy1.docx"])):
+    for text in (pdf_text(got["copy1.pdf"]), docx_text(got["copy1.docx"])):
         assert f"Copy for {applicant}." in " ".join(text.split())
-    for text in (text_of(got["pdf"]), docx_text(got["docx"])):
+    for text in (pdf_text(got["pdf"]), docx_text(got["docx"])):
         assert "Copy for" not in text
 
     token = csrf_of(clerk.get("/verify").text)
@@ -123,7 +123,7 @@ def test_lift_with_copies_gives_each_person_served_their_copy(desk):
     developer = "Tioughnioga Ridge Development LLC (developer)"
     assert f"Download the copy for {developer}, PDF" in [label for label, _ in listed.values()]
     got = checked_downloads(clerk, number)
-    for text in (text_of(got["copy1.pdf"]), docx_text(got["copy1.docx"])):
+    for text in (pdf_text(got["copy1.pdf"]), docx_text(got["copy1.docx"])):
         flat = " ".join(text.split())
         assert "Notice Lifting Stop-Work Order" in flat and f"Copy for {developer}." in flat
     assert f'Lifted by <a href="/documents/{number}">' in clerk.get(f"/documents/{order}").text
@@ -162,7 +162,7 @@ def test_the_days_mailing_list_flags_a_missing_article_and_downloads(desk):
         got = clerk.get(link)
         assert got.status_code == 200 and got.content.startswith(magic), fmt
         assert f'filename="{day}-mailing-list.{fmt}"' in got.headers["content-disposition"]
-        body = {"pdf": text_of, "docx": docx_text}.get(fmt, lambda b: b.decode())(got.content)
+        body = {"pdf": pdf_text, "docx": docx_text}.get(fmt, lambda b: b.decode())(got.content)
         flat = " ".join(body.split())
         for words in (grouped, "MISSING", number, "Albany Street Partners LP", "Helen M. Brandt"):
             assert words in flat, (fmt, words)

@@ -8,17 +8,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from desk_server import csrf_of, serving, start_draft, typed_sample
-from test_desk_actions import issued, text_of
+from desk_server import csrf_of, start_draft, typed_sample
+from test_desk_actions import issued
 
 from docgen.cases.mail import with_check_digit
+from tests.helpers.readback import pdf_text
 
 ARTICLE = with_check_digit("9589071052700123456" + "91")
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
-    yield from serving(tmp_path_factory)
+def desk(shared_desk):
+    return shared_desk
 
 
 def token(clerk, number: str) -> str:
@@ -64,7 +65,7 @@ def test_the_return_receipt_is_recorded_on_its_mailing_from_the_page(desk):
     assert "Last day to appeal</dt><dd>December 9, 2026" in page
     assert "signed by R. Vantine" in page and "Return receipt came back" not in page
     annex = re.search(r'\(<a href="/documents/(RR-[^"]+)">', page).group(1)
-    text = " ".join(text_of(clerk.get(f"/documents/{annex}/file.pdf").content).split())
+    text = " ".join(pdf_text(clerk.get(f"/documents/{annex}/file.pdf").content).split())
     assert "Annex 1 to Affidavit of Service No. AOS-" in text
     assert "Signed by: R. Vantine" in text and "Date of receipt: November 24, 2026" in text
 
@@ -117,7 +118,7 @@ def test_a_notice_drafted_on_the_desk_has_one_last_day_the_registers(desk):
     assert done.status_code == 303, clerk.get(where).text
     number = done.headers["location"].rsplit("/", 1)[1]
     assert "Not served yet." in clerk.get(f"/documents/{number}").text
-    pdf = " ".join(text_of(clerk.get(f"/documents/{number}/file.pdf").content).split())
+    pdf = " ".join(pdf_text(clerk.get(f"/documents/{number}/file.pdf").content).split())
     assert "December 14" not in pdf and "December 10" not in pdf  # printed before service
     mailing = {"method": "certified-mail", "date": "2026-11-20", "received": "2026-11-27"}
     mailing |= {"article": with_check_digit("9589071052700123457" + "02")}

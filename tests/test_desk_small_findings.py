@@ -9,7 +9,7 @@ from __future__ import annotations
 import socket
 
 import pytest
-from desk_server import csrf_of, serving, start_desk, stop_desk
+from desk_server import csrf_of, start_desk, stop_desk
 
 from docgen.desk import renderers
 from docgen.desk.register_list import _cell
@@ -19,8 +19,8 @@ from tests.helpers.register_cases import notice
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
-    yield from serving(tmp_path_factory)
+def desk(shared_desk):
+    return shared_desk
 
 
 def raw(desk, request: bytes) -> bytes:

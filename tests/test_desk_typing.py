@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 from desk_browser import axe_violations, chromium
-from desk_server import database, serving, typed_sample
+from desk_server import database, typed_sample
 from playwright.sync_api import expect
 from test_desk_browser import sign_in
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
-    yield from serving(tmp_path_factory)
+def desk(shared_desk):
+    return shared_desk
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,15 @@ import html
 import re
 
 import pytest
-from desk_server import csrf_of, serving, start_draft, typed_sample
+from desk_server import csrf_of, start_draft, typed_sample
 from helpers.clerk_words import developer_words
 
 from docgen.law.packs import load_pack
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
-    yield from serving(tmp_path_factory)
+def desk(shared_desk):
+    return shared_desk
 
 
 def shown(page: str) -> list[str]:

@@ -8,14 +8,14 @@ import re
 
 import pytest
 from desk_browser import axe_violations, chromium
-from desk_server import PASSWORD, csrf_of, serving, start_draft, typed_sample
+from desk_server import PASSWORD, csrf_of, start_draft, typed_sample
 from helpers.clerk_words import developer_words
 from playwright.sync_api import expect
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
-    yield from serving(tmp_path_factory)
+def desk(shared_desk):
+    return shared_desk
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from sqlalchemy import text
 
 from docgen.faults import STEPS
 from docgen.register import Register, RegisterError
+from tests.helpers.cli import docgen
 from tests.helpers.register_cases import notice
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,18 +89,8 @@ def test_a_crash_at_any_step_leaves_no_number_without_document_nor_file_without_
     case = tmp_path / "case.yaml"
     case.write_text(yaml.safe_dump(notice()), encoding="utf-8")
     out = tmp_path / "out"
-    command = [
-        sys.executable,
-        "-m",
-        "docgen.cli",
-        "issue",
-        "notice-of-violation",
-        str(case),
-        "-o",
-        f"{out}/",
-        "-f",
-        "html,docx",
-    ]
+    args = ["issue", "notice-of-violation", case, "-o", f"{out}/", "-f", "html,docx"]
+    command = [sys.executable, "-m", "docgen.cli", *map(str, args)]
     env = os.environ | {"DOCGEN_CRASH_AT": step}
     crashed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     assert crashed.returncode == 70, crashed.stderr
@@ -109,8 +100,9 @@ def test_a_crash_at_any_step_leaves_no_number_without_document_nor_file_without_
     assert documents == (1 if STEPS.index(step) >= STEPS.index("committed") else 0)
     # The same case again: a crash before the commit left nothing, so it is issued now; a
     # crash after it left the whole record, so the first document is returned (one
-    # number, one record) and its files are written.
-    again = subprocess.run(command, capture_output=True, text=True, check=False)
+    # number, one record) and its files are written (in this process: only the crash
+    # needs a process of its own).
+    again = docgen(*args)
     assert again.returncode == 0, again.stderr
     assert "NOV-2026-0001" in again.stdout
     assert ("already issued" in again.stdout) == (documents == 1)
