@@ -37,8 +37,10 @@ def postgres_server():
 def shared_desk(tmp_path_factory):
     """One desk per test process (tests/desk_server.py), for the modules whose tests each
     make their own drafts and documents and look only at those: starting a desk costs
-    two seconds of the processor. A module that counts the register's contents, changes
-    the desk's users or settings, or floods it starts its own (``serving``)."""
+    two seconds of the processor. A module that counts the register's contents, issues a
+    sample another module issues (the second issue would return the first document),
+    imports a history, changes the desk's users or settings, or floods it starts its own
+    (``serving``)."""
     from desk_server import serving
 
     yield from serving(tmp_path_factory)
