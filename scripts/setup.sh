@@ -48,3 +48,7 @@ python=${PYTHON:-python3}
   | grep -v "^WARNING: Location" || true
 .venv/bin/python -c 'import docgen, weasyprint, docx' \
   || { echo "setup: docgen did not install" >&2; exit 1; }
+# docgen's modules compiled once, here: every desk, worker and command the tests start
+# imports them, and where PYTHONDONTWRITEBYTECODE is set (as on some build machines)
+# Python would otherwise compile them from source again in each process.
+.venv/bin/python -m compileall -q -j 0 docgen >/dev/null
