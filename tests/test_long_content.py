@@ -22,13 +22,13 @@ from pypdf import PdfReader
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.demo import sample_cases
-from tests.helpers import readback
 from tests.helpers.casewalk import set_in
 from tests.helpers.readback import (
     complex_script_lines,
     docx_header_footer,
     docx_text,
     html_text,
+    pdf_pages,
     table_heads,
     without_complex_script,
     words,
@@ -149,7 +149,7 @@ def rendered():
 @pytest.fixture(scope="module")
 def pdf_texts(rendered):
     """Each long case's PDF read back once, page by page."""
-    return {name: readback.pdf_pages(pdf) for name, (_, _, _, pdf, _) in rendered.items()}
+    return {name: pdf_pages(pdf) for name, (_, _, _, pdf, _) in rendered.items()}
 
 
 NAMES = [c.name for c in CASES]

@@ -218,16 +218,14 @@ def _answers(renderer: Renderer) -> bool:
     and the check fails). One that died just now can still look alive (its death reaches
     the server through the fork server, which reaps it): its ping finds the pipe closed,
     it is replaced, and the replacement is asked."""
-    try:
-        return renderer.call(_ping, (), HEALTH_SECONDS) == ("pong", None)
-    except RendererDied:
-        pass
-    except RendererLost:
-        return False
-    try:
-        return renderer.call(_ping, (), HEALTH_SECONDS) == ("pong", None)
-    except RendererLost:
-        return False
+    for _ in range(2):
+        try:
+            return renderer.call(_ping, (), HEALTH_SECONDS) == ("pong", None)
+        except RendererDied:
+            continue
+        except RendererLost:
+            return False
+    return False
 
 
 _lock = threading.Lock()
