@@ -60,11 +60,16 @@ def dribbled(sock: socket.socket, most: float = 30) -> tuple[bytes, float]:
 
 
 def rest_until_closed(sock: socket.socket) -> bytes:
-    sock.settimeout(10)
+    """What else comes on ``sock`` until the other side closes it (within 30 s: through
+    Caddy, after its own wait for the body, and on a busy machine); closed either way, so
+    a failure here leaves no open socket to fail the next test."""
+    sock.settimeout(30)
     rest = b""
-    while data := sock.recv(65536):
-        rest += data
-    sock.close()
+    try:
+        while data := sock.recv(65536):
+            rest += data
+    finally:
+        sock.close()
     return rest
 
 
