@@ -8,6 +8,8 @@ import io
 import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 import zipfile
@@ -17,6 +19,7 @@ import pytest
 from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 
 from docgen.desk import renderers
+from docgen.documents import DOCUMENTS
 from tests.helpers.procs import renderer_pids
 
 
@@ -36,6 +39,14 @@ def killed() -> renderers.Result:
 def sleeping(seconds: float) -> renderers.Result:
     time.sleep(seconds)
     return "slept", seconds
+
+
+def warmth() -> renderers.Result:
+    """What this process has warmed up, and the fonts' character maps it holds read."""
+    from docgen import warm
+    from docgen.render import glyphs
+
+    return "warm", (set(warm._warm), glyphs.coverage.cache_info().currsize)
 
 
 def greedy() -> renderers.Result:
@@ -64,6 +75,32 @@ def test_a_killed_renderer_fails_its_request_alone_and_is_replaced(pool):
     after = {renderers.run(pid)[1] for _ in range(4 * renderers.RENDERERS)}
     assert len(after) == renderers.RENDERERS and len(after - before) == 1
     assert renderers.healthy()
+
+
+def test_renderers_start_warm_from_their_fork_server_a_replacement_too(pool):
+    every = {(kind, fmt) for kind in DOCUMENTS for fmt in ("pdf", "docx")}
+    for _ in range(renderers.RENDERERS):
+        warmed, fonts_read = renderers.run(warmth)[1]
+        assert warmed == every and fonts_read > 0
+    with pytest.raises(renderers.RendererLost):
+        renderers.run(killed)
+    assert renderers.run(warmth)[1][0] == every
+
+
+def test_a_failed_warm_up_is_a_warning_and_the_fork_server_goes_on():
+    code = (
+        "import multiprocessing, docgen.warm\n"
+        "def boom(*args): raise RuntimeError('no fonts')\n"
+        "docgen.warm.warm_up = boom\n"
+        "import docgen.preload\n"
+        "print(docgen.warm._warm == set())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "warning: warm-up failed (RuntimeError: no fonts)\n"
+    assert done.stdout == "True\n"
 
 
 def test_a_render_past_its_time_is_stopped_and_the_next_one_runs(pool, monkeypatch):

@@ -38,7 +38,7 @@ LAYERS = (
     ("docgen.cases",),
     ("docgen.render", "docgen.signing"),
     ("docgen.documents", "docgen.instruments"),
-    ("docgen.api",),
+    ("docgen.api", "docgen.warm", "docgen.preload"),
     ("docgen.register",),
     ("docgen.queue", "docgen.batch"),
     (

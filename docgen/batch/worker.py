@@ -1,5 +1,6 @@
-"""Batch workers: warmed up once (templates, stylesheet, fonts, one page of each format),
-then each validates and renders its cases in memory, never raising for bad data."""
+"""Batch workers: warmed up once (templates, stylesheet, fonts, one page of each format:
+docgen.warm; a worker forked from a warm fork server starts warm), then each validates and
+renders its cases in memory, never raising for bad data."""
 
 from __future__ import annotations
 
@@ -9,15 +10,13 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 from docgen.batch.guard import die_with_parent
 from docgen.batch.inputs import CaseInput
 from docgen.errors import DocgenError
-from docgen.render.formats import to_bytes
-from docgen.render.html import CSS_MARKER, HtmlDocument
 from docgen.render.output import safe_name
+from docgen.warm import Heard, warm_up
 
 
 @dataclass(frozen=True)
@@ -61,68 +60,8 @@ class Outcome:
     unwritten: str | None = None
 
 
-class _Collect(logging.Handler):
-    """Keeps docgen's log warnings of the case being rendered, to report with its source."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
 _JOB: Job | None = None
-_LOG = _Collect()
-
-
-def warm_up(job: Job, every_kind: bool = False) -> None:
-    """Load what every case needs once: the kind's templates (``every_kind``: every kind's,
-    for a queue worker, which renders whatever it is given), then one page per format."""
-    # documents and others load pydantic, num2words, jinja2 (+200 ms): loaded on first use
-    from docgen.documents import DOCUMENTS, get_kind
-    from docgen.render.environment import environment
-
-    kinds = []
-    for name in DOCUMENTS if every_kind else [job.kind]:
-        kinds += get_kind(name).members()
-    env = environment()
-    for kind in kinds:
-        for template in (kind.template, *kind.layouts.values()):
-            env.get_template(template)
-    page = warm_up_page(tuple(dict.fromkeys(s for kind in kinds for s in kind.stylesheets)))
-    if "pdf" in job.formats:
-        # render.pdf loads pikepdf, pydantic, num2words (+190 ms): loaded on first use
-        from docgen.render import pdf
-
-        pdf.warm_up()
-    for fmt in job.formats:
-        to_bytes(page, fmt, job.pdf_variant)
-
-
-def warm_up_page(stylesheets: tuple[str, ...]) -> Any:
-    """A one-page document touching the fonts and styles real documents use."""
-
-    html = (
-        '<!DOCTYPE html><html lang="en-US"><head><meta charset="utf-8"><title>warm-up</title>'
-        f'{CSS_MARKER}</head><body data-running-head="warm-up"><main>'
-        '<p class="letterhead-name">Warm-up</p><h1>Warm-up</h1><h2>Heading</h2>'
-        "<p>Regular, <strong>bold</strong>, <em>italic</em>, <u>underlined</u>, "
-        "\u00a7\u00a012-34C(5).</p><ol><li>one<ol><li>two</li></ol></li></ol>"
-        "<ul><li>three</li></ul><table><thead><tr><th>a</th></tr></thead>"
-        '<tbody><tr><td>b</td></tr></tbody></table><p class="small">small</p>'
-        "</main></body></html>"
-    )
-    return HtmlDocument(
-        kind="warm-up",
-        title="warm-up",
-        number="warm-up",
-        filename="warm-up",
-        running_head="warm-up",
-        date=date(2000, 1, 1),
-        html=html,
-        stylesheets=stylesheets,
-    )
+_LOG = Heard()
 
 
 def init_worker(job: Job) -> None:
@@ -140,7 +79,7 @@ def prepare_process(job: Job, every_kind: bool = False) -> None:
     logger.addHandler(_LOG)
     logger.propagate = False
     try:
-        warm_up(job, every_kind)
+        warm_up(None if every_kind else [job.kind], job.formats, job.pdf_variant)
     except Exception as err:  # only a head start: the cases themselves will show any fault
         print(f"warning: worker warm-up failed ({type(err).__name__}: {err})", file=sys.stderr)
     for message in _LOG.messages:  # e.g. the engine's own (libharfbuzz-subset0 missing)

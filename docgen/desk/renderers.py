@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from docgen.errors import CaseInvalid, DocgenError
-from docgen.render import ENGINES
+from docgen.render import PRELOAD
 
 RENDERERS = 2  # processes per server process: rendering is bounded by the machine's cores
 # A render waits behind the pages and autosaves of the clerks who are typing: on a machine
@@ -59,11 +59,12 @@ TOO_BIG = (
 )
 
 # Each rendering process is forked from a fork server: a clean process the server starts
-# once, which has loaded the engines (a fork of the server itself would copy its threads
-# and connections). A new or replacing renderer is then ready in milliseconds, not after
-# the second WeasyPrint and python-docx take to load, and shares their pages.
+# once, which has loaded the engines and warmed them up on every kind (docgen.preload; a
+# fork of the server itself would copy its threads and connections). A new or replacing
+# renderer is then ready in milliseconds and renders its first document warm, not after
+# the seconds that loading and warming up take, and shares their pages.
 _context = multiprocessing.get_context("forkserver")
-_context.set_forkserver_preload(ENGINES)
+_context.set_forkserver_preload(PRELOAD)
 
 
 class RendererLost(DocgenError):

@@ -3,6 +3,7 @@
 Rendering knows nothing of law; it receives a finished context and wording.
 """
 
-# What a rendering process loads before its first document (a second or more): a process
-# that forks renderers (the desk's, a batch's workers) preloads them once in its fork server.
-ENGINES = ["docgen.api", "weasyprint", "docx", "docxtpl"]
+# What a process that forks renderers (the desk's, a batch's workers) has its fork server
+# load once: the engines, warmed up on every kind (docgen.preload), so each renderer forked
+# from it starts warm instead of spending a second or more on its first document.
+PRELOAD = ["docgen.preload"]

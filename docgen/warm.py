@@ -1,0 +1,90 @@
+"""A rendering process's head start: the kinds' templates compiled, the stylesheets parsed,
+the fonts' coverage read and one page laid out in each format, once, so that its first
+document costs what every later one does (a cold first PDF takes about four times the
+processor of a warm one).
+
+Batch and queue workers warm up when they start. A process that forks renderers (the
+desk's, a batch's workers) warms up its fork server instead, once (docgen.preload): each
+renderer forked from it, a replacement for a killed one too, starts warm.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import date
+
+from docgen.render.formats import to_bytes
+from docgen.render.html import CSS_MARKER, HtmlDocument
+
+# (kind, format) pairs this process has warmed up, or inherited warm from its fork server.
+_warm: set[tuple[str, str]] = set()
+
+
+class Heard(logging.Handler):
+    """Keeps the warnings docgen logs while it is attached (the engines' at warm-up, a
+    case's while it renders), to be reported with what caused them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def warm_up(
+    kinds: Iterable[str] | None, formats: Iterable[str], pdf_variant: str | None = None
+) -> None:
+    """Load what the cases of ``kinds`` need in ``formats``, unless this process has
+    already: the kinds' templates (a bundle's members' too), then one page per format.
+    ``kinds`` None: every kind (a queue worker's, a fork server's: they render whatever
+    they are given)."""
+    # documents and others load pydantic, num2words, jinja2 (+200 ms): loaded on first use
+    from docgen.documents import DOCUMENTS, get_kind
+    from docgen.render.environment import environment
+
+    kinds = DOCUMENTS if kinds is None else kinds
+    wanted = {(kind, fmt) for kind in kinds for fmt in formats} - _warm
+    if not wanted:
+        return
+    members = [m for name in dict.fromkeys(k for k, _ in wanted) for m in get_kind(name).members()]
+    env = environment()
+    for kind in members:
+        for template in (kind.template, *kind.layouts.values()):
+            env.get_template(template)
+    page = warm_up_page(tuple(dict.fromkeys(s for kind in members for s in kind.stylesheets)))
+    formats = dict.fromkeys(fmt for _, fmt in sorted(wanted))
+    if "pdf" in formats:
+        # render.pdf loads pikepdf, pydantic, num2words (+190 ms): loaded on first use
+        from docgen.render import pdf
+
+        pdf.warm_up()
+    for fmt in formats:
+        to_bytes(page, fmt, pdf_variant)
+    _warm.update(wanted)
+
+
+def warm_up_page(stylesheets: tuple[str, ...]) -> HtmlDocument:
+    """A one-page document touching the fonts and styles real documents use."""
+
+    html = (
+        '<!DOCTYPE html><html lang="en-US"><head><meta charset="utf-8"><title>warm-up</title>'
+        f'{CSS_MARKER}</head><body data-running-head="warm-up"><main>'
+        '<p class="letterhead-name">Warm-up</p><h1>Warm-up</h1><h2>Heading</h2>'
+        "<p>Regular, <strong>bold</strong>, <em>italic</em>, <u>underlined</u>, "
+        "\u00a7\u00a012-34C(5).</p><ol><li>one<ol><li>two</li></ol></li></ol>"
+        "<ul><li>three</li></ul><table><thead><tr><th>a</th></tr></thead>"
+        '<tbody><tr><td>b</td></tr></tbody></table><p class="small">small</p>'
+        "</main></body></html>"
+    )
+    return HtmlDocument(
+        kind="warm-up",
+        title="warm-up",
+        number="warm-up",
+        filename="warm-up",
+        running_head="warm-up",
+        date=date(2000, 1, 1),
+        html=html,
+        stylesheets=stylesheets,
+    )
