@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import tempfile
 from html import unescape
 from pathlib import Path
@@ -13,12 +15,26 @@ import pytest
 from docgen import api
 from docgen.demo import sample_cases
 
+
+def own_folder(variable: str) -> None:
+    """``variable`` names an empty folder of this test process's own, removed when it ends,
+    unless whoever runs the tests set it. A test process inherits the variables of the one
+    that started it (pytest-xdist's workers, the controller's): the marker tells a folder
+    inherited that way, which is replaced, from one set on purpose, which is kept."""
+    marker = f"DOCGEN_TESTS_{variable}"
+    if os.environ.get(variable) and os.environ.get(variable) != os.environ.get(marker):
+        return
+    folder = tempfile.mkdtemp(prefix=f"{variable.lower().replace('_', '-')}-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ[variable] = os.environ[marker] = folder
+
+
 # A municipality's settings on this machine (docgen.settings) would change what the samples
 # print: the tests read an empty settings folder unless a test gives its own.
-os.environ.setdefault("DOCGEN_SETTINGS", tempfile.mkdtemp(prefix="docgen-settings-"))
+own_folder("DOCGEN_SETTINGS")
 # Nor does a test write to this machine's register: a command run without DOCGEN_HOME uses
 # a folder of this test process (so parallel test processes never share one).
-os.environ.setdefault("DOCGEN_HOME", tempfile.mkdtemp(prefix="docgen-home-"))
+own_folder("DOCGEN_HOME")
 
 ROOT = Path(__file__).resolve().parent.parent
 

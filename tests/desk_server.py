@@ -1,9 +1,9 @@
 """A real desk for the tests: `docgen serve` on a free loopback port over a fresh register.
 
-The users, one per role, are added by one process through the accounts' API (as `docgen
-users add` adds them; tests/test_desk_signin.py tests the command itself). A fresh SQLite
-register is a copy of the first one this test process made that way: the same tables,
-migrations and users, without paying for four hashes and a process again.
+The users, one per role, are added through the accounts' API (as `docgen users add` adds
+them; tests/test_desk_signin.py tests the command itself). A fresh SQLite register is a
+copy of the first one this test process made that way: the same tables, migrations and
+users, without paying for four hashes again.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+
+from tests.helpers import cli
+from tests.helpers.cli import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "correct horse battery staple"
@@ -99,18 +102,10 @@ def environment(home: Path, database: str) -> dict[str, str]:
     return {**os.environ, "DOCGEN_HOME": str(home), "DOCGEN_DATABASE_URL": database}
 
 
-def docgen(
-    home: Path, *args: str, stdin: str = "", database: str = ""
-) -> subprocess.CompletedProcess:
-    env = environment(home, database or sqlite_of(home))
-    return subprocess.run(
-        [sys.executable, "-m", "docgen.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+def docgen(home: Path, *args: str, stdin: str = "", database: str = "") -> Run:
+    """``docgen ARGS`` over the register in ``home`` (or ``database``), in this test
+    process (tests/helpers/cli.py): the desk still serves it from a process of its own."""
+    return cli.docgen(*args, env=environment(home, database or sqlite_of(home)), stdin=stdin)
 
 
 def serving(tmp_path_factory) -> Iterator[Desk]:
@@ -135,10 +130,10 @@ def start_desk(home: Path, database: str = "", options: tuple[str, ...] = ()) ->
     test filled before starting it, else a fresh one), started with ``options`` (say
     ``--workers 2``) after its port."""
     if database:
-        add_users(home, database)
+        add_users(database)
     elif (home / "docgen.sqlite").exists():  # a register the test filled: users added to it
         database = sqlite_of(home)
-        add_users(home, database)
+        add_users(database)
     else:
         database = sqlite_of(home)
         shutil.copyfile(_template() / "docgen.sqlite", home / "docgen.sqlite")
@@ -166,26 +161,17 @@ def start_desk(home: Path, database: str = "", options: tuple[str, ...] = ()) ->
     raise RuntimeError(f"the desk did not start within {2 * TIMEOUT} s")
 
 
-_ADD_USERS = """
-import sys
-from docgen.desk import accounts
-from docgen.desk.database import sessions
-for name, role in (pair.split(":") for pair in sys.argv[1:]):
-    accounts.add_user(sessions(), name, role, sys.stdin.readline().rstrip("\\n"))
-"""
+def add_users(database: str) -> None:
+    """USERS added to ``database``, each with PASSWORD, through the accounts' API."""
+    from docgen.desk import accounts
+    from docgen.desk.database import sessions
 
-
-def add_users(home: Path, database: str) -> None:
-    """USERS added to ``database``, each with PASSWORD, in one process."""
-    done = subprocess.run(
-        [sys.executable, "-c", _ADD_USERS, *(f"{n}:{r}" for n, r in USERS.items())],
-        input=f"{PASSWORD}\n" * len(USERS),
-        capture_output=True,
-        text=True,
-        env=environment(home, database),
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    db = sessions(database)
+    try:
+        for name, role in USERS.items():
+            accounts.add_user(db, name, role, PASSWORD)
+    finally:
+        db.kw["bind"].dispose()
 
 
 _templates: list[Path] = []
@@ -196,7 +182,7 @@ def _template() -> Path:
     if not _templates:
         folder = Path(tempfile.mkdtemp(prefix="docgen-desk-template-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        add_users(folder, sqlite_of(folder))
+        add_users(sqlite_of(folder))
         _templates.append(folder)
     return _templates[0]
 

@@ -82,13 +82,16 @@ def account_events(s: DbSession, limit: int) -> list[AccountEvent]:
     ]
 
 
-@cache
 def engine(url: str | None = None) -> Engine:
-    """The register's database (``url``, by default the register's own), migrated to the
-    newest schema on first use as the register is (docgen.register.db.check_revision):
-    the desk's tables are the migrations'. Its errors never carry the statement's values
-    (case data stays out of logs)."""
-    url = url or default_url()
+    """The register's database (``url``, by default the register's own as the environment
+    names it now), migrated to the newest schema on first use as the register is
+    (docgen.register.db.check_revision): the desk's tables are the migrations'. Its errors
+    never carry the statement's values (case data stays out of logs)."""
+    return _engine(url or default_url())
+
+
+@cache  # one engine per database: by its URL, never by "the default" a process saw first
+def _engine(url: str) -> Engine:
     made = make_engine(url)
     made.hide_parameters = True
     with guarded(url):
