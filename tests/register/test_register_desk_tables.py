@@ -152,3 +152,14 @@ def test_the_desk_refuses_a_register_a_newer_docgen_upgraded(empty_url):
     execute(empty_url, "UPDATE alembic_version SET version_num = '0999'")
     with pytest.raises(RegisterError, match="upgraded by a newer docgen"):
         engine(empty_url)
+
+
+def test_the_desks_default_database_is_the_one_the_environment_names_now(tmp_path, monkeypatch):
+    """Its engine is kept per database, never under "the default" a process saw first."""
+    from docgen.desk.database import engine
+
+    monkeypatch.delenv("DOCGEN_DATABASE_URL", raising=False)
+    for name in ("first", "second"):
+        monkeypatch.setenv("DOCGEN_HOME", str(tmp_path / name))
+        assert engine().url.database == str((tmp_path / name / "docgen.sqlite").resolve())
+    assert engine() is engine(db.sqlite_url(tmp_path / "second" / "docgen.sqlite"))
