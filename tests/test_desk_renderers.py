@@ -123,10 +123,44 @@ def test_a_render_past_its_memory_is_refused_and_the_next_one_runs(pool):
 
 def test_a_dead_renderer_between_requests_is_replaced_before_the_next(pool):
     for _ in range(renderers.RENDERERS):
-        os.kill(renderers.run(pid)[1], signal.SIGKILL)
-    time.sleep(0.5)
+        dead(renderers.run(pid)[1])
     assert renderers.run(niceness)[0] == "nice"
     assert renderers.healthy()
+
+
+def dead(process: int) -> None:
+    """``process`` killed, and returned once it is dead (reaped by its parent or not)."""
+    os.kill(process, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            stat = Path(f"/proc/{process}/stat").read_text()
+        except FileNotFoundError:
+            return
+        if stat.rsplit(")", 1)[1].split()[0] == "Z":  # dead, not yet reaped
+            return
+        assert time.monotonic() < deadline, f"process {process} did not die"
+        time.sleep(0.01)
+
+
+def test_a_request_for_a_renderer_killed_unseen_goes_to_its_replacement():
+    """Its death reaches the server late (through the fork server, which reaps it): the
+    request finds its pipe closed before the work was sent, and its replacement does the
+    work; the clerk never sees a 503 for it."""
+    from multiprocessing import forkserver
+
+    renderers.stop()
+    pool = renderers.Pool(1)  # one renderer: the next request surely goes to the victim
+    try:
+        victim = pool.run(pid, (), 60)[1]
+        server = forkserver._forkserver._forkserver_pid  # slowed: it reaps the victim late
+        os.kill(server, signal.SIGSTOP)
+        threading.Timer(1.0, os.kill, (server, signal.SIGCONT)).start()
+        dead(victim)  # its pipe closed, and it is not reaped: the server has not seen it
+        answered = pool.run(pid, (), 60)[1]
+        assert answered != victim
+    finally:
+        pool.stop()
 
 
 def test_a_renderer_killed_just_before_the_health_check_is_replaced_and_the_desk_healthy(pool):

@@ -81,6 +81,12 @@ class RendererDied(RendererLost):
     killer. It has been replaced."""
 
 
+class RendererWasDead(RendererDied):
+    """The rendering process had died before the request reached it (between requests,
+    its death not yet known to the server): nothing of the request was done, so the
+    request may go to its replacement at once."""
+
+
 class RenderTooBig(RendererLost):
     """The render ran out of its memory (a bomb in an upload, say): trying again fails
     the same way."""
@@ -94,6 +100,7 @@ class Renderer:
         self.started = False  # its engines loaded: it said so once
 
     def call(self, work: Callable[..., Result], args: tuple[Any, ...], seconds: float) -> Result:
+        sent = False
         try:
             if not self.started:  # a render's time does not count the process's start
                 if not self.pipe.poll(START_SECONDS):
@@ -102,6 +109,7 @@ class Renderer:
                 self.pipe.recv()
                 self.started = True
             self.pipe.send((work, args))
+            sent = True
             if not self.pipe.poll(seconds):
                 self.replace()
                 raise RendererLost(f"it took longer than {seconds:g} seconds, and was stopped")
@@ -110,7 +118,7 @@ class Renderer:
             self.process.join(timeout=5)  # its pipe closed as it died: reap it for the code
             code = self.process.exitcode
             self.replace()
-            raise RendererDied(_death(code)) from None
+            raise (RendererDied if sent else RendererWasDead)(_death(code)) from None
         if outcome == "exhausted":  # the process may be in no state to go on: a fresh one
             self.replace()
             raise RenderTooBig(value, TOO_BIG)
@@ -184,7 +192,10 @@ class Pool:
         try:
             if not renderer.alive():  # it died between requests: this one never saw it
                 renderer.replace()
-            return renderer.call(work, args, seconds)
+            try:
+                return renderer.call(work, args, seconds)
+            except RendererWasDead:  # dead before it got the work, its death not yet known
+                return renderer.call(work, args, seconds)  # to its replacement, once
         finally:
             self.free.put(renderer)
 
