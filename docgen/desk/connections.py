@@ -16,7 +16,9 @@ proxy's own address (``DOCGEN_SERVE_PROXY``, `docgen serve --behind-proxy`) is n
 counted here: it speaks for every visitor, and limits.Limits counts each of them by the
 address it names. A response sent before its request's body was all in (a refusal, a
 redirect to sign in) ends the connection: uvicorn would otherwise read the rest for as
-long as the client dribbles it. A head that could be read two ways (folded header
+long as the client dribbles it. It ends with a lingering close: the answer and the end of
+the stream, then what still comes is dropped for LINGER seconds, so the client reads the
+answer instead of a reset. A head that could be read two ways (folded header
 lines, both Content-Length and Transfer-Encoding) is answered 400 and closed.
 """
 
@@ -41,7 +43,34 @@ TOO_MANY = (
     % (limits.RETRY_AFTER, limits.TOO_MANY.encode())
 )
 
+LINGER = 2.0  # seconds a connection answered mid-body reads and drops what still comes
+
 _open: dict[str, int] = {}  # connections per address (one event loop per process)
+
+
+class _Lingering:
+    """A connection's transport whose ``close`` lingers while the client is still sending
+    the body its answer did not wait for: the answer goes out, then the end of the stream,
+    and what the client still sends is read and dropped for up to LINGER seconds before
+    the connection closes. Closed with bytes unread, the system would reset the connection,
+    and the client's system may drop the answer it had not read yet (a 408's words lost
+    to "connection reset")."""
+
+    def __init__(self, transport: asyncio.Transport, protocol: HeadTimeout) -> None:
+        self._transport = transport
+        self._protocol = protocol
+
+    def close(self) -> None:
+        if self._protocol.conn.their_state is h11.SEND_BODY:
+            self._protocol.linger()
+        else:
+            self._transport.close()
+
+    def is_closing(self) -> bool:
+        return self._protocol.lingering or self._transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 class HeadTimeout(H11Protocol):
@@ -50,9 +79,12 @@ class HeadTimeout(H11Protocol):
         self.head_timeout = float(os.environ.get(ENV) or DEFAULT)
         self.head_timer: asyncio.TimerHandle | None = None
         self.address: str | None = None
+        self.raw: asyncio.Transport | None = None  # the transport itself, under _Lingering
+        self.lingering = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        self.raw = transport
+        super().connection_made(_Lingering(transport, self))  # type: ignore[arg-type]
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else None
         if address is not None and address != os.environ.get(PROXY_ENV):
@@ -65,6 +97,8 @@ class HeadTimeout(H11Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        if self.lingering:
+            return  # the rest of a body already answered: dropped
         if self.conn.their_state is h11.IDLE:
             if not self.conn.trailing_data[0]:
                 self._arm()  # a new head begins (on a kept connection too): its own time
@@ -89,7 +123,21 @@ class HeadTimeout(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
-            self.transport.close()  # answered before its body was in: not read any further
+            self.transport.close()  # answered before its body was in: not waited for
+
+    def linger(self) -> None:
+        """The answer, then the end of the stream; the rest read and dropped for a moment
+        (or until the client ends its side), then the connection closed."""
+        if self.lingering or self.raw is None or self.raw.is_closing():
+            return
+        self.lingering = True
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+        self.raw.resume_reading()
+        if self.raw.can_write_eof():
+            self.raw.write_eof()
+        self.loop.call_later(LINGER, self.raw.close)
 
     def _arm(self) -> None:
         if self.head_timer is not None:
