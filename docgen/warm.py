@@ -37,7 +37,8 @@ def warm_up(
     kinds: Iterable[str] | None, formats: Iterable[str], pdf_variant: str | None = None
 ) -> None:
     """Load what the cases of ``kinds`` need in ``formats``, unless this process has
-    already: the kinds' templates (a bundle's members' too), then one page per format.
+    already: the kinds' templates (a bundle's members' too) and their partials, then one
+    page per format.
     ``kinds`` None: every kind (a queue worker's, a fork server's: they render whatever
     they are given)."""
     # documents and others load pydantic, num2words, jinja2 (+200 ms): loaded on first use
@@ -50,8 +51,12 @@ def warm_up(
         return
     members = [m for name in dict.fromkeys(k for k, _ in wanted) for m in get_kind(name).members()]
     env = environment()
-    for kind in members:
-        for template in (kind.template, *kind.layouts.values()):
+    # Each kind's templates, and every template beside them and in base/: the partials
+    # they include or import are compiled when first rendered otherwise.
+    named = {t for kind in members for t in (kind.template, *kind.layouts.values())}
+    folders = {"base"} | {t.rpartition("/")[0] for t in named}
+    for template in env.list_templates(filter_func=lambda t: t.endswith(".j2")):
+        if template in named or template.rpartition("/")[0] in folders:
             env.get_template(template)
     page = warm_up_page(tuple(dict.fromkeys(s for kind in members for s in kind.stylesheets)))
     formats = dict.fromkeys(fmt for _, fmt in sorted(wanted))

@@ -19,7 +19,7 @@ import pytest
 from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 
 from docgen.desk import renderers
-from docgen.documents import DOCUMENTS
+from docgen.documents import DOCUMENTS, get_kind
 from tests.helpers.procs import renderer_pids
 
 
@@ -42,11 +42,14 @@ def sleeping(seconds: float) -> renderers.Result:
 
 
 def warmth() -> renderers.Result:
-    """What this process has warmed up, and the fonts' character maps it holds read."""
+    """What this process has warmed up, the templates it holds compiled (as rendering
+    asks for them), and whether it holds the fonts' character maps read."""
     from docgen import warm
     from docgen.render import glyphs
+    from docgen.render.environment import environment
 
-    return "warm", (set(warm._warm), glyphs.coverage.cache_info().currsize)
+    compiled = {name for (_, name), _ in environment(None).cache.items()}
+    return "warm", (set(warm._warm), compiled, glyphs.coverage.cache_info().currsize > 0)
 
 
 def greedy() -> renderers.Result:
@@ -79,9 +82,12 @@ def test_a_killed_renderer_fails_its_request_alone_and_is_replaced(pool):
 
 def test_renderers_start_warm_from_their_fork_server_a_replacement_too(pool):
     every = {(kind, fmt) for kind in DOCUMENTS for fmt in ("pdf", "docx")}
+    templates = {m.template for kind in DOCUMENTS for m in get_kind(kind).members()}
+    partials = {"base/letterhead.html.j2", "base/macros.html.j2", "notices/_appeal.html.j2"}
     for _ in range(renderers.RENDERERS):
-        warmed, fonts_read = renderers.run(warmth)[1]
-        assert warmed == every and fonts_read > 0
+        warmed, compiled, fonts_read = renderers.run(warmth)[1]
+        assert warmed == every and fonts_read
+        assert templates | partials <= compiled, (templates | partials) - compiled
     with pytest.raises(renderers.RendererLost):
         renderers.run(killed)
     assert renderers.run(warmth)[1][0] == every

@@ -193,9 +193,13 @@ def _clock(name: str) -> Iterator[None]:
         sys.settrace(previous)
 
 
-@cache
 def environment(custom: str | None = None) -> jinja2.Environment:
     """The environment for the built-in templates, or a sandbox over ``custom`` first."""
+    return _environment(custom)
+
+
+@cache  # by the folder, however it is asked for: environment() and environment(None) alike
+def _environment(custom: str | None) -> jinja2.Environment:
     loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(templates_dir()))]
     options = {
         "undefined": jinja2.StrictUndefined,
