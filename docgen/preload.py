@@ -1,7 +1,6 @@
-"""What a fork server loads before it forks a rendering process: the engines, then every
-kind warmed up in PDF and DOCX (docgen.warm), so that each process forked from it, the
-desk's renderers and a batch's workers, starts warm. Only fork servers import this module
-(docgen.render.PRELOAD names it).
+"""What the desk's fork server loads before it forks a renderer: the engines, then every
+kind warmed up in PDF and DOCX (docgen.warm), so that each renderer forked from it starts
+warm. Only fork servers import this module (docgen.render.PRELOAD names it).
 
 A warning logged on the way (libharfbuzz-subset0 missing) is printed once, here. A warm-up
 that fails loses only the head start: the fork server still forks, and each process warms

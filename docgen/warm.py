@@ -3,9 +3,9 @@ the fonts' coverage read and one page laid out in each format, once, so that its
 document costs what every later one does (a cold first PDF takes about four times the
 processor of a warm one).
 
-Batch and queue workers warm up when they start. A process that forks renderers (the
-desk's, a batch's workers) warms up its fork server instead, once (docgen.preload): each
-renderer forked from it, a replacement for a killed one too, starts warm.
+Batch and queue workers warm up when they start. The desk warms up its renderers' fork
+server instead, once (docgen.preload): each renderer forked from it, a replacement for a
+killed one too, starts warm.
 """
 
 from __future__ import annotations

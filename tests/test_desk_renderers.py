@@ -20,6 +20,7 @@ from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 
 from docgen.desk import renderers
 from docgen.documents import DOCUMENTS, get_kind
+from docgen.render import PRELOAD
 from tests.helpers.procs import renderer_pids
 
 
@@ -55,6 +56,19 @@ def warmth() -> renderers.Result:
 def greedy() -> renderers.Result:
     hoard = bytearray(8 * 1024**3)  # 8 GB: past any render's memory limit
     return "held", len(hoard)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def desks_fork_server():
+    """The fork server the desk starts (warm: docgen.render.PRELOAD). A process has one,
+    started with the preload of whatever forks first: a batch run earlier in this test
+    process starts it with the engines alone, so it is stopped, and the renderers start
+    the desk's."""
+    from multiprocessing import forkserver
+
+    renderers.stop()
+    forkserver._forkserver._stop()
+    forkserver.set_forkserver_preload(PRELOAD)
 
 
 @pytest.fixture

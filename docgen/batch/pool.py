@@ -49,7 +49,7 @@ from docgen.batch.manifest import (
 from docgen.batch.worker import Job, Outcome, init_worker, render_case
 from docgen.errors import DocgenError, OutputError, OutputExists, OutputUsage
 from docgen.queue.app import queue_url
-from docgen.render import PRELOAD
+from docgen.render import ENGINES
 from docgen.render.output import make_folder, write_files
 from docgen.render.variants import check_variant
 
@@ -62,7 +62,7 @@ def _context() -> Any:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(PRELOAD)  # each worker starts warm (docgen.preload)
+    context.set_forkserver_preload(ENGINES)  # each worker starts with the engines loaded
     return context
 
 

@@ -1,6 +1,6 @@
 """Batch workers: warmed up once (templates, stylesheet, fonts, one page of each format:
-docgen.warm; a worker forked from a warm fork server starts warm), then each validates and
-renders its cases in memory, never raising for bad data."""
+docgen.warm), then each validates and renders its cases in memory, never raising for bad
+data."""
 
 from __future__ import annotations
 

@@ -3,7 +3,10 @@
 Rendering knows nothing of law; it receives a finished context and wording.
 """
 
-# What a process that forks renderers (the desk's, a batch's workers) has its fork server
-# load once: the engines, warmed up on every kind (docgen.preload), so each renderer forked
-# from it starts warm instead of spending a second or more on its first document.
+# What a fork server loads once before it forks rendering processes. A batch's: the engines,
+# and each worker warms up on the batch's kind (a batch of a few cases would otherwise wait
+# for every kind's warm-up). The desk's renderers render any kind for as long as the desk
+# runs: their fork server also warms up every kind (docgen.preload), so each renderer, a
+# replacement too, starts warm instead of spending a second more on its first document.
+ENGINES = ["docgen.api", "weasyprint", "docx", "docxtpl"]
 PRELOAD = ["docgen.preload"]
