@@ -10,7 +10,9 @@ killed one too, starts warm.
 
 from __future__ import annotations
 
+import gc
 import logging
+import sys
 from collections.abc import Iterable
 from datetime import date
 
@@ -59,15 +61,38 @@ def warm_up(
         if template in named or template.rpartition("/")[0] in folders:
             env.get_template(template)
     page = warm_up_page(tuple(dict.fromkeys(s for kind in members for s in kind.stylesheets)))
-    formats = dict.fromkeys(fmt for _, fmt in sorted(wanted))
-    if "pdf" in formats:
+    missing = dict.fromkeys(fmt for _, fmt in sorted(wanted))
+    if "pdf" in missing:
         # render.pdf loads pikepdf, pydantic, num2words (+190 ms): loaded on first use
         from docgen.render import pdf
 
         pdf.warm_up()
-    for fmt in formats:
+    for fmt in missing:
         to_bytes(page, fmt, pdf_variant)
     _warm.update(wanted)
+
+
+def head_start(
+    kinds: Iterable[str] | None, formats: Iterable[str], pdf_variant: str | None = None
+) -> None:
+    """A process's warm-up as it starts (a worker's, a fork server's): :func:`warm_up`,
+    the warnings logged meanwhile printed (the engine's own: libharfbuzz-subset0 missing),
+    a failure only a warning (each case still shows its own fault), and what is loaded
+    kept off the collector for the process's life, so its pages stay shared with any
+    process forked from it instead of copied."""
+    logger = logging.getLogger("docgen")
+    heard = Heard()
+    logger.addHandler(heard)
+    try:
+        warm_up(kinds, formats, pdf_variant)
+    except Exception as err:
+        print(f"warning: warm-up failed ({type(err).__name__}: {err})", file=sys.stderr)
+    finally:
+        logger.removeHandler(heard)
+    for message in heard.messages:
+        print(f"warning: {message}", file=sys.stderr)
+    gc.collect()
+    gc.freeze()
 
 
 def warm_up_page(stylesheets: tuple[str, ...]) -> HtmlDocument:

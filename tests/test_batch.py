@@ -28,6 +28,7 @@ from docgen.cases.loader import read_case_file
 from docgen.cli import main
 from docgen.errors import CaseFileError, DocgenError
 from docgen.render.output import safe_name
+from tests.helpers.cli import python_process
 
 KIND = "penalty-statement"
 BASE = ROOT / "fixtures" / KIND / "homer-first-offense.yaml"
@@ -359,13 +360,11 @@ def test_no_docx_template_renders_without_autoescape() -> None:
 def test_engine_warnings_at_worker_start_reach_the_user() -> None:
     """A warning logged while a worker warms up (e.g. libharfbuzz-subset0 missing) is shown."""
     code = (
-        "import logging\nfrom docgen.batch import worker\n"
+        "import logging\nfrom docgen import warm\nfrom docgen.batch import worker\n"
         "warn = lambda *args: logging.getLogger('docgen.pdf').warning('no subsetter')\n"
-        "worker.warm_up = warn\n"
+        "warm.warm_up = warn\n"
         "worker.init_worker(worker.Job('penalty-statement', ('html',)))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    done = python_process(code)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "warning: no subsetter\n"

@@ -8,8 +8,6 @@ import io
 import os
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 import zipfile
@@ -21,6 +19,7 @@ from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 from docgen.desk import renderers
 from docgen.documents import DOCUMENTS, get_kind
 from docgen.render import PRELOAD
+from tests.helpers.cli import python_process
 from tests.helpers.procs import renderer_pids
 
 
@@ -109,15 +108,13 @@ def test_renderers_start_warm_from_their_fork_server_a_replacement_too(pool):
 
 def test_a_failed_warm_up_is_a_warning_and_the_fork_server_goes_on():
     code = (
-        "import multiprocessing, docgen.warm\n"
+        "import docgen.warm\n"
         "def boom(*args): raise RuntimeError('no fonts')\n"
         "docgen.warm.warm_up = boom\n"
         "import docgen.preload\n"
         "print(docgen.warm._warm == set())\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    done = python_process(code)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "warning: warm-up failed (RuntimeError: no fonts)\n"
     assert done.stdout == "True\n"

@@ -4,10 +4,8 @@ data."""
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +14,7 @@ from docgen.batch.guard import die_with_parent
 from docgen.batch.inputs import CaseInput
 from docgen.errors import DocgenError
 from docgen.render.output import safe_name
-from docgen.warm import Heard, warm_up
+from docgen.warm import Heard, head_start
 
 
 @dataclass(frozen=True)
@@ -74,20 +72,11 @@ def init_worker(job: Job) -> None:
 
 
 def prepare_process(job: Job, every_kind: bool = False) -> None:
-    """Collect docgen's log warnings per case, warm up, and freeze what is loaded."""
+    """Warm up (docgen.warm.head_start), then collect docgen's log warnings per case."""
+    head_start(None if every_kind else [job.kind], job.formats, job.pdf_variant)
     logger = logging.getLogger("docgen")
     logger.addHandler(_LOG)
     logger.propagate = False
-    try:
-        warm_up(None if every_kind else [job.kind], job.formats, job.pdf_variant)
-    except Exception as err:  # only a head start: the cases themselves will show any fault
-        print(f"warning: worker warm-up failed ({type(err).__name__}: {err})", file=sys.stderr)
-    for message in _LOG.messages:  # e.g. the engine's own (libharfbuzz-subset0 missing)
-        print(f"warning: {message}", file=sys.stderr)
-    _LOG.messages = []
-    # Everything loaded so far lives as long as the worker: keep the collector off it.
-    gc.collect()
-    gc.freeze()
 
 
 def render_case(

@@ -46,3 +46,8 @@ def docgen_process(*args: object) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
+
+
+def python_process(code: str) -> subprocess.CompletedProcess[str]:
+    """``python -c CODE`` in a fresh process (what a process does as it starts)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
