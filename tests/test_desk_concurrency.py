@@ -113,7 +113,10 @@ def _sample_yaml() -> str:
     return yaml.safe_dump(case, allow_unicode=True)
 
 
-def test_a_register_locked_past_the_busy_timeout_is_a_503_with_nothing_logged(tmp_path):
+def test_a_register_locked_past_the_busy_timeout_is_a_503_with_nothing_logged(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("DOCGEN_LOCK_TIMEOUT", "3")  # the desk's wait: 30 s unless set
     desk = start_desk(tmp_path)
     try:
         client = desk.signed_in("ann")
@@ -131,6 +134,7 @@ def test_a_register_locked_past_the_busy_timeout_is_a_503_with_nothing_logged(tm
             holder.execute("ROLLBACK")
             holder.close()
         assert reply.status_code == 503 and "try again" in reply.text, waited
+        assert waited >= 3  # the lock was waited for as long as set, then given up
         assert reply.headers["retry-after"] == "5"
         log = (desk.home / "desk.log").read_text()
         assert typed not in log and "Traceback" not in log and "[parameters" not in log

@@ -130,12 +130,37 @@ def check_existing_file(path: Path) -> bool:
     return True
 
 
-def make_engine(url: str, timeout: float = 30.0, readonly: bool = False) -> Engine:
-    """An engine for ``url``; a locked SQLite file is waited for up to ``timeout`` seconds.
+LOCK_TIMEOUT_ENV = "DOCGEN_LOCK_TIMEOUT"
+LOCK_TIMEOUT = 30.0  # seconds a register locked by another writer is waited for
+
+
+def lock_timeout() -> float:
+    """``DOCGEN_LOCK_TIMEOUT``: how long a writer waits for a register another holds (a
+    clerk issuing, a backup) before it gives up; then the desk answers "try again" (503)
+    and a command says the register is busy. 30 s unless set."""
+    text = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
+    if not text:
+        return LOCK_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 3600:
+        raise RegisterError(
+            f"{LOCK_TIMEOUT_ENV}: {text[:40]!r} is not a number of seconds from 0 to 3600 "
+            f"(how long a locked register is waited for; unset, {LOCK_TIMEOUT:g})"
+        )
+    return seconds
+
+
+def make_engine(url: str, timeout: float | None = None, readonly: bool = False) -> Engine:
+    """An engine for ``url``; a register locked by another writer is waited for up to
+    ``timeout`` seconds (default: :func:`lock_timeout`).
 
     ``readonly``: the register is only read (verify, history, export), so a register in a
     folder without write access opens too, and nothing is created when there is none."""
     url = driver_url(url)
+    timeout = lock_timeout() if timeout is None else timeout
     if url.startswith("sqlite"):
         path = sqlite_path(url)
         if path is not None:

@@ -62,7 +62,7 @@ class Register:
         cls,
         url: str | None = None,
         migrate: bool = True,
-        timeout: float = 30.0,
+        timeout: float | None = None,
         readonly: bool = False,
     ):
         """The register at ``url`` (default: DOCGEN_DATABASE_URL, or the SQLite file in

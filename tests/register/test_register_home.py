@@ -193,3 +193,39 @@ def test_a_read_only_register_is_read_by_verify_history_and_export(tmp_path):
             if path.is_dir():
                 path.chmod(0o755)
         shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-5", "nan", "86400"])
+def test_a_lock_timeout_that_is_not_seconds_is_an_error_naming_the_setting(
+    tmp_path, monkeypatch, value
+):
+    home_env(monkeypatch, tmp_path / "home")
+    monkeypatch.setenv("DOCGEN_LOCK_TIMEOUT", value)
+    run = issue_here(tmp_path)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "DOCGEN_LOCK_TIMEOUT" in run.stderr and "number of seconds" in run.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_register_locked_longer_than_the_lock_timeout_is_given_up(tmp_path, monkeypatch):
+    """A writer waits DOCGEN_LOCK_TIMEOUT seconds for a register another holds (30 unless
+    set), then gives up saying so; nothing is issued."""
+    import sqlite3
+    import time
+
+    home_env(monkeypatch, tmp_path / "home")
+    monkeypatch.setenv("DOCGEN_LOCK_TIMEOUT", "1.5")
+    Register.open().close()
+    holder = sqlite3.connect(tmp_path / "home" / "docgen.sqlite", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.monotonic()
+        run = issue_here(tmp_path)
+        waited = time.monotonic() - started
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert run.returncode != 0 and "Traceback" not in run.stderr, run.stderr
+    assert "lock" in run.stderr.lower() or "busy" in run.stderr.lower(), run.stderr
+    assert 1.5 <= waited < 25, waited
+    assert not (tmp_path / "out").exists()
