@@ -63,6 +63,33 @@ def shared_desk(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium per test process (tests/desk_browser.py), for every module
+    that drives a browser: each launch cost its own Playwright driver and about a second
+    and a quarter of the processor. Tests share nothing else through it: each opens its
+    own context (cookies, storage) or page and closes it."""
+    from desk_browser import chromium
+
+    for browser in chromium():
+        _browsers.append(browser)
+        yield browser
+        _browsers.clear()
+
+
+_browsers: list = []  # the test process's browser, once a module has asked for it
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _browser_contexts_closed():
+    """What a module left open in the shared browser is closed after it: a page of a desk
+    that has stopped holds the browser's memory for nothing."""
+    yield
+    for browser in _browsers:
+        for context in browser.contexts:
+            context.close()
+
+
+@pytest.fixture(scope="session")
 def checkout_wheel(tmp_path_factory):
     """This checkout's release wheel (make dist), built once per test process for the
     upgrade and deployment-guide tests."""

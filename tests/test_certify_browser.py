@@ -16,7 +16,7 @@ from email import message_from_bytes
 
 import httpx
 import pytest
-from desk_browser import axe_violations, chromium, sign_in
+from desk_browser import axe_violations, sign_in
 from desk_server import docgen, free_port, start_desk, stop_desk
 from playwright.sync_api import expect
 
@@ -66,11 +66,6 @@ def portal(tmp_path_factory):
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 def clean(page) -> None:

@@ -20,7 +20,7 @@ import zipfile
 import pikepdf
 import pytest
 from conftest import SAMPLE_IDS, SAMPLES
-from desk_browser import axe_violations, chromium
+from desk_browser import axe_violations
 
 from docgen import api
 from docgen.demo import bundle_cases
@@ -100,11 +100,10 @@ def issued(tmp_path_factory) -> dict[str, dict[str, bytes]]:
 
 
 @pytest.fixture(scope="module")
-def page():
-    for browser in chromium():
-        page = browser.new_page()
-        yield page
-        page.close()
+def page(browser):
+    page = browser.new_page()
+    yield page
+    page.close()
 
 
 # -- PDF ---------------------------------------------------------------------------------

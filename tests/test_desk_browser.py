@@ -7,9 +7,9 @@ import io
 import re
 
 import pytest
-from desk_browser import axe_violations, launch, sign_in
+from desk_browser import axe_violations, sign_in
 from desk_server import PASSWORD, start_desk, stop_desk
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 from pypdf import PdfReader
 
 
@@ -18,14 +18,6 @@ def desk(tmp_path_factory):
     server = start_desk(tmp_path_factory.mktemp("desk"))
     yield server
     stop_desk(server)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import io
 import re
 
 import pytest
-from desk_browser import axe_violations, chromium
+from desk_browser import axe_violations
 from desk_server import PASSWORD, docgen, start_desk, stop_desk, typed_sample
 from playwright.sync_api import expect
 from pypdf import PdfReader
@@ -26,11 +26,6 @@ def desk(tmp_path_factory):
         assert done.returncode == 0, done.stderr
     yield server
     stop_desk(server)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 class Walk:

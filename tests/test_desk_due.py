@@ -7,7 +7,7 @@ import re
 
 import httpx
 import pytest
-from desk_browser import axe_violations, chromium, sign_in
+from desk_browser import axe_violations, sign_in
 from desk_server import csrf_of, docgen, start_desk, stop_desk
 from icalendar import Calendar
 
@@ -121,11 +121,6 @@ def test_the_log_book_page_records_a_csv_and_shows_its_gaps(desk, tmp_path):
     shown = officer.get(posted.headers["location"]).text
     assert "1 report recorded" in shown and "Ann Pike (CPESC; qualified-inspector)" in shown
     assert "no inspection within 7 days of 2026-10-08" in shown
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 def test_due_and_the_log_book_fit_a_phone_and_pass_axe(desk, browser, tmp_path):

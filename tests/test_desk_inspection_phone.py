@@ -17,7 +17,7 @@ import re
 import zipfile
 
 import pytest
-from desk_browser import axe_violations, chromium, sign_in
+from desk_browser import axe_violations, sign_in
 from desk_server import csrf_of, database, start_draft
 from playwright.sync_api import expect
 
@@ -43,11 +43,6 @@ ISSUE = re.compile("^Issue: number, record")  # a draft's issue button
 @pytest.fixture(scope="module")
 def desk(shared_desk):
     return shared_desk
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 def exif_of(jpeg: bytes):

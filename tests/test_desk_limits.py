@@ -217,7 +217,12 @@ def test_a_connection_slow_to_send_its_head_is_closed_and_a_kept_one_is_not(tmp_
             except OSError:
                 break
             readable, _, _ = select.select([slow], [], [], 0.2)
-            if readable and slow.recv(100) == b"":
+            try:
+                if readable and slow.recv(100) == b"":
+                    break
+            except ConnectionResetError:
+                # closed with a byte of ours unread: the system resets instead of ending
+                # the stream; a slow head is owed no answer, only the end of its connection
                 break
         else:
             pytest.fail("a head sent a byte at a time was waited for 8 s")

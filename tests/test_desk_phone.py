@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from desk_browser import axe_violations, chromium, sign_in
+from desk_browser import axe_violations, sign_in
 from desk_server import serving, start_draft, typed_sample
 from playwright.sync_api import expect
 
@@ -29,11 +29,6 @@ HTML = ("html", "pdf")
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
     yield from serving(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 def fixture(kind: str, name: str) -> dict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from desk_browser import axe_violations, chromium, sign_in
+from desk_browser import axe_violations, sign_in
 from desk_server import serving
 from playwright.sync_api import expect
 
@@ -18,11 +18,6 @@ from tests.helpers.register_cases import notice
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
     yield from serving(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 def test_a_clerk_records_the_green_card_on_its_mailing(browser, desk):

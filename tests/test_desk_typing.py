@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from desk_browser import axe_violations, chromium
+from desk_browser import axe_violations
 from desk_server import database, typed_sample
 from playwright.sync_api import expect
 from test_desk_browser import sign_in
@@ -18,11 +18,6 @@ from test_desk_browser import sign_in
 @pytest.fixture(scope="module")
 def desk(shared_desk):
     return shared_desk
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from desk_browser import axe_violations, chromium
+from desk_browser import axe_violations
 from desk_server import PASSWORD, csrf_of, start_draft, typed_sample
 from helpers.clerk_words import developer_words
 from playwright.sync_api import expect
@@ -16,11 +16,6 @@ from playwright.sync_api import expect
 @pytest.fixture(scope="module")
 def desk(shared_desk):
     return shared_desk
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 @pytest.fixture

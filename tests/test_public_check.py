@@ -12,9 +12,9 @@ from datetime import date
 
 import httpx
 import pytest
-from desk_browser import axe_violations, launch
+from desk_browser import axe_violations
 from desk_server import TIMEOUT, start_desk, start_draft, stop_desk, typed_sample
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from docgen.desk.public_check import LIMIT
 from docgen.register.service import Service
@@ -64,14 +64,6 @@ def issued(tmp_path_factory):
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

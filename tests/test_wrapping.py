@@ -13,7 +13,6 @@ import pytest
 from conftest import ROOT, write_case
 
 from docgen import api
-from tests.desk_browser import launch
 from tests.helpers.readback import pdf_text
 
 CASE = ROOT / "fixtures" / "notice-of-violation" / "homer-first-offense.yaml"
@@ -71,17 +70,13 @@ def test_docx_wraps_a_long_url_as_libreoffice_lays_it_out(long_words, tmp_path):
     assert_wrapped(pdf_text((tmp_path / "notice.pdf").read_bytes()))
 
 
-def test_html_wraps_a_long_url_in_a_browser(long_words):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            page = browser.new_page(viewport={"width": 640, "height": 900})
-            page.set_content(long_words.standalone())
-            overflow = page.evaluate(
-                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-            )
-        finally:
-            browser.close()
+def test_html_wraps_a_long_url_in_a_browser(long_words, browser):
+    page = browser.new_page(viewport={"width": 640, "height": 900})
+    try:
+        page.set_content(long_words.standalone())
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+    finally:
+        page.close()
     assert overflow <= 0, f"the page is {overflow}px wider than the window"

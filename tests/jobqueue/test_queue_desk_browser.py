@@ -12,7 +12,7 @@ import os
 import re
 
 import pytest
-from desk_browser import axe_violations, chromium, sign_in
+from desk_browser import axe_violations, sign_in
 from desk_server import start_desk, start_draft, stop_desk, typed_sample
 from playwright.sync_api import expect
 
@@ -38,11 +38,6 @@ def queued(queue_server, tmp_path_factory):
     yield desk, url
     worker.stop()
     stop_desk(desk)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from chromium()
 
 
 @pytest.fixture
