@@ -62,21 +62,21 @@ def shared_desk(tmp_path_factory):
     yield from serving(tmp_path_factory)
 
 
+_browsers: list = []  # the test process's browser, once a module has asked for it
+
+
 @pytest.fixture(scope="session")
 def browser():
     """One headless Chromium per test process (tests/desk_browser.py), for every module
     that drives a browser: each launch cost its own Playwright driver and about a second
     and a quarter of the processor. Tests share nothing else through it: each opens its
-    own context (cookies, storage) or page and closes it."""
+    own context (cookies, storage) or page, closed by the test or after its module."""
     from desk_browser import chromium
 
     for browser in chromium():
         _browsers.append(browser)
         yield browser
         _browsers.clear()
-
-
-_browsers: list = []  # the test process's browser, once a module has asked for it
 
 
 @pytest.fixture(scope="module", autouse=True)
