@@ -27,6 +27,7 @@ from conftest import ROOT
 LAYERS = (
     (
         "docgen",
+        "docgen.environ",
         "docgen.errors",
         "docgen.faults",
         "docgen.kinds",

@@ -18,10 +18,10 @@ Settings come from the environment, the same on every machine:
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
+from docgen.environ import number
 from docgen.errors import DocgenError, OutputUsage
 
 SCHEMA = "docgen_queue"  # see register/migrations/versions/0002_queue.py
@@ -36,17 +36,8 @@ class QueueError(DocgenError):
     """The queue cannot do what was asked (exit code 1); the message says why."""
 
 
-def _number(name: str, default: float, minimum: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise QueueError(f"{name}={raw!r} is not a number") from None
-    if value < minimum:
-        raise QueueError(f"{name}={raw!r}: must be at least {minimum:g}")
-    return value
+def _number(name: str, default: float, low: float, unit: str = "") -> float:
+    return number(name, default, low, unit=unit, error=QueueError)
 
 
 @dataclass(frozen=True)
@@ -65,11 +56,11 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         return cls(
-            heartbeat=_number("DOCGEN_QUEUE_HEARTBEAT", 10.0, 0.2),
+            heartbeat=_number("DOCGEN_QUEUE_HEARTBEAT", 10.0, 0.2, "seconds"),
             attempts=int(_number("DOCGEN_QUEUE_ATTEMPTS", 5, 1)),
-            backoff=int(_number("DOCGEN_QUEUE_BACKOFF", 2, 0)),
-            store_bytes=int(_number("DOCGEN_QUEUE_STORE_MB", 1024, 0) * 2**20),
-            photos_bytes=int(_number("DOCGEN_QUEUE_PHOTOS_MB", 32, 0) * 2**20),
+            backoff=int(_number("DOCGEN_QUEUE_BACKOFF", 2, 0, "seconds")),
+            store_bytes=int(_number("DOCGEN_QUEUE_STORE_MB", 1024, 0, "MB") * 2**20),
+            photos_bytes=int(_number("DOCGEN_QUEUE_PHOTOS_MB", 32, 0, "MB") * 2**20),
         )
 
 

@@ -30,6 +30,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from docgen import __version__
+from docgen.environ import number
 from docgen.errors import DocgenError, Problem
 from docgen.register.models import RegisterUpgrade
 
@@ -137,20 +138,8 @@ LOCK_TIMEOUT = 30.0  # seconds a register locked by another writer is waited for
 def lock_timeout() -> float:
     """``DOCGEN_LOCK_TIMEOUT``: how long a writer waits for a register another holds (a
     clerk issuing, a backup) before it gives up; then the desk answers "try again" (503)
-    and a command says the register is busy. 30 s unless set."""
-    text = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
-    if not text:
-        return LOCK_TIMEOUT
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds <= 3600:
-        raise RegisterError(
-            f"{LOCK_TIMEOUT_ENV}: {text[:40]!r} is not a number of seconds from 0 to 3600 "
-            f"(how long a locked register is waited for; unset, {LOCK_TIMEOUT:g})"
-        )
-    return seconds
+    and a command says the register is busy. 30 s unless set; 0.1 to 3600."""
+    return number(LOCK_TIMEOUT_ENV, LOCK_TIMEOUT, 0.1, 3600, unit="seconds", error=RegisterError)
 
 
 def make_engine(url: str, timeout: float | None = None, readonly: bool = False) -> Engine:
