@@ -62,31 +62,24 @@ def shared_desk(tmp_path_factory):
     yield from serving(tmp_path_factory)
 
 
-_browsers: list = []  # the test process's browser, once a module has asked for it
-
-
 @pytest.fixture(scope="session")
-def browser():
-    """One headless Chromium per test process (tests/desk_browser.py), for every module
-    that drives a browser: each launch cost its own Playwright driver and about a second
-    and a quarter of the processor. Tests share nothing else through it: each opens its
-    own context (cookies, storage) or page, closed by the test or after its module."""
+def chromium_browser():
+    """One headless Chromium per test process (tests/desk_browser.py): each module that
+    launched its own cost a Playwright driver and about a second and a quarter of the
+    processor. Modules ask for it as ``browser``."""
     from desk_browser import chromium
 
-    for browser in chromium():
-        _browsers.append(browser)
-        yield browser
-        _browsers.clear()
+    yield from chromium()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _browser_contexts_closed():
-    """What a module left open in the shared browser is closed after it: a page of a desk
-    that has stopped holds the browser's memory for nothing."""
-    yield
-    for browser in _browsers:
-        for context in browser.contexts:
-            context.close()
+@pytest.fixture(scope="module")
+def browser(chromium_browser):
+    """The test process's Chromium, for one module. Tests share nothing else through it:
+    each opens its own context (cookies, storage) or page, and what the module leaves open
+    is closed after it (a page of a desk that has stopped holds memory for nothing)."""
+    yield chromium_browser
+    for context in chromium_browser.contexts:
+        context.close()
 
 
 @pytest.fixture(scope="session")

@@ -214,15 +214,12 @@ def test_a_connection_slow_to_send_its_head_is_closed_and_a_kept_one_is_not(tmp_
         for _ in range(40):  # a header byte every 0.2 s: never a whole head
             try:
                 slow.sendall(b"X")
-            except OSError:
-                break
-            readable, _, _ = select.select([slow], [], [], 0.2)
-            try:
+                readable, _, _ = select.select([slow], [], [], 0.2)
                 if readable and slow.recv(100) == b"":
                     break
-            except ConnectionResetError:
-                # closed with a byte of ours unread: the system resets instead of ending
-                # the stream; a slow head is owed no answer, only the end of its connection
+            except OSError:
+                # closed with a byte of ours unread, the system resets the connection
+                # instead of ending it: a slow head is owed no answer, only the end
                 break
         else:
             pytest.fail("a head sent a byte at a time was waited for 8 s")
