@@ -1,5 +1,5 @@
 # The two Quick start commands (README): `make demo` and `make test`.
-.PHONY: setup setup-test demo test lint bench frame dist docs soak
+.PHONY: setup setup-test demo test lint bench frame dist docs soak lock test-latest
 
 setup:
 	bash scripts/setup.sh
@@ -48,3 +48,17 @@ dist: setup-test
 # The documentation site in site/: the guides per person and the reference from the code.
 docs: setup-test
 	.venv/bin/mkdocs build --strict
+
+# requirements.lock anew: every dependency of docgen and its tests at the newest release
+# pyproject.toml's ranges allow, for every platform and Python 3.11 on, with hashes
+# (uv; `pip install uv` where no .venv has it yet). Run `make test` on it before committing.
+UV ?= $(firstword $(wildcard .venv/bin/uv) uv)
+lock:
+	$(UV) pip compile pyproject.toml --extra test --universal --python-version 3.11 \
+		--generate-hashes --upgrade --quiet --custom-compile-command "make lock" \
+		-o requirements.lock
+
+# The whole suite against the newest releases, apart from the lock (.venv-latest): what the
+# next `make lock` brings, found before a newcomer finds it. Its report: out/test-latest.txt.
+test-latest: setup-test
+	bash scripts/test-latest.sh

@@ -34,7 +34,7 @@ from typing import Any, NoReturn
 
 import click
 
-from docgen import __version__
+from docgen import __version__, library_warnings
 from docgen.desk.commands import serve, users
 from docgen.errors import CaseInvalid, DocgenError, OutputUsage, Unanswered
 from docgen.law import JURISDICTION_HELP
@@ -140,6 +140,8 @@ def main() -> None:
     """Stormwater enforcement documents for the New York municipalities whose local laws are
     installed as packs (`docgen jurisdictions` lists them)."""
     logging.basicConfig(level=logging.WARNING, format="warning: %(message)s", stream=sys.stderr)
+    # another package's warning is never printed to a clerk; DOCGEN_DEBUG=1 shows it
+    library_warnings.route(logging.WARNING if os.environ.get("DOCGEN_DEBUG") else logging.DEBUG)
 
 
 @main.command()

@@ -9,11 +9,16 @@ up on its first document.
 
 from __future__ import annotations
 
+import logging
+
 import docx  # noqa: F401  (the engines: loaded here, once for every process forked)
 import docxtpl  # noqa: F401
 import weasyprint  # noqa: F401
 
 import docgen.api  # noqa: F401  (what the rendering processes' work calls)
+from docgen import library_warnings
 from docgen.warm import head_start
+
+library_warnings.route(logging.WARNING)  # another package's warning: in the desk's log, once
 
 head_start(None, ("pdf", "docx"))

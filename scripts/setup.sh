@@ -44,8 +44,24 @@ python=${PYTHON:-python3}
 "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
   || { echo "setup: docgen needs Python 3.11 or newer" >&2; exit 1; }
 [ -x .venv/bin/python ] || "$python" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]" 2>&1 \
-  | grep -v "^WARNING: Location" || true
+# Every dependency, the test tools' and the build backend's too, at the version and hash
+# requirements.lock names (made by `make lock`): a fresh machine today and next month
+# installs what CI passed with, never whatever was published last night. docgen itself is
+# then installed editable on top, with no dependency of its own left to resolve.
+pip_quietly() {  # pip in .venv, less the machine's notes on its extra indexes; fails as pip does
+  local log status=0
+  log=$(mktemp)
+  .venv/bin/python -m pip --disable-pip-version-check "$@" >"$log" 2>&1 || status=$?
+  grep -v -e "^WARNING: Location" -e "^No broken requirements found" "$log" >&2 || true
+  rm -f "$log"
+  return "$status"
+}
+pip_quietly install -q --require-hashes -r requirements.lock \
+  || { echo "setup: the locked dependencies did not install (requirements.lock)" >&2; exit 1; }
+pip_quietly install -q --no-deps --no-build-isolation -e . \
+  || { echo "setup: docgen did not install" >&2; exit 1; }
+pip_quietly check >/dev/null \
+  || { echo "setup: requirements.lock does not fit pyproject.toml: run make lock" >&2; exit 1; }
 .venv/bin/python -c 'import docgen, weasyprint, docx' \
   || { echo "setup: docgen did not install" >&2; exit 1; }
 # docgen's modules compiled once, here: every desk, worker and command the tests start

@@ -173,6 +173,11 @@ class Server:
             pass  # the log: the desk's own output, read by `systemctl status` below
         elif program == "python3" and words[1:3] == ["-m", "venv"]:
             environment(Path(self.rooted(words[3])))
+        elif program.endswith("/venv/bin/pip") and "requirements.lock" in words:
+            # the checkout's lock, with its hashes; this environment, which the server's
+            # reaches through its .pth line, was installed from it (tests/test_lock.py)
+            assert words[2:] == ["--require-hashes", "-r", "requirements.lock"], command
+            assert (self.checkout / "requirements.lock").is_file()
         elif program.endswith("/venv/bin/pip"):
             python = Path(self.rooted(program)).with_name("python")
             args = [self.placeholders(self.rooted(w)) for w in words[2:]]

@@ -31,6 +31,7 @@ LAYERS = (
         "docgen.errors",
         "docgen.faults",
         "docgen.kinds",
+        "docgen.library_warnings",
         "docgen.text",
         "docgen.values",
         "docgen.passwords",

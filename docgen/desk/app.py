@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from docgen import library_warnings
 from docgen.desk import (
     actions,
     auth,
@@ -322,4 +323,5 @@ def from_environment() -> ASGIApp:
     they share lives in the database): options from DOCGEN_SERVE_* variables."""
     names = tuple(filter(None, os.environ.get("DOCGEN_SERVE_HOSTS", "").split(",")))
     secure = os.environ.get("DOCGEN_SERVE_SECURE") == "1"
+    library_warnings.route(logging.WARNING)  # in the desk's log, once: the deputy's to act on
     return create_app(secure_cookies=secure, host_names=names)

@@ -17,6 +17,7 @@ from docgen.register.checks import public_record, same_file
 from docgen.signing.check import check_signature
 from docgen.signing.keys import PASSPHRASE_ENV, SigningKeyError
 from tests.helpers import pki
+from tests.helpers.cli import docgen_process
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
 
@@ -134,6 +135,12 @@ def test_docgen_verify_checks_the_signature_and_the_register(reg, keyed, tmp_pat
     assert "signature: valid" in good.output
     assert "signed by: Common Name: Dana R. Whitcomb" in good.output
     assert "changed after signing: no" in good.output
+    # as a clerk runs it, a process of its own: no other package's warning on the terminal
+    # (pyHanko imports DSA, which cryptography 51 deprecates: printed under every verify)
+    fresh = docgen_process("verify", pdf)
+    assert fresh.returncode == 0, fresh.stderr
+    assert "signature: valid" in fresh.stdout
+    assert fresh.stderr == ""
     # an incremental update after the signature: not the issued bytes, and reported
     from pyhanko.pdf_utils import generic
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
