@@ -11,10 +11,12 @@ reinspection started from a notice, and its approval's refusal shown on the page
 from __future__ import annotations
 
 import base64
+import copy
 import html
 import io
 import re
 import zipfile
+from datetime import date
 
 import pytest
 from desk_browser import axe_violations, sign_in
@@ -278,7 +280,14 @@ def test_a_reinspection_drafted_from_its_notice_and_an_approval_refused_before_s
     """The notice's page starts the reinspection with each open deficiency a finding to
     re-check; the approval is offered on a reinspection only, to the officer, and the
     register's refusal (no service recorded) is the page's, with its provision."""
-    first = {**INSPECTION, "issued": str(TODAY), "inspected": str(TODAY)}
+    # inspected today, each corrective date the same days after it as in the sample (fixed
+    # dates failed the day after the sample's first one)
+    findings = copy.deepcopy(INSPECTION["findings"])
+    for finding in findings:
+        if "due" in finding:
+            late = date.fromisoformat(finding["due"]) - date.fromisoformat(INSPECTION["inspected"])
+            finding["due"] = str(TODAY + late)
+    first = {**INSPECTION, "issued": str(TODAY), "inspected": str(TODAY), "findings": findings}
     with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as reg:
         report = reg.issue("inspection-report", first, formats=("html",), by="otto").number
         notice = notify_deficiency(reg, report, formats=("html",), by="otto").number
