@@ -25,8 +25,8 @@ test: lint
 SOAK_EXAMPLES ?= 200
 SOAK_STEPS ?= 50
 soak: setup-test
-	DOCGEN_SOAK=1 DOCGEN_SOAK_EXAMPLES=$(SOAK_EXAMPLES) DOCGEN_SOAK_STEPS=$(SOAK_STEPS) \
-		.venv/bin/pytest -p no:xdist -q tests/register/test_matter_model.py -k soak
+	DOCGEN_SOAK_EXAMPLES=$(SOAK_EXAMPLES) DOCGEN_SOAK_STEPS=$(SOAK_STEPS) \
+		.venv/bin/pytest -p no:xdist -q tests/register/test_matter_model.py -m soak
 
 bench: setup-test
 	.venv/bin/python benchmarks/batch.py

@@ -14,6 +14,7 @@ import pytest
 
 from docgen import api
 from docgen.demo import sample_cases
+from tests.helpers.counts import pytest_runtest_logreport, pytest_sessionfinish  # noqa: F401
 
 
 def own_folder(variable: str) -> None:
@@ -60,6 +61,15 @@ def shared_desk(tmp_path_factory):
     from desk_server import serving
 
     yield from serving(tmp_path_factory)
+
+
+@pytest.fixture
+def soffice() -> str:
+    """LibreOffice, for a test that needs it: on a workstation without it the test is
+    skipped, in CI it fails (tests/helpers/tools.py)."""
+    from tests.helpers.office import soffice as program
+
+    return program()
 
 
 @pytest.fixture(scope="session")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.helpers.tools import unavailable
 
 CHROMIUM = "/usr/bin/chromium"
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -22,10 +21,7 @@ ARGS = [
 
 def launch(playwright):
     if not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} is missing: run scripts/setup.sh --test"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"{CHROMIUM} is missing: run scripts/setup.sh --test")
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
 
 

@@ -12,7 +12,6 @@ import pytest
 from desk_server import database, serving, start_draft, typed_sample
 
 from tests.helpers import hostile
-from tests.helpers.office import SOFFICE
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -71,7 +70,7 @@ def test_an_exhibit_typed_as_a_server_path_is_refused_unread(desk):
     assert "does not exist" not in pages[0] and "does not exist" not in pages[1]
 
 
-@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+@pytest.mark.usefixtures("soffice")  # LibreOffice makes the PDF/A
 def test_the_issued_page_puts_the_file_to_record_first_each_other_saying_what_it_is_for(desk):
     attorney = desk.signed_in("ada")
     where, token = start_draft(attorney, "maintenance-easement")

@@ -120,11 +120,8 @@ def test_a_final_that_cannot_be_recorded_is_refused_with_the_reason():
 
 
 @pytest.mark.parametrize("juris", ["homer", "macedon"])
+@pytest.mark.usefixtures("soffice")
 def test_the_final_becomes_a_pdf_a_2b_through_libreoffice(juris):
-    from tests.helpers.office import SOFFICE
-
-    if SOFFICE is None:
-        pytest.skip("LibreOffice is not installed")
     final = edit(draft_of(juris))
     pdf = pdf_a(final)
     reader = PdfReader(io.BytesIO(pdf))

@@ -16,9 +16,8 @@ from pypdf import PdfReader
 from docgen.instruments import office
 from docgen.instruments.final import pdf_a
 from tests.helpers import hostile
-from tests.helpers.office import SOFFICE
 
-pytestmark = pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+pytestmark = pytest.mark.usefixtures("soffice")  # LibreOffice makes the PDF/A
 
 
 @pytest.fixture

@@ -11,6 +11,14 @@ from tests.helpers.tools import unavailable
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 
 
+def soffice() -> str:
+    """LibreOffice's program; without it the calling test is skipped on a workstation and
+    fails in CI, whose set-up installs it."""
+    if SOFFICE is None:
+        unavailable("LibreOffice (soffice) not found: scripts/setup.sh --test installs it")
+    return str(SOFFICE)
+
+
 def office_pdfs(docx: dict[str, bytes], folder: Path) -> dict[str, bytes]:
     """Each named DOCX converted to PDF by LibreOffice, in one soffice run: name -> PDF.
     Every file must load: one LibreOffice could not open as it is fails the test."""
@@ -25,13 +33,12 @@ def office_convert(docx: dict[str, bytes], folder: Path) -> tuple[dict[str, byte
     repair is not loaded in headless mode ("source file could not be loaded"), and soffice
     still exits 0. Skips the test without LibreOffice (fails in CI, whose set-up installs
     it)."""
-    if SOFFICE is None:
-        unavailable("LibreOffice (soffice) not found: scripts/setup.sh --test installs it")
+    program = soffice()
     for name, data in docx.items():
         (folder / f"{name}.docx").write_bytes(data)
     run = subprocess.run(
         [
-            SOFFICE,
+            program,
             f"-env:UserInstallation={(folder / 'profile').as_uri()}",
             "--headless",
             "--convert-to",

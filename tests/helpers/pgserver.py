@@ -1,6 +1,7 @@
 """A throwaway PostgreSQL server for tests and benchmarks: initdb and pg_ctl (as the
 ``postgres`` user when run as root: both refuse root) on a temporary folder and a free
-loopback port; stopped and deleted on exit."""
+loopback port; stopped and deleted on exit, and by a watcher of its own when the process
+that started it ends without stopping it (killed, or a run stopped by a time-out)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +26,31 @@ _DATA: dict[str, Path] = {}  # server URL -> its data folder, for restart()
 _OPTIONS: dict[str, str] = {}  # server URL -> its start options, for start()
 
 
+# pg_ctl starts the server in a session of its own, so it outlives the process that started
+# it: a test run killed halfway (a time-out's SIGKILL to the run's process group) left its
+# servers running. Each server has this watcher, in a session of its own too, which waits
+# on the starting process's pidfd (woken by its end, however it ends: no polling), then
+# stops the server and deletes its files. A server stopped as usual ends its watcher first.
+_WATCHER = """
+import os, select, shutil, subprocess, sys
+pid, base, *stop = sys.argv[1:]
+try:
+    select.select([os.pidfd_open(int(pid))], [], [])
+except ProcessLookupError:
+    pass
+subprocess.run(stop, check=False, capture_output=True)
+shutil.rmtree(base, ignore_errors=True)
+"""
+
+
+def _watcher(base: Path, stop: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", _WATCHER, str(os.getpid()), str(base), *stop],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+
+
 def available() -> bool:
     return (PG_BIN / "initdb").exists()
 
@@ -31,13 +58,10 @@ def available() -> bool:
 def require() -> None:
     """Skip the calling test on a workstation without the server binaries; fail it in CI
     (the environment variable CI is set), where both backends must run."""
-    import pytest
+    from tests.helpers.tools import unavailable
 
     if not available():
-        message = f"PostgreSQL server binaries not found in {PG_BIN} (setup.sh --test)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"PostgreSQL server binaries not found in {PG_BIN} (setup.sh --test)")
 
 
 def _in_memory() -> Path | None:
@@ -83,6 +107,8 @@ def postgres() -> Iterator[str]:
         " -c dynamic_shared_memory_type=mmap"
     )
     start = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w"]
+    stop = _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"])
+    watcher = _watcher(base, stop)
     subprocess.run(_as_postgres([*start, "-o", options, "start"]), check=True, capture_output=True)
     url = f"postgresql://postgres@127.0.0.1:{port}"
     _DATA[url], _OPTIONS[url] = data, options
@@ -91,8 +117,9 @@ def postgres() -> Iterator[str]:
     finally:
         _DATA.pop(url, None)
         _OPTIONS.pop(url, None)
-        stop = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
-        subprocess.run(_as_postgres(stop), check=False, capture_output=True)
+        watcher.kill()
+        watcher.wait()
+        subprocess.run(stop, check=False, capture_output=True)
         shutil.rmtree(base, ignore_errors=True)
 
 

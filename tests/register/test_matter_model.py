@@ -504,7 +504,7 @@ def test_the_matter_keeps_the_law_on_postgresql(postgres_template):
     run(lambda: fresh_postgres(postgres_template), 3, 20)
 
 
-@pytest.mark.skipif(not os.environ.get("DOCGEN_SOAK"), reason="make soak runs it")
+@pytest.mark.soak  # `make soak` runs it; the suite deselects it (pyproject.toml's addopts)
 def test_soak(tmp_path, sqlite_template):
     """As long as asked: DOCGEN_SOAK_EXAMPLES sequences of DOCGEN_SOAK_STEPS steps, with
     a fresh seed each run (derandomize off)."""

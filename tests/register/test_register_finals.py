@@ -21,7 +21,6 @@ from docgen.errors import DocgenError
 from docgen.instruments.final import FinalRefused
 from docgen.register.models import DocumentFile
 from tests.helpers.cli import docgen
-from tests.helpers.office import SOFFICE
 
 CASE = ROOT / "fixtures" / "maintenance-easement" / "homer-llc-two-signers.yaml"
 
@@ -38,7 +37,7 @@ def counsel_final() -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+@pytest.mark.usefixtures("soffice")  # LibreOffice makes the PDF/A
 def test_the_final_is_kept_with_the_draft_the_redline_and_a_pdf_a_and_verify_knows_each(
     reg, tmp_path
 ):
@@ -88,7 +87,7 @@ def test_a_final_that_cannot_be_recorded_is_refused_and_nothing_is_numbered(reg)
     assert reg.count() == 0
 
 
-@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+@pytest.mark.usefixtures("soffice")  # LibreOffice makes the PDF/A
 def test_a_final_for_a_case_issued_without_one_is_a_correction_never_a_silent_repeat(reg):
     from docgen.register import RegisterError
 
@@ -135,7 +134,7 @@ def test_issue_refuses_a_hostile_or_unfinished_final_and_numbers_nothing(reg, tm
     assert reg.count() == 0
 
 
-@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice makes the PDF/A")
+@pytest.mark.usefixtures("soffice")  # LibreOffice makes the PDF/A
 def test_the_final_comes_out_the_pdf_a_to_record_first_and_export_gives_each(reg, tmp_path):
     """`issue --final -o DIR/` writes counsel's files, not the draft: the PDF/A to record
     (numbered, with its page numbering, without the access code), the final DOCX and the

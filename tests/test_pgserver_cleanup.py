@@ -1,0 +1,73 @@
+"""A test run killed halfway leaves no PostgreSQL server behind (tests/helpers/pgserver.py):
+the process that started a server is killed with SIGKILL, as a time-out kills a run, and
+the server's watcher stops it and deletes its files."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+from tests.helpers import pgserver
+
+START = """
+import os, sys
+from tests.helpers import pgserver
+with pgserver.postgres() as url:
+    data = pgserver._DATA[url]
+    pid = (data / "postmaster.pid").read_text().split()[0]
+    print(url, data.parent, pid, flush=True)
+    sys.stdin.read()  # until killed
+"""
+
+
+def ended(pid: int, seconds: float) -> bool:
+    """Whether process ``pid`` ends within ``seconds`` (woken by its end, not polled)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        ready, _, _ = select.select([fd], [], [], seconds)
+        return bool(ready)
+    finally:
+        os.close(fd)
+
+
+def test_a_killed_test_process_leaves_no_server_and_no_files():
+    pgserver.require()
+    starter = subprocess.Popen(
+        [sys.executable, "-c", START], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    try:
+        url, base, postmaster = starter.stdout.readline().split()
+        assert os.path.isdir(base)
+        os.kill(starter.pid, signal.SIGKILL)
+        starter.wait(timeout=60)
+        assert ended(int(postmaster), 120), f"the server {url} outlived the killed process"
+    finally:
+        starter.kill()
+        starter.wait()
+        starter.stdin.close()
+        starter.stdout.close()
+    # its files are deleted by the watcher right after the server stops: wait for the
+    # watcher itself (the only process left with the folder in its command line)
+    watchers = [
+        int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and base in _cmdline(p)
+    ]
+    for pid in watchers:
+        assert ended(pid, 60)
+    assert not os.path.exists(base)
+
+
+def _cmdline(proc: Path) -> str:
+    try:
+        return (proc / "cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
