@@ -5,8 +5,11 @@ report, then the notice of deficiency issued from it with nothing typed. Every p
 flow visits fits the screen and passes axe; the photos kept (the draft's folder, and the
 report's stored PDF, DOCX and HTML) carry no location unless the officer kept it.
 
-Over HTTP: photos that are not images, too many, or kept with their location; the
-reinspection started from a notice, and its approval's refusal shown on the page."""
+Over HTTP: photos that are not images, too many, or kept with their location; a photo
+whose camera and editor wrote names, a description and a serial number keeps only the time
+it was taken, in the draft and in the served report's DOCX, HTML and PDF; a PNG declaring
+177 megapixels refused from its header, the server's memory unchanged; the reinspection
+started from a notice, and its approval's refusal shown on the page."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from datetime import date
 
 import pytest
 from desk_browser import axe_violations, sign_in
-from desk_server import csrf_of, database, start_draft
+from desk_server import csrf_of, database, start_draft, typed_sample
 from playwright.sync_api import expect
 
 from docgen.desk.forms import input_id
@@ -38,7 +41,7 @@ from tests.helpers.inspection_cases import (
 
 PHONE = {"width": 390, "height": 844}
 CAMERA = f"{TODAY:%Y:%m:%d} 09:4"  # + the minute: when the camera says it took each photo
-MAKE = 0x010F  # EXIF's camera make: kept, to show the rest of the EXIF survives
+MAKE = 0x010F  # EXIF's camera make: removed, as all but the time taken
 ISSUE = re.compile("^Issue: number, record")  # a draft's issue button
 
 
@@ -208,13 +211,13 @@ def test_an_inspection_with_two_photos_then_its_notice_then_the_approval_on_a_ph
     assert len(visited) == 12  # + served, reinspection draft, saved, with photo, report, approval
 
     # The draft's photos as kept, and the report's stored files: no location anywhere,
-    # the rest of what the camera wrote (its make) kept.
+    # nor the rest of what the camera wrote (its make).
     kept = sorted((desk.home / "desk-photos" / f"draft-{draft}").iterdir())
     assert [p.name for p in kept] == ["photo-1.jpg", "photo-2.jpg"]
     assert exif_of(photos[0].read_bytes()).get_ifd(GPS_IFD)  # it had one
     for photo in kept:
         assert not exif_of(photo.read_bytes()).get_ifd(GPS_IFD)
-        assert exif_of(photo.read_bytes())[MAKE] == "PhoneCam"
+        assert MAKE not in exif_of(photo.read_bytes())
     images = jpegs_in(stored(desk, report))
     assert {fmt: len(set(found)) for fmt, found in images.items()} == dict.fromkeys(images, 2)
     for fmt, found in images.items():
@@ -389,3 +392,139 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
     words = " ".join(pdf_text(stored(desk, number)["pdf"]).split())
     assert "Cayuga Street Holdings LLC" in words and "§ 228-78D(1)" in words
     assert f"Notice of Deficiency No. {notice}, found at Inspection Report No. {report}" in words
+
+
+# What a probe's photo carried besides GPS, each reaching the served report before the
+# allow-list: the photographer, the copyright, the description (a complainant's name),
+# the camera's owner and its serial number, in EXIF, XMP, a JPEG comment and PNG text.
+SECRETS = ("Jane Photographer", "Copyright Jane", "Complainant Carol Ames", "Owner Al", "SN-4471")
+
+
+def probe_photo(kind: str) -> bytes:
+    """A photo (``kind`` JPEG or PNG) whose camera and editor wrote every SECRET, the time
+    it was taken, and an orientation (turned a quarter: 300 x 200 stored, 200 x 300 seen)."""
+    from PIL import Image, PngImagePlugin
+
+    exif = Image.Exif()
+    exif[0x013B], exif[0x8298], exif[0x010E] = SECRETS[:3]  # Artist, Copyright, Description
+    exif[0x0112] = 6  # Orientation: turn 90 degrees clockwise to view
+    inner = exif.get_ifd(0x8769)
+    inner[0xA430], inner[0xA431] = SECRETS[3:]  # CameraOwnerName, BodySerialNumber
+    inner[0x9003] = "2026:11:30 10:15:00"  # the sample inspection's day
+    xmp = f"<x:xmpmeta><dc:creator>{SECRETS[0]}</dc:creator></x:xmpmeta>".encode()
+    out = io.BytesIO()
+    image = Image.new("RGB", (300, 200), "olive")
+    if kind == "jpeg":
+        image.save(out, "JPEG", exif=exif.tobytes(), xmp=xmp, comment=SECRETS[2].encode())
+    else:
+        text = PngImagePlugin.PngInfo()
+        text.add_text("Author", SECRETS[0])
+        text.add_itxt("XML:com.adobe.xmp", xmp.decode())
+        text.add_text("Description", SECRETS[2], zip=True)
+        image.save(out, "PNG", exif=exif.tobytes(), pnginfo=text)
+    return out.getvalue()
+
+
+def images_in(files: dict[str, bytes]) -> list[bytes]:
+    """Every image the stored DOCX, HTML and PDF of a document hold."""
+    from pypdf import PdfReader
+
+    with zipfile.ZipFile(io.BytesIO(files["docx"])) as docx:
+        found = [docx.read(n) for n in docx.namelist() if n.startswith("word/media/")]
+    found += [
+        base64.b64decode(b)
+        for b in re.findall(rb"data:image/[a-z]+;base64,([A-Za-z0-9+/=]+)", files["html"])
+    ]
+    found += [i.data for p in PdfReader(io.BytesIO(files["pdf"])).pages for i in p.images]
+    return [b for b in found if b[:3] == b"\xff\xd8\xff" or b[:8] == b"\x89PNG\r\n\x1a\n"]
+
+
+def assert_only_the_time(photo: bytes, where: str) -> None:
+    """``photo`` carries none of SECRETS, no metadata but the time taken, and is upright."""
+    from PIL import Image
+
+    for secret in SECRETS:
+        assert secret.encode() not in photo, (where, secret)
+    image = Image.open(io.BytesIO(photo))
+    exif = image.getexif()
+    assert set(exif) <= {0x8769}, (where, dict(exif))
+    assert set(exif.get_ifd(0x8769)) <= {0x9003}, where
+    meta = set(image.info) - {"jfif", "jfif_version", "jfif_unit", "jfif_density", "dpi"}
+    assert meta <= {"exif"}, (where, meta)
+    assert image.height > image.width, where  # the orientation applied to the pixels
+
+
+def test_a_photo_keeps_only_the_time_it_was_taken_in_the_draft_and_the_served_report(desk):
+    officer = desk.signed_in("otto")
+    place, token = start_draft(officer, "inspection-report")
+    draft = place.rsplit("/", 1)[1]
+    _, typed = typed_sample("inspection-report", "homer-silt-fence-washout")
+    officer.post(place, data={**typed, "csrf_token": token})
+    sent = [
+        ("photos", ("probe.jpg", probe_photo("jpeg"), "image/jpeg")),
+        ("photos", ("probe.png", probe_photo("png"), "image/png")),
+    ]
+    kept = officer.post(f"{place}/photos", data={"csrf_token": token}, files=sent)
+    assert kept.status_code == 303, html.unescape(kept.text)
+    folder = desk.home / "desk-photos" / f"draft-{draft}"
+    for photo in sorted(folder.iterdir()):
+        assert_only_the_time(photo.read_bytes(), photo.name)
+    assert 'value="2026-11-30T10:15"' in officer.get(place).text  # the time kept
+    issued = officer.post(f"{place}/issue", data={"csrf_token": token})
+    assert issued.status_code == 303, html.unescape(officer.get(place).text)
+    files = stored(desk, issued.headers["location"].rsplit("/", 1)[1])
+    images = images_in(files)
+    assert len(images) >= 4  # two photos in the DOCX and the HTML (and the PDF's)
+    for n, photo in enumerate(images):
+        assert_only_the_time(photo, f"image {n}")
+    with zipfile.ZipFile(io.BytesIO(files["docx"])) as docx:
+        for member in docx.namelist():
+            for secret in SECRETS:
+                assert secret.encode() not in docx.read(member), (member, secret)
+
+
+def pixel_bomb(side: int = 13_300) -> bytes:
+    """A PNG of a few hundred KB whose header declares ``side`` x ``side`` RGB pixels
+    (13,300: 177 megapixels, 2.5 GB resident when Pillow decodes and shrinks it)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    packer = zlib.compressobj(9)
+    row = bytes(1 + 3 * side)  # filter 0, then black pixels
+    data = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+    head = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
+
+
+def peak_mb(pid: int) -> float:
+    """The most memory process ``pid`` has held resident (VmHWM), in MB."""
+    with open(f"/proc/{pid}/status") as status:
+        line = next(line for line in status if line.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
+
+
+def test_a_pixel_bomb_is_refused_from_its_header_and_never_decoded_by_the_server(desk):
+    officer = desk.signed_in("otto")
+    place, token = start_draft(officer, "inspection-report")
+    bomb = pixel_bomb()
+    before = peak_mb(desk.process.pid)
+    refused = officer.post(
+        f"{place}/photos",
+        data={"csrf_token": token},
+        files=[("photos", ("site.png", bomb, "image/png"))],
+    )
+    after = peak_mb(desk.process.pid)
+    print(f"\nthe desk's peak memory: {before:.0f} MB before a {len(bomb) >> 10} KB pixel bomb,")
+    print(f"{after:.0f} MB after")
+    assert refused.status_code == 400
+    said = " ".join(html.unescape(refused.text).split())
+    assert (
+        "site.png is 13,300 by 13,300 pixels (177 megapixels); a photo may have at most 50 "
+        "megapixels. Send the photo as the phone took it, or a smaller copy"
+    ) in said
+    assert after - before < 100
+    assert not (desk.home / "desk-photos" / f"draft-{place.rsplit('/', 1)[1]}").exists()

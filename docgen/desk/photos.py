@@ -3,11 +3,13 @@ LAW.md § 11): chosen through the browser's file input (the phone offers its cam
 checked by content, bounded in size and count, and kept in the draft's own folder, the
 folder its case's photo files are read from (docgen.documents.photos, as beside a case file).
 
-Each photo is checked and made anew before anything is kept (docgen.documents.photos.uploaded):
-a file that is not a JPEG or PNG by its first bytes, or too large, or one too many, is
-refused with every problem at once and nothing kept. The location the camera recorded (the
-EXIF GPS block) is removed before the file is written unless the officer keeps it; the time
-it was taken is read from the camera's own record when it wrote one.
+Each photo is checked and made anew before anything is kept (docgen.documents.photos.uploaded),
+in one of the desk's rendering processes (docgen.desk.renderers.photo, under its memory
+limit; never in the server's process): a file that is not a JPEG or PNG by its first
+bytes, too large in bytes or in the pixels its header declares, or one too many, is
+refused with every problem at once and nothing kept. Of what the camera wrote, only the
+time it was taken is kept, and the location (the EXIF GPS block) when the officer keeps
+it; the time is read from the camera's own record when it wrote one.
 """
 
 from __future__ import annotations
@@ -21,11 +23,11 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.cases.inspection import INSPECT as WHY  # photos taken at the inspection
-from docgen.desk import drafts, forms
+from docgen.desk import drafts, forms, renderers
 from docgen.desk.database import Draft
 from docgen.desk.draft_files import FIELD, folder, takes_photos
 from docgen.desk.web import posted
-from docgen.documents.photos import MAX_BYTES, MAX_PHOTOS, PhotoError, uploaded
+from docgen.documents.photos import MAX_BYTES, MAX_PHOTOS
 from docgen.errors import Problem
 
 
@@ -56,10 +58,11 @@ def add(request: Request, draft: Draft) -> Response:
     made: list[Any] = []
     for upload in sent if not problems else []:
         name = Path(upload.filename).name
-        try:
-            made.append(uploaded(upload.file.read(MAX_BYTES + 1), name, keep))
-        except PhotoError as err:
-            problems.append(Problem(FIELD, str(err), WHY))
+        tag, value = renderers.run(renderers.photo, upload.file.read(MAX_BYTES + 1), name, keep)
+        if tag == "refused":
+            problems.append(Problem(FIELD, value, WHY))
+        else:
+            made.append(value)
     if problems:
         response = drafts.refused(request, draft, problems)
         response.status_code = 400

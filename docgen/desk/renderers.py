@@ -360,6 +360,19 @@ def exhibit(data: bytes, name: str) -> Result:
     return "exhibit", file_kind(data[:8])
 
 
+def photo(data: bytes, name: str, keep_location: bool) -> Result:
+    """("photo", the Upload kept: docgen.documents.photos.uploaded) or ("refused", why):
+    the photo sent is decoded here, under a render's memory limit, never in the server's
+    process (a small file can declare a picture of gigabytes; its header is read first)."""
+    # documents.photos loads pydantic, PIL (+20 ms): loaded on first use
+    from docgen.documents.photos import PhotoError, uploaded
+
+    try:
+        return "photo", uploaded(data, name, keep_location)
+    except PhotoError as err:
+        return "refused", str(err)
+
+
 @cache
 def register_of(url: str | None) -> Any:
     """The register at ``url``, opened once per rendering process."""
