@@ -256,3 +256,29 @@ def answered(sock: socket.socket) -> bytes:
     while len(body) < length:
         body += sock.recv(65536)
     return head
+
+
+def test_the_public_certify_door_has_its_own_budget_and_checks_the_link_first(desk):
+    """An anonymous POST to /certify/<token>: past the scan's size it is refused before the
+    page is asked (not the signed-in pages' 20 MB), and to a link that does not work it is
+    answered at once, its body never read (a client sending nothing after its head)."""
+    from docgen.desk import limits
+    from docgen.register import invitations
+
+    assert limits.SCAN_UPLOAD == invitations.MAX_SCAN
+    stranger = desk.client()
+    big = stranger.post("/certify/no-such-link", files={"scan": ("s.pdf", bytes(15 * 2**20))})
+    assert big.status_code == 413
+    assert "a certification with its signed scan may be at most 10 MB" in big.text
+    sockets: list[socket.socket] = []
+    try:
+        sock = connected(int(desk.url.rsplit(":", 1)[1].strip("/")), sockets)
+        sock.settimeout(10)  # the signed-in budget would wait 120 s for the body, then 408
+        sock.sendall(
+            b"POST /certify/no-such-link HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000000\r\n\r\n"
+        )
+        assert answered(sock).startswith(b"HTTP/1.1 404")
+    finally:
+        for sock in sockets:
+            sock.close()

@@ -12,7 +12,9 @@ invitation's, never the request's.
 
 Protected like the desk: a double-submitted CSRF token (cookie and field), a limit of
 requests per address and of unknown links per address (one page for every link that
-does not work, whatever the reason), bounded bodies, and no case data in a log line.
+does not work, whatever the reason), a body budget of its own (docgen.desk.limits.CERTIFY:
+the scan and the form, not the signed-in pages' 20 MB) read only once the link is known
+to work, and no case data in a log line.
 """
 
 from __future__ import annotations
@@ -181,6 +183,10 @@ def _form(
 async def submit(request: Request) -> Response:
     if not _limits(request)[0].allow(client_of(request)):
         return _limited(request)
+    try:  # the link first: a body sent to a link that does not work is never read
+        opened = await run_in_threadpool(invitations.open_link, _engine(request), _token(request))
+    except invitations.InvalidLink:
+        return _invalid(request)
     form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=MAX_PART)
     typed: dict[str, str] = {}
     upload: bytes | None = None
@@ -190,10 +196,6 @@ async def submit(request: Request) -> Response:
                 upload = await value.read(invitations.MAX_SCAN + 1)
         else:
             typed[name] = checked_field(name, value)
-    try:
-        opened = await run_in_threadpool(invitations.open_link, _engine(request), _token(request))
-    except invitations.InvalidLink:
-        return _invalid(request)
     cookie = request.cookies.get(COOKIE)
     if not auth.same_token(cookie, typed.get(CSRF_FIELD)):
         errors = {"form": "This form is out of date (or cookies are off); check it and send again."}

@@ -10,9 +10,11 @@ connection each for as long as the desk waits (with per-byte timeouts, for ever)
   in X-Forwarded-For (uvicorn believes that header only from ``--proxy-address``);
 - a body must be all in within its page's time from the request's head, and be no larger
   than its page takes: the sign-in and sign-out forms are small and quick (16 KB, 10 s),
-  the public check's upload bounded (docgen.desk.public_check.MAX_UPLOAD, 30 s), any
-  other page (signed in: the pages refuse a stranger before reading a body, web.guarded)
-  20 MB in 2 minutes. Past its time a request is answered 408, past its size 413, and the
+  the public check's upload bounded (docgen.desk.public_check.MAX_UPLOAD, 30 s), a
+  firm's certification with its signed scan (open to anyone with a link: its own budget,
+  docgen.register.invitations.MAX_SCAN and the form's fields, 60 s), any other page
+  (signed in: the pages refuse a stranger before reading a body, web.guarded) 20 MB in
+  2 minutes. Past its time a request is answered 408, past its size 413, and the
   connection is closed (docgen.desk.connections).
 """
 
@@ -32,6 +34,7 @@ PER_ADDRESS_ENV = "DOCGEN_SERVE_PER_ADDRESS"
 PER_ADDRESS = 16  # requests in flight from one address: a browser opens at most 6
 MAX_BODY = 20 * 1024 * 1024  # the largest request accepted (a PDF to verify, a final)
 PUBLIC_UPLOAD = 4 * 1024 * 1024  # the public check's compare upload (an issued PDF)
+SCAN_UPLOAD = 10 * 1024 * 1024  # a firm's signed scan: docgen.register.invitations.MAX_SCAN
 RETRY_AFTER = 5  # seconds
 
 
@@ -44,6 +47,7 @@ class Budget:
 
 SMALL = Budget(16 * 1024, 10.0, "a sign-in form")
 PUBLIC = Budget(PUBLIC_UPLOAD + 16 * 1024, 30.0, "a file to compare")
+CERTIFY = Budget(SCAN_UPLOAD + 64 * 1024, 60.0, "a certification with its signed scan")
 SIGNED_IN = Budget(MAX_BODY, 120.0, "a request")
 
 
@@ -52,6 +56,8 @@ def budget(path: str) -> Budget:
         return SMALL
     if path.startswith("/v/"):
         return PUBLIC
+    if path.startswith("/certify/"):
+        return CERTIFY
     return SIGNED_IN
 
 
