@@ -62,7 +62,7 @@ from pydantic import (
 )
 
 from docgen.errors import DocgenError
-from docgen.law.strict_yaml import StrictLoader, describe_errors
+from docgen.law.strict_yaml import describe_errors, strict_load
 from docgen.law.taglines import catalog, default_languages, unknown
 from docgen.values import Phone
 
@@ -267,7 +267,7 @@ def read_settings(path: Path, mtime: int = 0, size: int = 0) -> LocalSettings:
     """The settings file at ``path`` validated (cached until the file changes)."""
     try:
         text = path.read_text(encoding="utf-8")
-        data = yaml.load(text, Loader=StrictLoader) if text.strip() else {}
+        data = strict_load(text) if text.strip() else {}
     except (OSError, UnicodeDecodeError) as err:
         raise SettingsInvalid(f"{path}: cannot read the settings: {err}") from None
     except (yaml.YAMLError, ValueError) as err:  # ValueError: an impossible date

@@ -290,3 +290,40 @@ def test_two_kinds_numbered_alike_are_refused(tmp_path):
     assert code == 1
     assert "formats.return-receipt and formats.report-requirement are both" in out
     assert "give each kind a format of its own" in out
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """A kilobyte of YAML whose aliases stand for 9 ** ``levels`` strings."""
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for n in range(1, levels):
+        lines.append(f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (alias_bomb(), "line 1: YAML anchors and aliases (&name, *name) are not allowed"),
+        ("plain: &kept plain\n", "line 1: YAML anchors and aliases (&name, *name) are not allowed"),
+        (
+            f"huge: {'x' * (2 * 2**20)}\n",
+            "the file is 2.0 MB; a pack or settings file is at most 1 MB",
+        ),
+    ],
+    ids=["alias-bomb", "anchor", "too-large"],
+)
+def test_a_pack_or_settings_with_aliases_or_too_large_is_refused_before_it_is_read(
+    tmp_path, extra, expected
+):
+    """`docgen pack check` vets a stranger's pack: a kilobyte of aliases ran it (and, once
+    installed, every command) for ever, and a 60 MB value was "valid"."""
+    text = extra + (BUILT_IN / "macedon.yaml").read_text(encoding="utf-8")
+    folder = pack_dir(tmp_path, "walworth", text)
+    code, out = cli("pack", "check", folder / "walworth.yaml")
+    assert code == 1 and expected in out and "Traceback" not in out, out
+    code, out = cli("jurisdictions", env={ENV: str(folder)})
+    assert code == 1 and expected in out and "Traceback" not in out, out
+    settings = tmp_path / "settings.yaml"
+    settings.write_text(extra + "jurisdiction: homer\n", encoding="utf-8")
+    code, out = cli("pack", "check", settings)
+    assert code == 1 and expected in out and "Traceback" not in out, out

@@ -39,7 +39,7 @@ from pydantic import ValidationError
 from docgen.errors import DocgenError
 from docgen.law.pack import Pack, section_needed
 from docgen.law.provisions import listed_in
-from docgen.law.strict_yaml import StrictLoader, describe_errors
+from docgen.law.strict_yaml import describe_errors, strict_load
 from docgen.settings import LocalSettings, SettingsInvalid, load_settings, overlay
 
 ENV = "DOCGEN_PACKS"
@@ -168,7 +168,7 @@ def _read(path: Path, mtime: int, size: int) -> Source:
     except (OSError, UnicodeDecodeError) as err:
         raise PackInvalid(f"{path}: cannot read the pack: {err}") from None
     try:
-        data = yaml.load(text, Loader=StrictLoader)
+        data = strict_load(text)
     except yaml.YAMLError as err:
         raise PackInvalid(f"{path}: not valid YAML: {err}") from None
     if not isinstance(data, dict):
@@ -302,7 +302,7 @@ def read_state(name: Any, by: Path) -> dict[str, Any]:
 @cache
 def _read_state(path: Path, mtime: int) -> dict[str, Any]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=StrictLoader)
+        data = strict_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise PackInvalid(f"{path}: cannot read the state pack: {err}") from None
     if not isinstance(data, dict):

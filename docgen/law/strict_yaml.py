@@ -1,5 +1,7 @@
 """Reading the YAML a municipality writes (its pack, its settings): safe YAML with no key
-given twice, and pydantic's errors as one line per problem, each naming its key path."""
+given twice, no anchor or alias and at most ``MAX_BYTES`` (a pack may come from a
+stranger: ``docgen pack check`` vets it, and once installed every command reads it), and
+pydantic's errors as one line per problem, each naming its key path."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from typing import Any
 
 import yaml
 from pydantic import ValidationError
+
+MAX_BYTES = 1024 * 1024  # a pack or a settings file: the largest pack is 33 KB
 
 
 class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -24,6 +28,29 @@ class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: igno
                 )
             seen[key] = line
         return super().construct_mapping(node, deep=deep)
+
+
+class Refused(yaml.YAMLError):
+    """YAML that is well formed but not taken: an anchor or alias, or too large."""
+
+
+def strict_load(text: str) -> Any:
+    """``text`` read as safe YAML with :class:`StrictLoader`; Refused when it is larger
+    than MAX_BYTES or names an anchor or alias (a kilobyte of aliases can stand for
+    billions of values: refused before anything is built), yaml.YAMLError when malformed."""
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise Refused(
+            f"the file is {size / 2**20:.1f} MB; a pack or settings file is at most "
+            f"{MAX_BYTES // 2**20} MB"
+        )
+    for event in yaml.parse(text, Loader=StrictLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise Refused(
+                f"line {event.start_mark.line + 1}: YAML anchors and aliases (&name, *name) "
+                "are not allowed; write each value out"
+            )
+    return yaml.load(text, Loader=StrictLoader)
 
 
 def describe_errors(
