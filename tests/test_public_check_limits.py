@@ -158,3 +158,20 @@ def test_a_malformed_code_costs_one_check_for_an_issued_and_an_unknown_number(
                 costs[number, code] = len(verified)
         assert set(costs.values()) == {1}, costs
         assert public_record(engine, issued.number, issued.access_code) is not None
+
+
+def test_a_malformed_code_is_refused_before_the_register_is_asked(tmp_path):
+    """A code that cannot be one costs the decoy's Argon2id check and no query: the time
+    of a look-up told an issued number from an unknown one (issue 48)."""
+    from sqlalchemy import event
+
+    from docgen.register.checks import public_record
+
+    with Register.open(sqlite_of(tmp_path)) as register:
+        asked: list[str] = []
+        event.listen(register.engine, "before_cursor_execute", lambda *a: asked.append(a[2]))
+        for code in ("not-a-code", "", "0" * 40):
+            assert public_record(register.engine, "NOV-2026-0001", code) is None
+        assert asked == []
+        public_record(register.engine, "NOV-2026-0001", "ABCD-EFGH-JKMN")
+        assert any("documents.number" in query for query in asked)  # a well-formed one is

@@ -39,7 +39,14 @@ from docgen.register.queries import in_effect, lifting, successor
 from docgen.register.records import VerifiedSet
 from docgen.settings import is_loopback, load_settings, settings_path
 from docgen.signing.check import SignatureReport, check_signature
-from docgen.signing.codes import LOCAL_ADDRESS, IssueMark, code_matches, hash_code, new_code
+from docgen.signing.codes import (
+    LOCAL_ADDRESS,
+    IssueMark,
+    code_matches,
+    hash_code,
+    new_code,
+    normalized,
+)
 from docgen.signing.sign import Signer, municipal_signer, sign_pdf
 
 # Set by `docgen serve` for a desk reached from other machines (docgen.desk.commands).
@@ -173,7 +180,12 @@ def _decoy() -> str:
 
 def public_record(engine: Any, number: str, code: str | None) -> PublicRecord | None:
     """The document ``number`` when ``code`` is its access code; None otherwise, whether
-    or not the number exists (and in about the same time: a decoy hash is checked)."""
+    or not the number exists (and in about the same time: a decoy hash is checked). A code
+    that cannot be one (codes.normalized) costs the decoy's check and never reaches the
+    database: the time of a look-up would tell an issued number from an unknown one."""
+    if normalized(code or "") is None:
+        code_matches(_decoy(), code)
+        return None
     with db.read_session(engine) as session:
         rows = session.execute(
             select(Document, AccessCode)
