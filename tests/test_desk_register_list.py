@@ -257,3 +257,20 @@ def test_the_same_filters_and_export_on_postgresql(postgres_server, tmp_path):
         assert [r["number"] for r in csv.DictReader(io.StringIO(got.text))] == [made["order"]]
     finally:
         stop_desk(desk)
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ('Acme;=HYPERLINK("x")', 'Acme;\'=HYPERLINK("x")'),
+        ("Acme; +1+cmd|' /C calc'!A0", "Acme; '+1+cmd|' /C calc'!A0"),
+        ("Acme,\t@SUM(A1)", "Acme,\t'@SUM(A1)"),
+        ("=1;-2", "'=1;'-2"),
+        ("12 Main Street; Homer", "12 Main Street; Homer"),
+    ],
+)
+def test_a_csv_cell_is_neutralised_after_any_separator(typed, kept):
+    """European Excel splits a CSV on ";": a formula after one ran (issue 48)."""
+    from docgen.desk.register_list import _cell
+
+    assert _cell(typed) == kept

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -154,10 +155,15 @@ COLUMNS = (
 )  # fmt: skip
 
 
+# A spreadsheet that splits cells on another separator (";" in European Excel, a tab, a
+# pipe) starts a new cell there: a formula after one runs too ("Acme;=cmd|...").
+AFTER_SEPARATOR = re.compile(r"([,;\t|][ \t\r\n]*)(?=[=+\-@])")
+
+
 def _cell(value: Any) -> str:
     """A CSV cell a spreadsheet shows as text: one that would start a formula is quoted
-    with a leading apostrophe."""
-    text = "" if value is None else str(value)
+    with a leading apostrophe, as is what would start one after any separator."""
+    text = AFTER_SEPARATOR.sub(r"\1'", "" if value is None else str(value))
     formula = text.startswith(FORMULA) or text.lstrip(" \t\r\n").startswith(FORMULA)
     return "'" + text if formula else text
 
