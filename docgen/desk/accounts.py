@@ -1,7 +1,8 @@
 """Who may sign in: users added, renamed in full, given a new password or role, unlocked,
-removed (their drafts kept for an administrator to hand on); a developer's account bound
-to the sites it acts for. Every change is an audit row naming who made it (``cli`` for the
-command line) and whom it is about.
+removed (every standing credential of theirs ended at once; their drafts kept for an
+administrator to hand on); a developer's account bound to the sites it acts for. Every
+change is an audit row naming who made it (``cli`` for the command line) and whom it is
+about.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from docgen.desk.database import (
     now,
 )
 from docgen.errors import DocgenError
+from docgen.register import feed, invitations
 from docgen.register.models import CertificationSite
 
 MAX_DETAIL = 200  # characters of a full name or title
@@ -214,16 +216,31 @@ def removed_with_drafts(db: sessionmaker) -> list[Removed]:
 
 
 def remove_user(db: sessionmaker, name: str, *, by: str = "cli") -> int:
-    """Remove user ``name``: signed out, no sign-in again; their drafts are kept (the
+    """Remove user ``name``, ending in one transaction everything that let them in: their
+    sessions, their calendar feed addresses, a developer's sites and the invitation links
+    it made that no firm has signed yet. No sign-in again. Their drafts are kept (the
     number of unissued ones is returned) until an administrator hands them on."""
     with db.begin() as s:
         user = _user(s, name)
         s.execute(delete(Session).where(Session.user_id == user.id))
+        s.execute(delete(UserSite).where(UserSite.user_id == user.id))
+        feeds = feed.revoke_in(s, name)
+        links = sum(
+            invitations.revoke_made_by(s, invitations.made_as(name, role), by)
+            for role in invitations.ENDS_WITH_ACCOUNT
+        )
         user.removed = now()
         kept = s.scalar(
             select(func.count(Draft.id)).where(Draft.user_id == user.id, Draft.issued_as.is_(None))
         )
-        audit(s, by, "user removed", name, detail=f"{kept} unissued drafts kept")
+        audit(
+            s,
+            by,
+            "user removed",
+            name,
+            detail=f"{kept} unissued drafts kept; {feeds} calendar addresses and {links} "
+            "invitation links revoked",
+        )
     return kept or 0
 
 

@@ -147,7 +147,7 @@ def _said(path: str, message: str) -> str:
 
 def _who(request: Request) -> str:
     visitor = request.scope["visitor"]
-    return f"{visitor.name} ({visitor.role})"
+    return invitations.made_as(visitor.name, visitor.role)
 
 
 @guarded("invite")

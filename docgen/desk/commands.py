@@ -210,13 +210,17 @@ def list_() -> None:
 @users.command("remove")
 @click.argument("name")
 def remove(name: str) -> None:
-    """Remove user NAME (and sign them out); their unissued drafts are kept."""
+    """Remove user NAME: signed out, and their calendar feed addresses and (a developer's)
+    unsigned invitation links revoked; their unissued drafts are kept."""
     # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
     from docgen.desk import accounts
 
     kept = accounts.remove_user(_db(), name)
     note = f"; {kept} unissued draft(s) kept (docgen users transfer {name} OTHER)" if kept else ""
-    click.echo(f"removed {name}{note}")
+    click.echo(
+        f"removed {name}: signed out; their calendar feed addresses and any invitation links "
+        f"they made as a developer no longer work{note}"
+    )
 
 
 @users.command("passwd")

@@ -116,7 +116,8 @@ DONE = {
     "details": "Full name and title saved.",
     "password": "Password changed; that user signs in again.",
     "unlocked": "Failed sign-ins forgotten.",
-    "removed": "User removed; their drafts are kept below until handed on.",
+    "removed": "User removed and signed out; their calendar address and the invitation links "
+    "they made as a developer no longer work. Their drafts are kept below until handed on.",
     "transferred": "Drafts handed on.",
 }
 CHANGES: dict[str, Callable[[Request, str], str]] = {

@@ -3,7 +3,9 @@ revocable address: the calendar of docgen.register.due as all-day events, so an 
 sees corrective-action dates and reinspections in the calendar already on the phone.
 
 The secret is made once and shown once; the register keeps only its SHA-256. A new
-secret revokes the user's earlier ones; a revoked or unknown secret serves nothing.
+secret revokes the user's earlier ones; a revoked or unknown secret serves nothing, nor
+does the secret of a user who may no longer sign in to the desk (removing a user revokes
+their secrets in the same transaction: docgen.desk.accounts).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
 
 from icalendar import Calendar, Event
-from sqlalchemy import select, update
+from sqlalchemy import Select, select, update
+from sqlalchemy.orm import Session
 
 from docgen.register import db
 from docgen.register.db import RegisterError, guarded
 from docgen.register.due import Due
-from docgen.register.models import CalendarToken
+from docgen.register.models import CalendarToken, DeskUser
 
 PRODUCT = "-//docgen//stormwater enforcement calendar//EN"
 
@@ -29,41 +32,60 @@ def digest(token: str) -> str:
 
 
 def new_token(reg: object, user: str) -> str:
-    """A new feed secret for ``user`` (shown once); the user's earlier ones are revoked."""
+    """A new feed secret for ``user`` (shown once); the user's earlier ones are revoked.
+    Only a user who may sign in to the desk has a feed."""
     token = secrets.token_urlsafe(32)
-    now = datetime.now(UTC)
     with guarded(reg.url), db.write_session(reg.engine) as session:  # type: ignore[attr-defined]
-        session.execute(
-            update(CalendarToken)
-            .where(CalendarToken.user_name == user, CalendarToken.revoked_at.is_(None))
-            .values(revoked_at=now)
+        if session.scalar(_active(user)) is None:
+            raise RegisterError(
+                f"{user!r} is not a user of the desk (docgen users list names them): a "
+                "calendar feed is made only for someone who may sign in; nothing was made"
+            )
+        revoke_in(session, user)
+        session.add(
+            CalendarToken(user_name=user, token_sha256=digest(token), created_at=datetime.now(UTC))
         )
-        session.add(CalendarToken(user_name=user, token_sha256=digest(token), created_at=now))
     return token
+
+
+def _active(user: str) -> Select[tuple[int]]:
+    """The id of desk user ``user`` while they may sign in (none once removed)."""
+    return select(DeskUser.id).where(DeskUser.name == user, DeskUser.removed.is_(None))
+
+
+def revoke_in(session: Session, user: str) -> int:
+    """Revoke every feed secret of ``user`` in the caller's write transaction; how many
+    were live."""
+    done = session.execute(
+        update(CalendarToken)
+        .where(CalendarToken.user_name == user, CalendarToken.revoked_at.is_(None))
+        .values(revoked_at=datetime.now(UTC))
+    )
+    return done.rowcount or 0
 
 
 def revoke(reg: object, user: str) -> int:
     """Revoke every feed secret of ``user``; how many were live."""
     with guarded(reg.url), db.write_session(reg.engine) as session:  # type: ignore[attr-defined]
-        done = session.execute(
-            update(CalendarToken)
-            .where(CalendarToken.user_name == user, CalendarToken.revoked_at.is_(None))
-            .values(revoked_at=datetime.now(UTC))
-        )
-        return done.rowcount or 0
+        return revoke_in(session, user)
 
 
 def user_of(reg: object, token: str) -> str:
-    """The user whose live secret ``token`` is; RegisterError for any other."""
+    """The user whose live secret ``token`` is, while that user may sign in to the desk;
+    RegisterError for any other (revoked, unknown, or its user removed: alike)."""
     with guarded(reg.url), db.read_session(reg.engine) as session:  # type: ignore[attr-defined]
-        found = session.scalars(
-            select(CalendarToken).where(
-                CalendarToken.token_sha256 == digest(token), CalendarToken.revoked_at.is_(None)
+        found = session.scalar(
+            select(CalendarToken.user_name)
+            .join(DeskUser, DeskUser.name == CalendarToken.user_name)
+            .where(
+                CalendarToken.token_sha256 == digest(token),
+                CalendarToken.revoked_at.is_(None),
+                DeskUser.removed.is_(None),
             )
-        ).first()
+        )
     if found is None:
         raise RegisterError("no calendar at this address (revoked, or never made)")
-    return found.user_name
+    return found
 
 
 def ics(items: Iterable[Due], name: str, time_zone: str, made: date) -> bytes:

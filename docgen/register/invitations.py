@@ -7,7 +7,10 @@ responsible for erosion and sediment control or post-construction practices: the
 carries a token of 256 random bits (``secrets.token_urlsafe``); the register keeps only
 its SHA-256, so a copy of the database opens no link. A link works for its one firm and
 site, until the last day the inviter set, unless revoked or used: an expired, revoked,
-used or unknown token is the same :class:`InvalidLink`, which says nothing of which.
+used or unknown token is the same :class:`InvalidLink`, which says nothing of which. A
+link made by a developer's desk account ends with that account: removing the account
+revokes its open links (:func:`revoke_made_by`, docgen.desk.accounts), and a link whose
+developer's account is gone opens nothing even so.
 
 Signing issues the firm's own contractor certification through the register (one
 transaction: the number, the sealed PDF, the invitation marked used, a paper scan kept as
@@ -38,9 +41,19 @@ from docgen.law.packs import load_pack
 from docgen.register import db, issuing
 from docgen.register.audit import record
 from docgen.register.lost import recording
-from docgen.register.models import CertificationSite, Document, DocumentFile, Invitation
+from docgen.register.models import (
+    CertificationSite,
+    DeskUser,
+    Document,
+    DocumentFile,
+    Invitation,
+)
 from docgen.register.records import Issued
 
+# The desk roles whose links end with their account: a developer identifies its site's
+# firms (§ 228-78B(4)(a)) only while it acts for the site (docgen.desk.auth.SITE_BOUND).
+# A clerk's or officer's link is the municipality's and outlives the account.
+ENDS_WITH_ACCOUNT = ("developer",)
 TOKEN_BYTES = 32  # 256 bits: guessing is hopeless, whatever the rate limit
 LONGEST = 366  # days an invitation may run
 DEFAULT_DAYS = 30  # days an invitation runs unless the inviter says
@@ -274,6 +287,36 @@ def mark_mailed(engine: Engine, invitation_id: int) -> None:
             row.mailed_at = _now()
 
 
+def made_as(name: str, role: str) -> str:
+    """Who made an invitation from the desk, as it is recorded: ``sam (developer)``."""
+    return f"{name} ({role})"
+
+
+def revoke_made_by(session: Any, inviter: str, by: str) -> int:
+    """Revoke every open (unsigned, unrevoked) link ``inviter`` made, in the caller's write
+    transaction; how many. A signed certification stands as issued."""
+    rows = session.scalars(
+        select(Invitation).where(
+            Invitation.created_by == inviter,
+            Invitation.document_id.is_(None),
+            Invitation.revoked_at.is_(None),
+        )
+    ).all()
+    for row in rows:
+        row.revoked_at, row.revoked_by = _now(), by
+        record(session, by, "revoke", "invitation", row.id, {"site": row.site_id})
+    return len(rows)
+
+
+def _inviter_gone(session: Any, inviter: str) -> bool:
+    """Whether ``inviter`` is a developer's desk account that has since been removed."""
+    name, _, role = inviter.removesuffix(")").rpartition(" (")
+    if role not in ENDS_WITH_ACCOUNT:
+        return False
+    found = select(DeskUser.id).where(DeskUser.name == name, DeskUser.removed.is_not(None))
+    return session.scalar(found) is not None
+
+
 def revoke(engine: Engine, invitation_id: int, by: str) -> InvitationView:
     """The invitation's link stops working at once (a signed one stays signed)."""
     with db.write_session(engine) as session:
@@ -338,6 +381,8 @@ def _usable(session: Any, token: str) -> tuple[Invitation, CertificationSite]:
         raise InvalidLink
     where = session.get(CertificationSite, row.site_id)
     if status_of(row, _today(where.jurisdiction)) not in ("invited", "opened"):
+        raise InvalidLink
+    if _inviter_gone(session, row.created_by):
         raise InvalidLink
     return row, where
 

@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from desk_server import add_users
 from icalendar import Calendar
 
 from docgen.errors import CaseInvalid
@@ -99,8 +100,11 @@ def test_the_calendar_lists_what_is_due_overdue_first_with_provisions(reg, tmp_p
     assert not any(i.category == "reinspection asked for" for i in calendar(reg))
 
 
-def test_the_feed_is_an_icalendar_at_a_revocable_secret(reg, tmp_path):
+def test_the_feed_is_an_icalendar_at_a_revocable_secret(reg, register_url, tmp_path):
     nod = served_notice_of_deficiency(reg, tmp_path)
+    with pytest.raises(RegisterError, match="'otto' is not a user of the desk"):
+        new_token(reg, "otto")  # a feed is made only for someone who may sign in
+    add_users(register_url)
     token = new_token(reg, "otto")
     assert user_of(reg, token) == "otto"
     parsed = Calendar.from_ical(
