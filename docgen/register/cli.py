@@ -786,10 +786,9 @@ def restore_register(backup: Path, force: bool, by) -> None:
     if done.kept is not None:
         click.echo(f"the register it replaced is kept as {done.kept}")
     click.echo(f"{safe_url(url)}: restored from {done.backup}")
-    for series, last in sorted(done.highest.items()):
-        click.echo(f"  {series}: the backup's last number is {last}")
     click.echo(
-        "nothing is issued until the numbers used after the backup are accounted for: "
+        "nothing is issued until the numbers used after the backup are accounted for in "
+        "every series (docgen register account-numbers --list names them): "
         "docgen register account-numbers --used-through NUMBER ... (or --none-since)"
     )
 
@@ -802,18 +801,39 @@ def restore_register(backup: Path, force: bool, by) -> None:
     metavar="NUMBER",
     help="the highest number of a series used after the backup (repeat, one per series)",
 )
+@click.option(
+    "--others-unused",
+    is_flag=True,
+    help="with --used-through: no number of any series not named was used after the backup",
+)
 @click.option("--none-since", is_flag=True, help="nothing was issued after the backup was taken")
+@click.option(
+    "--list",
+    "listing",
+    is_flag=True,
+    help="list every series to account for, with the backup's last number of each",
+)
 @WHOSE
 @BY
-def account_numbers(used_through: tuple[str, ...], none_since: bool, jurisdiction, by) -> None:
-    """After a restore: say which numbers were used after the backup, so none is given twice;
-    each series named starts above its number and the gap is recorded with its reason."""
+def account_numbers(
+    used_through: tuple[str, ...], others_unused: bool, none_since: bool, listing: bool,
+    jurisdiction, by
+) -> None:  # fmt: skip
+    """After a restore: say which numbers were used after the backup, in every series the
+    register numbers (--list names them), so none is given twice; each series named starts
+    above its number and the gap is recorded with its reason."""
     # register.audit and others load sqlalchemy (+420 ms): kept out of `docgen --help`'s start
     from docgen.register.audit import actor
-    from docgen.register.restores import account
+    from docgen.register.restores import account, series_of
 
+    if listing:
+        with _open(readonly=True) as reg:
+            listed = series_of(reg)
+        for series in listed:
+            click.echo(series.said())
+        return
     with _open() as reg:
-        gaps = account(reg, list(used_through), none_since, actor(by), jurisdiction)
+        gaps = account(reg, list(used_through), none_since, actor(by), jurisdiction, others_unused)
     for gap in gaps:
         click.echo(f"gap recorded: {gap.said()} (issued after the backup)")
     click.echo("the register issues again")

@@ -19,7 +19,7 @@ from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, DocumentFile
 from docgen.register.numbering import gaps
 from docgen.register.pgclient import libpq, postgres_client
-from docgen.register.restores import restore_lines
+from docgen.register.restores import given_twice, restore_lines
 from docgen.render.output import staging_file
 from docgen.settings import is_loopback
 
@@ -36,17 +36,25 @@ class Checked:
     loopback: list[tuple[str, str]] = field(default_factory=list)
     restores: list[str] = field(default_factory=list)  # gaps left by restores, and a waiting one
     gaps: list[tuple[str, bool]] = field(default_factory=list)  # (said, reason recorded)
+    twice: list[str] = field(default_factory=list)  # numbers on two documents (restores)
 
     @property
     def sound(self) -> bool:
-        """No file altered, the database sound, every gap in the numbers explained."""
-        return not self.altered and not self.database and all(ok for _, ok in self.gaps)
+        """No file altered, the database sound, every gap in the numbers explained, no
+        number given twice."""
+        return (
+            not self.altered
+            and not self.database
+            and all(ok for _, ok in self.gaps)
+            and not self.twice
+        )
 
     def lines(self) -> list[str]:
         said = [f"{self.files} stored file(s) checked against their SHA-256"]
         said += [f"altered: {a}" for a in self.altered]
         said += [f"database: {d}" for d in self.database] or ["database: integrity ok"]
         said += [f"gap: {g}" for g, _ in self.gaps] or ["numbers: no gap in any series"]
+        said += [f"given twice: {t}" for t in self.twice]
         said += [
             f"warning: {number} tells the public to check it at {address}, which only this "
             "machine can reach (settings: verification.address)"
@@ -75,6 +83,7 @@ def check(reg: Any) -> Checked:
                 found.loopback += [(number, a) for a in _check_addresses(blob) if is_loopback(a)]
         found.restores = restore_lines(session)
         found.gaps = gaps(session)
+        found.twice = given_twice(session)
         conn = session.connection()
         if conn.dialect.name == "sqlite":
             answer = [row[0] for row in conn.exec_driver_sql("PRAGMA integrity_check")]

@@ -5,9 +5,15 @@ on paper (served, filed, posted) but not in the restored register, which would g
 again. So a restore records itself (:func:`restore`: when, from which backup and its
 SHA-256, the highest number of every series the backup holds) and the register issues
 nothing until the clerk has accounted for the numbers used after the backup
-(:func:`account`): either the highest number used so far in a series (each series then
-starts above it, and the gap is recorded with its reason), or a statement that nothing
-was issued since the backup. ``register check`` lists the gaps with their reason.
+(:func:`account`) in every series, none left out: the series come from the register (every
+series it has numbered, and each kind its municipalities number in the present year:
+:func:`to_account`), never from a list kept by hand. For each, the highest number used
+since (the series then starts above it, and the gap is recorded with its reason), or a
+statement that none was. An account naming some series and not the others is refused,
+naming each one left. ``register check`` lists the gaps with their reason, and names a
+number the register gave to a document although it was used after a backup
+(:func:`given_twice`: an account of the numbers made before this rule, naming some series
+only).
 
 The backup is one of ``docgen register backup``'s files: a SQLite database for a SQLite
 register, a ``pg_dump`` custom-format archive for PostgreSQL. A restore over a register
@@ -31,10 +37,13 @@ from typing import Any
 from sqlalchemy import create_engine, inspect, select, text, update
 from sqlalchemy.orm import Session
 
+from docgen.documents import get_kind
+from docgen.kinds import MODULES
+from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack, pack_names
 from docgen.register import db
 from docgen.register.db import RegisterError
-from docgen.register.models import Counter, NumberGap, Restore
+from docgen.register.models import Counter, Document, NumberGap, Restore
 from docgen.register.numbering import ensure_counter, normalize, sequence
 from docgen.register.pgclient import libpq, postgres_client
 from docgen.render.output import staging_file
@@ -238,24 +247,76 @@ def refuse_until_accounted(session: Session) -> None:
         )
 
 
+def _format(jurisdiction: str, kind: str) -> str | None:
+    """The pack's numbering format of ``kind`` (None: not a series a pack numbers here)."""
+    if jurisdiction not in pack_names():
+        return None
+    pack = load_pack(jurisdiction)
+    return pack.numbering.format_for(kind) if pack.numbering else None
+
+
 @dataclass(frozen=True)
 class Gap:
     series: str
     after: int  # the last number the backup held
-    through: int  # the last number the clerk says was used
+    through: int  # the last number the clerk says was used (``after``: none was)
 
     def said(self) -> str:
         name, kind, year_text = self.series.split(" ")
         year = int(year_text)
-        fmt = None
-        if name in pack_names():
-            pack = load_pack(name)
-            fmt = pack.numbering.format_for(kind) if pack.numbering else None
+        fmt = _format(name, kind)
         if fmt is None:
             return f"{self.series} {self.after + 1} to {self.through}"
         first = fmt.format(year=year, seq=self.after + 1)
         last = fmt.format(year=year, seq=self.through)
         return first if first == last else f"{first} to {last}"
+
+
+@dataclass(frozen=True)
+class Series:
+    """A series whose numbers may have been used after the backup, and the backup's last."""
+
+    jurisdiction: str
+    kind: str
+    year: int
+    last: int  # the backup's last number of it (0: the backup holds none)
+
+    @property
+    def key(self) -> str:
+        return series_key(self.jurisdiction, self.kind, self.year)
+
+    def said(self) -> str:
+        """The series in plain words: its kind, year and municipality, and the backup's last
+        number (``Notice of deficiency, 2026, homer (NOD-2026-...): the backup's last is
+        NOD-2026-0001``)."""
+        fmt = _format(self.jurisdiction, self.kind)
+        title = get_kind(self.kind).title if self.kind in MODULES else self.kind
+        town = load_pack(self.jurisdiction).name.value if fmt else self.jurisdiction
+        where = f"{title}, {self.year}, {town}"
+        if fmt is None:
+            return f"{where}: the backup's last is number {self.last}"
+        if not self.last:
+            return f"{where} ({fmt.format(year=self.year, seq=1)} on): the backup holds none"
+        return f"{where}: the backup's last is {fmt.format(year=self.year, seq=self.last)}"
+
+
+def to_account(session: Session) -> list[Series]:
+    """Every series whose numbers may have been used after the backup, from the register:
+    each series it has numbered (its counters, as the backup left them), and each kind its
+    municipalities number in their present year (a series begun after the backup)."""
+    found = {(c.jurisdiction, c.kind, c.year): c.last for c in session.scalars(select(Counter))}
+    for name in sorted({j for j, _, _ in found} & set(pack_names())):
+        pack = load_pack(name)
+        year = municipal_today(pack).year
+        for kind in pack.numbering.formats if pack.numbering else {}:
+            found.setdefault((name, kind, year), 0)
+    return [Series(j, k, y, last) for (j, k, y), last in sorted(found.items())]
+
+
+def series_of(reg: Any) -> list[Series]:
+    """:func:`to_account` of the register ``reg`` (`register account-numbers --list`)."""
+    with db.guarded(reg.url), db.read_session(reg.engine) as session:
+        return to_account(session)
 
 
 def parse_number(typed: str, jurisdiction: str | None) -> tuple[str, str, int, int]:
@@ -286,20 +347,38 @@ def parse_number(typed: str, jurisdiction: str | None) -> tuple[str, str, int, i
 
 
 def account(
-    reg: Any, used_through: list[str], none_since: bool, by: str, jurisdiction: str | None
+    reg: Any,
+    used_through: list[str],
+    none_since: bool,
+    by: str,
+    jurisdiction: str | None,
+    others_unused: bool = False,
 ) -> list[Gap]:
-    """Account for the numbers used after the pending restore's backup: each series named
-    starts above its number and the gap is recorded; ``none_since`` says none was used."""
-    if bool(used_through) == none_since:
+    """Account for the numbers used after the pending restore's backup, in every series
+    (:func:`to_account`): each series named starts above its number and the gap is
+    recorded; ``none_since`` says none was used in any, ``others_unused`` in every series
+    not named. An account leaving a series out is refused, naming each one left."""
+    if bool(used_through) == none_since or (others_unused and not used_through):
         raise RegisterError(
             "say either the highest numbers used since the backup (--used-through NUMBER, "
-            "once per series) or that none was issued since (--none-since)"
+            "once per series, and --others-unused when no number of the other series was "
+            "used) or that none was issued since (--none-since)"
         )
     parsed = [parse_number(n, jurisdiction) for n in used_through]
+    named: dict[str, str] = {}
+    for (name, kind, year, _), typed in zip(parsed, used_through, strict=True):
+        key = series_key(name, kind, year)
+        if key in named:
+            raise RegisterError(
+                f"--used-through {named[key]} and {typed} are of the same series; give only "
+                "the highest number used since the backup"
+            )
+        named[key] = typed
     with db.guarded(reg.url), db.write_session(reg.engine) as session:
         restored = pending(session)
         if restored is None:
             raise RegisterError("no restore is waiting: the register issues as usual")
+        left = [s for s in to_account(session) if s.key not in named]
         gaps = []
         for (name, kind, year, seq), typed in zip(parsed, used_through, strict=True):
             key = series_key(name, kind, year)
@@ -310,7 +389,7 @@ def account(
                 raise RegisterError(
                     f"--used-through {typed}: the restored register already holds the {kind} "
                     f"numbers through {last} for {year}; name the highest number used after "
-                    "the backup, or leave this series out"
+                    "the backup, or, if none of it was used, leave it out and add --others-unused"
                 )
             session.execute(update(Counter).where(*where).values(last=seq))
             gaps.append(Gap(key, last, seq))
@@ -327,16 +406,26 @@ def account(
                     recorded_at=datetime.now(UTC),
                 )
             )
+        if left and not (none_since or others_unused):
+            raise RegisterError(
+                "these series are not accounted for; numbers of any of them issued after the "
+                "backup would be given again. For each, give the highest number used since the "
+                "backup (--used-through NUMBER), or add --others-unused if none of them was "
+                "used; nothing was recorded:\n  " + "\n  ".join(s.said() for s in left)
+            )
+        unused = [Gap(s.key, s.last, s.last) for s in left]  # stated: none used since
         restored.accounted_at = datetime.now(UTC)
         restored.accounted_by = by
-        restored.gaps = [{"series": g.series, "after": g.after, "through": g.through} for g in gaps]
+        restored.gaps = [
+            {"series": g.series, "after": g.after, "through": g.through} for g in gaps + unused
+        ]
     return gaps
 
 
 def restore_lines(session: Session) -> list[str]:
     """``register check``'s lines about restores: a restore still waiting for its numbers,
     and for each accounted one the numbers said to be used after its backup (each also a
-    recorded gap with that reason, numbering.gaps)."""
+    recorded gap with that reason, numbering.gaps) and how many series none was used in."""
     lines = []
     for restored in session.scalars(select(Restore).order_by(Restore.id)):
         when = f"{restored.at:%Y-%m-%d}"
@@ -346,9 +435,48 @@ def restore_lines(session: Session) -> list[str]:
                 "the numbers used after the backup are accounted for (register account-numbers)"
             )
             continue
-        used = [Gap(g["series"], g["after"], g["through"]).said() for g in restored.gaps or []]
+        stated = [Gap(g["series"], g["after"], g["through"]) for g in restored.gaps or []]
+        used = [g.said() for g in stated if g.through > g.after]
+        none = len(stated) - len(used)
+        others = f"; none used in {none} other series" if none and used else ""
         lines.append(
             f"restore: restored on {when} from {restored.backup}; used after the backup, "
-            f"stated by {restored.accounted_by}: {', '.join(used) or 'none'}"
+            f"stated by {restored.accounted_by}: {', '.join(used) or 'none'}{others}"
         )
     return lines
+
+
+def given_twice(session: Session) -> list[str]:
+    """Numbers the register gave to a document although they were used on another: a
+    number inside a gap recorded as used elsewhere (after a backup, or before the register),
+    and a number given after a restore in a series its backup held but its account of the
+    numbers used since left out (an account made before every series had to be named)."""
+    gaps: dict[tuple[str, str, int], list[NumberGap]] = {}
+    for gap in session.scalars(select(NumberGap).order_by(NumberGap.id)):
+        gaps.setdefault((gap.jurisdiction, gap.kind, gap.year), []).append(gap)
+    restores = [r for r in session.scalars(select(Restore).order_by(Restore.id)) if r.accounted_at]
+    found = []
+    rows = session.execute(
+        select(Document.jurisdiction, Document.kind, Document.number).order_by(Document.id)
+    )
+    for name, kind, number in rows:
+        place = sequence(load_pack(name), kind, number) if name in pack_names() else None
+        if place is None:
+            continue
+        year, seq = place
+        for gap in gaps.get((name, kind, year), []):
+            if gap.first <= seq <= gap.last:
+                found.append(
+                    f"{number} is a document of this register, yet recorded as used on another "
+                    f"({gap.reason}): one number on two documents"
+                )
+        key = series_key(name, kind, year)
+        for restored in restores:
+            stated = {g["series"] for g in restored.gaps or []}
+            if stated and key not in stated and seq > restored.highest.get(key, seq):
+                found.append(
+                    f"{number} was given after the restore of {restored.at:%Y-%m-%d}, whose "
+                    "account of the numbers used since its backup left this series out: the "
+                    "same number may be on a document issued after that backup"
+                )
+    return found

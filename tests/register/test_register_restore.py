@@ -9,12 +9,19 @@ import resource
 import stat
 import subprocess
 import sys
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import yaml
+from sqlalchemy import select, update
 
+from docgen.register import Register, db
+from docgen.register.inspections import notify_deficiency, record_inspection_case
+from docgen.register.models import Counter, Document, NumberGap, Restore
+from docgen.register.service import Service
 from tests.helpers import cli, pgserver
 from tests.helpers.cli import Run
+from tests.helpers.inspection_cases import inspection
 from tests.helpers.register_cases import notice
 
 
@@ -82,8 +89,9 @@ def test_a_backup_restored_as_documented_never_gives_a_number_twice(register_url
     assert "nothing is issued until the numbers used after the backup" in checked.stdout
 
     accounted = docgen(
-        "register", "account-numbers", "--used-through", "nov-2026-0002", url=restored, cwd=out
-    )
+        "register", "account-numbers", "--used-through", "nov-2026-0002", "--others-unused",
+        url=restored, cwd=out,
+    )  # fmt: skip
     assert accounted.returncode == 0, accounted.stderr
     assert "gap recorded: NOV-2026-0002 (issued after the backup)" in accounted.stdout
     again = issue(restored, tmp_path, "2026-05-04")
@@ -93,6 +101,112 @@ def test_a_backup_restored_as_documented_never_gives_a_number_twice(register_url
     assert "gap: NOV-2026-0002 (1 number(s)): issued after the backup restored on" in (
         checked.stdout
     )
+
+
+def a_day(reg: Register, folder: Path, observed: str) -> None:
+    """A notice served (its affidavit issued), an inspection report and its notice of
+    deficiency: four series, each on by one."""
+    nov = reg.issue("notice-of-violation", notice(observed), formats=("html",)).number
+    reg.record_service(nov, Service("personal-delivery", date(2026, 12, 1)), formats=("html",))
+    (folder / observed).mkdir()
+    case = inspection(folder / observed, photos=0, time=f"{9 + int(observed[5:7])}:10")
+    ins = record_inspection_case(reg, case, formats=("html",))
+    notify_deficiency(reg, ins.number, date(2026, 11, 30), formats=("html",))
+
+
+def restored_after_a_day(register_url: str, tmp_path: Path) -> str:
+    """The backup holds a day's four documents; after it each series went on by one (on
+    paper now, not in the backup); the register restored from it."""
+    with Register.open(register_url) as reg:
+        a_day(reg, tmp_path, "2026-03-02")
+        backup = tmp_path / "b.backup"
+        assert docgen("register", "backup", backup, url=register_url, cwd=tmp_path).returncode == 0
+        a_day(reg, tmp_path, "2026-04-06")  # NOV, AOS, INS and NOD 2026-0002
+    return restore(backup, register_url, tmp_path)
+
+
+def test_every_series_is_accounted_for_after_a_restore(register_url, tmp_path):
+    """Issue 48, item 2: an account naming only the notices is refused, naming in plain
+    words each other series the register numbers; the whole account numbers every series
+    on above what was used since the backup."""
+    restored = restored_after_a_day(register_url, tmp_path)
+
+    def account(*args: str) -> Run:
+        return docgen("register", "account-numbers", *args, url=restored, cwd=tmp_path)
+
+    ins = "Inspection report, 2026, Village of Homer: the backup's last is INS-2026-0001"
+    assert ins in account("--list").stdout
+    partial = account("--used-through", "NOV-2026-0002")
+    assert partial.returncode == 1 and "nothing was recorded" in partial.stderr
+    for left in (
+        "Affidavit of service, 2026, Village of Homer: the backup's last is AOS-2026-0001",
+        ins,
+        "Notice of deficiency, 2026, Village of Homer: the backup's last is NOD-2026-0001",
+        "Stop-work order, 2026, Village of Homer (SWO-2026-0001 on): the backup holds none",
+    ):
+        assert f"\n  {left}\n" in partial.stderr
+    assert "Notice of violation" not in partial.stderr and "notice-of" not in partial.stderr
+    same = account("--used-through", "NOV-2026-0002", "--used-through", "NOV-2026-0003")
+    assert same.returncode == 1 and "are of the same series" in same.stderr
+    numbers = ("NOV-2026-0002", "AOS-2026-0002", "INS-2026-0002", "NOD-2026-0002")
+    whole = account(*[a for n in numbers for a in ("--used-through", n)], "--others-unused")
+    assert whole.returncode == 0, whole.stderr
+    with Register.open(restored) as reg:
+        a_day(reg, tmp_path, "2026-05-04")
+        with db.read_session(reg.engine) as session:
+            made = set(session.scalars(select(Document.number)))
+    assert {"NOV-2026-0003", "AOS-2026-0003", "INS-2026-0003", "NOD-2026-0003"} <= made
+    assert not {"AOS-2026-0002", "INS-2026-0002", "NOD-2026-0002"} & made
+    checked = docgen("register", "check", url=restored, cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout
+    assert "none used in 9 other series" in checked.stdout and "twice" not in checked.stdout
+
+
+def test_register_check_names_a_number_given_twice(register_url, tmp_path):
+    """A register accounted for before every series had to be named (the notices only, as
+    the issue found it): the inspection report, deficiency notice and affidavit numbered
+    after it repeat numbers used on paper, and `register check` names each."""
+    restored = restored_after_a_day(register_url, tmp_path)
+    nov = ("homer", "notice-of-violation", 2026)
+    with Register.open(restored) as reg:
+        with db.write_session(reg.engine) as session:  # what the old account recorded
+            waiting = session.scalars(select(Restore)).one()
+            session.execute(
+                update(Counter)
+                .where(Counter.jurisdiction == nov[0], Counter.kind == nov[1], Counter.year == 2026)
+                .values(last=2)
+            )
+            session.add(
+                NumberGap(
+                    jurisdiction=nov[0], kind=nov[1], year=2026, first=2, last=2,
+                    reason="issued after the backup", recorded_by="t", recorded_at=waiting.at,
+                )
+            )  # fmt: skip
+            waiting.accounted_at, waiting.accounted_by = waiting.at, "t"
+            waiting.gaps = [{"series": "homer notice-of-violation 2026", "after": 1, "through": 2}]
+        a_day(reg, tmp_path, "2026-05-04")
+    checked = docgen("register", "check", url=restored, cwd=tmp_path)
+    assert checked.returncode == 1, checked.stdout
+    for number in ("AOS-2026-0002", "INS-2026-0002", "NOD-2026-0002"):
+        assert f"given twice: {number} was given after the restore of " in checked.stdout
+    assert "given twice: NOV" not in checked.stdout
+    # A number the register holds inside a gap recorded as used elsewhere is named too.
+    with Register.open(restored) as reg, db.write_session(reg.engine) as session:
+        session.add(
+            NumberGap(
+                jurisdiction=nov[0], kind=nov[1], year=2026, first=3, last=3,
+                reason="paper notices before the register", recorded_by="t",
+                recorded_at=checked_at(),
+            )
+        )  # fmt: skip
+    checked = docgen("register", "check", url=restored, cwd=tmp_path)
+    assert "given twice: NOV-2026-0003 is a document of this register, yet recorded as used " in (
+        checked.stdout
+    )
+
+
+def checked_at() -> datetime:
+    return datetime.now(UTC)
 
 
 def test_a_restore_refuses_what_is_not_a_backup_or_would_replace_issued_documents(
