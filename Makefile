@@ -1,5 +1,5 @@
 # The two Quick start commands (README): `make demo` and `make test`.
-.PHONY: setup setup-test demo test lint bench frame dist docs soak lock test-latest
+.PHONY: setup setup-test demo test check lint bench frame dist docs soak lock test-latest
 
 setup:
 	bash scripts/setup.sh
@@ -19,6 +19,20 @@ lint: setup-test
 # otherwise compile every test module again (collecting takes 10 s instead of 4).
 test: lint
 	PYTHONDONTWRITEBYTECODE= .venv/bin/pytest -n 2 --dist loadfile
+
+# The edit-test loop, in about a minute (under two on a busy machine): the lint, then the
+# law's pure rules (deadlines, penalties, each kind's law), the packs and settings, the
+# layers and the lock, and every sample rendered in every format (golden text, parity).
+# `make test` stays the whole suite, and the README's command.
+QUICK = tests/test_deadlines.py tests/test_penalties.py tests/test_penalty_law.py \
+	tests/test_notice_law.py tests/test_stop_work_law.py tests/test_agreements_law.py \
+	tests/test_appeal_procedure.py tests/test_values.py tests/test_filters.py \
+	tests/test_environ.py tests/test_lock.py tests/test_layers.py \
+	tests/test_library_warnings.py tests/test_suite_record.py tests/test_parity.py \
+	tests/test_golden.py tests/test_samples_agree.py tests/test_packs.py \
+	tests/test_settings.py tests/test_law_in_packs.py tests/test_kind_description.py
+check: lint
+	PYTHONDONTWRITEBYTECODE= .venv/bin/pytest -n 2 $(QUICK)
 
 # The model of the matter (tests/register/test_matter_model.py) for as long as asked:
 # SOAK_EXAMPLES sequences of SOAK_STEPS steps each, a new seed every run, failures shrunk.
