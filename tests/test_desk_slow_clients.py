@@ -118,7 +118,10 @@ def test_one_address_holds_only_its_share_of_the_bare_desk(desk):
 
 def test_one_address_holds_only_its_share_through_caddy(tmp_path):
     caddy = need("caddy")
-    desk = start_desk(tmp_path, options=("--behind-proxy", "--host-name", "localhost"))
+    desk = start_desk(
+        tmp_path,
+        options=("--behind-proxy", "--proxy-address", "127.0.0.1", "--host-name", "localhost"),
+    )
     proxy = None
     try:
         desk_port = int(desk.url.rsplit(":", 1)[1])
@@ -152,7 +155,10 @@ def test_a_slow_sign_in_through_caddy_is_refused_in_words_not_an_empty_page(tmp_
     assert "\t\t\tread_body 2m30s\n" in documented
     config = tmp_path / "Caddyfile"
     config.write_text(documented.replace("read_body 2m30s", "read_body 14s"), encoding="utf-8")
-    desk = start_desk(tmp_path, options=("--behind-proxy", "--host-name", "localhost"))
+    desk = start_desk(
+        tmp_path,
+        options=("--behind-proxy", "--proxy-address", "127.0.0.1", "--host-name", "localhost"),
+    )
     proxy = None
     try:
         proxy = start_caddy(caddy, tmp_path, int(desk.url.rsplit(":", 1)[1]), config=config)

@@ -79,7 +79,10 @@ def test_a_malformed_address_is_refused_naming_the_key(home, value, said):
 
 
 def test_a_public_desk_will_not_start_without_a_public_address(home):
-    refused = docgen("serve", "--host-name", "desk.homer.example.gov", "--behind-proxy")
+    refused = docgen(
+        "serve", "--host-name", "desk.homer.example.gov", "--behind-proxy",
+        "--proxy-address", "127.0.0.1",
+    )  # fmt: skip
     assert refused.returncode == 2
     assert "verification.address" in refused.stderr
     assert str(home / "settings") in refused.stderr
@@ -104,9 +107,34 @@ def test_a_desk_on_loopback_starts_without_one(home, monkeypatch):
 
     started = []
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: started.append(k["host"]))
-    done = docgen("serve", "--host-name", "localhost", "--behind-proxy")
+    done = docgen(
+        "serve", "--host-name", "localhost", "--behind-proxy", "--proxy-address", "127.0.0.1"
+    )
     assert done.returncode == 0, done.stderr
     assert started == ["127.0.0.1"]
+
+
+@pytest.mark.parametrize(
+    "given,said",
+    [
+        ((), "--behind-proxy needs the address the proxy connects from"),
+        (("--proxy-address", "*"), "is not one IP address"),
+        (("--proxy-address", "127.0.0.1,10.0.0.1"), "is not one IP address"),
+        (("--proxy-address", "proxy.example.org"), "is not one IP address"),
+    ],
+)
+def test_behind_a_proxy_the_deputy_names_its_one_address(home, monkeypatch, given, said):
+    """X-Forwarded-For is believed from the proxy only: no address by default (it was
+    127.0.0.1, so any process on the machine could name any client), and one address,
+    never a list, a name or a pattern. Refused before anything starts."""
+    import uvicorn
+
+    started = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: started.append(k))
+    refused = docgen("serve", "--host-name", "localhost", "--behind-proxy", *given)
+    assert refused.returncode == 2
+    assert said in refused.stderr and "Traceback" not in refused.stderr
+    assert started == []
 
 
 def test_a_public_desk_issues_nothing_for_a_municipality_without_an_address(home, NOTICE):

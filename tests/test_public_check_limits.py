@@ -26,7 +26,15 @@ def checked(tmp_path_factory):
     home = tmp_path_factory.mktemp("checks")
     with Register.open(sqlite_of(home)) as register:
         done = register.issue("notice-of-violation", notice(), formats=("pdf",))
-    options = ("--workers", "2", "--behind-proxy", "--host-name", "localhost")
+    options = (
+        "--workers",
+        "2",
+        "--behind-proxy",
+        "--proxy-address",
+        "127.0.0.1",
+        "--host-name",
+        "localhost",
+    )
     desk = start_desk(home, options=options)
     yield desk, done.number, done.access_code, done.files["pdf"]
     stop_desk(desk)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 
@@ -36,9 +37,9 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 )
 @click.option(
     "--proxy-address",
-    default="127.0.0.1",
-    show_default=True,
-    help="with --behind-proxy: the only address whose X-Forwarded-For is believed",
+    default="",
+    help="with --behind-proxy (required with it): the one address the proxy connects from, "
+    "the only one whose X-Forwarded-For is believed",
 )
 @click.option(
     "--header-timeout",
@@ -70,6 +71,8 @@ def serve(
     import uvicorn
 
     names = [*host_names]
+    if behind_proxy:
+        proxy_address = _proxy_address(proxy_address)
     if not names and (behind_proxy or host not in LOOPBACK):
         raise click.UsageError(
             "name the host the desk is reached by: --host-name desk.example.org "
@@ -117,6 +120,25 @@ def serve(
         h11_max_incomplete_event_size=64 * 1024,  # request line and headers: 64 KB
         limit_concurrency=500,
     )
+
+
+def _proxy_address(given: str) -> str:
+    """The proxy's one address, as the deputy named it: X-Forwarded-For is a header any
+    client can write, believed only from the proxy (never from any local process by
+    default, never from a list or a pattern)."""
+    if not given.strip():
+        raise click.UsageError(
+            "--behind-proxy needs the address the proxy connects from: --proxy-address "
+            "127.0.0.1 for a proxy on this machine (X-Forwarded-For is believed from that "
+            "address only)"
+        )
+    try:
+        return str(ipaddress.ip_address(given.strip()))
+    except ValueError:
+        raise click.UsageError(
+            f"--proxy-address {given!r} is not one IP address (the proxy's own, e.g. "
+            "127.0.0.1; no list, name or pattern)"
+        ) from None
 
 
 @click.group()
