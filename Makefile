@@ -34,13 +34,15 @@ QUICK = tests/test_deadlines.py tests/test_penalties.py tests/test_penalty_law.p
 check: lint
 	PYTHONDONTWRITEBYTECODE= .venv/bin/pytest -n 2 $(QUICK)
 
-# The model of the matter (tests/register/test_matter_model.py) for as long as asked:
+# The model of the matter (tests/register/test_matter_model.py) for as long as asked, and
+# the properties over every sample case (tests/test_properties.py; the suite takes one a kind):
 # SOAK_EXAMPLES sequences of SOAK_STEPS steps each, a new seed every run, failures shrunk.
 SOAK_EXAMPLES ?= 200
 SOAK_STEPS ?= 50
 soak: setup-test
 	DOCGEN_SOAK_EXAMPLES=$(SOAK_EXAMPLES) DOCGEN_SOAK_STEPS=$(SOAK_STEPS) \
-		.venv/bin/pytest -p no:xdist -q tests/register/test_matter_model.py -m soak
+		.venv/bin/pytest -p no:xdist -q tests/register/test_matter_model.py \
+		tests/test_properties.py -m soak
 
 bench: setup-test
 	.venv/bin/python benchmarks/batch.py
