@@ -71,6 +71,7 @@ def _page(
         typed=typed or {},
         bad=bad,
         done=request.query_params.get("done", ""),
+        already=request.query_params.get("already", ""),
     )
 
 
@@ -94,10 +95,11 @@ def upload(request: Request) -> Response:
         path = Path(folder) / name
         path.write_bytes(blob)
         try:
-            count = add_entries(register(request), site, path, request.scope["visitor"].name)
+            added = add_entries(register(request), site, path, request.scope["visitor"].name)
         except DocgenError as err:
             return _page(request, site, 400, str(err).removeprefix("error: "))
-    return RedirectResponse(f"/logbook?site={quote(site)}&done={count}", status_code=303)
+    done = f"done={added.recorded}" + (f"&already={added.already}" if added.already else "")
+    return RedirectResponse(f"/logbook?site={quote(site)}&{done}", status_code=303)
 
 
 @guarded("enforce")

@@ -208,7 +208,7 @@ def logbook_command(
                 raise click.UsageError("--open needs --jurisdiction and --started")
             open_log(reg, site, jurisdiction, started, exemption, acre_authorized, by)
         if csv_file is not None:
-            click.echo(f"{add_entries(reg, site, csv_file, by)} report(s) recorded")
+            click.echo(add_entries(reg, site, csv_file, by).said)
         log = logbook(reg, site, through)
     if as_json:
         click.echo(json.dumps(asdict(log) | {"entries": [e.id for e in log.entries]}, default=str))

@@ -5,6 +5,13 @@ exemption, a D(2)(d) authorization); its reports are recorded as the inspector w
 from a CSV (every row checked before any is recorded: an unknown column, an impossible date
 or time, an unknown role, a rainfall that is not a number each name the row and the
 column); the gaps and the next inspection due are computed by docgen.law.logbook.
+
+A report is recorded once: its site, day, time and inspector are the report (one inspector
+is at one site once at a given minute). A CSV added again, by the same officer later or by
+two at the same moment (write transactions take turns: docgen.register.db), records only
+the reports not yet in the log book and says how many were there already; a report that
+names a recorded one's day, time and inspector but says otherwise is refused, naming the
+report already recorded.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from docgen.documents import report_requirement as letter
 from docgen.errors import CaseInvalid, Problem
+from docgen.faults import pause
 from docgen.law.logbook import QUALIFIED, Entry, Gap, Rule, gaps, inches, next_inspection, site_rule
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
@@ -229,19 +237,111 @@ def _entry(log: LogSite, row: dict[str, Any], source: str, now: datetime, who: s
     )
 
 
-def add_entries(reg: Any, site: str, path: Path, by: str | None = None) -> int:
-    """Record the reports of ``path`` (CSV) in ``site``'s log book, as written; all or none."""
+@dataclass(frozen=True)
+class Added:
+    """What adding a log book CSV did: the reports recorded now, and how many of its
+    reports the log book had already (recorded once, from this file or another)."""
+
+    recorded: int
+    already: int = 0
+
+    @property
+    def said(self) -> str:
+        done = f"{self.recorded} report(s) recorded"
+        if not self.already:
+            return done
+        return f"{done}; {self.already} already in the log book, not recorded again"
+
+
+# what a report says: a report with the same key that says otherwise is another report
+_SAYS = ("qualification", "role", "rainfall", "findings", "corrective_actions")
+
+
+def _key(day: date, time: str, inspector: str) -> tuple[date, str, str]:
+    """What makes a report one report: its day, time and inspector (the name's spacing
+    and case aside)."""
+    return day, time, " ".join(inspector.split()).casefold()
+
+
+def _says(entry: LogEntry | dict[str, Any]) -> tuple[str, ...]:
+    get = entry.get if isinstance(entry, dict) else lambda c: getattr(entry, c)
+    return tuple(" ".join((get(c) or "").split()) for c in _SAYS)
+
+
+def _recorded(session: Session, log: LogSite) -> dict[tuple[date, str, str], LogEntry]:
+    return {_key(e.day, e.time, e.inspector): e for e in _entries(session, log)}
+
+
+def _earlier(entry: LogEntry) -> str:
+    """A recorded report in plain words, so an officer can find it."""
+    source = "the desk's form" if entry.source == SOURCE else entry.source
+    return (
+        f"the report of {entry.day} at {entry.time} by {entry.inspector}, recorded from "
+        f"{source} by {entry.recorded_by} on {entry.recorded_at:%Y-%m-%d}"
+    )
+
+
+def _new_rows(
+    session: Session, log: LogSite, rows: list[dict[str, Any]], why: str, source: str
+) -> tuple[list[dict[str, Any]], int]:
+    """The rows not in the log book yet, and how many were; CaseInvalid for a row that
+    names a report already recorded (or an earlier row of the file) but says otherwise."""
+    recorded = _recorded(session, log)
+    seen: dict[tuple[date, str, str], int] = {}
+    new, already, problems = [], 0, []
+    for n, row in enumerate(rows, start=2):
+        key = _key(row["day"], row["time"], row["inspector"])
+        there = recorded.get(key)
+        if there is not None:
+            if _says(there) == _says(row):
+                already += 1
+            else:
+                problems.append(
+                    Problem(
+                        f"row {n}",
+                        f"{_earlier(there)} says otherwise; a report is recorded once: "
+                        "take this row out, or correct the file it came from",
+                        why,
+                    )
+                )
+            continue
+        if key in seen:
+            first = rows[seen[key] - 2]
+            if _says(first) != _says(row):
+                problems.append(
+                    Problem(
+                        f"row {n}",
+                        f"the same report as row {seen[key]} (day, time and inspector) says "
+                        "otherwise; keep the one that is right",
+                        why,
+                    )
+                )
+            else:
+                already += 1
+            continue
+        seen[key] = n
+        new.append(row)
+    if problems:
+        raise CaseInvalid(problems, source)
+    return new, already
+
+
+def add_entries(reg: Any, site: str, path: Path, by: str | None = None) -> Added:
+    """Record the reports of ``path`` (CSV) in ``site``'s log book, as written; all or
+    none. Reports the log book has already are not recorded again (:class:`Added`)."""
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
         log = _find(session, site)
-        rows = read_csv(path, load_pack(log.jurisdiction))
+        pack = load_pack(log.jurisdiction)
+        rows = read_csv(path, pack)
+        rows, already = _new_rows(session, log, rows, pack.part("logbook").ref, str(path))
         now = datetime.now().astimezone()
         session.add_all(_entry(log, row, path.name, now, who) for row in rows)
         session.flush()
-        record(
-            session, who, "log-entries", "log_site", log.id, {"file": path.name, "rows": len(rows)}
-        )
-        return len(rows)
+        detail = {"file": path.name, "rows": len(rows), "already": already}
+        record(session, who, "log-entries", "log_site", log.id, detail)
+        pause("log-recorded")
+        return Added(len(rows), already)
 
 
 def add_entry(reg: Any, site: str, typed: dict[str, str], by: str | None = None) -> None:
@@ -256,6 +356,12 @@ def add_entry(reg: Any, site: str, typed: dict[str, str], by: str | None = None)
         day, problems = entry_problems(row, load_pack(log.jurisdiction))
         if problems:
             raise Refused(problems)
+        there = _recorded(session, log).get(_key(day, row["time"], row["inspector"]))
+        if there is not None:
+            raise RegisterError(
+                f"This report is in the log book already: {_earlier(there)}. A report is "
+                "recorded once."
+            )
         entry = _entry(log, row | {"day": day}, SOURCE, datetime.now().astimezone(), who)
         session.add(entry)
         session.flush()

@@ -187,7 +187,7 @@ def test_a_homer_log_book_flags_gaps_over_seven_days_and_twice_with_an_acre(reg,
         "2026-10-16,08:00,Ann Pike,CPESC,qualified-inspector,0.2,fence sagging,retension\n"
         "2026-10-16,17:00,Bo Lind,trained contractor,trained-contractor,,ok,\n"
     )
-    assert add_entries(reg, "120 cayuga", csv_file(tmp_path, rows)) == 3
+    assert add_entries(reg, "120 cayuga", csv_file(tmp_path, rows)).recorded == 3
     log = logbook(reg, "120 Cayuga", through=date(2026, 10, 20))
     assert [(g.start, g.due) for g in log.gaps] == [(date(2026, 10, 8), date(2026, 10, 15))]
     assert log.gaps[0].provision == "§ 228-78D(2)(b)" and "next on 2026-10-16" in log.gaps[0].why
