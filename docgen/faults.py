@@ -27,7 +27,8 @@ def pause(step: str) -> None:
     register's write transaction; ``committing``: an issue's work is done, its COMMIT
     next; ``staged``: every file of a write is in its temporary beside its target, none
     renamed yet, docgen.render.output.write_files; ``log-recorded``: a log book CSV's
-    reports are written, not committed), or kills it there (SIGKILL)."""
+    reports are written, not committed; ``reinspection-recorded``: a reinspection asked
+    for, the same), or kills it there (SIGKILL)."""
     if os.environ.get("DOCGEN_PAUSE_AT") != step or step in _paused:
         return
     _paused.add(step)

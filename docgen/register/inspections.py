@@ -23,6 +23,7 @@ from docgen.documents import approval_of_corrected_work as approval
 from docgen.documents import get_kind, kinds_with
 from docgen.documents import inspection_report as report
 from docgen.documents import notice_of_deficiency as notice
+from docgen.faults import pause
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import db, standing
@@ -330,6 +331,14 @@ def ask_reinspection(
             raise RegisterError(
                 f"{doc.number} has no deficiency open: nothing to reinspect ({why})"
             )
+        earlier = asked_already(session, doc, on, " ".join(asked_by.split()))
+        if earlier is not None:
+            raise RegisterError(
+                f"{doc.number}: a reinspection was asked for already, on {earlier.asked_on} by "
+                f"{earlier.asked_by} (recorded by {earlier.recorded_by} on "
+                f"{earlier.recorded_at:%Y-%m-%d}), and the calendar shows it until the "
+                f"reinspection is recorded; a request is recorded once ({why})"
+            )
         asked = ReinspectionRequest(
             document_id=doc.id,
             asked_on=on,
@@ -340,6 +349,30 @@ def ask_reinspection(
         session.add(asked)
         session.flush()
         record(session, who, "reinspection-asked", "document", doc.id, {"on": on.isoformat()})
+        pause("reinspection-recorded")
+
+
+def asked_already(
+    session: Session, doc: Document, on: date, asked_by: str
+) -> ReinspectionRequest | None:
+    """The request for a reinspection of notice ``doc`` that a new one (``asked_by`` on
+    ``on``) would repeat: the same one (its day and who asked, spacing and case aside), or
+    one not yet answered by a reinspection of the notice recorded on or after its day.
+    Write transactions take turns (docgen.register.db), so two entered at once are one."""
+    reports = session.scalars(select(Document).where(Document.kind == INSPECTION))
+    made = [
+        d.issued for d in reports if (d.case.get("reinspects") or {}).get("notice") == doc.number
+    ]
+    rows = session.scalars(
+        select(ReinspectionRequest)
+        .where(ReinspectionRequest.document_id == doc.id)
+        .order_by(ReinspectionRequest.id)
+    )
+    for asked in rows:
+        same = asked.asked_on == on and asked.asked_by.casefold() == asked_by.casefold()
+        if same or not any(day >= asked.asked_on for day in made):
+            return asked
+    return None
 
 
 def escalate(

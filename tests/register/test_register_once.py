@@ -15,10 +15,13 @@ from sqlalchemy import func, select
 from docgen.errors import CaseInvalid
 from docgen.law.logbook import QUALIFIED
 from docgen.register import RegisterError
+from docgen.register.inspections import ask_reinspection
 from docgen.register.logbook import add_entries, add_entry, logbook, open_log
+from docgen.register.models import ReinspectionRequest
 from tests.helpers.cli import docgen
 from tests.helpers.faults import held_at
-from tests.register.test_due import csv_file
+from tests.helpers.inspection_cases import INSPECTION, reinspection
+from tests.register.test_due import csv_file, served_notice_of_deficiency
 
 SITE = "120 Cayuga Street, Homer, NY 13077"
 ROWS = (
@@ -99,3 +102,44 @@ def test_a_log_book_csv_added_by_two_at_once_records_each_report_once(reg, tmp_p
         "0 report(s) recorded; 2 already in the log book, not recorded again",
     }
     assert len(logbook(reg, "120 Cayuga").entries) == 2
+
+
+def _asked(reg) -> int:
+    return _count(reg, ReinspectionRequest)
+
+
+def test_a_reinspection_asked_for_twice_is_recorded_once(reg, tmp_path):
+    nod = served_notice_of_deficiency(reg, tmp_path)
+    ask_reinspection(reg, nod, date(2026, 12, 2), "Sam Keller", by="ann")
+    run = docgen("ask-reinspection", nod, "--date", "2026-12-02", "--asked-by", "sam  keller")
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    said = " ".join(run.stderr.split())
+    assert f"{nod}: a reinspection was asked for already, on 2026-12-02 by Sam Keller" in said
+    assert "(recorded by ann on " in said and "a request is recorded once (§ 228-79A(1))" in said
+    # another day, another person: still the one request, until a reinspection is made
+    with pytest.raises(RegisterError, match="asked for already, on 2026-12-02 by Sam Keller"):
+        ask_reinspection(reg, nod, date(2026, 12, 3), "Ida Ruiz")
+    assert _asked(reg) == 1
+    reg.issue("inspection-report", reinspection(tmp_path, nod, "2026-12-03", [_still_open()]),
+              formats=("html",))  # fmt: skip
+    ask_reinspection(reg, nod, date(2026, 12, 4), "Sam Keller")  # asked again since: new
+    assert _asked(reg) == 2
+    with pytest.raises(RegisterError, match="asked for already, on 2026-12-04"):
+        ask_reinspection(reg, nod, date(2026, 12, 4), "Sam Keller")
+
+
+def _still_open() -> dict:
+    """The washout found still missing on a reinspection: deficiency 2 stays open."""
+    return {**INSPECTION["findings"][2], "corrects": 2}
+
+
+def test_a_reinspection_asked_for_by_two_at_once_is_recorded_once(reg, tmp_path):
+    nod = served_notice_of_deficiency(reg, tmp_path)
+    args = ["ask-reinspection", nod, "--date", "2026-12-02", "--asked-by", "Sam Keller"]
+    held, pause = held_at("reinspection-recorded", args, tmp_path)
+    code, _, err, done = _at_once(
+        held, pause, lambda: ask_reinspection(reg, nod, date(2026, 12, 2), "Sam Keller")
+    )
+    assert code == 0, err
+    assert "asked for already, on 2026-12-02 by Sam Keller" in str(done["error"])
+    assert _asked(reg) == 1
