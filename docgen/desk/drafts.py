@@ -81,6 +81,7 @@ def check(draft: Draft, register: Any) -> Checked:
         result.problems = [Problem("", str(err))]
     if get_kind(draft.kind).reads_history:  # the penalty reads the history (§ 228-79C(4))
         result.history = True
+        result.warnings += register.history_incomplete()  # an import not finished
         figures(register, draft, data, result)
     if renditions(draft.kind):
         result.language = _preferred(register, draft.kind, data, result)

@@ -153,6 +153,22 @@ def stopped(reg: Any) -> list[Run]:
     return [run for run in runs(reg) if run.state == "stopped"]
 
 
+def history_incomplete(session: Any) -> list[str]:
+    """What a document whose penalty reads the offense history says while an import has
+    not finished (running, or stopped): its convictions count only once it has (a prior is
+    read only from a finished import), so the priors read may be missing some. Said, not
+    waited for: an import of many rows takes minutes, and an issue waits for one chunk."""
+    batch = session.scalar(select(ImportBatch).where(*_open_runs()).order_by(ImportBatch.id))
+    if batch is None:
+        return []
+    return [
+        f"the prior offenses may be incomplete: history import {batch.id} of {batch.source} "
+        f"(started {batch.started_at:%Y-%m-%d %H:%M} UTC by {batch.by}) has not finished, "
+        "and the convictions it brings count only once it has; check the prior offenses "
+        "when it has finished, and issue a corrected document if one is missing"
+    ]
+
+
 def unfinished(session: Any, sha256: str, source: str) -> int | None:
     """The unfinished import of this same file (its id: this import finishes it), or None;
     an unfinished import of another file is refused (it must be finished or withdrawn)."""

@@ -58,6 +58,7 @@ from docgen.register.copies import (
 from docgen.register.db import RegisterError
 from docgen.register.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
 from docgen.register.history import add_offense, current_offense, priors, priors_used
+from docgen.register.import_runs import history_incomplete
 from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Respondent, Site, kept_version
 from docgen.register.numbering import next_number, normalize, typed_ahead, typed_number
@@ -373,6 +374,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
             session, found.party.name, found.party.address, respondent, who, expected, False
         )
     read: list[tuple[dict[str, Any], str]] = []
+    incomplete: list[str] = []
     if spec.reads_history and (person is not None or created):
         # The notice a statement follows must be here, whoever the respondent (reading 11).
         current = current_offense(session, found.case, found.pack)
@@ -380,6 +382,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
             skip = old.id if old is not None else None
             read = priors(session, person.id, found.pack.id, found.issued, skip, current)
         data["prior_offenses"] = [p for p, _ in read]
+        incomplete = history_incomplete(session)  # an import not finished: said on issue
     refuse_until_accounted(session)  # a restored register: numbers used since its backup
     number = data.get("number") if spec.numbered else None
     if number and old is not None and normalize(number) == old.number:
@@ -494,7 +497,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         hashes=hashes,
         files=files,
         stem=stem,
-        warnings=(*doc.warnings, *sealing.warnings),
+        warnings=(*doc.warnings, *sealing.warnings, *incomplete),
         supersedes=old.number if old is not None else None,
         access_code=code,
         signed=signed,

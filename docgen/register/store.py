@@ -24,7 +24,7 @@ from sqlalchemy import Engine
 
 from docgen import api
 from docgen.faults import checkpoint
-from docgen.register import db, history, issuing, queries, receipts, respondents
+from docgen.register import db, history, import_runs, issuing, queries, receipts, respondents
 from docgen.register.audit import actor
 from docgen.register.copies import copy_of, refuse_copies, refuse_language
 from docgen.register.db import RegisterError, guarded
@@ -316,6 +316,12 @@ class Register:
         penalty's history, § 228-79C(4)), without issuing anything."""
         with guarded(self.url), db.read_session(self.engine) as session:
             return [p for p, _ in history.priors(session, respondent, jurisdiction, as_of, None)]
+
+    def history_incomplete(self) -> list[str]:
+        """What an issue reading the offense history would say of it now: that its priors
+        may be incomplete while a history import has not finished (import_runs)."""
+        with guarded(self.url), db.read_session(self.engine) as session:
+            return import_runs.history_incomplete(session)
 
     def charged(self, document: DocumentRecord) -> list[OffenseRecord]:
         """The offense ``document`` charges, with its disposition (as ``history`` has it)."""

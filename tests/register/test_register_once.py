@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+import yaml
 from sqlalchemy import func, select
 
 from docgen.errors import CaseInvalid
@@ -21,7 +22,9 @@ from docgen.register.models import ReinspectionRequest
 from tests.helpers.cli import docgen
 from tests.helpers.faults import held_at
 from tests.helpers.inspection_cases import INSPECTION, reinspection
+from tests.helpers.register_cases import notice
 from tests.register.test_due import csv_file, served_notice_of_deficiency
+from tests.register.test_register_import_runs import history
 
 SITE = "120 Cayuga Street, Homer, NY 13077"
 ROWS = (
@@ -143,3 +146,37 @@ def test_a_reinspection_asked_for_by_two_at_once_is_recorded_once(reg, tmp_path)
     assert code == 0, err
     assert "asked for already, on 2026-12-02 by Sam Keller" in str(done["error"])
     assert _asked(reg) == 1
+
+
+def test_a_notice_issued_while_an_import_runs_says_its_priors_may_be_incomplete(reg, tmp_path):
+    path = history(tmp_path)
+    held, pause = held_at("imported-chunk", ["register", "import-history", path], tmp_path)
+    try:
+        # Ada Byron's conviction is in the chunk committed, not counted until the import ends
+        case = notice("2026-11-16", name="Ada Byron", street="3 Oak Street")
+        during = reg.issue("notice-of-violation", case, formats=("html",))
+        said = [w for w in during.warnings if "prior offenses" in w]
+        assert said == reg.history_incomplete() and len(said) == 1
+        assert said[0].startswith(
+            f"the prior offenses may be incomplete: history import 1 of {path}"
+        )
+        assert "has not finished" in said[0] and "issue a corrected document" in said[0]
+        typed = notice("2026-11-18", name="Ada Byron", street="3 Oak Street")
+        run = docgen("issue", "notice-of-violation", _case(tmp_path, typed), "-f", "html", "-o",
+                     tmp_path / "out/")  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert "warning: the prior offenses may be incomplete" in run.stderr
+    finally:
+        Path(f"{pause}.go").touch()
+        _, err = held.communicate(timeout=300)
+    assert held.returncode == 0, err
+    after = reg.issue("notice-of-violation", notice("2026-11-17", name="Ada Byron",
+                      street="3 Oak Street"), formats=("html",))  # fmt: skip
+    assert not any("prior offenses" in w for w in after.warnings)
+    assert reg.history_incomplete() == []
+
+
+def _case(folder: Path, data: dict) -> Path:
+    path = folder / "case.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
