@@ -9,7 +9,7 @@ register keeps only its SHA-256."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -36,8 +36,11 @@ def grouped(items: list[Due]) -> dict[str, list[Due]]:
         "Later": [],
         "In effect": [],
     }
+    todays: dict[str, date] = {}  # each municipality's today, its pack read once
     for item in items:
-        today = municipal_today(load_pack(item.jurisdiction))
+        today = todays.get(item.jurisdiction) or todays.setdefault(
+            item.jurisdiction, municipal_today(load_pack(item.jurisdiction))
+        )
         if item.ongoing:
             groups["In effect"].append(item)
         elif item.overdue:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from docgen.errors import CaseInvalid, DocgenError, Problem
@@ -80,6 +80,7 @@ class Deadline:
         return self.last_day != self.nominal
 
 
+@lru_cache(maxsize=4096)  # a calendar of a town's register writes a few days many times
 def long_date(day: date) -> str:
     """November 3, 2026: the long form every document prints."""
     return f"{day:%B} {day.day}, {day.year}"

@@ -114,6 +114,24 @@ def load_pack(name: str, on: date | None = None) -> Pack:
     return source.on(on, load_settings(source.name))
 
 
+class PackReader:
+    """:func:`load_pack` for one pass over many documents (a calendar of a town's
+    register): each pack's file and its municipality's settings are looked at once, the
+    first time the pack is asked for, instead of once per document (each look a stat of
+    the file, the folder's listing and the settings file)."""
+
+    def __init__(self) -> None:
+        self._read: dict[str, tuple[Source, LocalSettings | None]] = {}
+
+    def __call__(self, name: str, on: date | None = None) -> Pack:
+        found = self._read.get(name)
+        if found is None:
+            source = read_pack(pack_file(name))
+            found = self._read[name] = (source, load_settings(source.name))
+        source, local = found
+        return source.on(on, local)
+
+
 def load_pack_with(local: LocalSettings, on: date | None = None) -> Pack:
     """The pack that settings ``local`` belong to, with them applied (every version)."""
     source = read_pack(pack_file(local.jurisdiction))

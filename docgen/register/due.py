@@ -31,12 +31,25 @@ from sqlalchemy.orm import Session, aliased
 from docgen.documents import kinds_with
 from docgen.law.deadlines import non_business_day
 from docgen.law.pack import Pack, municipal_today
-from docgen.law.packs import load_pack
+from docgen.law.packs import PackReader
 from docgen.register import db
 from docgen.register.db import guarded
-from docgen.register.inspections import INSPECTION, approvals, halt_of, open_deficiencies
+from docgen.register.inspections import (
+    BARE,
+    INSPECTION,
+    approvals,
+    halt_of,
+    open_deficiencies,
+)
 from docgen.register.logbook import next_due
-from docgen.register.models import Document, Offense, ReinspectionRequest, Site
+from docgen.register.models import (
+    Document,
+    MailOutcome,
+    Offense,
+    ReinspectionRequest,
+    ServiceEvent,
+    Site,
+)
 from docgen.register.standing import kept_deadline, served_on
 
 
@@ -72,9 +85,9 @@ def calendar(
     """Everything due or in effect, overdue first; ``site``: only sites whose address or
     description contains it; ``through``: dated items up to that day (what is in effect
     is always listed); ``user``: only that user's own (:attr:`Due.users`)."""
+    packs = PackReader()  # each pack and its settings read once for the whole calendar
     with guarded(reg.url), db.read_session(reg.engine) as session:  # type: ignore[attr-defined]
-        items = list(_items(session))
-    packs: dict[str, Pack] = {}
+        items = list(_items(session, packs))
     todays: dict[str, date] = {}
     wanted = " ".join(site.split()).casefold() if site else None
     allowed = set(jurisdictions) if jurisdictions is not None else None
@@ -88,10 +101,10 @@ def calendar(
             continue
         if through is not None and not item.ongoing and item.day > through:
             continue
-        if item.jurisdiction not in packs:
-            packs[item.jurisdiction] = load_pack(item.jurisdiction)
-            todays[item.jurisdiction] = municipal_today(packs[item.jurisdiction])
-        pack, today = packs[item.jurisdiction], todays[item.jurisdiction]
+        pack = packs(item.jurisdiction)
+        today = todays.get(item.jurisdiction) or todays.setdefault(
+            item.jurisdiction, municipal_today(pack)
+        )
         if item.lapses and item.day < today:
             continue
         note = non_business_day(item.day, pack) if pack.enforcement and not item.ongoing else None
@@ -99,19 +112,105 @@ def calendar(
     return sorted(out, key=lambda i: (not i.overdue, i.ongoing, i.day, i.number or ""))
 
 
-def _items(session: Session) -> Iterable[Due]:
+@dataclass(frozen=True)
+class _Outcome:
+    """What came back after a mailing, as docgen.register.standing reads it."""
+
+    outcome: str
+    date: date
+    signed_by: str | None
+    reason: str | None
+    appeal_deadline: date | None
+
+
+@dataclass(frozen=True)
+class _Event:
+    """A service event, as docgen.register.standing reads it."""
+
+    id: int
+    method: str
+    date: date
+    received: date | None
+    received_by: str | None
+    served_on: str | None
+    appeal_deadline: date | None
+    outcome: _Outcome | None
+
+
+@dataclass(frozen=True)
+class _Notice:
+    """A document the calendar reads (its case and service), read as plain rows: a town's
+    register has thousands, and loading each as a Document with its service events,
+    files and respondent took most of the calendar's time."""
+
+    id: int
+    number: str
+    kind: str
+    jurisdiction: str
+    issued: date
+    remedies_due: date | None
+    recorded_by: str
+    case: dict
+    site: str
+    services: list[_Event]
+
+
+def _notices(session: Session, kinds: Iterable[str]) -> list[_Notice]:
+    """The current documents of ``kinds`` (none superseded), oldest first, each with its
+    service events (oldest first) and its site: two queries however many there are."""
     successor = aliased(Document)
-    current = ~exists().where(successor.supersedes_id == Document.id)
-    halting = kinds_with(halts=True)  # the notice of deficiency (§ 228-79A(1))
-    rows = session.execute(
-        select(Document, Site)
-        .outerjoin(Site, Site.id == Document.site_id)
-        .where(
-            current,
-            Document.kind.in_((*halting, *kinds_with(appealable=True), *kinds_with(liftable=True))),
+    wanted = (~exists().where(successor.supersedes_id == Document.id), Document.kind.in_(kinds))
+    events: dict[int, list[_Event]] = {}
+    for row in session.execute(
+        select(
+            ServiceEvent.document_id,
+            ServiceEvent.id,
+            ServiceEvent.method,
+            ServiceEvent.date,
+            ServiceEvent.received,
+            ServiceEvent.received_by,
+            ServiceEvent.served_on,
+            ServiceEvent.appeal_deadline,
+            MailOutcome.outcome,
+            MailOutcome.date,
+            MailOutcome.signed_by,
+            MailOutcome.reason,
+            MailOutcome.appeal_deadline,
         )
+        .join(Document, Document.id == ServiceEvent.document_id)
+        .outerjoin(MailOutcome, MailOutcome.event_id == ServiceEvent.id)
+        .where(*wanted)
+        .order_by(ServiceEvent.id)
+    ):
+        came = _Outcome(*row[8:]) if row[8] is not None else None
+        events.setdefault(row[0], []).append(_Event(*row[1:8], came))
+    rows = session.execute(
+        select(
+            Document.id,
+            Document.number,
+            Document.kind,
+            Document.jurisdiction,
+            Document.issued,
+            Document.remedies_due,
+            Document.recorded_by,
+            Document.case,
+            Site.address,
+            Site.description,
+        )
+        .outerjoin(Site, Site.id == Document.site_id)
+        .where(*wanted)
         .order_by(Document.id)
-    ).all()
+    )
+    return [
+        _Notice(*row[:8], "; ".join(p for p in row[8:] if p), events.get(row[0], []))
+        for row in rows
+    ]
+
+
+def _items(session: Session, packs: PackReader) -> Iterable[Due]:
+    halting = kinds_with(halts=True)  # the notice of deficiency (§ 228-79A(1))
+    liftable = kinds_with(liftable=True)
+    rows = _notices(session, (*halting, *kinds_with(appealable=True), *liftable))
     lifted = set(
         session.scalars(
             select(Document.about_id).where(Document.kind.in_(kinds_with(lifts=True)))
@@ -122,69 +221,60 @@ def _items(session: Session) -> Iterable[Due]:
     )
     approved = approvals(session)
     whose = _owners(session)
-    packs: dict[str, Pack] = {}
-    liftable = kinds_with(liftable=True)
-    for doc, place in rows:
-        pack = packs.get(doc.jurisdiction) or packs.setdefault(
-            doc.jurisdiction, load_pack(doc.jurisdiction)
-        )
-        where = site_line(place)
-        found: list[Due] = []
+    for doc in rows:
+        pack = packs(doc.jurisdiction)
+        where, users = doc.site, whose(doc)
         if doc.kind in halting:
-            found.extend(_deficiency_items(session, doc, where, pack, approved))
+            yield from _deficiency_items(session, doc, where, pack, approved, packs, users)
         elif doc.kind in liftable:
             # In effect from the day service was complete (LAW.md § 3), as the register
             # keeps it: never a mailing's raw date, and not while no service stands.
             served = served_on(doc, pack)
             if served is not None and doc.id not in lifted:
-                found.append(
-                    Due(
-                        served,
-                        f"{doc.number}: in effect until lifted in writing",
-                        "order in effect",
-                        where,
-                        pack.require(doc.kind),
-                        doc.jurisdiction,
-                        doc.number,
-                        ongoing=True,
-                    )
+                yield Due(
+                    served,
+                    f"{doc.number}: in effect until lifted in writing",
+                    "order in effect",
+                    where,
+                    pack.require(doc.kind),
+                    doc.jurisdiction,
+                    doc.number,
+                    ongoing=True,
+                    users=users,
                 )
         else:
             if doc.remedies_due is not None and doc.id in pending:
-                found.append(
-                    Due(
-                        doc.remedies_due,
-                        f"{doc.number}: remedial measures due from this day",
-                        "remedy",
-                        where,
-                        pack.cite("enforcement.elements.remedies"),
-                        doc.jurisdiction,
-                        doc.number,
-                    )
+                yield Due(
+                    doc.remedies_due,
+                    f"{doc.number}: remedial measures due from this day",
+                    "remedy",
+                    where,
+                    pack.cite("enforcement.elements.remedies"),
+                    doc.jurisdiction,
+                    doc.number,
+                    users=users,
                 )
-            deadline = kept_deadline(list(doc.services))  # the notice's one (LAW.md § 2)
+            deadline = kept_deadline(doc.services)  # the notice's one (LAW.md § 2)
             if deadline is not None:
-                found.append(
-                    Due(
-                        deadline,
-                        f"{doc.number}: last day to file a written notice of appeal",
-                        "appeal deadline",
-                        where,
-                        pack.cite("enforcement.elements.appeal"),
-                        doc.jurisdiction,
-                        doc.number,
-                        lapses=True,
-                    )
+                yield Due(
+                    deadline,
+                    f"{doc.number}: last day to file a written notice of appeal",
+                    "appeal deadline",
+                    where,
+                    pack.cite("enforcement.elements.appeal"),
+                    doc.jurisdiction,
+                    doc.number,
+                    lapses=True,
+                    users=users,
                 )
-        yield from (replace(item, users=whose(doc)) for item in found)
-    yield from _reinspections_asked(session, whose)
+    yield from _reinspections_asked(session, whose, packs)
     yield from (
         Due(day, what, "log-book inspection", label, provision, jurisdiction, users=(opened,))
-        for day, what, label, provision, jurisdiction, opened in next_due(session)
+        for day, what, label, provision, jurisdiction, opened in next_due(session, packs)
     )
 
 
-def _owners(session: Session) -> Callable[[Document], tuple[str, ...]]:
+def _owners(session: Session) -> Callable[[Document | _Notice], tuple[str, ...]]:
     """Whose a document's items are: who recorded it, and for a notice of deficiency who
     recorded the inspection it was made from (its case names the report's number)."""
     rows = session.execute(
@@ -194,7 +284,7 @@ def _owners(session: Session) -> Callable[[Document], tuple[str, ...]]:
     ).all()
     inspected = {(jurisdiction, number): by for jurisdiction, number, by in rows}
 
-    def whose(doc: Document) -> tuple[str, ...]:
+    def whose(doc: Document | _Notice) -> tuple[str, ...]:
         report = (doc.case.get("inspection") or {}).get("number")
         by = inspected.get((doc.jurisdiction, report)) if report else None
         return tuple(sorted({doc.recorded_by, *([by] if by else [])}))
@@ -203,7 +293,13 @@ def _owners(session: Session) -> Callable[[Document], tuple[str, ...]]:
 
 
 def _deficiency_items(
-    session: Session, doc: Document, where: str, pack: Pack, approved: dict[str, list[Document]]
+    session: Session,
+    doc: _Notice,
+    where: str,
+    pack: Pack,
+    approved: dict[str, list[Document]],
+    packs: PackReader,
+    users: tuple[str, ...],
 ) -> Iterable[Due]:
     still = open_deficiencies(session, doc, approved)
     dates = pack.cite("inspection.corrective_dates")
@@ -217,8 +313,9 @@ def _deficiency_items(
                 dates,
                 doc.jurisdiction,
                 doc.number,
+                users=users,
             )
-    halt = halt_of(session, doc, approved)
+    halt = halt_of(session, doc, approved, packs)
     if halt.served is not None and halt.open:
         yield Due(
             halt.served,
@@ -229,30 +326,34 @@ def _deficiency_items(
             doc.jurisdiction,
             doc.number,
             ongoing=True,
+            users=users,
         )
 
 
 def _reinspections_asked(
-    session: Session, whose: Callable[[Document], tuple[str, ...]]
+    session: Session, whose: Callable[[Document], tuple[str, ...]], packs: PackReader
 ) -> Iterable[Due]:
     rows = session.execute(
         select(ReinspectionRequest, Document, Site)
         .join(Document, Document.id == ReinspectionRequest.document_id)
         .outerjoin(Site, Site.id == Document.site_id)
+        .options(*BARE)
     ).all()
     if not rows:
         return
     since = min(asked.asked_on for asked, _, _ in rows)
     made = [
-        (d.issued, (d.case.get("reinspects") or {}).get("notice"))
-        for d in session.scalars(
-            select(Document).where(Document.kind == INSPECTION, Document.issued >= since)
+        (issued, (case.get("reinspects") or {}).get("notice"))
+        for issued, case in session.execute(
+            select(Document.issued, Document.case).where(
+                Document.kind == INSPECTION, Document.issued >= since
+            )
         )
     ]
     for asked, doc, place in rows:
         if any(n == doc.number and on >= asked.asked_on for on, n in made):
             continue
-        pack = load_pack(doc.jurisdiction)
+        pack = packs(doc.jurisdiction)
         yield Due(
             asked.asked_on,
             f"{doc.number}: reinspection asked for by {asked.asked_by}",

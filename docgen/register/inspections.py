@@ -10,22 +10,22 @@ kept: a deficiency of a served notice is open until an approval names it correct
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import approval_of_corrected_work as approval
 from docgen.documents import get_kind, kinds_with
 from docgen.documents import inspection_report as report
 from docgen.documents import notice_of_deficiency as notice
 from docgen.faults import pause
-from docgen.law.pack import municipal_today
-from docgen.law.packs import load_pack
+from docgen.law.pack import Pack, municipal_today
+from docgen.law.packs import PackReader, load_pack
 from docgen.register import db, standing
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
@@ -35,6 +35,9 @@ from docgen.register.queries import document_row
 from docgen.register.records import Issued
 
 INSPECTION, NOTICE, APPROVAL = report.KIND.name, notice.KIND.name, approval.KIND.name
+# Documents read for their case and service alone (the calendar, the halts): without their
+# files and respondent, which each row would otherwise load (loaded only if asked for)
+BARE = (lazyload(Document.files), lazyload(Document.respondent))
 
 
 def _row(session: Session, number: str, kind: str, jurisdiction: str | None) -> Document:
@@ -65,18 +68,21 @@ def _about(session: Session, kind: str, key: str, number: str) -> list[Document]
     return [d for d in rows if (d.case.get(key) or {}).get("number") == number]
 
 
-def served_on(doc: Document) -> date | None:
+def served_on(doc: Document, packs: Callable[..., Pack] = load_pack) -> date | None:
     """The day service of the notice was complete, as the register keeps it
     (docgen.register.standing): the halt runs from service (LAW.md § 11), and a notice is
-    served and proved like a notice of violation, so never a mailing's raw date."""
-    return standing.served_on(doc, load_pack(doc.jurisdiction, doc.issued))
+    served and proved like a notice of violation, so never a mailing's raw date. ``packs``:
+    where its pack comes from (a PackReader over many notices)."""
+    return standing.served_on(doc, packs(doc.jurisdiction, doc.issued))
 
 
 def approvals(session: Session) -> dict[str, list[Document]]:
     """Every approval of corrected work, by the number of the notice it approves (read
     once for a whole calendar, not once per notice)."""
     found: dict[str, list[Document]] = {}
-    rows = session.scalars(select(Document).where(Document.kind == APPROVAL).order_by(Document.id))
+    rows = session.scalars(
+        select(Document).where(Document.kind == APPROVAL).order_by(Document.id).options(*BARE)
+    )
     for row in rows:
         found.setdefault(row.case["notice"]["number"], []).append(row)
     return found
@@ -270,13 +276,17 @@ def halts(reg: Any, site: str | None = None) -> list[Halt]:
             select(Document)
             .where(Document.kind.in_(kinds_with(halts=True)))  # § 228-79A(1)
             .order_by(Document.id)
+            .options(*BARE)
         )
-        approved = approvals(session)
-        return [h for h in (halt_of(session, d, approved) for d in rows) if _at(h, site)]
+        approved, packs = approvals(session), PackReader()
+        return [h for h in (halt_of(session, d, approved, packs) for d in rows) if _at(h, site)]
 
 
 def halt_of(
-    session: Session, doc: Document, approved: dict[str, list[Document]] | None = None
+    session: Session,
+    doc: Document,
+    approved: dict[str, list[Document]] | None = None,
+    packs: Callable[..., Pack] = load_pack,
 ) -> Halt:
     approved = approved if approved is not None else approvals(session)
     still = open_deficiencies(session, doc, approved)
@@ -284,7 +294,7 @@ def halt_of(
     return Halt(
         site=site_label(doc.case["site"]),
         notice=doc.number,
-        served=served_on(doc),
+        served=served_on(doc, packs),
         open=tuple(sorted(still)),
         approvals=tuple(a.number for a in approved.get(doc.number, [])),
         earliest_due=min(dues, default=None),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -378,8 +378,10 @@ def _entries(session: Session, log: LogSite) -> list[LogEntry]:
     )
 
 
-def _facts(log: LogSite, rows: Iterable[LogEntry]) -> tuple[Rule, list[Entry]]:
-    pack = load_pack(log.jurisdiction)
+def _facts(
+    log: LogSite, rows: Iterable[LogEntry], packs: Callable[..., Pack] = load_pack
+) -> tuple[Rule, list[Entry]]:
+    pack = packs(log.jurisdiction)
     rule = site_rule(pack, log.exemption, log.acre_authorized == "yes")
     entries = [
         Entry(datetime.fromisoformat(f"{r.day.isoformat()}T{r.time}"), r.role, r.rainfall)
@@ -408,11 +410,23 @@ def logbook(reg: Any, site: str, through: date | None = None) -> Log:
         )
 
 
-def next_due(session: Session) -> Iterable[tuple[date, str, str, str, str, str]]:
+def next_due(
+    session: Session, packs: Callable[..., Pack] = load_pack
+) -> Iterable[tuple[date, str, str, str, str, str]]:
     """For the calendar: each open log book's next inspection due (day, what, site,
-    provision, jurisdiction, and who opened the log book)."""
-    for log in session.scalars(select(LogSite).where(LogSite.ended.is_(None))):
-        rule, entries = _facts(log, _entries(session, log))
+    provision, jurisdiction, and who opened the log book). Every open log book's reports
+    are read in one query, not one per site."""
+    logs = session.scalars(select(LogSite).where(LogSite.ended.is_(None))).all()
+    reports: dict[int, list[LogEntry]] = {log.id: [] for log in logs}
+    for entry in session.scalars(
+        select(LogEntry)
+        .join(LogSite, LogSite.id == LogEntry.log_site_id)
+        .where(LogSite.ended.is_(None))
+        .order_by(LogEntry.day, LogEntry.time)
+    ):
+        reports.setdefault(entry.log_site_id, []).append(entry)
+    for log in logs:
+        rule, entries = _facts(log, reports[log.id], packs)
         day = next_inspection(entries, log.started, rule)
         if day is not None:
             yield (
