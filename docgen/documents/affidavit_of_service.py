@@ -127,13 +127,21 @@ class AffidavitContext(Context):
     window: Party | None
 
 
+def completed(
+    method: str, on: date, received: date | None, mailed: date | None, pack: Pack
+) -> Service:
+    """The day service was complete, by the pack's rule for the means (without the appeal
+    period it starts: the register's reader of many notices wants the day alone)."""
+    served = SimpleNamespace(date=on, means=MEANS[method], received=received, mailed=mailed)
+    return service_start(served, pack)
+
+
 def appeal_from(
     method: str, on: date, received: date | None, mailed: date | None, pack: Pack
 ) -> tuple[Service, Deadline | None]:
     """The day service was complete (the pack's rule for the means) and, where the law
     gives an appeal, the last day of its period (None where it gives none)."""
-    served = SimpleNamespace(date=on, means=MEANS[method], received=received, mailed=mailed)
-    start = service_start(served, pack)
+    start = completed(method, on, received, mailed, pack)
     if not pack.part("enforcement").appealable:
         return start, None
     return start, appeal_deadline(start.start, pack)

@@ -22,7 +22,7 @@ without a user it is everything (the clerk's view).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import exists, select
@@ -68,6 +68,24 @@ class Due:
     lapses: bool = False  # the other party's day (a last day to appeal): once past, dropped
     users: tuple[str, ...] = ()  # whose it is: who recorded what it comes from (sorted)
 
+    def on(self, overdue: bool, note: str | None) -> Due:
+        """The item as of today: overdue or not, its day's note (dataclasses.replace, made
+        by hand: a town's calendar has thousands of items)."""
+        return Due(
+            self.day,
+            self.what,
+            self.category,
+            self.site,
+            self.provision,
+            self.jurisdiction,
+            self.number,
+            self.ongoing,
+            overdue,
+            note,
+            self.lapses,
+            self.users,
+        )
+
 
 def site_line(site: Site | None) -> str:
     if site is None:
@@ -89,6 +107,7 @@ def calendar(
     with guarded(reg.url), db.read_session(reg.engine) as session:  # type: ignore[attr-defined]
         items = list(_items(session, packs))
     todays: dict[str, date] = {}
+    notes: dict[tuple[str, date], str | None] = {}  # a town's items fall on a few hundred days
     wanted = " ".join(site.split()).casefold() if site else None
     allowed = set(jurisdictions) if jurisdictions is not None else None
     out = []
@@ -107,8 +126,15 @@ def calendar(
         )
         if item.lapses and item.day < today:
             continue
-        note = non_business_day(item.day, pack) if pack.enforcement and not item.ongoing else None
-        out.append(replace(item, overdue=not item.ongoing and item.day < today, note=note))
+        note = None
+        if pack.enforcement and not item.ongoing:
+            key = (item.jurisdiction, item.day)
+            note = (
+                notes[key]
+                if key in notes
+                else notes.setdefault(key, non_business_day(item.day, pack))
+            )
+        out.append(item.on(overdue=not item.ongoing and item.day < today, note=note))
     return sorted(out, key=lambda i: (not i.overdue, i.ongoing, i.day, i.number or ""))
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from docgen.documents.affidavit_of_service import MAIL, appeal_from, persons_served
+from docgen.documents.affidavit_of_service import MAIL, completed, persons_served
 from docgen.law.pack import Pack
 from docgen.register.models import RECEIPT, RETURNED, ServiceEvent
 
@@ -64,10 +64,9 @@ def complete(event: ServiceEvent, events: list[ServiceEvent], pack: Pack) -> dat
     """The day service by ``event`` was complete (the pack's rule), or None: returned."""
     if returned(event):
         return None
-    start, _ = appeal_from(
+    return completed(
         event.method, event.date, received(event), mailed_with(event, events), pack
-    )
-    return start.start
+    ).start
 
 
 def stated(event: ServiceEvent) -> list[date]:
