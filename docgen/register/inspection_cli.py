@@ -157,7 +157,8 @@ def due(site, through, as_json, user) -> None:
     with _open(readonly=True) as reg:
         items = calendar(reg, site, through, user=user)
     if as_json:
-        click.echo(json.dumps([asdict(i) for i in items], default=str, indent=1))
+        # each item's fields as they are (vars: asdict copied 2,500 items field by field)
+        click.echo(json.dumps([vars(i) for i in items], default=str, indent=1))
         return
     for i in items:
         state = "OVERDUE " if i.overdue else "in effect since " if i.ongoing else ""
