@@ -34,6 +34,7 @@ from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 
 A = "@inspection.approval"
+ORDER = "@provisions.stop-work-order"  # an order stays in effect until lifted in writing
 
 
 class NoticeRef(Model):
@@ -45,6 +46,13 @@ class NoticeRef(Model):
 class ReinspectionRef(Model):
     number: Line = cited(A, "the reinspection's report number")
     inspected: IsoDate = cited(A, "the day of the reinspection", title="date reinspected")
+
+
+class OrderInEffect(Model):
+    """A stop-work order at the site in effect on the approval's date (the register's)."""
+
+    number: Line = cited(ORDER, "the stop-work order's number")
+    served: IsoDate = cited(ORDER, "the day service of it was complete", title="date served")
 
 
 class Corrected(Deficiency):
@@ -67,6 +75,13 @@ class ApprovalCase(Model):
     corrected: list[Corrected] = cited(A, "the deficiencies found corrected")
     still_open: list[Corrected] = cited(
         A, "the deficiencies still open", default_factory=list, title="still open"
+    )
+    orders_in_effect: list[OrderInEffect] = cited(
+        ORDER,
+        "the stop-work orders at the site in effect on the approval's date: work resumes only "
+        "when each is lifted, so the approval names them (the register's)",
+        default_factory=list,
+        title="orders in effect",
     )
 
 
@@ -95,13 +110,15 @@ def check(case: ApprovalCase, pack: Pack, options: Options) -> list[Problem]:
 @dataclass(frozen=True, kw_only=True)
 class ApprovalContext(Context):
     case: ApprovalCase
-    resumes: bool  # no deficiency of the notice is still open
+    resumes: bool  # no deficiency of the notice is still open, and no order in effect
+    corrected_all: bool  # no deficiency of the notice is still open
 
 
 def context(case: ApprovalCase, pack: Pack, options: Options) -> ApprovalContext:
     return ApprovalContext(
         case=case,
-        resumes=not case.still_open,
+        resumes=not case.still_open and not case.orders_in_effect,
+        corrected_all=not case.still_open,
         doc=DocMeta.numbered(KIND.name, KIND.heading, case.number, pack, case.issued),
     )
 
@@ -142,10 +159,13 @@ def from_reinspection(
     reinspection_number: str,
     approved: date,
     pack: Pack,
+    orders: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The approval's case: each finding of the reinspection about an open deficiency of
-    the notice, satisfactory (corrected) or deficient (still open). A finding about a
-    deficiency that is not open is refused, naming it (CaseInvalid)."""
+    the notice, satisfactory (corrected) or deficient (still open), and ``orders``, the
+    stop-work orders at the site in effect on its date (number and service date: work
+    resumes only when each is lifted). A finding about a deficiency that is not open is
+    refused, naming it (CaseInvalid)."""
     cite = pack.cite(A[1:])
     # Numbers as the case was written: a report issued from the desk keeps them as typed
     # ("1"), one from a case file as numbers; both validated by the report's model.
@@ -197,4 +217,5 @@ def from_reinspection(
         "reinspection": {"number": reinspection_number, "inspected": reinspection["inspected"]},
         "corrected": corrected,
         "still_open": open_,
+        "orders_in_effect": list(orders or []),
     }

@@ -34,6 +34,7 @@ from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 
 S = "@provisions.stop-work-order"  # the order's section: in effect until confirmed
+H = "@inspection.halt"  # a notice of deficiency's halt: until corrected and approved
 
 
 class LiftedOrder(Model):
@@ -47,6 +48,15 @@ class LiftedOrder(Model):
     )
 
 
+class HaltInEffect(Model):
+    """A notice of deficiency at the site whose halt stands on the lifting's date (the
+    register's): lifting the order does not lift it."""
+
+    number: Line = cited(H, "the notice of deficiency's number")
+    served: IsoDate = cited(H, "the day service of it was complete", title="date served")
+    open: list[int] = cited(H, "its deficiencies still open", title="deficiencies open")
+
+
 class LiftCase(Model):
     jurisdiction: Jurisdiction
     number: Line = cited(S, "the lifting notice's number")
@@ -56,6 +66,13 @@ class LiftCase(Model):
     recipient: Party = cited(S, "the landowner the order was served on")
     copies_to: list[Party] = cited(S, "the others the order was served on", default_factory=list)
     site: Site = cited(S, "the site the order covered")
+    halts_in_effect: list[HaltInEffect] = cited(
+        H,
+        "the notices of deficiency at the site whose halt stands on the lifting's date: "
+        "activities resume only when each is approved, so the notice names them",
+        default_factory=list,
+        title="halts in effect",
+    )
 
 
 def check(case: LiftCase, pack: Pack, options: Options) -> list[Problem]:

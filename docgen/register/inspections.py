@@ -31,7 +31,7 @@ from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, ReinspectionRequest
 from docgen.register.numbering import normalize
-from docgen.register.queries import document_row
+from docgen.register.queries import document_row, in_effect, lifting
 from docgen.register.records import Issued
 
 INSPECTION, NOTICE, APPROVAL = report.KIND.name, notice.KIND.name, approval.KIND.name
@@ -176,8 +176,9 @@ def approve_work(
                 f"{reinspects or 'no notice'}); record the reinspection with reinspects: "
                 f"{{notice: {doc.number}}}"
             )
+        orders = orders_standing(session, doc.site_id, on)  # work resumes when each is lifted
         data = approval.from_reinspection(
-            doc.case, doc.number, served, still_open, again.case, again.number, on, pack
+            doc.case, doc.number, served, still_open, again.case, again.number, on, pack, orders
         )
     return reg.issue(APPROVAL, data, jurisdiction=doc.jurisdiction, **issue)
 
@@ -299,6 +300,52 @@ def halt_of(
         approvals=tuple(a.number for a in approved.get(doc.number, [])),
         earliest_due=min(dues, default=None),
     )
+
+
+def halts_standing(session: Session, site_id: int | None, on: date) -> list[dict[str, Any]]:
+    """The notices of deficiency at the site ``site_id`` whose halt stands on ``on``
+    (§ 228-79A(1)): served by then, not superseded, a deficiency still open. Each as the
+    documents that name it print it: number, service date, the deficiencies open."""
+    if site_id is None:
+        return []
+    rows = session.scalars(
+        select(Document)
+        .where(Document.site_id == site_id, Document.kind.in_(kinds_with(halts=True)))
+        .order_by(Document.id)
+        .options(*BARE)
+    )
+    approved, standing_ = approvals(session), []
+    for doc in rows:
+        if in_effect(session, doc) is not None:  # superseded: its correction stands instead
+            continue
+        halt = halt_of(session, doc, approved)
+        if halt.served is not None and halt.served <= on and halt.open:
+            standing_.append(
+                {"number": doc.number, "served": halt.served.isoformat(), "open": list(halt.open)}
+            )
+    return standing_
+
+
+def orders_standing(session: Session, site_id: int | None, on: date) -> list[dict[str, Any]]:
+    """The orders at the site ``site_id`` in effect on ``on`` (§ 228-79C(2): from service
+    until lifted in writing): served by then, not superseded, not lifted as of that day."""
+    if site_id is None:
+        return []
+    rows = session.scalars(
+        select(Document)
+        .where(Document.site_id == site_id, Document.kind.in_(kinds_with(liftable=True)))
+        .order_by(Document.id)
+        .options(*BARE)
+    )
+    found = []
+    for doc in rows:
+        if in_effect(session, doc) is not None:  # superseded: its correction stands instead
+            continue
+        served = served_on(doc)
+        lifted = lifting(session, doc)
+        if served is not None and served <= on and (lifted is None or lifted[1] > on):
+            found.append({"number": doc.number, "served": served.isoformat()})
+    return found
 
 
 def _at(halt: Halt, site: str | None) -> bool:

@@ -22,6 +22,7 @@ from docgen.law.packs import load_pack
 from docgen.register.audit import actor
 from docgen.register.copies import refuse_copies, refuse_language
 from docgen.register.db import Refused, RegisterError
+from docgen.register.inspections import halts_standing
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
 from docgen.register.mailing import article_used, service_article
@@ -125,6 +126,9 @@ def lift(
             "recipient": people[0],
             "copies_to": people[1:],
             "site": order.case["site"],
+            # a notice of deficiency's halt at the site stands apart from the order: the
+            # notice names each, and never says that activities may resume while one does
+            "halts_in_effect": halts_standing(session, order.site_id, on),
         }
         if copies:
             refuse_copies(kind, case)

@@ -287,8 +287,8 @@ class Series:
 
     def said(self) -> str:
         """The series in plain words: its kind, year and municipality, and the backup's last
-        number (``Notice of deficiency, 2026, homer (NOD-2026-...): the backup's last is
-        NOD-2026-0001``)."""
+        number ("Notice of deficiency, 2026, <the municipality's name>: the backup's last is
+        NOD-2026-0001")."""
         fmt = _format(self.jurisdiction, self.kind)
         title = get_kind(self.kind).title if self.kind in MODULES else self.kind
         town = load_pack(self.jurisdiction).name.value if fmt else self.jurisdiction
