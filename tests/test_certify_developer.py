@@ -88,6 +88,9 @@ def sign_electronically(desk, token: str, signer: str) -> None:
         }
         done = client.post(f"/certify/{token}", data=fields)
         assert done.status_code == 200, done.text
+        # The desk seals with the Village's key (pki): the firm's page says so, by name.
+        assert "It is the electronic original" in done.text
+        assert "It is sealed by the Village of Homer" in done.text
 
 
 def test_a_developer_invites_for_their_site_only_and_sees_nothing_else(desk):
@@ -278,3 +281,28 @@ def test_the_swppp_set_downloaded_from_the_desk_verifies(desk, tmp_path):
     assert answer.status_code == 200
     assert "Genuine." in answer.text and "Birch Hill" in answer.text
     assert re.search(r'id="in-set"', answer.text)
+
+
+@pytest.mark.parametrize("sealed", [False, True])
+def test_the_firms_page_says_sealed_only_when_it_is(sealed):
+    """Issue 47, item 3: "It is sealed by the municipality" was said of every certification,
+    sealed or not (a Village without a signing key issues unsealed)."""
+    from docgen.desk.web import pages
+
+    page = (
+        pages()
+        .get_template("certify/signed.html.j2")
+        .render(
+            number="CC-2026-0001",
+            sealed=sealed,
+            municipality="Village of Homer",
+            firm="Acme Earthworks LLC",
+            site={"name": "Elm Street"},
+            token="t",
+            method="electronic",
+        )
+    )
+    said = " ".join(page.split())
+    assert ("It is sealed by the Village of Homer" in said) is sealed
+    assert ("It is not sealed by the Village of Homer" in said) is not sealed
+    assert "It is the electronic original" in said

@@ -24,7 +24,6 @@ import logging
 import re
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
@@ -36,6 +35,7 @@ from docgen.cases.common import read_date
 from docgen.desk import auth, certify_work, renderers
 from docgen.desk.limits import RateLimit
 from docgen.desk.web import CSRF_FIELD, attachment, checked_field, client_of, pages
+from docgen.law.deadlines import local_time
 from docgen.law.packs import load_pack
 from docgen.register import invitations
 
@@ -278,10 +278,13 @@ def _act(
         return _form(request, opened, csrf, typed, {_field(p): m for p, m in value}, 400)
     if outcome == "refused":
         return _form(request, opened, csrf, typed, {"form": value}, 503)
+    number, sealed = value
     return _page(
         request,
         "signed.html.j2",
-        number=value,
+        number=number,
+        sealed=sealed,
+        municipality=load_pack(opened.site.jurisdiction).name.value,
         firm=opened.invitation.firm,
         site=opened.site,
         token=_token(request),
@@ -290,8 +293,10 @@ def _act(
 
 
 def _moment(jurisdiction: str) -> str:
-    zone = ZoneInfo(load_pack(jurisdiction).part("certification").time_zone.value)
-    return datetime.now(zone).strftime("%Y-%m-%d %H:%M %Z")
+    """Now on the municipality's clock, for the case's check; the register stamps the
+    instant it records as the signing's (invitations.signed_at)."""
+    here = invitations.zone_of(jurisdiction)
+    return local_time(datetime.now(here), here)
 
 
 def _field(path: str) -> str:

@@ -54,7 +54,8 @@ def sign(
     intent: str | None,
     scan: bytes | None,
 ) -> Result:
-    """("issued", number), ("problems", [(path, message)]) or ("refused", why)."""
+    """("issued", (number, whether the municipality sealed its PDF)), ("problems",
+    [(path, message)]) or ("refused", why)."""
     # register.invitations loads sqlalchemy, pydantic, cryptography (+580 ms): loaded on first use
     from docgen.register import invitations
 
@@ -66,7 +67,7 @@ def sign(
         return "problems", [(p.field, _message(p)) for p in err.problems]
     except DocgenError as err:
         return "refused", str(err)
-    return "issued", issued.number
+    return "issued", (issued.number, issued.signed)
 
 
 def certification_set(url: str | None, site_id: int, by: str) -> Result:

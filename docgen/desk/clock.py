@@ -7,7 +7,9 @@ from __future__ import annotations
 from datetime import date, datetime, time
 from zoneinfo import ZoneInfo
 
-from docgen.law.deadlines import long_date
+from docgen.law.deadlines import local_time
+
+__all__ = ["local_time", "wall_time", "zone"]  # local_time: docgen.law.deadlines, for the desk
 
 
 def zone(jurisdiction: str | None = None) -> ZoneInfo:
@@ -19,15 +21,6 @@ def zone(jurisdiction: str | None = None) -> ZoneInfo:
     names = [jurisdiction] if jurisdiction else pack_names()
     zones = {load_pack(name).certification.time_zone.value for name in names}
     return ZoneInfo(zones.pop() if len(zones) == 1 else "UTC")
-
-
-def local_time(moment: datetime | None, here: ZoneInfo) -> str:
-    """ "December 2, 2026, 09:14 EST": the date the documents print, the time on a 24-hour
-    clock and the zone's abbreviation (EST or EDT as the day has it)."""
-    if moment is None:
-        return ""
-    shown = moment.astimezone(here)
-    return f"{long_date(shown.date())}, {shown:%H:%M} {shown:%Z}"
 
 
 def wall_time(day: date, hhmm: str, here: ZoneInfo) -> str:

@@ -34,9 +34,10 @@ before it simply has no such day (Juneteenth: L.2020, c. 249, in effect October 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from functools import cache, lru_cache
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.pack import Pack
@@ -84,6 +85,18 @@ class Deadline:
 def long_date(day: date) -> str:
     """November 3, 2026: the long form every document prints."""
     return f"{day:%B} {day.day}, {day.year}"
+
+
+def local_time(moment: datetime | None, here: ZoneInfo) -> str:
+    """ "December 2, 2026, 09:14 EST": a moment as the municipality's clock shows it, the
+    date as the documents print it, the time on a 24-hour clock and the zone's abbreviation
+    (EST or EDT as the day has it). One wording for one instant wherever it is shown: a
+    firm's electronic signature on its certification, `docgen verify`, the public check,
+    `docgen certify list` and the desk (LAW.md § 5)."""
+    if moment is None:
+        return ""
+    shown = moment.astimezone(here)
+    return f"{long_date(shown.date())}, {shown:%H:%M} {shown:%Z}"
 
 
 def _flag_day(year: int) -> date:

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 
 from docgen.cases.common import Site
+from docgen.law.deadlines import local_time
 from docgen.law.packs import load_pack
 from docgen.register.models import CertificationSet, CertificationSite, Document, Invitation
 from docgen.register.records import VerifiedSet
@@ -24,7 +25,7 @@ def certified(session: Any, document_id: int) -> str | None:
     where = session.get(CertificationSite, row.site_id)
     how = "electronically" if row.method == "electronic" else "on paper (scan kept)"
     zone = ZoneInfo(load_pack(where.jurisdiction).part("certification").time_zone.value)
-    at = row.signed_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") if row.signed_at else "?"
+    at = local_time(row.signed_at, zone) if row.signed_at else "?"  # as its document says it
     label = Site.model_validate(where.site).label()
     return f"certified by {row.signed_by} for {row.firm} at {label}, signed {how} at {at}"
 

@@ -120,16 +120,20 @@ def invite(site: int, firm: str, email: str | None, expires: date | None, by: st
 def list_invitations(site: int) -> None:
     """Each firm invited for SITE: invited, opened, signed (when, by whom), expired, revoked."""
     # register.invitations loads sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
+    from docgen.law.deadlines import local_time
     from docgen.register import invitations
 
     with _register() as reg:
         found = invitations.invitations(reg.engine, site)
+        where = invitations.site(reg.engine, site) if found else None
     if not found:
         click.echo(f"site {site}: nobody invited yet")
     for i in found:
         line = f"{i.id}  {i.firm}  {i.status}"
         if i.status == "signed":
-            line += f" {i.signed_at:%Y-%m-%d %H:%M} by {i.signed_by} ({i.method}), {i.number}"
+            # the signing's instant as the certification prints it (LAW.md § 5)
+            at = local_time(i.signed_at, invitations.zone_of(where.jurisdiction))
+            line += f" {at} by {i.signed_by} ({i.method}), {i.number}"
         elif i.status in ("invited", "opened"):
             line += f" (until {i.expires.isoformat()})"
         click.echo(line)

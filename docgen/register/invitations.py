@@ -27,6 +27,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 from sqlalchemy import Engine, select
@@ -36,6 +37,7 @@ from docgen.cases.common import Site as SiteModel
 from docgen.documents import the_kind
 from docgen.documents.contractor_certification import signed_late
 from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.law.deadlines import local_time
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import db, issuing
@@ -153,6 +155,11 @@ def _view(row: Invitation, number: str | None, today: date, late: bool = False) 
 
 def _now() -> datetime:
     return datetime.now().astimezone()
+
+
+def zone_of(jurisdiction: str) -> ZoneInfo:
+    """The municipality's time zone (its pack's), in which every moment of signing is shown."""
+    return ZoneInfo(load_pack(jurisdiction).part("certification").time_zone.value)
 
 
 def today_in(jurisdiction: str) -> date:
@@ -420,6 +427,18 @@ def case_for(where: SiteView, entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def signed_at(entry: dict[str, Any], moment: datetime, jurisdiction: str) -> dict[str, Any]:
+    """``entry`` signed electronically at ``moment``, the instant the register records as
+    its signing: the signature's time as the municipality's clock shows it (its zone
+    named, the words `docgen verify`, the public check and `docgen certify list` use) and
+    the certification's date that instant's date there (LAW.md § 5: one instant, shown
+    the same everywhere)."""
+    here = zone_of(jurisdiction)
+    signature = {**entry["electronic_signature"], "at": local_time(moment, here)}
+    day = moment.astimezone(here).date().isoformat()
+    return {**entry, "signed": day, "electronic_signature": signature}
+
+
 def shown_hash(case: dict[str, Any], intent: str | None) -> str:
     """The SHA-256 of exactly what the signer was shown: the statement, the case and the
     statement of intent, as canonical JSON."""
@@ -463,6 +482,9 @@ def sign(
     with db.read_session(reg.engine) as session:
         _, where_row = _usable(session, token)
         where = _site_view(where_row)
+    moment = _now()  # the one instant of signing: on the document and in the register
+    if method == "electronic" and isinstance(entry.get("electronic_signature"), dict):
+        entry = signed_at(entry, moment, where.jurisdiction)
     data = case_for(where, entry)
     shown = shown_hash(data, intent)
     signer = entry.get("signer") or {}
@@ -485,7 +507,7 @@ def sign(
             issued, _ = issuing.issue_in(session, request)
             held.issuing(request, issued.number)
             row.document_id = issued.id
-            row.signed_at = _now()
+            row.signed_at = moment
             row.signed_by = signed_by
             row.method = method
             row.shown_sha256 = shown

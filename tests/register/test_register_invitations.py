@@ -7,16 +7,22 @@ nothing; each firm's part of a multi-firm certification is a file of the documen
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import date
 from pathlib import Path
 
 import pytest
 
 from docgen.cases.loader import read_case_file
+from docgen.desk.clock import local_time, zone
 from docgen.errors import CaseInvalid
 from docgen.register import db, invitations
+from docgen.register.checks import public_record
 from docgen.register.models import Invitation
+from docgen.signing.keys import PASSPHRASE_ENV
+from tests.helpers import pki
 from tests.helpers.cli import docgen
+from tests.helpers.readback import pdf_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = {"address": {"street": "12 Elm Street", "city": "Homer", "state": "NY", "zip": "13077"}}
@@ -43,6 +49,20 @@ def site(reg):
     return invitations.site(reg.engine, made)
 
 
+def signed_electronically(reg, site):
+    """(token, entry, certification) of Acme Earthworks LLC, invited and signed
+    electronically as the firm's page sends it (its time the desk's, before the register's)."""
+    _, token = invitations.invite(
+        reg.engine, site.id, "Acme Earthworks LLC", None, invitations.default_expires(site), "a"
+    )
+    today = invitations.today_in("homer").isoformat()
+    signed = entry(
+        signed=today,
+        electronic_signature={"name": "Jo Smith", "at": f"{today} 09:00 EST", "intent": "I do"},
+    )
+    return token, signed, invitations.sign(reg, token, signed, "electronic", "I do")
+
+
 def test_a_token_is_kept_hashed_and_every_dead_link_is_the_same_refusal(reg, site):
     later = invitations.default_expires(site)
     made, token = invitations.invite(reg.engine, site.id, "Acme Earthworks LLC", None, later, "a")
@@ -64,15 +84,7 @@ def test_a_token_is_kept_hashed_and_every_dead_link_is_the_same_refusal(reg, sit
 
 
 def test_signing_issues_the_firms_certification_once_and_verify_names_it(reg, site, tmp_path):
-    _, token = invitations.invite(
-        reg.engine, site.id, "Acme Earthworks LLC", None, invitations.default_expires(site), "a"
-    )
-    today = invitations.today_in("homer").isoformat()
-    signed = entry(
-        signed=today,
-        electronic_signature={"name": "Jo Smith", "at": f"{today} 09:00 EST", "intent": "I do"},
-    )
-    issued = invitations.sign(reg, token, signed, "electronic", "I do")
+    token, signed, issued = signed_electronically(reg, site)
     assert issued.number.startswith("CC-")
     # Signed after land development began (2026-03-02): flagged with the provision.
     assert any(
@@ -91,6 +103,50 @@ def test_signing_issues_the_firms_certification_once_and_verify_names_it(reg, si
     assert [(i.status, i.number, i.signed_by, i.late) for i in listed] == [
         ("signed", issued.number, "Jo Smith, President", True)
     ]
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["unsealed", "sealed"])
+def test_an_electronic_original_says_how_and_when_it_was_signed_and_whether_sealed(
+    reg, site, tmp_path, monkeypatch, sealed
+):
+    """Issue 47, item 3 (LAW.md § 5): the e-signed certification never says it is "not
+    signed electronically" or that a paper original controls; it says who signed it, for
+    which firm and when, and apart whether the Village sealed it; the signing's instant
+    reads the same, to the minute and with the zone named, on the document, in `docgen
+    verify`, the public check and `docgen certify list`. Before: the footer said the paper
+    original controls, the document printed the desk's "2026-12-02 09:14 EST" (a moment
+    taken before the register's), verify the same form and the list the UTC time unmarked."""
+    if sealed:
+        folder = tmp_path / "settings"
+        pki.install(folder)
+        monkeypatch.setenv("DOCGEN_SETTINGS", str(folder))
+        monkeypatch.setenv(PASSPHRASE_ENV, pki.PASSPHRASE)
+    issued = signed_electronically(reg, site)[2]
+    assert issued.signed is sealed
+    text = " ".join(pdf_text(issued.files["pdf"]).split())
+    assert "not signed electronically" not in text
+    assert "paper original" not in text
+    (row,) = invitations.invitations(reg.engine, site.id)
+    at = local_time(row.signed_at, zone("homer"))
+    assert re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, \d{4}, \d\d:\d\d E[SD]T", at), at
+    assert (
+        f"Signed electronically by Jo Smith, President, for Acme Earthworks LLC on {at}: this "
+        "is the electronic original." in text
+    )
+    assert f"/s/ Jo Smith (signed electronically on {at})" in text
+    seal = "Sealed by the Village of Homer." if sealed else "Not sealed by the Village of Homer."
+    assert seal in text
+    assert ("Not sealed" in text) is not sealed
+    pdf = tmp_path / "acme.pdf"
+    pdf.write_bytes(issued.files["pdf"])
+    done = docgen("verify", pdf)
+    assert done.returncode == 0, done.stderr
+    assert f"signed electronically at {at}" in done.stdout
+    found = public_record(reg.engine, issued.number, issued.access_code)
+    assert found is not None and found.certified.endswith(f"signed electronically at {at}")
+    listed = docgen("certify", "list", site.id)
+    assert listed.returncode == 0, listed.stderr
+    assert f"Acme Earthworks LLC  signed {at} by Jo Smith, President (electronic)" in listed.stdout
 
 
 def test_a_paper_scan_is_kept_with_its_hash_and_a_refused_signing_records_nothing(reg, site):
