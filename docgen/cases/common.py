@@ -242,6 +242,19 @@ def preferred_language() -> Any:
     )
 
 
+def entity() -> Any:
+    """Whether a party is a natural person or a firm: the penalty names imprisonment for a
+    natural person only, a firm being fined (never left to a guess from the name)."""
+    return cited(
+        "@enforcement.elements.penalty",
+        "person (a natural person) or firm (a corporation, LLC, partnership or other "
+        "organization): a firm is punishable by fine, never by imprisonment; left out, the "
+        "notice names imprisonment for a natural person only",
+        default=None,
+        title="person or firm",
+    )
+
+
 class Person(Model):
     """A person a document names, who may prefer a language (its ``language`` field)."""
 
@@ -258,6 +271,7 @@ class Party(Person):
         default=None, title="certified-mail article number", description=ARTICLE_HELP
     )
     language: Line | None = preferred_language()
+    entity: Literal["person", "firm"] | None = entity()
 
 
 class Site(Model):

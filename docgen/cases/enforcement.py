@@ -16,6 +16,7 @@ from docgen.cases.common import (
     Person,
     Text,
     cited,
+    entity,
     preferred_language,
 )
 from docgen.cases.mail import ARTICLE_HELP, CertifiedArticle
@@ -116,6 +117,7 @@ class Recipient(Person):
         default=None, title="certified-mail article number", description=ARTICLE_HELP
     )
     language: Line | None = preferred_language()
+    entity: Literal["person", "firm"] | None = entity()
 
 
 class Contact(Model):
