@@ -302,22 +302,25 @@ def halt_of(
     )
 
 
-def halts_standing(session: Session, site_id: int | None, on: date) -> list[dict[str, Any]]:
-    """The notices of deficiency at the site ``site_id`` whose halt stands on ``on``
-    (§ 228-79A(1)): served by then, not superseded, a deficiency still open. Each as the
-    documents that name it print it: number, service date, the deficiencies open."""
+def _current_at(session: Session, site_id: int | None, kinds: Iterable[str]) -> list[Document]:
+    """The documents of ``kinds`` at the site ``site_id`` that no correction superseded."""
     if site_id is None:
         return []
     rows = session.scalars(
         select(Document)
-        .where(Document.site_id == site_id, Document.kind.in_(kinds_with(halts=True)))
+        .where(Document.site_id == site_id, Document.kind.in_(list(kinds)))
         .order_by(Document.id)
         .options(*BARE)
     )
+    return [doc for doc in rows if in_effect(session, doc) is None]
+
+
+def halts_standing(session: Session, site_id: int | None, on: date) -> list[dict[str, Any]]:
+    """The notices of deficiency at the site ``site_id`` whose halt stands on ``on``
+    (§ 228-79A(1)): served by then, not superseded, a deficiency still open. Each as the
+    documents that name it print it: number, service date, the deficiencies open."""
     approved, standing_ = approvals(session), []
-    for doc in rows:
-        if in_effect(session, doc) is not None:  # superseded: its correction stands instead
-            continue
+    for doc in _current_at(session, site_id, kinds_with(halts=True)):
         halt = halt_of(session, doc, approved)
         if halt.served is not None and halt.served <= on and halt.open:
             standing_.append(
@@ -329,18 +332,8 @@ def halts_standing(session: Session, site_id: int | None, on: date) -> list[dict
 def orders_standing(session: Session, site_id: int | None, on: date) -> list[dict[str, Any]]:
     """The orders at the site ``site_id`` in effect on ``on`` (§ 228-79C(2): from service
     until lifted in writing): served by then, not superseded, not lifted as of that day."""
-    if site_id is None:
-        return []
-    rows = session.scalars(
-        select(Document)
-        .where(Document.site_id == site_id, Document.kind.in_(kinds_with(liftable=True)))
-        .order_by(Document.id)
-        .options(*BARE)
-    )
     found = []
-    for doc in rows:
-        if in_effect(session, doc) is not None:  # superseded: its correction stands instead
-            continue
+    for doc in _current_at(session, site_id, kinds_with(liftable=True)):
         served = served_on(doc)
         lifted = lifting(session, doc)
         if served is not None and served <= on and (lifted is None or lifted[1] > on):
