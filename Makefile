@@ -13,6 +13,7 @@ demo: setup
 lint: setup-test
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+	.venv/bin/mypy
 
 # Two test processes, each taking whole modules (their servers and fixtures are per module).
 # Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set: each test process would

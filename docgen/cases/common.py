@@ -154,7 +154,8 @@ IsoDate = Annotated[date, BeforeValidator(_iso_date)]
 def read_date(text: str) -> date:
     """A date typed as YYYY-MM-DD, as a case reads it; ValueError says why other text is not
     one ("30 February 2026 is not a real calendar date ...")."""
-    return _iso_date(text)
+    day: date = _iso_date(text)
+    return day
 
 
 def _zip(value: Any) -> Any:

@@ -32,7 +32,7 @@ _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: a 5 MB file in
 _STR = "tag:yaml.org,2002:str"
 
 
-class _CaseLoader(_BASE):  # type: ignore[misc, valid-type]
+class _CaseLoader(_BASE):  # type: ignore[misc, valid-type]  # libyaml's loader when built
     """Safe loading without implicit timestamps, without aliases, without duplicate keys."""
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
@@ -52,7 +52,9 @@ _CaseLoader.yaml_implicit_resolvers = {
 }
 
 
-def _construct_mapping(loader: _CaseLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+def _construct_mapping(
+    loader: _CaseLoader, node: yaml.MappingNode, deep: bool = False
+) -> dict[Any, Any]:
     seen: dict[str, int] = {}
     for key_node, _ in node.value:
         line = key_node.start_mark.line + 1
@@ -65,7 +67,8 @@ def _construct_mapping(loader: _CaseLoader, node: yaml.MappingNode, deep: bool =
                 f"(first at line {seen[key_node.value]})"
             )
         seen[key_node.value] = line
-    return loader.construct_mapping(node, deep=deep)
+    mapping: dict[Any, Any] = loader.construct_mapping(node, deep=deep)
+    return mapping
 
 
 _CaseLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -86,7 +89,7 @@ _CaseLoader.add_constructor("tag:yaml.org,2002:int", _int_as_written)
 _CaseLoader.add_constructor("tag:yaml.org,2002:float", _float_as_written)
 
 
-def _json_pairs(pairs: list[tuple[str, Any]]) -> dict:
+def _json_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:

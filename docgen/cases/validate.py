@@ -7,6 +7,7 @@ import difflib
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from docgen.cases.labels import model_in
 from docgen.errors import CaseInvalid, Problem
@@ -46,7 +47,7 @@ _MESSAGES = {
 }
 
 
-def _message(error: dict[str, Any]) -> str:
+def _message(error: ErrorDetails) -> str:
     kind = error["type"]
     if kind in _MESSAGES:
         return _MESSAGES[kind]

@@ -194,7 +194,8 @@ def from_reinspection(
     ]
     if problems:
         raise CaseInvalid(problems, reinspection_number)
-    corrected, open_ = [], []
+    corrected: list[dict[str, Any]] = []
+    open_: list[dict[str, Any]] = []
     for d in notice["deficiencies"]:
         if d["item"] not in still_open:
             continue

@@ -87,6 +87,9 @@ LANGUAGES = {"es": ("Spanish", "es-US")}
 ENGLISH = "en"
 
 
+Day = date  # a date, where a field named ``date`` hides the type inside a class
+
+
 @dataclass(frozen=True)
 class DocMeta:
     kind: str
@@ -99,7 +102,7 @@ class DocMeta:
 
     @classmethod
     def numbered(
-        cls, kind: str, title: str, number: str, pack: Pack, day: date, suffix: str = ""
+        cls, kind: str, title: str, number: str, pack: Pack, day: Day, suffix: str = ""
     ) -> DocMeta:
         """A document known by its number: "Notice of Violation No. N", file N-kind."""
         return cls(
@@ -211,7 +214,8 @@ def property_of(case: Any) -> Place | None:
 
 
 def issued_on(case: Any) -> date:
-    return case.issued
+    issued: date = case.issued
+    return issued
 
 
 def charged(case: Any) -> Charge | None:
@@ -233,30 +237,53 @@ def earliest_remedy(case: Any) -> date | None:
 
 
 class Spec(Protocol):
-    """What docgen knows of a kind or a bundle, apart from how it renders."""
+    """What docgen knows of a kind or a bundle, apart from how it renders (read-only: each
+    is a frozen dataclass)."""
 
-    name: str
-    title: str
-    summary: str
-    model: type[BaseModel]
-    review: bool
-    layouts: dict[str, str]
-    needs: tuple[str, ...]
-    served: bool
-    copies: bool
-    appealable: bool
-    reads_history: bool
-    liftable: bool
-    lifts: bool
-    opens_matter: bool
-    new_notice_from: bool
-    follows: tuple[str, ...]
-    permission: str | None
-    issued: Callable[[Any], date | None]
-    party: Callable[[Any], Addressee | None]
-    site: Callable[[Any], Place | None]
-    charge: Callable[[Any], Charge | None] | None
-    remedies_due: Callable[[Any], date | None]
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def model(self) -> type[BaseModel]: ...
+    @property
+    def review(self) -> bool: ...
+    @property
+    def layouts(self) -> dict[str, str]: ...
+    @property
+    def needs(self) -> tuple[str, ...]: ...
+    @property
+    def served(self) -> bool: ...
+    @property
+    def copies(self) -> bool: ...
+    @property
+    def appealable(self) -> bool: ...
+    @property
+    def reads_history(self) -> bool: ...
+    @property
+    def liftable(self) -> bool: ...
+    @property
+    def lifts(self) -> bool: ...
+    @property
+    def opens_matter(self) -> bool: ...
+    @property
+    def new_notice_from(self) -> bool: ...
+    @property
+    def follows(self) -> tuple[str, ...]: ...
+    @property
+    def permission(self) -> str | None: ...
+    @property
+    def issued(self) -> Callable[[Any], date | None]: ...
+    @property
+    def party(self) -> Callable[[Any], Addressee | None]: ...
+    @property
+    def site(self) -> Callable[[Any], Place | None]: ...
+    @property
+    def charge(self) -> Callable[[Any], Charge | None] | None: ...
+    @property
+    def remedies_due(self) -> Callable[[Any], date | None]: ...
 
     @property
     def parts(self) -> tuple[str, ...]: ...
@@ -282,6 +309,8 @@ class _Described:
 
     name: str
     model: type[BaseModel]
+    served: bool
+    copies: bool
     charge: Callable[[Any], Charge | None] | None
 
     @property

@@ -57,7 +57,8 @@ def offense_words(number: int) -> str:
     """'first', 'second', 'third', then 'fourth (a third or subsequent offense)'."""
     from num2words import num2words  # on render only: `docgen check` stays light
 
-    return num2words(number, to="ordinal")
+    said: str = num2words(number, to="ordinal")
+    return said
 
 
 def charged(case: Any) -> list[Charged]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from docgen.documents.base import Context, DocMeta, Options
 from docgen.documents.exhibits import exhibit_problems, load_exhibit
-from docgen.errors import Problem
+from docgen.errors import DocgenError, Problem
 from docgen.law.acknowledgment import (
     OWNER_KINDS,
     office_article,
@@ -134,7 +134,7 @@ def check_recording(case: Any, pack: Pack, kind_ref: str, options: Options) -> l
         problems.append(
             Problem(
                 "authorization",
-                f"is missing: the {pack.recording.signatory.value} signs for the "
+                f"is missing: the {pack.part('recording').signatory.value} signs for the "
                 f"{pack.short_name.value} under a board resolution the instrument names "
                 "(give its body, date and resolution number here, or a standing resolution "
                 "in the municipality's settings)",
@@ -192,9 +192,10 @@ def party_problems(case: Any, pack: Pack, kind_ref: str) -> list[Problem]:
         problems.append(
             Problem(
                 "signatory",
-                f"is missing: the instrument names the {pack.recording.signatory.value} who "
-                f"signs for the {pack.short_name.value} (give the signatory's name here, or a "
-                "standing officer in the municipality's settings)",
+                f"is missing: the instrument names the "
+                f"{pack.part('recording').signatory.value} who signs for the "
+                f"{pack.short_name.value} (give the signatory's name here, or a standing "
+                "officer in the municipality's settings)",
                 pack.cite(kind_ref),
             )
         )
@@ -291,7 +292,8 @@ def signatory(case: Any, pack: Pack) -> Signatory | None:
 
 def _terms(pack: Pack) -> AgreementTerms:
     """Schedule B's figures (both recorded instruments are checked against them)."""
-    return pack.part("agreement").terms
+    terms: AgreementTerms = pack.part("agreement").terms
+    return terms
 
 
 def check_inspection(inspection: Any, pack: Pack) -> list[Problem]:
@@ -426,6 +428,9 @@ def recorded_context(
     acknowledgment form, schedule), and its metadata: known by file or tax map number."""
     number = case.agreement.number or f"Tax Map {case.property.tax_map}"
     short = kind.replace("-", " ").title()
+    signs = signatory(case, pack)
+    if signs is None:  # the kind's check refuses such a case before its context is asked
+        raise DocgenError(f"the instrument names no {pack.part('recording').signatory.value}")
     rows = where_met(requirements, clauses, pack)
     model_term = pack.part("agreement").terms.ref
     ack = pack.part("acknowledgment")
@@ -445,7 +450,7 @@ def recorded_context(
         exhibit=exhibit,
         metes_paragraphs=paragraphs(case.easement.metes_and_bounds or ""),
         case_values=case_values(case.model_dump(mode="json", exclude_none=True)),
-        signatory=signatory(case, pack),
+        signatory=signs,
         state_name=state_name,
         approval_before=approval_before(case, final_only=kind == "maintenance-agreement"),
         schedule=inspection_schedule(case.inspection, pack),

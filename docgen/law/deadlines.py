@@ -111,7 +111,7 @@ def _statute_holidays(
     names: tuple[str, ...],
     excepts: tuple[str, ...],
     added: tuple[tuple[str, date], ...] = (),
-) -> dict:
+) -> dict[date, str]:
     """{date: reason} of the GCL § 24 public holidays in ``year`` (and Sunday carry-overs);
     ``added``: (name, the day it became one) for the holidays added by an amendment."""
     import holidays  # 45 ms to import: only when a deadline is computed
@@ -119,7 +119,8 @@ def _statute_holidays(
     since = dict(added)
     wanted = {name for name in names if name not in since or since[name].year <= year}
     found: dict[date, str] = {}
-    for day, label in holidays.US(subdiv="NY", years=year, observed=False).items():
+    calendar = holidays.country_holidays("US", subdiv="NY", years=year, observed=False)
+    for day, label in calendar.items():
         for name in label.split("; "):
             if name not in LIBRARY_NAMES:
                 raise DocgenError(

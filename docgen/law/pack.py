@@ -631,7 +631,7 @@ class Pack(Strict):
             if node is None:  # a value this pack's law does not give: its group's citation
                 return ref
             ref = getattr(node, "ref", ref)
-        return node.ref
+        return str(node.ref)
 
     def kinds(self) -> list[str]:
         return [kind for kind in MODULES if self.provides(kind)]

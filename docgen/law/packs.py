@@ -254,7 +254,8 @@ class OwnLaw:
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> OwnLaw:
-        code = data.get("code") if isinstance(data.get("code"), dict) else {}
+        given = data.get("code")
+        code: dict[str, Any] = given if isinstance(given, dict) else {}
 
         def value(key: str) -> Any:
             node = code.get(key)
@@ -285,7 +286,7 @@ def foreign_refs(node: Any, law: OwnLaw, path: str = "") -> list[str]:
     if isinstance(node, dict):
         ref = node.get("ref")
         own = isinstance(ref, str) and ref.strip().startswith(("§", "Ch."))
-        if own and not law.cites(ref):
+        if own and isinstance(ref, str) and not law.cites(ref):
             found.append(
                 f"{path or 'ref'}: ref {ref!r} names no provision of the pack's own law "
                 f"({law.sections or 'code.sections'}); cite the section of this law the "
@@ -328,7 +329,9 @@ def _read_state(path: Path, mtime: int) -> dict[str, Any]:
     return data
 
 
-def _extend(state: dict[str, Any], own: dict[str, Any], overrides: list[Override]) -> dict:
+def _extend(
+    state: dict[str, Any], own: dict[str, Any], overrides: list[Override]
+) -> dict[str, Any]:
     """``own`` with the state values it takes: in the groups it has, and the State's own."""
     merged = dict(own)
     for key, value in state.items():

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
-from typing import Protocol
+from typing import Any, Protocol
 
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.calendar import years_from
@@ -109,11 +109,11 @@ class Assessment:
     def excluded(self) -> list[PriorFinding]:
         return [f for f in self.findings if not f.counted]
 
-    def as_json(self, jurisdiction: str) -> dict:
+    def as_json(self, jurisdiction: str) -> dict[str, Any]:
         """The `docgen penalty --json` contract (issue #2): money as two-decimal strings."""
 
-        def prior(f: PriorFinding) -> dict:
-            out: dict = {
+        def prior(f: PriorFinding) -> dict[str, Any]:
+            out: dict[str, Any] = {
                 "index": f.index,
                 "committed": f.prior.committed.isoformat(),
                 "disposition": f.prior.disposition,
@@ -278,7 +278,9 @@ def check_history(
     return problems
 
 
-def _finding(i: int, prior: PriorOffense, committed: date, window_start: date, years: int):
+def _finding(
+    i: int, prior: PriorOffense, committed: date, window_start: date, years: int
+) -> PriorFinding:
     # Reading 1: "upon conviction" -- only convictions count.
     if prior.disposition != "convicted":
         return PriorFinding(
@@ -332,7 +334,8 @@ def one_per_conviction_date(findings: Sequence[PriorFinding]) -> list[PriorFindi
     why = "convictions entered on one date are one prior offense"
     out = []
     for f in findings:
-        event = events.get(f.prior.convicted, []) if f.counted else []
+        convicted = f.prior.convicted
+        event = events.get(convicted, []) if f.counted and convicted is not None else []
         if len(event) < 2:
             out.append(f)
         elif event[0] is f:

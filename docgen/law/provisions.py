@@ -98,7 +98,10 @@ def unknown_provision(citation: str, pack: Pack) -> str | None:
 def _example(pack: Pack) -> str:
     """A provision a violation may cite: the first subsection under the first violable part."""
     first = normalized(pack.code.violable.value[0])
-    section, under = _SECTION.match(first).groups()
+    found = _SECTION.match(first)
+    if found is None:  # the pack's own check refuses such a provision before this is asked
+        raise ValueError(f"{first!r} is not a section of the article")
+    section, under = found.groups()
     subs = [s for s in pack.code.provisions.value[section] if within(section + s, first)]
     return section + (subs[1] if len(subs) > 1 else under)
 

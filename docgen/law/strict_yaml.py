@@ -14,10 +14,10 @@ from pydantic import ValidationError
 MAX_BYTES = 1024 * 1024  # a pack or a settings file: the largest pack is 33 KB
 
 
-class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml's when built
     """Safe YAML that refuses a key given twice in one mapping (no silent overwrite)."""
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, int] = {}
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
@@ -27,7 +27,8 @@ class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: igno
                     None, None, f"line {line}: key {key!r} given twice (first at line {seen[key]})"
                 )
             seen[key] = line
-        return super().construct_mapping(node, deep=deep)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
 
 
 class Refused(yaml.YAMLError):
@@ -46,8 +47,9 @@ def strict_load(text: str) -> Any:
         )
     for event in yaml.parse(text, Loader=StrictLoader):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            line = event.start_mark.line + 1 if event.start_mark is not None else "?"
             raise Refused(
-                f"line {event.start_mark.line + 1}: YAML anchors and aliases (&name, *name) "
+                f"line {line}: YAML anchors and aliases (&name, *name) "
                 "are not allowed; write each value out"
             )
     return yaml.load(text, Loader=StrictLoader)

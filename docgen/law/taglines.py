@@ -15,6 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import yaml
 
@@ -43,9 +44,10 @@ class Tagline:
 
 
 @cache
-def _catalog() -> dict:
+def _catalog() -> dict[str, Any]:
     source = resources.files("docgen.law").joinpath("language", "taglines.yaml")
-    return yaml.safe_load(source.read_text(encoding="utf-8"))
+    catalog: dict[str, Any] = yaml.safe_load(source.read_text(encoding="utf-8"))
+    return catalog
 
 
 @cache

@@ -47,7 +47,8 @@ def money(amount: Decimal | int | str) -> str:
 
 def _words(number: int) -> str:
     # US legal style: "one thousand fifty", not "one thousand and fifty".
-    return num2words(number, lang="en").replace(" and ", " ").replace(",", "")
+    said: str = num2words(number, lang="en")
+    return said.replace(" and ", " ").replace(",", "")
 
 
 def amount_words(amount: Decimal | int | str) -> str:
@@ -132,9 +133,9 @@ def full_stop(text: Any) -> Any:
     (a value marked for review, a block the template set) stays markup; what it reads as
     text decides."""
     if isinstance(text, Markup):
-        value = text.rstrip()
-        said = value.striptags()
-        return value if said.endswith((".", "?", "!")) else value + Markup(".")
+        marked = text.rstrip()
+        said = marked.striptags()
+        return marked if said.endswith((".", "?", "!")) else marked + Markup(".")
     value = str(text).rstrip()
     return value if value.endswith((".", "?", "!")) else value + "."
 

@@ -62,7 +62,9 @@ def _fetcher_class() -> type:
     weasyprint, _ = _engine()
     allowed = assets_dir().resolve()
 
-    class AssetFetcher(weasyprint.URLFetcher):
+    base: Any = weasyprint.URLFetcher  # loaded on first use: no type to check against
+
+    class AssetFetcher(base):  # type: ignore[misc]  # subclasses WeasyPrint's, loaded lazily
         """Serves files under docgen's template assets, and the document's own
         attachments, and refuses everything else."""
 

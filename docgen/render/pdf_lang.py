@@ -36,5 +36,5 @@ def install() -> None:
                 built["Lang"] = pydyf.String(lang)
             yield built
 
-    build_with_lang.docgen_lang = True  # type: ignore[attr-defined]
+    build_with_lang.docgen_lang = True  # type: ignore[attr-defined]  # a mark: patched once
     tags._build_box_tree = build_with_lang

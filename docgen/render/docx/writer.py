@@ -213,7 +213,7 @@ class Writer:
         """The font size ``style`` gives (through the styles it is based on), in points."""
         while style is not None:
             if style.font.size is not None:
-                return style.font.size.pt
+                return float(style.font.size.pt)
             style = style.base_style
         return DEFAULT_SIZE
 
@@ -265,7 +265,7 @@ class Writer:
     def style_of(self, el: Any, classes: set[str], default: str) -> str:
         named = el.get("data-docx-style")
         if named:
-            return named
+            return str(named)
         for cls in classes:
             if cls in STYLE_FOR_CLASS:
                 return STYLE_FOR_CLASS[cls]
