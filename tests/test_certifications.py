@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT
+from conftest import ROOT, Rendered
 
 from docgen import api
 from docgen.documents.base import Options
@@ -41,12 +41,9 @@ def case_data(path: Path = HOMER) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-def texts(doc) -> dict[str, str]:
+def texts(rendered: Rendered) -> dict[str, str]:
     """The document's words as PDF and DOCX read back, white space folded."""
-    return {
-        "pdf": flat(pdf_text(api.to_bytes(doc, "pdf"))),
-        "docx": flat(docx_text(api.to_bytes(doc, "docx"))),
-    }
+    return {"pdf": flat(pdf_text(rendered["pdf"])), "docx": flat(docx_text(rendered["docx"]))}
 
 
 def required_values(data: dict, contractor: dict) -> list[str]:
@@ -75,12 +72,11 @@ def required_values(data: dict, contractor: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("path", [HOMER, MACEDON], ids=lambda p: p.stem)
-def test_statement_verbatim_once_per_contractor_and_every_field(path):
+def test_statement_verbatim_once_per_contractor_and_every_field(path, renders):
     data = case_data(path)
     own, other = data["jurisdiction"], OTHER[data["jurisdiction"]]
-    doc = api.build(KIND, path)
     count = len(data["contractors"])
-    for fmt, text in texts(doc).items():
+    for fmt, text in texts(renders.get(KIND, path)).items():
         quoted = f"\u201c{statement(own)}\u201d"
         assert text.count(quoted) == count, fmt
         assert text.count(statement(own)) == count, fmt
@@ -94,12 +90,12 @@ def test_statement_verbatim_once_per_contractor_and_every_field(path):
             assert flat(getattr(pack.certification, key).ref) in text, (fmt, key)
 
 
-def test_each_contractor_starts_a_new_page():
-    doc = api.build(KIND, HOMER)
-    assert doc.html.count('<div class="page-break"></div>') == 2
+def test_each_contractor_starts_a_new_page(renders):
+    rendered = renders.get(KIND, HOMER)
+    assert rendered["doc"].html.count('<div class="page-break"></div>') == 2
     from tests.helpers.readback import pdf_pages
 
-    pages = [flat(p) for p in pdf_pages(api.to_bytes(doc, "pdf"))]
+    pages = [flat(p) for p in pdf_pages(rendered["pdf"])]
     firsts = [p for p in pages if "Contractor Certification under" in p]
     assert len(firsts) == 3
     for page, firm in zip(
@@ -108,15 +104,15 @@ def test_each_contractor_starts_a_new_page():
         assert f"Contracting firm {firm}" in page
 
 
-def test_phones_print_in_one_form():
-    text = flat(docx_text(api.to_bytes(api.build(KIND, HOMER), "docx")))
+def test_phones_print_in_one_form(renders):
+    text = flat(docx_text(renders.get(KIND, HOMER)["docx"]))
     for phone in ("(607) 555-0142", "(607) 555-0199", "(607) 555-0177"):
         assert phone in text
     assert "607.555.0142" not in text and "+1" not in text
 
 
-def test_unsigned_forms_have_blank_signature_and_date_lines():
-    text = flat(pdf_text(api.to_bytes(api.build(KIND, MACEDON), "pdf")))
+def test_unsigned_forms_have_blank_signature_and_date_lines(renders):
+    text = flat(pdf_text(renders.get(KIND, MACEDON)["pdf"]))
     line = "Signature: ______________________________ Date: ________________"
     assert text.count(line) == 2
     assert text.count("(to be dated when signed)") == 2
@@ -280,19 +276,16 @@ def test_macedon_prints_no_training_period_and_flags_nothing():
     assert load_pack("macedon").certification.training_valid_years is None
     warnings = api.check(KIND, data)
     assert not [w for w in warnings if "trained_contractor.trained" in w]
-    doc = api.build(KIND, data)
-    for text in (
-        flat(pdf_text(api.to_bytes(doc, "pdf"))),
-        flat(docx_text(api.to_bytes(doc, "docx"))),
-    ):
+    for text in texts(Rendered(doc=api.build(KIND, data))).values():
         assert "Training not current" not in text and "three years" not in text
         assert "Dale Hinman, most recently trained on March 15, 2023. (GP-0-25-001)" in text
 
 
-def test_render_warns_and_the_page_never_prints_lapsed_training_as_current():
-    doc = api.build(KIND, HOMER)
+def test_render_warns_and_the_page_never_prints_lapsed_training_as_current(renders):
+    rendered = renders.get(KIND, HOMER)
+    doc = rendered["doc"]
     assert len(doc.warnings) == 2 and "contractors[1]" in doc.warnings[0]
-    text = flat(pdf_text(api.to_bytes(doc, "pdf")))
+    text = flat(pdf_text(rendered["pdf"]))
     assert "Dale Hinman, most recently trained on March 15, 2023. (GP-0-25-001)" in text
     assert (
         "Training not current: March 15, 2023 is more than three years before the date of "
@@ -397,7 +390,7 @@ def test_split_needs_a_directory_and_a_kind_with_parts(tmp_path):
 def test_blank_form_for_a_jurisdiction(jurisdiction):
     doc = api.blank(KIND, jurisdiction)
     pack = load_pack(jurisdiction)
-    for fmt, text in texts(doc).items():
+    for fmt, text in texts(Rendered(doc=doc)).items():
         assert text.count(f"\u201c{statement(jurisdiction)}\u201d") == 1, fmt
         assert statement(OTHER[jurisdiction]) not in text, fmt
         assert "Signature: ______________________________ Date: ________________" in text
@@ -463,23 +456,17 @@ def test_cli_bad_phone_exits_1_and_writes_nothing(tmp_path):
 
 
 @pytest.mark.parametrize("path", [HOMER, MACEDON], ids=["homer", "macedon"])
-def test_swppp_elements_and_trained_contractor_print_their_permit_source(path):
-    doc = api.build(KIND, path)
-    for text in (
-        flat(pdf_text(api.to_bytes(doc, "pdf"))),
-        flat(docx_text(api.to_bytes(doc, "docx"))),
-    ):
+def test_swppp_elements_and_trained_contractor_print_their_permit_source(path, renders):
+    for text in texts(renders.get(KIND, path)).values():
         assert "SWPPP elements the firm is responsible for" in text
         assert "Stormwater Discharges from Construction Activity, GP-0-25-001" in text
         assert "Trained contractor (identified under the construction general permit)" in text
 
 
-def test_a_missing_trained_contractor_prints_none_named_and_warns():
-    doc = api.build(KIND, MACEDON)
-    for text in (
-        flat(pdf_text(api.to_bytes(doc, "pdf"))),
-        flat(docx_text(api.to_bytes(doc, "docx"))),
-    ):
+def test_a_missing_trained_contractor_prints_none_named_and_warns(renders):
+    rendered = renders.get(KIND, MACEDON)
+    doc = rendered["doc"]
+    for text in texts(rendered).values():
         assert text.count("construction general permit): none named. (GP-0-25-001)") == 2
     assert [w.split(":")[0] for w in doc.warnings] == [
         "contractors[0].trained_contractor",
