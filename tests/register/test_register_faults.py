@@ -7,8 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from sqlalchemy import text
 from docgen.faults import STEPS
 from docgen.register import Register, RegisterError
 from tests.helpers.cli import docgen
+from tests.helpers.forks import forking
 from tests.helpers.register_cases import notice
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,34 +37,51 @@ with Register.open(sys.argv[1]) as reg:
 """
 
 
-def _clerks(register_url: str, case: str, count: str, *names: str) -> list[list[str]]:
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-c", WORKER, register_url, case, count, name],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for name in names
-    ]
-    results = []
+# What an issue imports (python -X importtime): most of a fresh process's start.
+ISSUE_IMPORTS = (
+    "docgen.cli",
+    "docgen.api",
+    "docgen.register.cli",
+    "docgen.register.db",
+    "docgen.register.issuing",
+    "docgen.register.lifting",
+    "docgen.register.history",
+    "docgen.render.docx",
+    "docgen.instruments.docx_checks",
+    "docgen.desk.commands",
+    "alembic.context",
+    "alembic.runtime.migration",
+    "sqlalchemy.dialects.postgresql",
+    "holidays",
+    "segno",
+)
+
+
+@pytest.fixture(scope="module")
+def forks():
+    """Each clerk and each crashing issue is a process of its own, forked after the
+    imports (tests/helpers/forks.py): 16 fresh interpreters a run, before, each paid them."""
+    with forking(*ISSUE_IMPORTS) as server:
+        yield server
+
+
+def _clerks(forks, register_url: str, case: str, count: str, *names: str) -> list[list[str]]:
+    workers = forks.run(*(["-c", WORKER, register_url, case, count, name] for name in names))
     for worker in workers:
-        out, err = worker.communicate(timeout=300)
-        assert worker.returncode == 0, err
-        results.append(json.loads(out))
-    return results
+        assert worker.returncode == 0, worker.stderr
+    return [json.loads(worker.stdout) for worker in workers]
 
 
-def test_two_processes_issuing_the_same_case_at_once_make_one_document(register_url):
-    first, second = _clerks(register_url, json.dumps(notice()), "3", "same", "same")
+def test_two_processes_issuing_the_same_case_at_once_make_one_document(forks, register_url):
+    first, second = _clerks(forks, register_url, json.dumps(notice()), "3", "same", "same")
     assert first == second == ["NOV-2026-0001"] * 3
     with Register.open(register_url) as reg:
         assert reg.count() == 1
         assert [a["action"] for a in reg.audit()].count("issue") == 1
 
 
-def test_two_processes_issuing_at_once_get_distinct_consecutive_numbers(register_url):
-    results = _clerks(register_url, json.dumps(notice()), "20", "a", "b")
+def test_two_processes_issuing_at_once_get_distinct_consecutive_numbers(forks, register_url):
+    results = _clerks(forks, register_url, json.dumps(notice()), "20", "a", "b")
     numbers = results[0] + results[1]
     assert len(set(numbers)) == 40
     assert sorted(numbers) == [f"NOV-2026-{n:04d}" for n in range(1, 41)]
@@ -84,15 +100,14 @@ def _state(url: str, folder: Path) -> tuple[int, int, set[str], set[str]]:
 
 @pytest.mark.parametrize("step", STEPS)
 def test_a_crash_at_any_step_leaves_no_number_without_document_nor_file_without_record(
-    register_url, tmp_path, step
+    forks, register_url, tmp_path, step
 ):
     case = tmp_path / "case.yaml"
     case.write_text(yaml.safe_dump(notice()), encoding="utf-8")
     out = tmp_path / "out"
     args = ["issue", "notice-of-violation", case, "-o", f"{out}/", "-f", "html,docx"]
-    command = [sys.executable, "-m", "docgen.cli", *map(str, args)]
     env = os.environ | {"DOCGEN_CRASH_AT": step}
-    crashed = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    (crashed,) = forks.run(["-m", "docgen.cli", *args], env=env)
     assert crashed.returncode == 70, crashed.stderr
     last, documents, recorded, on_disk = _state(register_url, out)
     assert last == documents  # every number taken belongs to a recorded document
