@@ -20,7 +20,7 @@ from docgen.desk import renderers
 from docgen.documents import DOCUMENTS, get_kind
 from docgen.render import PRELOAD
 from tests.helpers.cli import python_process
-from tests.helpers.procs import renderer_pids
+from tests.helpers.procs import ended, renderer_pids, unread_bytes
 
 
 def niceness() -> renderers.Result:
@@ -224,7 +224,12 @@ def test_the_desk_survives_its_renderers_being_killed(tmp_path):
             target=lambda: answer.update(reply=clerk.get(f"{where}/preview"))
         )
         waiting.start()
-        time.sleep(1.5)
+        # the preview is in a renderer once its job waits unread in the stopped one's pipe
+        deadline = time.monotonic() + 60
+        while not any(unread_bytes(each) for each in first):
+            assert waiting.is_alive(), "the preview was answered before it reached a renderer"
+            assert time.monotonic() < deadline, "the preview never reached a renderer"
+            time.sleep(0.02)
         for each in first:
             os.kill(each, signal.SIGKILL)
         waiting.join(timeout=60)
@@ -247,7 +252,10 @@ def test_the_desk_survives_its_renderers_being_killed(tmp_path):
         # killed while idle: the next request never notices
         for each in second:
             os.kill(each, signal.SIGKILL)
-        time.sleep(0.5)
+        deadline = time.monotonic() + 60
+        while not all(ended(each) for each in second):
+            assert time.monotonic() < deadline, "a killed renderer lives on"
+            time.sleep(0.02)
         where, token = start_draft(clerk, "notice-of-violation")
         clerk.post(where, data={**typed, "csrf_token": token})
         assert clerk.get(f"{where}/preview").status_code == 200

@@ -53,3 +53,47 @@ def peak_memory_kb(pid: int) -> int:
             continue
         total += int(found.group(1)) if found else 0
     return total
+
+
+def unread_bytes(pid: int) -> int:
+    """The bytes waiting unread in the sockets of process ``pid`` (a renderer's pipe from
+    its server is a socket pair): each socket is taken from the process (pidfd_getfd, which
+    needs no cooperation: the process may be stopped) and asked FIONREAD."""
+    import array
+    import ctypes
+    import fcntl
+    import os
+    import termios
+
+    pidfd_getfd = 438  # the same number on every architecture
+    libc = ctypes.CDLL(None, use_errno=True)
+    total = 0
+    pidfd = os.pidfd_open(pid)
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                if not os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:"):
+                    continue
+            except OSError:
+                continue
+            ours = libc.syscall(pidfd_getfd, pidfd, int(fd), 0)
+            if ours < 0:
+                raise OSError(ctypes.get_errno(), f"pidfd_getfd of {pid}'s fd {fd}")
+            try:
+                count = array.array("i", [0])
+                fcntl.ioctl(ours, termios.FIONREAD, count)
+                total += count[0]
+            finally:
+                os.close(ours)
+    finally:
+        os.close(pidfd)
+    return total
+
+
+def ended(pid: int) -> bool:
+    """Whether process ``pid`` has ended: gone, or a zombie its parent has not reaped."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
