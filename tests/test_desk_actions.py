@@ -16,6 +16,9 @@ from tests.helpers.readback import pdf_text
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module imports older convictions (a history the
+    # penalties of other modules' notices would count) and records service and a conviction on a
+    # sample.
     yield from serving(tmp_path_factory)
 
 

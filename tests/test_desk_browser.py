@@ -15,6 +15,8 @@ from pypdf import PdfReader
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the records near a respondent's name
+    # (two answers) and sets a respondent's preferred language.
     server = start_desk(tmp_path_factory.mktemp("desk"))
     yield server
     stop_desk(server)

@@ -25,6 +25,8 @@ from desk_server import (
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module floods it (the command line issuing while a
+    # clerk autosaves, double posts) and reads the desk's log for a traceback.
     yield from serving(tmp_path_factory)
 
 

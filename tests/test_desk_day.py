@@ -16,6 +16,8 @@ from pypdf import PdfReader
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module changes users (the names and titles they sign
+    # with).
     server = start_desk(tmp_path_factory.mktemp("desk"))
     named = {
         "ann": ("Dana R. Whitcomb", "Code Enforcement Officer"),

@@ -16,6 +16,8 @@ from tests.helpers.inspection_cases import inspection
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the register's numbers (the first
+    # inspection is INS-2026-0001, its notice NOD-2026-0001).
     server = start_desk(tmp_path_factory.mktemp("desk"))
     yield server
     stop_desk(server)

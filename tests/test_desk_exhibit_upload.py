@@ -15,7 +15,7 @@ import time
 import zipfile
 
 import pytest
-from desk_server import serving, start_draft, typed_sample
+from desk_server import start_draft, typed_sample
 
 from docgen.desk.forms import input_id
 from tests.helpers import hostile, readback
@@ -27,8 +27,8 @@ LABEL = "Exhibit"  # the field's label on the form (docgen.cases.labels)
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
-    yield from serving(tmp_path_factory)
+def desk(shared_desk):
+    return shared_desk
 
 
 def drafted(client) -> tuple[str, str]:

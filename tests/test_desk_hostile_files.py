@@ -18,6 +18,8 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the register's documents (none
+    # recorded) and says a sample issued unchanged is not served yet.
     yield from serving(tmp_path_factory)
 
 

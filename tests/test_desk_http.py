@@ -21,6 +21,8 @@ from desk_server import (
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the desk's users (four hashes) and its
+    # sessions.
     server = start_desk(tmp_path_factory.mktemp("desk"))
     yield server
     stop_desk(server)

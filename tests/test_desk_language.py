@@ -17,6 +17,8 @@ from tests.helpers.readback import pdf_text
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module keeps respondents' preferred languages:
+    # another module's notice to the same respondent would come with a Spanish copy.
     yield from serving(tmp_path_factory)
 
 

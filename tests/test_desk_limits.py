@@ -22,6 +22,8 @@ from desk_server import TIMEOUT, csrf_of, database, docgen, serving, start_draft
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module ages every session in the desk's database and
+    # counts them, and holds connections open against the desk's budget.
     yield from serving(tmp_path_factory)
 
 

@@ -20,6 +20,8 @@ STARTED = TODAY - timedelta(days=10)  # a qualified inspection was due by STARTE
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the register's log-book reports (none,
+    # then one).
     server = start_desk(tmp_path_factory.mktemp("desk"))
     opened = docgen(
         server.home,

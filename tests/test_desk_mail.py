@@ -23,6 +23,8 @@ ARTICLE = with_check_digit("9589071052700123456" + "78")  # 22 digits
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the day's certified mailings of the
+    # register ("2 pieces").
     yield from serving(tmp_path_factory)
 
 

@@ -28,6 +28,8 @@ HTML = ("html", "pdf")
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module removes a user (otto) and takes the
+    # register's documents table away under the running server.
     yield from serving(tmp_path_factory)
 
 

@@ -17,6 +17,8 @@ from tests.helpers.register_cases import notice
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the register's return receipts (the
+    # first is RR-2026-0001).
     yield from serving(tmp_path_factory)
 
 

@@ -26,6 +26,8 @@ HTML = ("html",)
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the register's list (60 documents and
+    # more, page by page) and renames a respondent.
     yield from serving(tmp_path_factory)
 
 

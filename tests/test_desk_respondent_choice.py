@@ -33,6 +33,8 @@ from tests.helpers.respondent_choice import (
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module imports a history (a conviction of Glenwood
+    # Heights Holding LLC) that another module's notice could be matched to.
     yield from serving(tmp_path_factory)
 
 

@@ -26,6 +26,8 @@ from desk_server import (
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module changes users (locks, unlocks, ann's name and
+    # title) and reads the register's audit trail from its start.
     yield from serving(tmp_path_factory)
 
 

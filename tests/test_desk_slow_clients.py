@@ -20,6 +20,8 @@ from tests.test_deploy import need
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module floods it (slow clients hold its
+    # connections).
     yield from serving(tmp_path_factory)
 
 
