@@ -360,6 +360,26 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
         report = reg.issue("inspection-report", first, formats=("html",), by="otto").number
         notice = notify_deficiency(reg, report, day, formats=("html",), by="otto").number
         reg.record_service(notice, Service("personal-delivery", day), formats=("html",))
+        # The reinspection that saw the silt fence still open (LAW.md § 11): what it states.
+        seen = str(TODAY - timedelta(days=5))
+        again = {
+            **INSPECTION,
+            "issued": seen,
+            "inspected": seen,
+            "reinspects": {"notice": notice},
+            "findings": [
+                {
+                    "practice": "Silt fence",
+                    "found": "Still down",
+                    "result": "deficient",
+                    "requirement": "§ 228-78D(1)",
+                    "corrective_action": "Reinstall it",
+                    "due": seen,
+                    "corrects": 1,
+                }
+            ],
+        }
+        rechecked = reg.issue("inspection-report", again, formats=("html",), by="otto").number
         started = STARTED["notice-of-deficiency", "notice-of-violation"](reg, notice)
     officer = desk.signed_in("otto")
     page = html.unescape(officer.get(f"/documents/{notice}").text)
@@ -375,6 +395,7 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
         "recipient.name": "Cayuga Street Holdings LLC",  # to the landowner
         "violations[0].provision": "§ 228-78D(1)",
         "violations[0].observed": str(day),
+        "violations[0].continued_through": seen,  # what the reinspection saw
         "remedies[0].due": "",  # the officer's to set
     }.items():
         assert re.search(rf'id="{input_id(path)}"[^>]*value="{re.escape(value)}"', form), path
@@ -392,6 +413,7 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
     words = " ".join(pdf_text(stored(desk, number)["pdf"]).split())
     assert "Cayuga Street Holdings LLC" in words and "§ 228-78D(1)" in words
     assert f"Notice of Deficiency No. {notice}, found at Inspection Report No. {report}" in words
+    assert f"as found at Inspection Report No. {rechecked} of that day" in words
 
 
 # What a probe's photo carried besides GPS, each reaching the served report before the

@@ -18,6 +18,7 @@ nothing is typed twice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -273,6 +274,39 @@ def escalation_kinds() -> tuple[str, ...]:
     )
 
 
+def rechecks(
+    item: int, rechecked: Sequence[tuple[str, dict[str, Any]]], through: date
+) -> list[tuple[date, str, bool]]:
+    """What the reinspections of a notice (``rechecked``: each report's number and case)
+    made on or before ``through`` found of its deficiency ``item``: per finding about it,
+    the day, the report's number and whether it was found still open, oldest first."""
+    found = []
+    for number, case in rechecked:
+        day = date.fromisoformat(str(case["inspected"]))
+        if day > through:
+            continue
+        for f in case.get("findings") or []:
+            if f.get("corrects") == item:
+                found.append((day, number, f.get("result") == "deficient"))
+    return sorted(found)
+
+
+def seen_open(
+    deficiency: dict[str, Any], rechecked: Sequence[tuple[str, dict[str, Any]]], through: date
+) -> tuple[date, str] | bool | None:
+    """The latest reinspection on or after the deficiency's date (and on or before
+    ``through``) that found it not corrected, as its day and report number (LAW.md § 11: "not
+    corrected by DATE" needs an inspection on or after DATE that found it not corrected);
+    False when the latest reinspection of it found it corrected (it awaits approval, it
+    has not failed); None when no reinspection on or after its date saw it."""
+    due = date.fromisoformat(str(deficiency["due"]))
+    checks = rechecks(deficiency["item"], rechecked, through)
+    if checks and not checks[-1][2]:
+        return False
+    seen = [(day, number) for day, number, still in checks if still and day >= due]
+    return seen[-1] if seen else None
+
+
 def escalated(
     notice: dict[str, Any],
     number: str,
@@ -281,21 +315,32 @@ def escalated(
     issued: date,
     due: date,
     pack: Pack,
+    rechecked: Sequence[tuple[str, dict[str, Any]]],
 ) -> dict[str, Any]:
     """The case of ``kind`` (a notice of violation or a stop-work order) from the
     deficiencies of ``notice`` still open and past their dates on ``issued``: the site, the
     landowner (to whom it goes) and the developer or applicant (copied), each deficiency a
     violation with its provision and the day first observed, its corrective action the
-    remedy due ``due``. CaseInvalid names what is missing (no landowner, nothing past its
-    date, a deficiency cited only to the SWPPP)."""
+    remedy due ``due``.
+
+    A document states only what someone observed (LAW.md § 11): each violation says it was
+    not corrected by the day of the latest reinspection (``rechecked``: the reinspections
+    of the notice in the register, each its number and case) that found it not corrected,
+    on or after its date, naming that report, and continues through that day (each week a
+    separate additional violation, § 228-79C(4)). A deficiency the latest reinspection found
+    corrected is not escalated (it awaits approval). CaseInvalid names what is missing (no
+    landowner, nothing past its date, a deficiency cited only to the SWPPP, a deficiency
+    past its date that no reinspection on or after that date found not corrected)."""
     cite = pack.cite(N[1:])
     persons = [notice["recipient"], *(notice.get("copies_to") or [])]
     landowners = [p for p in persons if p["role"] == "landowner"]
-    late = [
+    past = [
         d
         for d in notice["deficiencies"]
         if d["item"] in still_open and date.fromisoformat(d["due"]) < issued
     ]
+    seen = {d["item"]: seen_open(d, rechecked, issued) for d in past}
+    late = [d for d in past if seen[d["item"]] is not False]
     problems = []
     if not landowners:
         problems.append(
@@ -307,15 +352,38 @@ def escalated(
             )
         )
     if not late:
+        corrected = [str(d["item"]) for d in past if seen[d["item"]] is False]
+        which = "deficiency" if len(corrected) == 1 else "deficiencies"
         problems.append(
             Problem(
                 "deficiencies",
                 f"no deficiency of Notice of Deficiency No. {number} is open past its date on "
-                f"{long_date(issued)}",
+                f"{long_date(issued)}"
+                + (
+                    f" and not found corrected since ({which} {', '.join(corrected)} found "
+                    "corrected on "
+                    "reinspection: approve the work)"
+                    if corrected
+                    else ""
+                ),
                 cite,
             )
         )
     for d in late:
+        if seen[d["item"]] is None:
+            problems.append(
+                Problem(
+                    "",
+                    f"deficiency {d['item']} of Notice of Deficiency No. {number} "
+                    f"({d['practice']}) was to be corrected by "
+                    f"{long_date(date.fromisoformat(d['due']))}, and no reinspection on or after "
+                    f"that day, up to {long_date(issued)}, found it not corrected: a document "
+                    "states only what was observed. Record the reinspection of the notice first "
+                    f"(its report naming Notice of Deficiency No. {number} as the notice it "
+                    "reinspects), then escalate from it",
+                    f"{cite}; LAW.md § 11",
+                )
+            )
         if not CITATION.fullmatch(d["requirement"]):
             problems.append(
                 Problem(
@@ -328,6 +396,21 @@ def escalated(
     if problems:
         raise CaseInvalid(problems, number)
     inspection = notice["inspection"]["number"]
+    violations = []
+    for d in late:
+        day, report = seen[d["item"]]  # type: ignore[misc]
+        violation = {
+            "provision": d["requirement"],
+            "nature": f"{d['practice']}: {d['found']} (deficiency {d['item']} of Notice of "
+            f"Deficiency No. {number}, found at Inspection Report No. {inspection}, to be "
+            f"corrected by {long_date(date.fromisoformat(d['due']))}; not corrected by "
+            f"{long_date(day)}, as found at Inspection Report No. {report} of that day)",
+            "observed": d["observed"],
+            "location": d.get("location"),
+        }
+        if day > date.fromisoformat(str(d["observed"])):
+            violation["continued_through"] = day.isoformat()  # § 228-79C(4): each week
+        violations.append(violation)
     data: dict[str, Any] = {
         "jurisdiction": notice["jurisdiction"],
         "issued": issued.isoformat(),
@@ -335,17 +418,7 @@ def escalated(
         "recipient": landowners[0],
         "copies_to": [p for p in persons if p["role"] != "landowner"],
         "site": notice["site"],
-        "violations": [
-            {
-                "provision": d["requirement"],
-                "nature": f"{d['practice']}: {d['found']} (deficiency {d['item']} of Notice of "
-                f"Deficiency No. {number}, found at Inspection Report No. {inspection}; not "
-                f"corrected by {long_date(date.fromisoformat(d['due']))})",
-                "observed": d["observed"],
-                "location": d.get("location"),
-            }
-            for d in late
-        ],
+        "violations": violations,
         "remedies": [{"measure": d["corrective_action"], "due": due.isoformat()} for d in late],
     }
     fields = kind.model.model_fields

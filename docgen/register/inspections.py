@@ -99,6 +99,24 @@ def open_deficiencies(
     return numbers
 
 
+def reinspections(session: Session, doc: Document) -> list[tuple[str, dict[str, Any]]]:
+    """The reinspections of notice ``doc`` in the register (reports whose reinspects names
+    it, none superseded), each its number and case, oldest first: what an escalation may
+    say was observed after the notice (LAW.md § 11)."""
+    rows = session.scalars(
+        select(Document)
+        .where(Document.kind == INSPECTION, Document.jurisdiction == doc.jurisdiction)
+        .order_by(Document.id)
+        .options(*BARE)
+    )
+    return [
+        (row.number, row.case)
+        for row in rows
+        if normalize((row.case.get("reinspects") or {}).get("notice") or "") == doc.number
+        and in_effect(session, row) is None
+    ]
+
+
 def record_inspection_case(reg: Any, case: Path, **issue: Any) -> Issued:
     """Record the inspection CASE describes: its report issued into the register (its
     photos read from the case file's folder, docgen.documents.exhibits)."""
@@ -232,7 +250,14 @@ def escalation_of(kind: str) -> Any:
             today = municipal_today(pack)
             still_open = open_deficiencies(session, doc)
             data = notice.escalated(
-                doc.case, doc.number, still_open, get_kind(kind), today, today, pack
+                doc.case,
+                doc.number,
+                still_open,
+                get_kind(kind),
+                today,
+                today,
+                pack,
+                reinspections(session, doc),
             )
         for remedy in data.get("remedies", []):
             remedy["due"] = ""  # the officer's to set: no date chosen for them
@@ -437,8 +462,10 @@ def escalate(
 ) -> Issued:
     """Issue a ``kind`` (a notice of violation or a stop-work order) from the deficiencies
     of ``notice_number`` still open past their dates on ``on``: to the landowner, each
-    deficiency a violation naming the notice and the inspection it came from, its
-    corrective action the remedy due ``due``; its penalty reads the register's history."""
+    deficiency a violation naming the notice and the inspection it came from, not corrected
+    by the day of the latest reinspection that found it so (named; refused when none did,
+    LAW.md § 11), its corrective action the remedy due ``due``; its penalty reads the
+    register's history and the weeks the reinspections saw it continue."""
     choices = notice.escalation_kinds()
     if kind not in choices:
         raise RegisterError(
@@ -448,5 +475,14 @@ def escalate(
         doc = _halting(session, notice_number, jurisdiction)
         pack = load_pack(doc.jurisdiction)
         still_open = open_deficiencies(session, doc)
-        data = notice.escalated(doc.case, doc.number, still_open, get_kind(kind), on, due, pack)
+        data = notice.escalated(
+            doc.case,
+            doc.number,
+            still_open,
+            get_kind(kind),
+            on,
+            due,
+            pack,
+            reinspections(session, doc),
+        )
     return reg.issue(kind, data, jurisdiction=doc.jurisdiction, **issue)

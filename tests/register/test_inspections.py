@@ -338,6 +338,30 @@ def test_open_deficiencies_past_their_dates_escalate_without_retyping(reg, tmp_p
     inspected = reg_issue(reg, case)
     nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=("html",)).number
     reg.record_service(nod, Service("personal-delivery", date(2026, 11, 3)), formats=("html",))
+    # The reinspection that saw them still open: what the escalation may state (LAW.md § 11).
+    again = reg_issue(
+        reg,
+        reinspection(
+            tmp_path,
+            nod,
+            "2026-11-19",
+            [
+                {
+                    "practice": practice,
+                    "found": "Still not done",
+                    "result": "deficient",
+                    "requirement": requirement,
+                    "corrective_action": "Do it",
+                    "due": "2026-11-25",
+                    "corrects": n,
+                }
+                for n, practice, requirement in (
+                    (1, "Silt fence", "§ 228-78D(1)"),
+                    (2, "Concrete washout", "SWPPP § 4.3"),
+                )
+            ],
+        ),
+    )
     run = docgen(
         "escalate",
         nod,
@@ -359,6 +383,7 @@ def test_open_deficiencies_past_their_dates_escalate_without_retyping(reg, tmp_p
     assert "Silt fence: Fence down over 40 feet" in words
     came = f"deficiency 1 of Notice of Deficiency No. {nod}, found at Inspection Report No."
     assert f"{came} {inspected}" in words
+    assert f"not corrected by November 19, 2026, as found at Inspection Report No. {again}" in words
     assert "November 2, 2026" in words and "§ 228-78D(1)" in words
     assert "Concrete washout" not in words  # not yet past its date on November 20
     assert "Tioughnioga Ridge Development LLC" in words

@@ -38,7 +38,8 @@ def delivered(on: date) -> Service:
 @pytest.fixture
 def site_halted(reg, tmp_path):
     """A notice of deficiency served on November 3, 2026 (two deficiencies, each cited to
-    the article), and a stop-work order escalated from it, served on November 20."""
+    the article), a reinspection on November 18 that found both still open, and a stop-work
+    order escalated from it, served on November 20."""
     findings = [dict(f) for f in INSPECTION["findings"]]
     findings[0]["due"], findings[2]["due"] = "2026-11-06", "2026-11-09"
     findings[2]["requirement"] = "§ 228-78D(1)"
@@ -48,6 +49,7 @@ def site_halted(reg, tmp_path):
     inspected = reg.issue("inspection-report", case, formats=("html",)).number
     nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=("html",)).number
     reg.record_service(nod, delivered(date(2026, 11, 3)), formats=("html",))
+    reinspected(reg, tmp_path, nod, "2026-11-18", fixed=())  # both still open: escalated
     order = escalate(reg, nod, "stop-work-order", date(2026, 11, 19), date(2026, 11, 30))
     reg.record_service(order.number, delivered(date(2026, 11, 20)), formats=("html",))
     return nod, order.number
