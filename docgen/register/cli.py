@@ -411,6 +411,8 @@ def record_service(
             )
     if s.notice_deadline is not None:
         click.echo(f"last day to appeal: {s.notice_deadline.isoformat()}")
+    for warning in served.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if served.affidavit is not None:
         _print_issued(served.affidavit)
 

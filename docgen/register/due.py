@@ -38,7 +38,6 @@ from docgen.register.inspections import (
     BARE,
     INSPECTION,
     approvals,
-    halt_of,
     open_deficiencies,
 )
 from docgen.register.logbook import next_due
@@ -50,7 +49,7 @@ from docgen.register.models import (
     ServiceEvent,
     Site,
 )
-from docgen.register.standing import kept_deadline, served_on
+from docgen.register.standing import PersonServed, kept_deadline, persons, served_from
 
 
 @dataclass(frozen=True)
@@ -67,6 +66,10 @@ class Due:
     note: str | None = None  # the day is a Saturday, Sunday or public holiday
     lapses: bool = False  # the other party's day (a last day to appeal): once past, dropped
     users: tuple[str, ...] = ()  # whose it is: who recorded what it comes from (sorted)
+    # The person served never had this date (it ran out before service was complete, or
+    # the document is not served): never overdue, and ``warning`` says what to do.
+    unheld: bool = False
+    warning: str | None = None
 
     def on(self, overdue: bool, note: str | None) -> Due:
         """The item as of today: overdue or not, its day's note (dataclasses.replace, made
@@ -84,6 +87,8 @@ class Due:
             note,
             self.lapses,
             self.users,
+            self.unheld,
+            self.warning,
         )
 
 
@@ -134,7 +139,8 @@ def calendar(
                 if key in notes
                 else notes.setdefault(key, non_business_day(item.day, pack))
             )
-        out.append(item.on(overdue=not item.ongoing and item.day < today, note=note))
+        late = not item.ongoing and not item.unheld and item.day < today
+        out.append(item.on(overdue=late, note=note))
     return sorted(out, key=lambda i: (not i.overdue, i.ongoing, i.day, i.number or ""))
 
 
@@ -250,12 +256,16 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     for doc in rows:
         pack = packs(doc.jurisdiction)
         where, users = doc.site, whose(doc)
+        people = persons(doc, pack)  # each person sent it, and their service
+        served = served_from(people)  # the day the register keeps as its service
         if doc.kind in halting:
-            yield from _deficiency_items(session, doc, where, pack, approved, packs, users)
+            yield from _needs_service(doc, people, where, pack, users)
+            yield from _deficiency_items(session, doc, where, pack, approved, served, users)
         elif doc.kind in liftable:
             # In effect from the day service was complete (LAW.md § 3), as the register
             # keeps it: never a mailing's raw date, and not while no service stands.
-            served = served_on(doc, pack)
+            if doc.id not in lifted:
+                yield from _needs_service(doc, people, where, pack, users)
             if served is not None and doc.id not in lifted:
                 yield Due(
                     served,
@@ -269,7 +279,9 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
                     users=users,
                 )
         else:
+            yield from _needs_service(doc, people, where, pack, users)
             if doc.remedies_due is not None and doc.id in pending:
+                held, warning = _held(doc.remedies_due, served)
                 yield Due(
                     doc.remedies_due,
                     f"{doc.number}: remedial measures due from this day",
@@ -279,6 +291,8 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
                     doc.jurisdiction,
                     doc.number,
                     users=users,
+                    unheld=not held,
+                    warning=warning,
                 )
             deadline = kept_deadline(doc.services)  # the notice's one (LAW.md § 2)
             if deadline is not None:
@@ -297,6 +311,52 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     yield from (
         Due(day, what, "log-book inspection", label, provision, jurisdiction, users=(opened,))
         for day, what, label, provision, jurisdiction, opened in next_due(session, packs)
+    )
+
+
+def _held(day: date, served: date | None) -> tuple[bool, str | None]:
+    """Whether the person served had ``day`` (a remedy's or a corrective action's date),
+    the document's service being complete on ``served``: only when it was complete on or
+    before that day (LAW.md §§ 2, 11: a schedule runs from service, and a date that ran out
+    before it is one the person never had; while not served, none runs). When it ran out
+    before service, the warning that says so."""
+    if served is None:
+        return False, None  # listed as needing service (_needs_service)
+    if day >= served:
+        return True, None
+    return False, (
+        f"due {day.isoformat()}, before service was complete on {served.isoformat()}: the "
+        "person served never had this date, so it is not overdue; issue a correction with "
+        "a date after service"
+    )
+
+
+def _needs_service(
+    doc: _Notice,
+    people: tuple[PersonServed, ...],
+    where: str,
+    pack: Pack,
+    users: tuple[str, ...],
+) -> Iterable[Due]:
+    """The document, while no service stands on the person it is issued to (named first):
+    it is listed as needing service from its issue day, with each mailing that came back
+    (LAW.md § 2: a returned mailing completes no service, and the clerk serves again by
+    another means)."""
+    person = people[0]
+    if person.complete is not None:
+        return
+    back = f"; mailing returned {', '.join(person.returned)}" if person.returned else ""
+    yield Due(
+        doc.issued,
+        f"{doc.number}: not served on {person.name}{back}; serve it"
+        + (" again by another means" if back else ""),
+        "needs service",
+        where,
+        pack.require(doc.kind),
+        doc.jurisdiction,
+        doc.number,
+        ongoing=True,
+        users=users,
     )
 
 
@@ -324,15 +384,17 @@ def _deficiency_items(
     where: str,
     pack: Pack,
     approved: dict[str, list[Document]],
-    packs: PackReader,
+    served: date | None,
     users: tuple[str, ...],
 ) -> Iterable[Due]:
     still = open_deficiencies(session, doc, approved)
     dates = pack.cite("inspection.corrective_dates")
     for item in doc.case["deficiencies"]:
         if item["item"] in still:
+            day = date.fromisoformat(item["due"])
+            held, warning = _held(day, served)
             yield Due(
-                date.fromisoformat(item["due"]),
+                day,
                 f"{doc.number}, deficiency {item['item']}: {item['corrective_action']}",
                 "corrective action",
                 where,
@@ -340,11 +402,12 @@ def _deficiency_items(
                 doc.jurisdiction,
                 doc.number,
                 users=users,
+                unheld=not held,
+                warning=warning,
             )
-    halt = halt_of(session, doc, approved, packs)
-    if halt.served is not None and halt.open:
+    if served is not None and still:
         yield Due(
-            halt.served,
+            served,
             f"{doc.number}: no further work except site stabilization until approved",
             "halt in effect",
             where,

@@ -164,6 +164,8 @@ def due(site, through, as_json, user) -> None:
         state = "OVERDUE " if i.overdue else "in effect since " if i.ongoing else ""
         note = f" [{i.note}]" if i.note else ""
         click.echo(f"{state}{i.day}  {i.category}: {i.what} | {i.site} ({i.provision}){note}")
+        if i.warning:
+            click.echo(f"  warning: {i.warning}")
     if not items:
         click.echo("nothing due")
 

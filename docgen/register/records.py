@@ -113,6 +113,7 @@ class Served:
     number: str
     service: ServiceRecord
     affidavit: Issued | None
+    warnings: tuple[str, ...] = ()  # dates of the document that ran out before service
 
 
 @dataclass(frozen=True)

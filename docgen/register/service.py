@@ -43,7 +43,7 @@ from docgen.register.mailing import article_used, service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
 from docgen.register.queries import closed, document_row, successor
 from docgen.register.records import Served, service_record
-from docgen.register.standing import complete, kept_deadline
+from docgen.register.standing import complete, kept_deadline, persons_of, ran_out, served_from
 
 
 @dataclass(frozen=True)
@@ -254,6 +254,10 @@ def record_service(
         session.add(row)
         session.flush()
         kept = kept_deadline([*events, row])
+        before = served_from(persons_of(doc.case, events, pack))
+        now = served_from(persons_of(doc.case, [*events, row], pack))
+        # Warned once, when this service is the one that completes it (LAW.md §§ 2, 11)
+        warnings = tuple(ran_out(number, doc.case, now)) if now != before else ()
         record(
             session,
             who,
@@ -313,7 +317,7 @@ def record_service(
             row.affidavit_id = proof.id
     if proof is not None:
         proof = write_out(proof, targets, force)
-    return Served(number=number, service=result, affidavit=proof)
+    return Served(number=number, service=result, affidavit=proof, warnings=warnings)
 
 
 def _effective(

@@ -22,6 +22,7 @@ from datetime import date
 from typing import Any
 
 from docgen.documents.affidavit_of_service import MAIL, completed, persons_served
+from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 from docgen.register.models import RECEIPT, RETURNED, ServiceEvent
 
@@ -137,3 +138,35 @@ def served_from(people: tuple[PersonServed, ...]) -> date | None:
     if people[0].complete is not None:
         return people[0].complete
     return min((p.complete for p in people if p.complete), default=None)
+
+
+def schedule(case: dict[str, Any]) -> list[tuple[str, date]]:
+    """The dates a served document sets the person it is served on, each with what it is
+    for: each remedial measure's (§ 228-79C(1)(d)) and each corrective action's
+    (§ 228-79A(1), a reading)."""
+    dates = [
+        (f"the remedial measure '{r['measure']}'", date.fromisoformat(str(r["due"])))
+        for r in case.get("remedies") or []
+        if r.get("due")
+    ]
+    dates += [
+        (f"the corrective action of deficiency {d['item']}", date.fromisoformat(str(d["due"])))
+        for d in case.get("deficiencies") or []
+        if d.get("due")
+    ]
+    return dates
+
+
+def ran_out(number: str, case: dict[str, Any], served: date | None) -> list[str]:
+    """A warning for each date of ``case``'s schedule that ran out before service of
+    document ``number`` was complete on ``served``: a schedule the person never had, so
+    never overdue; the date is corrected (a later one), never enforced (LAW.md §§ 2, 11)."""
+    if served is None:
+        return []
+    return [
+        f"{number}: {what} was due {long_date(day)}, before service was complete on "
+        f"{long_date(served)}; the person served never had that date, so it is not overdue: "
+        "issue a correction (docgen supersede) with a date after service"
+        for what, day in schedule(case)
+        if day < served
+    ]
