@@ -143,11 +143,15 @@ class Addressee:
 
 @dataclass(frozen=True)
 class Place:
-    """Where a document's matter is: the register keeps one site per place."""
+    """Where a document's matter is: the register keeps one site per place, and finds it
+    by its address, description and tax map number. A property is named by its tax map
+    (``by_tax_map``: one site per parcel); a site is its address and description, the tax
+    map number its case gives recorded with it (the same site with or without it)."""
 
     address: str | None
     description: str | None
     tax_map: str | None
+    by_tax_map: bool = True
 
 
 @dataclass(frozen=True)
@@ -175,13 +179,15 @@ def _address_of(party: Any) -> Addressee | None:
     return Addressee(party.name, party.address, getattr(party, "language", None))
 
 
-def place_of(place: Any, tax_map: Any = None) -> Place | None:
-    """A case's site (address and/or description) or property (address, tax map)."""
+def place_of(place: Any, tax_map: Any = None, by_tax_map: bool = True) -> Place | None:
+    """A case's site (address and/or description, and its tax map number when given) or
+    property (address, tax map)."""
     if place is None:
         return None
     address = place.address.one_line() if place.address is not None else None
     description = getattr(place, "description", None)
-    return Place(address, description, str(tax_map) if tax_map is not None else None)
+    parcel = str(tax_map) if tax_map is not None else None
+    return Place(address, description, parcel, by_tax_map)
 
 
 @dataclass(frozen=True)
@@ -206,7 +212,8 @@ def party_field(spec: Spec) -> str | None:
 
 
 def site_of(case: Any) -> Place | None:
-    return place_of(case.site)
+    site = case.site
+    return place_of(site, getattr(site, "tax_map", None), by_tax_map=False)
 
 
 def property_of(case: Any) -> Place | None:

@@ -133,7 +133,8 @@ def facts(
     place = spec.site(case)
     site = None
     if place is not None:
-        key = "|".join(_words(p or "") for p in (place.address, place.tax_map, place.description))
+        named = (place.address, place.tax_map if place.by_tax_map else None, place.description)
+        key = "|".join(_words(p or "") for p in named)
         site = (key, place.address, place.description, place.tax_map)
     return Facts(spec, case, pack, issued, spec.party(case), site)
 
@@ -712,9 +713,11 @@ def site_id(session: Session, found: Facts) -> int | None:
     if found.site is None:
         return None
     key, line, description, tax_map = found.site
-    existing = session.scalar(select(Site.id).where(Site.site_key == key).limit(1))
+    existing = session.scalar(select(Site).where(Site.site_key == key).limit(1))
     if existing is not None:
-        return existing
+        if tax_map and not existing.tax_map:  # a site registered before its tax map was given
+            existing.tax_map = tax_map
+        return existing.id
     site = Site(site_key=key, address=line, description=description, tax_map=tax_map)
     session.add(site)
     session.flush()

@@ -1,0 +1,60 @@
+"""Findings of issue 52 on the desk, in Chromium, each page it ends on checked by axe-core:
+a notice is found by its site's tax map number, street address and number, as the
+search box and the clerk's guide promise (the site was registered without its tax map)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from desk_browser import axe_violations, sign_in
+from desk_server import serving
+from playwright.sync_api import expect
+
+from tests.helpers.register_cases import notice as case
+
+TAX_MAP = "87.17-01-12.000"
+STREET = {"street": "120 Cayuga Street", "city": "Homer", "state": "NY", "zip": "13077"}
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    yield from serving(tmp_path_factory)
+
+
+@pytest.fixture
+def page(browser, desk):
+    context = browser.new_context(base_url=desk.url)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def notice(desk) -> str:
+    """A notice whose site has an address, a description and a tax map number."""
+    from docgen.register import Register
+
+    data = case()
+    data["site"] = {"address": STREET, "description": "Cayuga Meadows", "tax_map": TAX_MAP}
+    with Register.open(desk.database) as reg:
+        return reg.issue("notice-of-violation", data, formats=("html",), respondent="new").number
+
+
+def search(page, term: str) -> list[str]:
+    page.goto("/documents")
+    box = page.get_by_label("Search: number, respondent, street address or tax map number")
+    box.fill(term)
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/documents\?.*q="))
+    links = page.locator("table a[href^='/documents/']").all()
+    return [re.sub(r"^/documents/", "", a.get_attribute("href")) for a in links]
+
+
+def test_a_notice_is_found_by_tax_map_address_and_number(page, notice):
+    sign_in(page, "ann")
+    assert search(page, TAX_MAP) == [notice]
+    assert axe_violations(page) == []
+    assert search(page, "120 Cayuga Street") == [notice]
+    assert search(page, notice) == [notice]
+    assert search(page, "87.17-01-99.000") == []
