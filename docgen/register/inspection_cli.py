@@ -216,7 +216,7 @@ def logbook_command(
     if as_json:
         click.echo(json.dumps(asdict(log) | {"entries": [e.id for e in log.entries]}, default=str))
         return
-    click.echo(f"{log.site} ({log.jurisdiction}), work started {log.started}")
+    click.echo(f"site {log.number}: {log.site} ({log.jurisdiction}), work started {log.started}")
     rule = log.rule
     if rule.interval_days is None:
         click.echo(f"exempt from the periodic inspections ({rule.provision})")

@@ -61,17 +61,58 @@ class Log:
     next_due: date | None
     exemption: str | None
     acre_authorized: bool
+    number: int  # the register's number of the site: the officer may name it by it
 
 
 def _label(site: Site) -> str:
     return "; ".join(p for p in (site.address, site.description) if p)
 
 
+def _listed(sites: Iterable[Site]) -> str:
+    """Sites as the officer names them: each by its number and address or description."""
+    return "; ".join(f"site {s.id}: {_label(s)}" for s in sites)
+
+
+def _number(text: str) -> int | None:
+    """The site number ``text`` is (digits alone), or None: an address or description."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
+def _names(site: Site) -> list[str]:
+    """The words of each name of a site: its address, its description, both (its label)."""
+    return [_words(part) for part in (site.address, site.description, _label(site)) if part]
+
+
+def _within(wanted: str, site: Site) -> bool:
+    """Whether the words ``wanted`` are a run of the words of one of the site's names
+    ("120 Cayuga Street" of "120 Cayuga Street, Homer, NY 13077"; never "12 Main" of
+    "112 Main Street")."""
+    return any(f" {wanted} " in f" {name} " for name in _names(site))
+
+
+def _whole(wanted: str, site: Site) -> bool:
+    """Whether the words ``wanted`` are one of the site's names, whole."""
+    return wanted in _names(site)
+
+
 def _find(session: Session, text: str) -> LogSite:
-    wanted = " ".join(text.split()).casefold()
-    rows = session.scalars(select(LogSite)).all()
-    hits = [r for r in rows if wanted in _label(r.site).casefold()]
-    exact = [r for r in hits if _label(r.site).casefold() == wanted]
+    """The log book of the site ``text`` names: by its number (a site's number is that
+    site), else by its address or description, whole or in part, when one log book's site
+    has it; several are refused, each listed with its number."""
+    number = _number(text)
+    if number is not None and (site := session.get(Site, number)) is not None:
+        log = session.scalars(select(LogSite).where(LogSite.site_id == number)).first()
+        if log is None:
+            raise RegisterError(
+                f"site {number} ({_label(site)}) has no log book; open one with docgen logbook "
+                f"{number} --open --started DATE --jurisdiction J"
+            )
+        return log
+    wanted = _words(text)
+    rows = session.scalars(select(LogSite).order_by(LogSite.site_id)).all()
+    hits = [r for r in rows if wanted and _within(wanted, r.site)]
+    exact = [r for r in hits if _whole(wanted, r.site)]
     if len(exact) == 1 or len(hits) == 1:
         return (exact or hits)[0]
     if not hits:
@@ -80,8 +121,43 @@ def _find(session: Session, text: str) -> LogSite:
             "--open --started DATE --jurisdiction J"
         )
     raise RegisterError(
-        f"{text!r} matches several sites: {'; '.join(_label(h.site) for h in hits)}; say which"
+        f"{text!r} matches several sites: {_listed(h.site for h in hits)}; say which, by its number"
     )
+
+
+def _site_to_open(session: Session, text: str) -> Site | None:
+    """The register's site ``text`` names, to open its log book: by its number (a site's
+    number is that site), else by its whole address or description; None: no site has it,
+    and it is a new site. A number that is no site's, a name that several sites have, or
+    that is part of a site's name (the same site, or another?) is refused, the sites
+    listed with their numbers, so the officer says which."""
+    number = _number(text)
+    if number is not None:
+        site = session.get(Site, number)
+        if site is None:
+            raise RegisterError(
+                f"site {number}: no such site in this register; a new site is named by its "
+                "address or description"
+            )
+        return site
+    wanted = _words(text)
+    if not wanted:
+        raise RegisterError("name the site by its number, address or description")
+    sites = session.scalars(select(Site).order_by(Site.id)).all()
+    exact = [s for s in sites if _whole(wanted, s)]
+    if len(exact) == 1:
+        return exact[0]
+    if exact:
+        raise RegisterError(
+            f"{text!r} names several sites: {_listed(exact)}; say which, by its number"
+        )
+    near = [s for s in sites if _within(wanted, s)]
+    if near:
+        raise RegisterError(
+            f"{text!r} is part of the name of {_listed(near)}; say which by its number, or "
+            "name a new site by its whole address or description"
+        )
+    return None
 
 
 def open_log(
@@ -124,16 +200,14 @@ def open_log(
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
         text = " ".join(site.split())
-        key = "|".join(_words(p) for p in (text, "", ""))
-        place = session.scalars(
-            select(Site).where((Site.address == text) | (Site.description == text))
-        ).first()
+        place = _site_to_open(session, text)
         if place is None:
+            key = "|".join(_words(p) for p in (text, "", ""))
             place = Site(site_key=key, address=text, description=None, tax_map=None)
             session.add(place)
             session.flush()
         if session.scalars(select(LogSite).where(LogSite.site_id == place.id)).first():
-            raise RegisterError(f"{text}: its log book is open already")
+            raise RegisterError(f"site {place.id} ({_label(place)}): its log book is open already")
         log = LogSite(
             jurisdiction=pack.id,
             site_id=place.id,
@@ -146,7 +220,7 @@ def open_log(
         )
         session.add(log)
         session.flush()
-        record(session, who, "log-open", "log_site", log.id, {"site": text})
+        record(session, who, "log-open", "log_site", log.id, {"site": _label(place)})
 
 
 def read_csv(path: Path, pack: Pack) -> list[dict[str, Any]]:
@@ -407,6 +481,7 @@ def logbook(reg: Any, site: str, through: date | None = None) -> Log:
             next_inspection(entries, log.started, rule),
             log.exemption,
             log.acre_authorized == "yes",
+            log.site_id,
         )
 
 
