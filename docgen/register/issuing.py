@@ -63,7 +63,7 @@ from docgen.register.matching import _words
 from docgen.register.models import Document, DocumentFile, Respondent, Site, kept_version
 from docgen.register.numbering import next_number, normalize, typed_ahead, typed_number
 from docgen.register.parts import part_format, parts
-from docgen.register.queries import document_row, line_of, successor
+from docgen.register.queries import document_row, lifter, line_of, successor
 from docgen.register.records import Issued
 from docgen.register.respondents import parse_id, prefer, ref, resolve
 from docgen.register.restores import refuse_until_accounted
@@ -703,6 +703,12 @@ def check_supersede(session: Session, old: Document, kind: str, jurisdiction: st
     later = successor(session, old.id)
     if later:
         raise RegisterError(f"{old.number} was already superseded by {later}; supersede {later}")
+    lifted = lifter(session, old)
+    if lifted:  # its correction would be an order in effect that nobody lifted
+        raise RegisterError(
+            f"{old.number} was lifted by {lifted}; an order no longer in effect is not "
+            "corrected: issue a new order if one is needed (LAW.md § 3)"
+        )
 
 
 def take_number(session: Session, found: Facts, kind: str) -> str:

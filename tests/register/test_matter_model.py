@@ -31,6 +31,26 @@ Invariants, each with the LAW.md section behind it:
    (§ 228-79C(1): the landowner; another adopter's law may name the developer): service on
    a person copied gives no deadline (§ 2).
 
+The enforcement chain at one site (120 Cayuga Street, where the orders are too): an
+inspection and its notice of deficiency, a reinspection re-checking each open deficiency,
+partial and full approval, escalation to a notice of violation or a stop-work order (then
+served and lifted by the steps above). Invariants across the documents of the site:
+
+10. No document says work or activities may resume while a halt or an order at the site is
+    in effect on its date (§ 3; § 11): an approval names each order in effect (its stored
+    case) and says work may resume only when nothing is open and no order stands; a lifting
+    names each notice of deficiency whose halt stands and says activities may resume only
+    when none does.
+11. Every "not corrected by D" of an escalation rests on a reinspection on or after the
+    deficiency's date that found it not corrected, dated D and named (§ 11: a document
+    states only what was observed); without one the escalation is refused.
+12. "Continued through" equals the day of the latest reinspection that saw it still open
+    (§ 4 reading 4; § 228-79C(4)'s weekly violations).
+13. A remedy's or corrective action's date before service was complete is never shown as
+    overdue, and a document with no service standing on the person it is issued to is
+    listed as needing service (§ 2; § 12), read from the calendar at the end of each
+    sequence.
+
 Every defect this model found is an ordinary regression test in
 tests/register/test_matter_regressions.py. `make soak` runs it for as long as asked
 (DOCGEN_SOAK_EXAMPLES, DOCGEN_SOAK_STEPS).
@@ -64,9 +84,12 @@ from docgen.law.deadlines import long_date, non_business_day
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import Register, db
+from docgen.register.due import calendar
+from docgen.register.inspections import approve_work, escalate, notify_deficiency
 from docgen.register.models import RETURN_REASONS, Document, NumberGap
 from docgen.register.service import Service
 from docgen.register.standing import kept_deadline
+from tests.helpers.inspection_cases import INSPECTION
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 from tests.register.conftest import fresh_postgres, fresh_sqlite
@@ -83,6 +106,10 @@ DEVELOPER = {
     "address": {"street": "9 Tradewinds Way", "city": "Naples", "state": "FL", "zip": "34102"},
 }
 METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
+VIOLATIONS = ("notice-of-violation", "stop-work-order")  # what a deficiency escalates to
+SERVED = (*VIOLATIONS, "notice-of-deficiency")
+# the developer and the applicant of the inspections, in the order a notice names them
+DEVELOPER_NAMES = [p for p in INSPECTION["persons"] if p["role"] in ("developer", "applicant")]
 _articles = count(1)
 
 
@@ -101,6 +128,16 @@ DAYS = st.one_of(
 )
 
 
+# An inspection early in the window, so that its dates run out before today
+EARLY = st.integers(-WINDOW, -14).map(lambda n: TODAY + timedelta(days=n))
+
+
+def after(day: date) -> st.SearchStrategy[date]:
+    """A day drawn around ``day`` (the chain's next step: on it, a day before, or up to
+    ten days after), so that a chain of steps reaches an escalation in a short run."""
+    return st.integers(-1, 10).map(lambda n: day + timedelta(days=n))
+
+
 def fresh_article() -> str:
     return with_check_digit(f"9407111899{next(_articles):011d}")
 
@@ -114,6 +151,19 @@ class Doc:
     line: int  # the offense line (a notice and its corrections)
     superseded: bool = False
     lifted: bool = False
+    lifted_on: date | None = None  # an order: the day it was lifted
+
+
+@dataclass
+class Nod:
+    """A notice of deficiency as the model knows it: each deficiency's date, those open,
+    and what each reinspection found of each (True: still open)."""
+
+    number: str
+    observed: date
+    due: dict[int, date]
+    open: set[int]
+    rechecks: list[tuple[date, str, dict[int, bool]]] = field(default_factory=list)
 
 
 @dataclass
@@ -139,6 +189,7 @@ class Matter:
     lines: list[Line] = field(default_factory=list)
     articles: list[str] = field(default_factory=list)
     kept: dict[str, date] = field(default_factory=dict)
+    nods: list[Nod] = field(default_factory=list)
 
 
 class MatterModel(RuleBasedStateMachine):
@@ -156,6 +207,7 @@ class MatterModel(RuleBasedStateMachine):
     def teardown(self) -> None:
         try:
             self.stated_dates_equal_derived()
+            self.due_runs_from_service()
         finally:
             self.reg.close()
 
@@ -369,10 +421,16 @@ class MatterModel(RuleBasedStateMachine):
         if done is not None:
             line.convicted = day
 
-    @precondition(lambda self: any(not d.superseded and not d.lifted for d in self.m.docs))
+    @precondition(
+        lambda self: any(
+            not d.superseded and not d.lifted and d.kind in VIOLATIONS for d in self.m.docs
+        )
+    )
     @rule(data=st.data())
     def supersede(self, data) -> None:
-        doc = data.draw(st.sampled_from([d for d in self.m.docs if not d.superseded]))
+        doc = data.draw(
+            st.sampled_from([d for d in self.m.docs if not d.superseded and d.kind in VIOLATIONS])
+        )
         stored = self.reg.document(doc.number).case
         case = {k: v for k, v in stored.items() if k not in ("number", "prior_offenses")}
         case["violations"][0]["nature"] += f" (corrected {next(_articles)})"
@@ -398,8 +456,174 @@ class MatterModel(RuleBasedStateMachine):
             f"lifting {doc.number} on {day} (served {served}, superseded {doc.superseded})",
         )
         if done is not None:
-            doc.lifted = True
+            doc.lifted, doc.lifted_on = True, day
             self.m.docs.append(Doc(done.number, done.kind, day, [], -1, lifted=True))
+            # 10. a lifting names each halt standing at the site, and says activities may
+            # resume only when none does
+            halts = self.halts_on(day)
+            stored = self.reg.document(done.number).case["halts_in_effect"]
+            assert [h["number"] for h in stored] == halts, (done.number, stored, halts)
+            text = self.text(done.number)
+            assert ("activities may resume" in text) == (not halts), (done.number, halts)
+
+    # -- the enforcement chain at one site (LAW.md § 11) ---------------------------------
+    def text(self, number: str) -> str:
+        return " ".join(html_text(self.reg.files(number)["html"].decode()).split())
+
+    def orders_on(self, day: date) -> list[str]:
+        """The orders at the site in effect on ``day``, from the model: current, served
+        (as the register keeps it) by then, not lifted by then (§ 228-79C(2))."""
+        found = []
+        for d in self.m.docs:
+            if d.kind != "stop-work-order" or d.superseded:
+                continue
+            served = self.reg.document(d.number).served_on
+            if served is not None and served <= day and (d.lifted_on is None or d.lifted_on > day):
+                found.append(d.number)
+        return found
+
+    def halts_on(self, day: date) -> list[str]:
+        """The notices of deficiency whose halt stands on ``day``, from the model: served by
+        then, a deficiency still open (§ 228-79A(1))."""
+        found = []
+        for n in self.m.nods:
+            served = self.reg.document(n.number).served_on
+            if served is not None and served <= day and n.open:
+                found.append(n.number)
+        return found
+
+    @rule(day=st.one_of(DAYS, EARLY), late=st.lists(st.integers(0, 12), min_size=1, max_size=2))
+    def inspect_and_notify(self, day: date, late: list[int]) -> None:
+        """An inspection finding deficiencies, each cited to the article and due ``late``
+        days after it, and its notice of deficiency issued the same day."""
+        case = {
+            **INSPECTION,
+            "issued": day.isoformat(),
+            "inspected": day.isoformat(),
+            "findings": [
+                {
+                    "practice": f"Silt fence, section {n + 1}",
+                    "found": f"Fence down over {10 * (n + 1)} feet, piece {next(_articles)}",
+                    "result": "deficient",
+                    "requirement": "§ 228-78D(1)",
+                    "corrective_action": "Reinstall the silt fence",
+                    "due": (day + timedelta(days=k)).isoformat(),
+                }
+                for n, k in enumerate(late)
+            ],
+        }
+        report = self.refused(
+            lambda: self.reg.issue("inspection-report", case, formats=HTML),
+            day > TODAY,
+            f"an inspection dated {day} (today {TODAY})",
+        )
+        if report is None:
+            return
+        nod = notify_deficiency(self.reg, report.number, day, formats=HTML)
+        due = {n + 1: day + timedelta(days=k) for n, k in enumerate(late)}
+        self.m.nods.append(Nod(nod.number, day, due, set(due)))
+        persons = [p["name"] for p in (*DEVELOPER_NAMES, INSPECTION["persons"][0])]
+        self.m.docs.append(Doc(nod.number, nod.kind, day, persons, -1))
+
+    @precondition(lambda self: any(n.open for n in self.m.nods))
+    @rule(data=st.data())
+    def reinspect(self, data) -> None:
+        """A reinspection re-checking each open deficiency, each found corrected or not."""
+        nod = data.draw(st.sampled_from([n for n in self.m.nods if n.open]))
+        day = data.draw(after(max(nod.due.values())))
+        found = {item: data.draw(st.booleans()) for item in sorted(nod.open)}
+        findings = [
+            {"practice": f"Silt fence, section {item}", "corrects": item}
+            | (
+                {
+                    "found": "Still down",
+                    "result": "deficient",
+                    "requirement": "§ 228-78D(1)",
+                    "corrective_action": "Reinstall the silt fence",
+                    "due": day.isoformat(),
+                }
+                if still
+                else {"found": "Reinstalled, trenched", "result": "satisfactory"}
+            )
+            for item, still in found.items()
+        ]
+        case = {
+            **INSPECTION,
+            "issued": day.isoformat(),
+            "inspected": day.isoformat(),
+            "findings": findings,
+            "reinspects": {"notice": nod.number},
+        }
+        report = self.refused(
+            lambda: self.reg.issue("inspection-report", case, formats=HTML),
+            day > TODAY,
+            f"a reinspection dated {day} (today {TODAY})",
+        )
+        if report is not None:
+            nod.rechecks.append((day, report.number, found))
+
+    @precondition(lambda self: any(n.rechecks and n.open for n in self.m.nods))
+    @rule(data=st.data())
+    def approve(self, data) -> None:
+        """The approval (partial or full) of the work a reinspection found corrected."""
+        nod = data.draw(st.sampled_from([n for n in self.m.nods if n.rechecks and n.open]))
+        seen, again, found = data.draw(st.sampled_from(nod.rechecks))
+        day = data.draw(after(seen))
+        served = self.reg.document(nod.number).served_on
+        corrected = {item for item, still in found.items() if not still}
+        must = day > TODAY or served is None or day < served or not corrected <= nod.open
+        try:
+            done = approve_work(self.reg, nod.number, again, day, formats=HTML)
+        except DocgenError:
+            return  # nothing corrected, or refused (what must be is checked below)
+        assert not must, f"approval of {nod.number} on {day} (served {served}) accepted"
+        nod.open -= corrected
+        # 10. an approval names each order in effect at the site on its date, and says
+        # work may resume only when nothing is open and no order stands
+        orders = self.orders_on(day)
+        stored = self.reg.document(done.number).case["orders_in_effect"]
+        assert [o["number"] for o in stored] == orders, (done.number, stored, orders)
+        resumes = "approved: work may resume" in self.text(done.number)
+        assert resumes == (not nod.open and not orders), (done.number, nod.open, orders)
+
+    @precondition(lambda self: any(n.open for n in self.m.nods))
+    @rule(data=st.data(), kind=st.sampled_from(VIOLATIONS))
+    def escalate(self, data, kind: str) -> None:
+        """Escalation of the open deficiencies past their dates (LAW.md § 11)."""
+        nod = data.draw(st.sampled_from([n for n in self.m.nods if n.open]))
+        day = data.draw(after(max([*nod.due.values(), *(d for d, _, _ in nod.rechecks)])))
+        past = [i for i in sorted(nod.open) if nod.due[i] < day]
+        expected: dict[int, tuple[date, str] | None] = {}
+        for item in past:
+            checks = sorted((d, r, f[item]) for d, r, f in nod.rechecks if item in f and d <= day)
+            if checks and not checks[-1][2]:
+                continue  # found corrected since: awaits approval, not escalated
+            seen = [(d, r) for d, r, still in checks if still and d >= nod.due[item]]
+            expected[item] = seen[-1] if seen else None
+        must = day > TODAY or not expected or None in expected.values()
+        done = self.refused(
+            lambda: escalate(
+                self.reg, nod.number, kind, day, day + timedelta(days=7), formats=HTML
+            ),
+            must,
+            f"escalation of {nod.number} on {day}: expected {expected}",
+        )
+        if done is None:
+            return
+        violations = self.reg.document(done.number).case["violations"]
+        assert len(violations) == len(expected), (done.number, expected)
+        for v, (item, (seen, report)) in zip(violations, sorted(expected.items()), strict=True):
+            # 11. "not corrected by D" rests on the reinspection of D, named
+            assert (
+                f"not corrected by {long_date(seen)}, as found at Inspection Report No. {report}"
+                in v["nature"]
+            ), (done.number, v["nature"], seen, report)
+            assert f"deficiency {item} of Notice of Deficiency No. {nod.number}" in v["nature"]
+            # 12. continued through what the reinspections saw
+            through = seen.isoformat() if seen > nod.observed else None
+            assert v.get("continued_through") == through, (done.number, v, seen)
+        persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
+        self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
 
     # -- invariants --------------------------------------------------------------------
     @invariant()
@@ -461,6 +685,19 @@ class MatterModel(RuleBasedStateMachine):
         if lifted:
             in_effect = {d.number for d in self.reg.documents("stop-work-in-effect")}
             assert not lifted & in_effect, lifted & in_effect
+
+    def due_runs_from_service(self) -> None:
+        """13. What the calendar shows, against the register's service (§ 2; § 12)."""
+        items = calendar(self.reg)
+        listed = {i.number for i in items if i.category == "needs service"}
+        for i in items:
+            if i.overdue and i.category in ("remedy", "corrective action"):
+                served = self.reg.document(i.number).served_on
+                assert served is not None and i.day >= served, (i.number, i.day, served)
+        for d in self.m.docs:
+            if d.kind in SERVED and not d.superseded and not d.lifted:
+                landowner_served = self.reg.document(d.number).served_on is not None
+                assert landowner_served or d.number in listed, d.number
 
     def stated_dates_equal_derived(self) -> None:
         """2. What the issued documents state, read back from their HTML."""

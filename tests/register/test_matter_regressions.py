@@ -88,3 +88,19 @@ def test_a_fourth_offense_within_five_years_is_said_as_such(reg):
     words = " ".join(html_text(fourth.files["html"].decode()).split())
     assert "If convicted, this would be a fourth offense within five years" in words
     assert "which the law treats as a third or subsequent offense" in words
+
+
+def test_a_lifted_order_is_not_corrected(reg):
+    # Found (the chain's soak): SWO-2026-0001, served and lifted, was superseded, and its
+    # correction was an order in effect that nobody lifted (LAW.md § 3: an order stays in
+    # effect until lifted in writing; nothing is recorded on an order no longer in effect).
+    issued = reg.issue("stop-work-order", order(), formats=HTML)
+    reg.record_service(issued.number, Service("personal-delivery", issued.issued), formats=HTML)
+    lifted = reg.lift(issued.number, issued.issued, formats=HTML)
+    case = {k: v for k, v in reg.document(issued.number).case.items() if k != "number"}
+    case["violations"][0]["nature"] += " (corrected)"
+    before = reg.count()
+    with pytest.raises(RegisterError, match=f"was lifted by {lifted.number}; an order no longer"):
+        reg.supersede(issued.number, case, formats=HTML)
+    assert reg.count() == before
+    assert reg.documents("stop-work-in-effect") == []
