@@ -50,7 +50,10 @@ def test_the_calendar_lists_what_is_due_overdue_first_with_provisions(reg, tmp_p
     fence = next(i for i in items if "deficiency 1" in i.what)
     washout = next(i for i in items if "deficiency 2" in i.what)
     assert (fence.day, washout.day) == (date(2026, 12, 4), date(2026, 12, 7))
-    assert fence.provision == "§ 228-79A(1)" and fence.category == "corrective action"
+    # the date is the Village's to set (the article names corrective actions, no date):
+    # cited as its practice, never to § 228-79A(1), whose words it is not (LAW.md § 7)
+    assert fence.provision == "Village of Homer practice"
+    assert fence.category == "corrective action"
     assert fence.overdue == (fence.day < today)
     appeal = next(i for i in items if i.category == "appeal deadline")
     assert appeal.day == appeal_deadline(today, load_pack("homer")).last_day
@@ -113,7 +116,8 @@ def test_the_feed_is_an_icalendar_at_a_revocable_secret(reg, register_url, tmp_p
     events = {str(e["summary"]): e for e in parsed.walk("VEVENT")}
     fence = next(e for s, e in events.items() if "deficiency 1" in s)
     assert fence.decoded("dtstart") == date(2026, 12, 4)  # an all-day event, the Village's day
-    assert "§ 228-79A(1)" in str(fence["description"]) and nod in str(fence["summary"])
+    assert "(Village of Homer practice)" in str(fence["description"])
+    assert nod in str(fence["summary"])
     assert str(parsed["x-wr-timezone"]) == "America/New_York"
     second = new_token(reg, "otto")  # a new address revokes the earlier one
     with pytest.raises(RegisterError):
