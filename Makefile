@@ -75,6 +75,8 @@ lock:
 	$(UV) pip compile pyproject.toml --extra test --universal --python-version 3.11 \
 		--generate-hashes --upgrade --quiet --custom-compile-command "make lock" \
 		-o requirements.lock
+	echo pip | $(UV) pip compile - --universal --python-version 3.11 --generate-hashes \
+		--upgrade --quiet --custom-compile-command "make lock" -o requirements-pip.lock
 
 # The whole suite against the newest releases, apart from the lock (.venv-latest): what the
 # next `make lock` brings, found before a newcomer finds it. Its report: out/test-latest.txt.

@@ -56,6 +56,12 @@ pip_quietly() {  # pip in .venv, less the machine's notes on its extra indexes; 
   rm -f "$log"
   return "$status"
 }
+# pip itself first, from its own lock: the pip a venv starts with (23.2 on Python 3.11.7)
+# refuses a hashed lock once a dependency asks for an extra of a package the lock pins at
+# an older release than the newest ("fonttools[woff]>=4.59.2 ... must have their versions
+# pinned"), so a fresh machine failed to install the day fonttools 4.69.1 came out.
+pip_quietly install -q --require-hashes -r requirements-pip.lock \
+  || { echo "setup: pip did not install (requirements-pip.lock)" >&2; exit 1; }
 pip_quietly install -q --require-hashes -r requirements.lock \
   || { echo "setup: the locked dependencies did not install (requirements.lock)" >&2; exit 1; }
 pip_quietly install -q --no-deps --no-build-isolation -e . \
