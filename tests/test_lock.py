@@ -84,6 +84,10 @@ def test_the_lock_says_how_it_is_made_and_the_makefile_makes_it():
     assert "--generate-hashes" in makefile and "--universal" in makefile
     setup = (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8")
     assert "--require-hashes -r requirements.lock" in setup
+    # pip first, from its own lock: the pip a venv starts with refuses the lock's extras
+    assert setup.index("-r requirements-pip.lock") < setup.index("-r requirements.lock")
+    pip = (ROOT / "requirements-pip.lock").read_text(encoding="utf-8")
+    assert re.search(r"^pip==[\d.]+ \\\n    --hash=sha256:[0-9a-f]{64}", pip, re.M)
 
 
 @pytest.mark.parametrize("bounded", ["uvicorn"])
