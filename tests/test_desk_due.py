@@ -40,7 +40,7 @@ def test_home_is_what_is_due_and_the_feed_is_the_officers_calendar(desk, tmp_pat
     assert home.status_code == 303 and home.headers["location"] == "/due"
     page = officer.get("/due").text
     assert '<a href="/documents/NOD-2026-0001">NOD-2026-0001, deficiency 1:' in page
-    assert "(§ 228-79A(1))" in page and "Corrective action" in page
+    assert "(Village of Homer practice)" in page and "Corrective action" in page
     made = officer.post("/due/feed", data={"csrf_token": csrf_of(page)})
     address = re.search(r'<code class="feed">[^<]*(/calendar/[^<]+\.ics)</code>', made.text)[1]
     feed = desk.client().get(address)  # no session: the address is the credential

