@@ -350,14 +350,11 @@ def check_revision(engine: Engine, url: str, migrate: bool, readonly: bool = Fal
         return
     where = safe_url(url)
     if revision is None:
-        with engine.connect() as conn:
-            tables = [t for t in inspect(conn).get_table_names() if not t.startswith("desk_")]
-        if tables:
-            raise RegisterError(
-                f"{where} is not a docgen register (it has tables, but no register revision); "
-                "restore the register from a backup, or point DOCGEN_HOME or "
-                "DOCGEN_DATABASE_URL at the register"
-            )
+        # Migrating, the check is made under the migration's lock (upgrade): another first
+        # upgrade at the same moment has tables half made, and no revision yet.
+        if not migrate:
+            with engine.connect() as conn:
+                _refuse_foreign(conn, where)
     else:
         # sqlalchemy, alembic, pygments take 130 ms to import: loaded on first use
         from alembic.script import ScriptDirectory
@@ -394,6 +391,16 @@ def _upgraded_by(engine: Engine, revision: str) -> str | None:
         ).scalar()
 
 
+def _refuse_foreign(conn: Connection, where: str) -> None:
+    """A database with tables of its own and no register revision is not a register."""
+    if [t for t in inspect(conn).get_table_names() if not t.startswith("desk_")]:
+        raise RegisterError(
+            f"{where} is not a docgen register (it has tables, but no register revision); "
+            "restore the register from a backup, or point DOCGEN_HOME or "
+            "DOCGEN_DATABASE_URL at the register"
+        )
+
+
 def upgrade(engine: Engine) -> tuple[str | None, str]:
     """Migrate to the newest schema; (revision before, revision after).
 
@@ -411,6 +418,8 @@ def upgrade(engine: Engine) -> tuple[str | None, str]:
         else:
             conn = conn.execution_options(**{WRITE: True})  # BEGIN IMMEDIATE: the write lock
         before = _revision(conn)
+        if before is None:  # under the lock: a first upgrade beside this one has finished
+            _refuse_foreign(conn, safe_url(engine.url.render_as_string(hide_password=True)))
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
         after = _revision(conn) or ""

@@ -86,7 +86,7 @@ def _names(site: Site) -> list[str]:
 
 def _within(wanted: str, site: Site) -> bool:
     """Whether the words ``wanted`` are a run of the words of one of the site's names
-    ("120 Cayuga Street" of "120 Cayuga Street, Homer, NY 13077"; never "12 Main" of
+    ("12 Oak Street" of "12 Oak Street, Springfield, NY 10001"; never "12 Main" of
     "112 Main Street")."""
     return any(f" {wanted} " in f" {name} " for name in _names(site))
 
