@@ -13,6 +13,8 @@ log=out/test-latest.log
 
 rm -rf .venv-latest
 "$python" -m venv .venv-latest
+.venv-latest/bin/python -m pip install -q --disable-pip-version-check --upgrade pip 2>&1 \
+  | grep -v "^WARNING: Location" >&2 || true
 .venv-latest/bin/python -m pip install -q --disable-pip-version-check --upgrade \
   --upgrade-strategy eager -e ".[test]" 2>&1 | grep -v "^WARNING: Location" >&2 || true
 .venv-latest/bin/python -c 'import docgen, weasyprint, docx' \
