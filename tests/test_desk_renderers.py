@@ -148,16 +148,7 @@ def test_a_dead_renderer_between_requests_is_replaced_before_the_next(pool):
 def dead(process: int) -> None:
     """``process`` killed, and returned once it is dead (reaped by its parent or not)."""
     os.kill(process, signal.SIGKILL)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            stat = Path(f"/proc/{process}/stat").read_text()
-        except FileNotFoundError:
-            return
-        if stat.rsplit(")", 1)[1].split()[0] == "Z":  # dead, not yet reaped
-            return
-        assert time.monotonic() < deadline, f"process {process} did not die"
-        time.sleep(0.01)
+    assert ended(process, 30), f"process {process} did not die"
 
 
 def test_a_request_for_a_renderer_killed_unseen_goes_to_its_replacement():
@@ -252,10 +243,7 @@ def test_the_desk_survives_its_renderers_being_killed(tmp_path):
         # killed while idle: the next request never notices
         for each in second:
             os.kill(each, signal.SIGKILL)
-        deadline = time.monotonic() + 60
-        while not all(ended(each) for each in second):
-            assert time.monotonic() < deadline, "a killed renderer lives on"
-            time.sleep(0.02)
+        assert all(ended(each, 60) for each in second), "a killed renderer lives on"
         where, token = start_draft(clerk, "notice-of-violation")
         clerk.post(where, data={**typed, "csrf_token": token})
         assert clerk.get(f"{where}/preview").status_code == 200

@@ -5,7 +5,6 @@ the server's watcher stops it and deletes its files."""
 from __future__ import annotations
 
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -14,29 +13,18 @@ from pathlib import Path
 from conftest import ROOT
 
 from tests.helpers import pgserver
+from tests.helpers.procs import ended
 
 START = """
 import os, sys
 from tests.helpers import pgserver
+from tests.helpers.procs import ended
 with pgserver.postgres() as url:
     data = pgserver._DATA[url]
     pid = (data / "postmaster.pid").read_text().split()[0]
     print(url, data.parent, pid, flush=True)
     sys.stdin.read()  # until killed
 """
-
-
-def ended(pid: int, seconds: float) -> bool:
-    """Whether process ``pid`` ends within ``seconds`` (woken by its end, not polled)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return True
-    try:
-        ready, _, _ = select.select([fd], [], [], seconds)
-        return bool(ready)
-    finally:
-        os.close(fd)
 
 
 def test_a_killed_test_process_leaves_no_server_and_no_files():

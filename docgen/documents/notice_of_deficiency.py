@@ -381,7 +381,7 @@ def escalated(
                     "states only what was observed. Record the reinspection of the notice first "
                     f"(its report naming Notice of Deficiency No. {number} as the notice it "
                     "reinspects), then escalate from it",
-                    f"{cite}; LAW.md § 11",
+                    f"{cite}; {pack.name.value} practice",
                 )
             )
         if not CITATION.fullmatch(d["requirement"]):

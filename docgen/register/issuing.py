@@ -707,7 +707,8 @@ def check_supersede(session: Session, old: Document, kind: str, jurisdiction: st
     if lifted:  # its correction would be an order in effect that nobody lifted
         raise RegisterError(
             f"{old.number} was lifted by {lifted}; an order no longer in effect is not "
-            "corrected: issue a new order if one is needed (LAW.md § 3)"
+            f"corrected: issue a new order if one is needed "
+            f"({load_pack(old.jurisdiction).require(old.kind)})"
         )
 
 

@@ -90,10 +90,17 @@ def unread_bytes(pid: int) -> int:
     return total
 
 
-def ended(pid: int) -> bool:
-    """Whether process ``pid`` has ended: gone, or a zombie its parent has not reaped."""
+def ended(pid: int, seconds: float = 0) -> bool:
+    """Whether process ``pid`` ends within ``seconds`` (gone, or a zombie its parent has not
+    reaped yet): woken by its end through its pidfd, never polled."""
+    import os
+    import select
+
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
         return True
-    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    try:
+        return bool(select.select([fd], [], [], seconds)[0])
+    finally:
+        os.close(fd)

@@ -68,7 +68,7 @@ def test_no_reinspection_after_the_date_refuses_in_plain_words(reg, tmp_path, se
         "found it not corrected: a document states only what was observed."
     ) in flat(said)
     assert "Record the reinspection of the notice first" in said
-    assert "(§ 228-79A(1); LAW.md § 11)" in said
+    assert "(§ 228-79A(1); Village of Homer practice)" in said
     assert "deficiencies[" not in said.split("Record")[0]  # plain words, no field path
     assert reg.count() == before  # nothing recorded, no number used
 
