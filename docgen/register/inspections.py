@@ -434,10 +434,7 @@ def asked_already(
     ``on``) would repeat: the same one (its day and who asked, spacing and case aside), or
     one not yet answered by a reinspection of the notice recorded on or after its day.
     Write transactions take turns (docgen.register.db), so two entered at once are one."""
-    reports = session.scalars(select(Document).where(Document.kind == INSPECTION))
-    made = [
-        d.issued for d in reports if (d.case.get("reinspects") or {}).get("notice") == doc.number
-    ]
+    made = [date.fromisoformat(str(case["issued"])) for _, case in reinspections(session, doc)]
     rows = session.scalars(
         select(ReinspectionRequest)
         .where(ReinspectionRequest.document_id == doc.id)
