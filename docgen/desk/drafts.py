@@ -339,8 +339,8 @@ def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
 
 def renditions(kind: str) -> list[tuple[str, str]]:
     """(code, name) of each language ``kind`` has a courtesy rendition in (LAW.md § 13)."""
-    offered = getattr(get_kind(kind), "renditions", {})
-    return [(code, LANGUAGES[code][0]) for code in offered if "/" not in code]
+    offered = getattr(get_kind(kind), "renditions", ())
+    return [(code, LANGUAGES[code][0]) for code in offered]
 
 
 @on_draft()

@@ -31,6 +31,7 @@ from docgen.kinds import BUNDLES, MODULES
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack, pack_names
 from docgen.law.taglines import Tagline, taglines
+from docgen.render import language
 from docgen.render.formats import Rendition
 from docgen.render.html import Attachment, HtmlDocument, render_html
 from docgen.settings import tagline_languages
@@ -80,11 +81,14 @@ class Options:
     language: str | None = None
 
 
-# The languages a kind may have a courtesy rendition in: code -> (name, BCP 47 tag).
-LANGUAGES = {"es": ("Spanish", "es-US")}
-# The original's language: a preferred language of "en" asks for no courtesy copy, and so
-# does `docgen issue --language en`, over the respondent's preferred language.
-ENGLISH = "en"
+# The languages a kind may have a courtesy rendition in (docgen.render.language: code ->
+# name, BCP 47 tag, locale), and the original's: a preferred language of "en" asks for no
+# courtesy copy, and so does `docgen issue --language en`, over the respondent's preferred
+# language.
+LANGUAGES = language.LANGUAGES
+ENGLISH = language.ENGLISH
+# The languages docgen's served kinds are rendered in from their catalogs.
+COURTESY_LANGUAGES = ("es",)
 
 
 Day = date  # a date, where a field named ``date`` hides the type inside a class
@@ -362,9 +366,9 @@ class Kind(_Described):
     warnings: Callable[[Any, Pack, Options], list[str]] = lambda case, pack, options: []
     stylesheets: tuple[str, ...] = ("base/print.css",)
     layouts: dict[str, str] = field(default_factory=dict)  # layout name -> template
-    # Courtesy renditions (LAW.md § 13): language code -> template ("es"), and a layout's
-    # as "code/layout" ("es/placard").
-    renditions: dict[str, str] = field(default_factory=dict)
+    # The languages of its courtesy renditions (LAW.md § 13), each from the kind's one
+    # template and that language's catalog (docgen.render.language), every layout alike.
+    renditions: tuple[str, ...] = ()
     # Layouts posted at the site, not delivered to a person (the placard): read from a
     # distance on one page (LAW.md § 3), they carry no language-access block.
     posted: tuple[str, ...] = ()
@@ -551,8 +555,7 @@ def check_options(spec: Spec, options: Options, split: bool = False) -> None:
                 f"--language {options.language}: no such language; courtesy renditions "
                 f"are in {', '.join(LANGUAGES)}"
             )
-        wanted = "/".join(filter(None, (options.language, options.layout)))
-        if wanted not in getattr(spec, "renditions", {}):
+        if options.language not in getattr(spec, "renditions", ()):
             name = LANGUAGES[options.language][0]
             raise OptionUnsupported(
                 f"--language {options.language}: {spec.name}"
@@ -708,8 +711,6 @@ def render_document(kind: Kind, pack: Pack, context: Context, options: Options) 
     """The HTML of ``kind``'s template (or its chosen layout) over ``context``."""
     check_options(kind, options)
     template = kind.layouts.get(options.layout or "", kind.template)
-    if options.language is not None:
-        template = kind.renditions["/".join(filter(None, (options.language, options.layout)))]
     return _document(kind, pack, context, options, template, context.doc)
 
 
@@ -738,19 +739,20 @@ def _document(
     kind: Kind, pack: Pack, context: Context, options: Options, template: str, meta: DocMeta
 ) -> HtmlDocument:
     names = {**context.names(), "doc": meta}
-    html = render_html(
-        template,
-        {
-            "pack": pack,
-            "review": options.review,
-            "issue": options.mark,
-            "corrects": options.corrects,
-            "appealable": kind.appealable,
-            "taglines": _taglines(kind, pack, options),
-            **names,
-        },
-        options.templates,
-    )
+    with language.speaking(options.language):
+        html = render_html(
+            template,
+            {
+                "pack": pack,
+                "review": options.review,
+                "issue": options.mark,
+                "corrects": options.corrects,
+                "appealable": kind.appealable,
+                "taglines": _taglines(kind, pack, options),
+                **names,
+            },
+            options.templates,
+        )
     return HtmlDocument(
         kind=kind.name,
         title=meta.title,

@@ -17,6 +17,7 @@ from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle
 from docgen.cases.enforcement import Recipient, Remedy, ServedInfo, Violation
 from docgen.cases.penalty import PriorOffense
 from docgen.documents.base import (
+    COURTESY_LANGUAGES,
     Context,
     DocMeta,
     Kind,
@@ -410,7 +411,7 @@ KIND = Kind(
     heading="Notice of Violation",
     model=NoticeCase,
     template="notices/notice_of_violation.html.j2",
-    renditions={"es": "notices/es/notice_of_violation.html.j2"},
+    renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)
     context=context,
     check=check,
     warnings=warnings,

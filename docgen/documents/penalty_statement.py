@@ -11,6 +11,7 @@ from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle
 from docgen.cases.enforcement import Violation
 from docgen.cases.penalty import Offense, PriorOffense
 from docgen.documents.base import (
+    COURTESY_LANGUAGES,
     Context,
     DocMeta,
     Kind,
@@ -243,7 +244,7 @@ KIND = Kind(
     title="Penalty statement",
     model=PenaltyStatementCase,
     template="notices/penalty_statement.html.j2",
-    renditions={"es": "notices/es/penalty_statement.html.j2"},
+    renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)
     context=context,
     check=check,
     summary="the fines and imprisonment a recipient faces, from the offense history",

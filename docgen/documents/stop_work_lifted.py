@@ -21,6 +21,7 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.documents.base import (
+    COURTESY_LANGUAGES,
     Context,
     DocMeta,
     Kind,
@@ -105,7 +106,7 @@ KIND = Kind(
     title="Notice lifting a stop-work order",
     model=LiftCase,
     template="notices/stop_work_lifted.html.j2",
-    renditions={"es": "notices/es/stop_work_lifted.html.j2"},  # a courtesy copy (LAW.md § 13)
+    renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)
     context=context,
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),

@@ -24,6 +24,7 @@ from docgen.cases.common import (
 )
 from docgen.cases.enforcement import Contact, Remedy, ServedInfo, Violation
 from docgen.documents.base import (
+    COURTESY_LANGUAGES,
     Context,
     DocMeta,
     Kind,
@@ -141,10 +142,7 @@ KIND = Kind(
     layouts={"placard": "notices/stop_work_placard.html.j2"},
     # Courtesy renditions (LAW.md § 13): the served order, and the placard posted beside
     # the English one (one page, as the English placard: LAW.md § 3).
-    renditions={
-        "es": "notices/es/stop_work_order.html.j2",
-        "es/placard": "notices/es/stop_work_placard.html.j2",
-    },
+    renditions=COURTESY_LANGUAGES,
     posted=("placard",),
     summary="halt land development activities until compliance; a site placard",
     needs=("enforcement",),

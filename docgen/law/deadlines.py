@@ -63,6 +63,31 @@ FLAG_DAY = "Flag Day"
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
+class Closed(str):
+    """Why a day is not a business day, as the notice says it in English ("July 4, 2026 is
+    Independence Day"), keeping what it says (the day, the holiday's or weekday's name, and
+    the holiday that fell on the Sunday before) for a courtesy copy to say it in its own
+    language (LAW.md § 13)."""
+
+    day: date
+    name: str
+    sunday_of: str | None
+
+    def __new__(cls, day: date, name: str, sunday_of: str | None = None) -> Closed:
+        if sunday_of is not None:
+            text = f"{long_date(day)} is a public holiday, because {sunday_of} fell on Sunday"
+        elif name in WEEKDAYS:
+            text = f"{long_date(day)} is a {name}"
+        else:
+            text = f"{long_date(day)} is {name}"
+        made = super().__new__(cls, text)
+        made.day, made.name, made.sunday_of = day, name, sunday_of
+        return made
+
+    def __reduce__(self) -> tuple[type[Closed], tuple[date, str, str | None]]:
+        return (Closed, (self.day, self.name, self.sunday_of))
+
+
 @dataclass(frozen=True)
 class Deadline:
     """Day ``days`` after service, and the last day to file once GCL § 25-a has moved it."""
@@ -111,7 +136,7 @@ def _statute_holidays(
     names: tuple[str, ...],
     excepts: tuple[str, ...],
     added: tuple[tuple[str, date], ...] = (),
-) -> dict[date, str]:
+) -> dict[date, Closed]:
     """{date: reason} of the GCL § 24 public holidays in ``year`` (and Sunday carry-overs);
     ``added``: (name, the day it became one) for the holidays added by an amendment."""
     import holidays  # 45 ms to import: only when a deadline is computed
@@ -139,18 +164,15 @@ def _statute_holidays(
             f"no date found for {', '.join(sorted(missing))} in {year} (GCL § 24); "
             "check the holidays library"
         )
-    reasons = {day: f"{long_date(day)} is {name}" for day, name in found.items()}
+    reasons = {day: Closed(day, name) for day, name in found.items()}
     for day, name in found.items():
         if day.weekday() == 6 and name not in excepts:
             monday = day + timedelta(days=1)
-            reasons.setdefault(
-                monday,
-                f"{long_date(monday)} is a public holiday, because {name} fell on Sunday",
-            )
+            reasons.setdefault(monday, Closed(monday, "a public holiday", sunday_of=name))
     return reasons
 
 
-def public_holidays(year: int, pack: Pack) -> dict[date, str]:
+def public_holidays(year: int, pack: Pack) -> dict[date, Closed]:
     """The GCL § 24 public holidays of ``year``, each with the sentence naming it."""
     node = pack.part("enforcement").appeal_deadline
     names = tuple(node.public_holidays.value)
@@ -166,6 +188,10 @@ class Service:
     start: date
     rule: str  # printed on the notice
     ref: str
+    # The pack's words the rule was made from, and the dates filled in ({start}, {date},
+    # {received}, {mailed}): a courtesy copy says the same rule in its language.
+    wording: str = ""
+    dates: tuple[tuple[str, date], ...] = ()
 
 
 def service_start(served: Any, pack: Pack) -> Service:
@@ -178,31 +204,35 @@ def service_start(served: Any, pack: Pack) -> Service:
     ``served`` is a case's ``served`` block, already checked to carry what its means needs.
     """
     node = pack.part("enforcement").service
-    words = {"date": long_date(served.date)}
+    days = {"date": served.date}
     if served.means == "personal":
         start, entry = served.date, node.personal
     elif served.means == "mail" and served.received is not None:
         start = max(served.received, served.date + timedelta(days=node.mail.days_added.value))
         entry = node.mail.received
-        words["received"] = long_date(served.received)
+        days["received"] = served.received
     elif served.means == "mail":
         start = served.date + timedelta(days=node.mail.days_added.value)
         entry = node.mail.not_received
     else:
         start = max(served.date, served.mailed + timedelta(days=node.mail.days_added.value))
         entry = node.posting
-        words["mailed"] = long_date(served.mailed)
-    return Service(start, entry.value.format(start=long_date(start), **words), entry.ref)
+        days["mailed"] = served.mailed
+    days["start"] = start
+    words = {key: long_date(day) for key, day in days.items()}
+    return Service(
+        start, entry.value.format(**words), entry.ref, entry.value, tuple(days.items())
+    )
 
 
-def non_business_day(day: date, pack: Pack) -> str | None:
+def non_business_day(day: date, pack: Pack) -> Closed | None:
     """Why ``day`` is a Saturday, Sunday or public holiday (GCL §§ 24, 25-a), or None."""
     holiday = public_holidays(day.year, pack).get(day)
     if holiday:
         return holiday
     weekend = set(pack.part("enforcement").appeal_deadline.weekend_days.value)
     name = WEEKDAYS[day.weekday()]
-    return f"{long_date(day)} is a {name}" if name in weekend else None
+    return Closed(day, name) if name in weekend else None
 
 
 def appeal_deadline(served: date | None, pack: Pack) -> Deadline:

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from docgen.errors import OptionUnsupported, UnsupportedKind
+from docgen.errors import UnsupportedKind
 from docgen.kinds import MODULES
 
 T = TypeVar("T")
@@ -45,24 +45,12 @@ class Cited(Strict, Generic[T]):
 
 
 class CitedText(Cited[Text]):
-    """Words of the law (or a reading of it), and optionally their Spanish rendering for the
-    Spanish courtesy copy (LAW.md § 13): ``es``, beside the English in the pack so that
-    both are reviewed, and edited, together. Given where the words are the municipality's
-    own (its readings, the remedies its law adds); the model law's shared sentences are
-    rendered once, in templates/notices/es."""
+    """Words of the law (or a reading of it). A courtesy copy (LAW.md § 13) takes their
+    rendering from the language's translation catalog (docgen.render.language); an
+    adopter's pack may give its own Spanish rendering beside the words (``es``), reviewed
+    and edited together with them, which then comes first."""
 
     es: Text | None = None
-
-    def spanish(self) -> str:
-        """The Spanish rendering, or an error naming the value's provision and words."""
-        if self.es is None:
-            words = self.value if len(self.value) <= 60 else f"{self.value[:57]}..."
-            raise OptionUnsupported(
-                f"--language es: the pack gives no Spanish rendering (es) of {self.ref}, "
-                f"{words!r}; the Spanish courtesy copy quotes these words in English with "
-                "their Spanish rendering beside them (LAW.md § 13): give es beside the value"
-            )
-        return self.es
 
 
 # One model per kind of value (a parametrized model is built once, not at each use).

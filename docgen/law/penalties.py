@@ -50,6 +50,7 @@ class PriorFinding:
     prior: PriorOffense
     counted: bool
     reason: str
+    same_day: int = 0  # counted: how many other convictions entered that day it stands for
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Assessment:
     offense_number: int
     tier: PenaltyTier
     findings: tuple[PriorFinding, ...] = field(default_factory=tuple)
+    lookback_years: int = 5  # the pack's look-back, as the counted priors' reasons say it
 
     @property
     def committed(self) -> date:
@@ -342,7 +344,7 @@ def one_per_conviction_date(findings: Sequence[PriorFinding]) -> list[PriorFindi
             others = len(event) - 1
             with_them = "the other conviction" if others == 1 else f"the {others} other convictions"
             reason = f"{f.reason}; one prior with {with_them} entered the same day ({why})"
-            out.append(replace(f, reason=reason))
+            out.append(replace(f, reason=reason, same_day=others))
         else:
             reason = (
                 f"counted once with prior No. {event[0].index + 1}: convicted the same day, "
@@ -402,4 +404,5 @@ def assess(
         offense_number=offense_number,
         tier=tier,
         findings=tuple(findings),
+        lookback_years=lookback,
     )

@@ -55,7 +55,7 @@ def rendition_languages() -> tuple[str, ...]:
     from docgen.documents import KINDS
     from docgen.documents.base import LANGUAGES
 
-    found = {code for kind in KINDS.values() for code in kind.renditions if "/" not in code}
+    found = {code for kind in KINDS.values() for code in kind.renditions}
     return tuple(code for code in LANGUAGES if code in found)
 
 

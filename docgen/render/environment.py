@@ -28,6 +28,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
+from docgen.render import language
 from docgen.render.filters import FILTERS
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -93,6 +94,16 @@ def close_bidi(value: object) -> object:
 def _configure(env: jinja2.Environment) -> jinja2.Environment:
     env.filters.update(FILTERS)
     env.globals["nbsp"] = "\u00a0"
+    # Each sentence a message of the language being rendered (docgen.render.language):
+    # {% trans %} blocks with their whitespace trimmed, so a message is one line of the
+    # catalog however the template wraps it.
+    env.add_extension("jinja2.ext.i18n")
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        language.gettext, language.ngettext, newstyle=True
+    )
+    env.globals["law_words"] = language.law_words
+    env.globals["language"] = language.current
     return env
 
 

@@ -15,7 +15,8 @@ from markupsafe import Markup, escape
 from num2words import num2words
 
 from docgen.cases.mail import grouped
-from docgen.law.deadlines import long_date
+from docgen.law.deadlines import WEEKDAYS, Closed, Service, long_date
+from docgen.render import language
 
 NBSP = "\u00a0"
 
@@ -71,7 +72,7 @@ def number_words(number: int) -> str:
     return _words(int(number))
 
 
-# -- Spanish courtesy copies (LAW.md § 13): amounts and dates as Spanish writes them ------
+# -- Courtesy copies (LAW.md § 13): amounts, counts and dates as each language writes them --
 
 
 def _es_count(number: int, singular: str, plural_form: str) -> str:
@@ -97,15 +98,75 @@ def es_amount_words(amount: Decimal | int | str) -> str:
     return text
 
 
-def es_money_words(amount: Decimal | int | str) -> str:
-    """mil cincuenta dólares ($1,050.00): the words, then the figure as es_US writes it."""
-    figure = format_currency(Decimal(str(amount)), "USD", locale="es_US")
-    return f"{es_amount_words(amount)} ({figure})"
+def ru_amount_words(amount: Decimal | int | str) -> str:
+    """одна тысяча пятьдесят долларов, двадцать пять центов (num2words' Russian currency)."""
+    value = Decimal(str(amount)).quantize(Decimal("0.01"))
+    said: str = num2words(value, lang="ru", to="currency", currency="USD")
+    return said.removesuffix(", ноль центов")
 
 
-def es_long_date(day: date) -> str:
-    """3 de noviembre de 2026: the long date in Spanish order (Babel, es_US)."""
-    return format_date(day, format="long", locale="es_US")
+_AMOUNT_WORDS = {"es": es_amount_words, "ru": ru_amount_words}
+
+
+def said_money(amount: Decimal | int | str) -> str:
+    """$1,050.00 as the language being rendered writes the figure."""
+    return format_currency(Decimal(str(amount)), "USD", locale=language.locale())
+
+
+def said_amount_words(amount: Decimal | int | str) -> str:
+    words = _AMOUNT_WORDS.get(language.current())
+    return words(amount) if words else amount_words(amount)
+
+
+def said_money_words(amount: Decimal | int | str) -> str:
+    """The amount in words, then in figures, in the language being rendered."""
+    if language.current() == language.ENGLISH:
+        return money_words(amount)
+    return f"{said_amount_words(amount)} ({said_money(amount)})"
+
+
+def said_number_words(number: int) -> str:
+    """five; cinco; пять."""
+    if language.current() == language.ENGLISH:
+        return number_words(number)
+    said: str = num2words(int(number), lang=language.current())
+    return said
+
+
+def said_long_date(day: date) -> str:
+    """November 3, 2026; 3 de noviembre de 2026: the long date in the language's order."""
+    if language.current() == language.ENGLISH:
+        return long_date(day)
+    return format_date(day, format="long", locale=language.locale())
+
+
+def said_closed(reason: Any) -> str:
+    """Why a day is not a business day (deadlines.Closed) in the language being rendered."""
+    if language.current() == language.ENGLISH or not isinstance(reason, Closed):
+        return str(reason)
+    day = said_long_date(reason.day)
+    if reason.sunday_of is not None:
+        return language.gettext(
+            "%(day)s is a public holiday, because %(holiday)s fell on Sunday"
+        ) % {"day": day, "holiday": language.gettext(reason.sunday_of)}
+    if reason.name in WEEKDAYS:
+        return language.gettext("%(day)s is a %(weekday)s") % {
+            "day": day,
+            "weekday": language.gettext(reason.name),
+        }
+    return language.gettext("%(day)s is %(holiday)s") % {
+        "day": day,
+        "holiday": language.gettext(reason.name),
+    }
+
+
+def said_rule(service: Service) -> str:
+    """When service was complete (deadlines.Service), in the language being rendered: the
+    pack's words for the means, rendered, with the dates in the language's order."""
+    if language.current() == language.ENGLISH:
+        return service.rule
+    wording = language.law_words(service.wording) or service.wording
+    return wording.format(**{key: said_long_date(day) for key, day in service.dates})
 
 
 def ordinal(n: int) -> str:
@@ -182,11 +243,13 @@ def from_case(context: Context, value: Any, given: bool = True) -> Markup:
 FILTERS = {
     "article_number": grouped,
     "from_case": from_case,
-    "money": money,
-    "money_words": money_words,
-    "amount_words": amount_words,
-    "number_words": number_words,
-    "long_date": long_date,
+    "money": said_money,
+    "money_words": said_money_words,
+    "amount_words": said_amount_words,
+    "number_words": said_number_words,
+    "long_date": said_long_date,
+    "said_closed": said_closed,
+    "said_rule": said_rule,
     "day_of": day_of,
     "ordinal": ordinal,
     "cite": cite,
@@ -195,6 +258,4 @@ FILTERS = {
     "plural": plural,
     "quantity": quantity,
     "every": every,
-    "es_money_words": es_money_words,
-    "es_long_date": es_long_date,
 }
