@@ -47,13 +47,21 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
 # Messages a template looks up by a value rather than says (``_(party.role)``, the offense
 # number's ordinal, why a day is closed), each with where the value comes from.
 LOOKED_UP = {
-    "docgen/cases (a party's role)": ("landowner", "developer", "applicant"),
-    "docgen/documents/penalty_statement.py (offense_words)": (
-        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+    "docgen/cases:role": ("landowner", "developer", "applicant"),
+    "docgen/documents/penalty_statement.py:offense_words": (
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
         "tenth",
     ),
-    "docgen/law/deadlines.py (WEEKDAYS)": WEEKDAYS,
-    "docgen/law/deadlines.py (GCL § 24 holidays)": (
+    "docgen/law/deadlines.py:WEEKDAYS": WEEKDAYS,
+    "docgen/law/deadlines.py:LIBRARY_NAMES": (
         *sorted({name for name in LIBRARY_NAMES.values() if name}),
         FLAG_DAY,
     ),
@@ -76,7 +84,7 @@ def template_messages() -> Catalog:
             found.add(word, None, [(where, 0)])
     for jurisdiction in pack_names():
         for path, words in pack_words(load_pack(jurisdiction)):
-            found.add(words, None, [(f"docgen/law/{jurisdiction}.yaml {path}", 0)])
+            found.add(words, None, [(f"docgen/law/{jurisdiction}.yaml:{path}", 0)])
     for kind, fixture in served_fixtures():
         with language.gathering() as gathered, language.speaking("es"):
             build(kind, fixture)
@@ -92,7 +100,7 @@ def pack_words(pack: Pack) -> list[tuple[str, str]]:
 
     def walk(value: Any, path: str) -> None:
         if isinstance(value, Cited) and isinstance(value.value, str):
-            if not path.startswith("offices.") or path == "offices.hours":
+            if not path.startswith("offices."):  # an address, a telephone, hours: as set
                 out.append((path, value.value))
         elif isinstance(value, BaseModel):
             for name in type(value).model_fields:

@@ -22,10 +22,37 @@ from docgen.documents import get_kind
 from docgen.documents.base import Options
 from docgen.law.packs import ENV, load_pack
 from docgen.pack_check import moved_into
-from docgen.render.filters import es_amount_words, es_long_date, es_money_words
+from docgen.render import language
+from docgen.render.filters import es_amount_words, said_long_date, said_money_words
 from tests.helpers.cli import docgen
 from tests.helpers.enforcement_cases import ROOT, squash
 from tests.helpers.readback import docx_text, docx_text_in, html_text, pdf_pages, pdf_text
+
+
+def es_long_date(day):
+    """A date as the Spanish copy writes it."""
+    with language.speaking("es"):
+        return said_long_date(day)
+
+
+def es_words(english):
+    """The Spanish catalog's rendering of ``english`` (the law's words, the pack's own)."""
+    return language.catalog("es").get(english)
+
+
+# How a served notice says its means of service in Spanish (the method as typed follows).
+MEANS = {
+    "personal": "por entrega personal",
+    "mail": "por correo",
+    "posting": "por fijación en el sitio, con una copia enviada por correo",
+}
+
+
+def es_money_words(amount):
+    """An amount as the Spanish copy writes it: words, then figures."""
+    with language.speaking("es"):
+        return said_money_words(amount)
+
 
 NOTICES = [path for kind, path in SAMPLES if kind == "notice-of-violation"]
 # Every sample of a kind with a Spanish rendition.
@@ -127,9 +154,12 @@ def test_the_spanish_rendition_has_every_block_and_no_english_sentence(kind, pat
     assert spanish.filename.endswith("-es")
 
 
-# The orders' Spanish copies were a page longer than their English from the first (the
-# order's words quoted beside their rendering, each in a paragraph of its own).
-PAGES_OVER_ENGLISH = {"stop-work-order": 1, "stop-work-lifted": 1}
+# A Spanish copy may be a page longer than its English: the law's words are quoted in
+# English beside their rendering, every sentence of the English said (LAW.md § 13).
+PAGES_OVER_ENGLISH = {
+    kind: 1
+    for kind in ("notice-of-violation", "penalty-statement", "stop-work-order", "stop-work-lifted")
+}
 
 
 @pytest.mark.parametrize(("kind", "path"), RENDERED, ids=RENDERED_IDS)
@@ -212,7 +242,7 @@ def test_the_other_measures_quote_the_law_in_english_beside_their_spanish(kind):
     for key in OTHER_MEASURES:
         value = getattr(e, key)
         for fmt, text in texts.items():
-            assert squash(f"{value.es} (traducción de:") in text, (fmt, key)
+            assert squash(f"{es_words(value.value)} (traducción de:") in text, (fmt, key)
             assert squash(value.value) in text and squash(f"({value.ref})") in text, (fmt, key)
         assert squash(value.value) in quoted and squash(value.value) in tagged_english, key
     # The stop-work order as the Spanish order renders it, its words quoted beside it.
@@ -232,16 +262,18 @@ def test_the_spanish_notice_says_how_to_appeal_and_certifies_its_service():
     for fmt, text in texts.items():
         assert squash("Cómo apelar") in text and squash("Otras consecuencias") in text, fmt
         for key in PROCEDURE:
-            assert squash(getattr(procedure, key).es) in text, (fmt, key)
-        assert squash("Llame a la oficina Village Clerk al (607) 749-3322.") in text, fmt
+            assert squash(es_words(getattr(procedure, key).value)) in text, (fmt, key)
+        assert squash("Llame a la oficina del Secretario de la Villa al (607) 749-3322.") in text, (
+            fmt
+        )
         order = ("Cómo apelar", "Otras consecuencias", "Certificado de notificación")
         found = [text.index(squash(heading)) for heading in order]
         assert found == sorted(found), fmt
         assert (
             squash(
                 f"certifico que el {es_long_date(served['date'])} notifiqué este Aviso de "
-                f"Infracción n.º {data['number']} a {data['recipient']['name']} por "
-                f"{served['method']}."
+                f"Infracción n.º {data['number']} a {data['recipient']['name']} "
+                f"{MEANS[served['means']]} ({served['method']})."
             )
             in text
         ), fmt
@@ -255,11 +287,11 @@ def test_the_spanish_statement_states_the_six_steps_of_its_computation():
     texts, _, _ = read_back(doc)
     steps = (
         "no cuenta y no se indica aquí.",
-        "el mismo día que la infracción actual o antes, y no más de 5 años antes",
+        "en la fecha de la infracción actual o antes, y no más de cinco años antes",
         "una sanción mayor presupone una condena que el infractor ya tenía",
-        "las condenas dictadas en una misma fecha cuentan como una sola infracción anterior",
-        "la tercera infracción y cualquier otra posterior tienen la sanción más alta",
-        "cada semana completa de 7 días que continuó suma una más",
+        "las condenas dictadas en la misma fecha cuentan como una sola infracción anterior",
+        "la tercera infracción y cualquier posterior tienen la sanción más alta",
+        "cada semana completa de siete días que continuó suma una más",
     )
     for fmt, text in texts.items():
         found = [text.index(squash(step)) for step in steps]

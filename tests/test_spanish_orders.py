@@ -19,9 +19,17 @@ from test_taglines import pdf_langs
 from docgen import api
 from docgen.documents.base import Options
 from docgen.law.packs import load_pack
-from docgen.render.filters import es_long_date, phone
+from docgen.render import language
+from docgen.render.filters import phone, said_long_date
 from tests.helpers.enforcement_cases import ORDERS, ROOT, case_data, squash
 from tests.helpers.readback import docx_text, docx_text_in, pdf_pages, pdf_text
+
+
+def es_long_date(day):
+    """A date as the Spanish copy writes it."""
+    with language.speaking("es"):
+        return said_long_date(day)
+
 
 HOMER = load_pack("homer")
 LIFTED = sorted((ROOT / "fixtures" / "stop-work-lifted").glob("*.yaml"))
@@ -80,12 +88,13 @@ def test_the_spanish_order_quotes_the_law_in_english_beside_its_rendering(orders
     assert [(lang, words) for lang, words, _ in found] == [
         ("en", getattr(HOMER.enforcement, key).value) for key in QUOTED
     ]
-    # The order's sentence before its quote is the rendering; the others have theirs after.
-    first, *rest = (said for _, _, said in found)
-    assert first.startswith("Texto de la ley, en inglés, que la oración anterior traduce:")
-    for said in rest:
-        assert said.startswith("Texto de la ley, en inglés:")
-        assert "|| Traducción al español: " in said
+    # Each quote follows its rendering in the same sentence, marked as its translation.
+    for _, words, said in found:
+        rendering = squash(said.split(" || ")[0])
+        assert (
+            squash(f"(traducción de: “{words}”)") in rendering
+            or squash(f"(traducción de: {words})") in rendering
+        )
     text, word = squash(pdf_text(pdf)), squash(docx_text(docx_bytes))
     for key in QUOTED:
         english = squash(getattr(HOMER.enforcement, key).value)

@@ -220,9 +220,7 @@ def service_start(served: Any, pack: Pack) -> Service:
         days["mailed"] = served.mailed
     days["start"] = start
     words = {key: long_date(day) for key, day in days.items()}
-    return Service(
-        start, entry.value.format(**words), entry.ref, entry.value, tuple(days.items())
-    )
+    return Service(start, entry.value.format(**words), entry.ref, entry.value, tuple(days.items()))
 
 
 def non_business_day(day: date, pack: Pack) -> Closed | None:

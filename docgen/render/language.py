@@ -28,7 +28,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from docgen.errors import DocgenError
+from docgen.errors import OptionUnsupported
 
 ENGLISH = "en"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -46,8 +46,10 @@ _current: ContextVar[str] = ContextVar("docgen_language", default=ENGLISH)
 _gathered: ContextVar[set[str] | None] = ContextVar("docgen_gathered", default=None)
 
 
-class MissingTranslation(DocgenError):
-    """A message of a template, or words of the law, that a catalog has no rendering of."""
+class MissingTranslation(OptionUnsupported):
+    """A message of a template, or words of the law, that a catalog has no rendering of:
+    the courtesy copy asked for cannot be made (a usage error, as a language a kind has no
+    rendition in)."""
 
 
 @contextmanager
@@ -142,13 +144,27 @@ def gettext(message: str) -> str:
     return found
 
 
-def _gather(language: str, message: str) -> str:
+def _gather(language: str, message: str, ref: str | None = None) -> str:
     """``message`` gathered for the catalogs (``gathering``), or refused as missing."""
     gathered = _gathered.get()
     if gathered is None:
-        raise _missing(language, message)
+        raise _missing(language, message) if ref is None else _missing_law(language, message, ref)
     gathered.add(message)
     return message
+
+
+def _missing_law(language: str, english: str, ref: str) -> MissingTranslation:
+    """The law's words (or the pack's own) with no rendering: the pack gives it beside the
+    value, or the catalog holds it."""
+    name = LANGUAGES[language][0]
+    shown = english if len(english) <= 60 else f"{english[:57]}..."
+    return MissingTranslation(
+        f"--language {language}: the pack gives no {name} rendering ({language}) of {ref}, "
+        f"{shown!r}; the {name} courtesy copy quotes these words in English with their "
+        f"rendering beside them (LAW.md § 13): give {language} beside the value in the pack, "
+        f"or add the words to the {name} translation catalog "
+        f"({catalog_path(language).relative_to(LOCALE_DIR.parent)})"
+    )
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
@@ -178,5 +194,5 @@ def law_words(value: Any) -> str | None:
         return str(own)
     found = catalog(language).get(english)
     if not isinstance(found, str):
-        return _gather(language, english)
+        return _gather(language, english, None if isinstance(value, str) else str(value.ref))
     return found
