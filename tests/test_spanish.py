@@ -215,7 +215,7 @@ def sample(kind: str, stem: str):
 def pdf_body(pdf: bytes) -> str:
     """The PDF's text without its page furniture (the running head, "Page X of Y", the
     bullets of list items), so a sentence across a page break reads whole."""
-    furniture = re.compile(r"(Page \d+ of \d+|.* · .* No\. \S+|•)")
+    furniture = re.compile(r"(Page \d+ of \d+|Página \d+ de \d+|.* · .* (No\.|N\.º) \S+|•)")
     lines = pdf_text(pdf).splitlines()
     return "\n".join(line for line in lines if not furniture.fullmatch(line.strip()))
 

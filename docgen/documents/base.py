@@ -441,7 +441,7 @@ class Kind(_Described):
         if options.copy is not None:
             context = copy_context(context, case, options.copy)
         if options.language is not None:
-            context = rendition_context(context, options.language)
+            context = rendition_context(context, options.language, pack)
         document = render_document(self, pack, context, options)
         review = None
         if options.review and self.review_template is not None:
@@ -687,13 +687,24 @@ def copy_context(context: Context, case: Any, index: int) -> Context:
     return replace(context, copy_for=person, doc=doc)
 
 
-def rendition_context(context: Context, language: str) -> Context:
-    """``context`` as the courtesy rendition in ``language``: its own language tag and a
-    file of its own (``<name>-es``)."""
+def rendition_context(context: Context, code: str, pack: Pack) -> Context:
+    """``context`` as the courtesy rendition in ``code``: its own language tag, a file of
+    its own (``<name>-es``), and its title and running head in that language."""
+    meta = context.doc
+    with language.speaking(code):
+        words = meta.title.removesuffix(f" No. {meta.number}")
+        title = (
+            f"{language.gettext(words)} {language.gettext('No.')} {meta.number}"
+            if words != meta.title
+            else meta.title
+        )
+        name = language.law_words(pack.name) or pack.name.value
     doc = replace(
-        context.doc,
-        lang=LANGUAGES[language][1],
-        filename=f"{context.doc.filename or context.doc.number}-{language}",
+        meta,
+        title=title,
+        running_head=f"{name} · {title}" if words != meta.title else meta.running_head,
+        lang=LANGUAGES[code][1],
+        filename=f"{meta.filename or meta.number}-{code}",
     )
     return replace(context, doc=doc)
 

@@ -180,8 +180,12 @@ def day_of(day: date) -> str:
 
 
 def cite(ref: str) -> str:
-    """§ 228-79C(1)(f), with the section sign held to its number."""
+    """§ 228-79C(1)(f), with the section sign held to its number; a municipality's practice
+    ("<its name> practice") in the language being rendered."""
     text = str(ref).strip()
+    if language.current() != language.ENGLISH and text.endswith(" practice"):
+        who = language.law_words(text.removesuffix(" practice"))
+        return language.gettext("%(who)s practice") % {"who": who}
     for sign in ("§§", "§"):
         if text.startswith(sign + " "):
             return sign + NBSP + text[len(sign) + 1 :]

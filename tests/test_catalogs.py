@@ -1,0 +1,141 @@
+"""Every language from one source (LAW.md § 13): the translation catalogs are complete and
+current, and a courtesy copy says every sentence of its English, in its language.
+
+- The catalog template (docgen/locale/docgen.pot) holds exactly the messages the templates,
+  the renderer, the looked-up values and the packs' printed words say today
+  (scripts/catalogs.py makes it): a sentence added to a template and not extracted fails.
+- Each language's catalog translates every one of them (none empty, none fuzzy), with the
+  same placeholders and markup as the English.
+- The faults of the first Spanish copies, each read back from the PDF: the whole penalty
+  paragraph of § 228-79C(4); when service is complete and the weekend and holiday rule on a
+  notice not yet served; posting said as posting (fijación), the means of service in
+  Spanish; each prior's reason in Spanish; the municipality named one way.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+from babel.messages.pofile import read_po
+from conftest import ROOT
+
+from docgen import api
+from docgen.documents import KINDS
+from docgen.documents.base import Options
+from docgen.render import language
+from tests.helpers.readback import pdf_text
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import catalogs
+
+LANGUAGES = sorted(path.parent.name for path in language.LOCALE_DIR.glob("*/LC_MESSAGES"))
+PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}|</?\w+[^>]*>")
+
+
+def squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def read(path):
+    with path.open("rb") as handle:
+        return read_po(handle)
+
+
+def ids(catalog) -> set[str]:
+    return {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
+
+
+def test_the_catalog_template_holds_what_the_templates_say_today():
+    said = ids(catalogs.template_messages())
+    kept = ids(read(language.LOCALE_DIR / "docgen.pot"))
+    assert said - kept == set(), "run `make catalogs`: messages not yet extracted"
+    assert kept - said == set(), "run `make catalogs`: messages no template says any more"
+
+
+def test_there_is_a_catalog_for_every_language_a_kind_is_rendered_in():
+    rendered = {code for kind in KINDS.values() for code in getattr(kind, "renditions", ())}
+    assert rendered and rendered <= set(LANGUAGES)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_message_is_translated_with_its_placeholders_and_markup(code):
+    template = {m.id: m for m in read(language.LOCALE_DIR / "docgen.pot") if m.id}
+    catalog = {m.id: m for m in read(language.catalog_path(code)) if m.id}
+    untranslated, mismatched = [], []
+    for key in template:
+        entry = catalog.get(key)
+        strings = () if entry is None else entry.string
+        strings = (strings,) if isinstance(strings, str) else tuple(strings)
+        if entry is None or entry.fuzzy or not strings or not all(strings):
+            untranslated.append(key)
+            continue
+        sources = (key,) if isinstance(key, str) else tuple(key)
+        allowed = {p for source in sources for p in PLACEHOLDER.findall(source)}
+        needed = allowed - {"%(count)s"}  # a plural's one form may say "the other"
+        tagged = {'<span lang="en">', "</span>"}  # a translation may tag English it keeps
+        for string in strings:
+            found = set(PLACEHOLDER.findall(string)) - tagged
+            if not (needed - tagged <= found <= allowed):
+                mismatched.append((key, string))
+    assert untranslated == [], f"{len(untranslated)} messages without {code} wording"
+    assert mismatched == []
+
+
+def build(kind: str, sample: str, code: str, **changes):
+    data = api.load(ROOT / "fixtures" / kind / f"{sample}.yaml")[0]
+    data.update(changes)
+    doc = api.build(kind, data, Options(language=code))
+    return " ".join(pdf_text(api.to_bytes(doc, "pdf")).split())
+
+
+def test_the_spanish_penalty_paragraph_is_the_whole_of_c4():
+    text = squash(build("penalty-statement", "homer-second-offense-continued", "es"))
+    for words in (
+        "Además de cualquier sanción prevista en este artículo o por la ley, o como "
+        "alternativa a ella",
+        "(traducción de: “In addition to or as an alternative to any penalty provided herein "
+        "or by law”)",
+        "las infracciones de este artículo se considerarán delitos menores (misdemeanors)",
+        "violations of this article shall be deemed misdemeanors",
+    ):
+        assert squash(words) in text, words
+    # Each prior's reason, in Spanish, its dates in Spanish order.
+    assert squash("cuenta: cometida el") in text and "counted:" not in text
+
+
+def test_an_unserved_spanish_notice_says_when_service_is_complete_and_how_days_are_counted():
+    text = squash(build("notice-of-violation", "homer-first-offense", "es", served=None))
+    for words in (
+        "dentro de los 15 días siguientes a la notificación de este aviso",
+        "si se le envía por correo, en la fecha posterior entre el día en que lo recibe y "
+        "cinco días después del día en que se envía",
+        "si el último día cae en sábado, domingo o día feriado, puede presentar la apelación "
+        "el siguiente día hábil",
+    ):
+        assert squash(words) in text, words
+
+
+def test_posting_is_fijacion_and_the_means_of_service_is_said_in_spanish():
+    data = api.load(ROOT / "fixtures" / "notice-of-violation" / "homer-first-offense.yaml")[0]
+    served = dict(data["served"], means="posting", method="posting at the site entrance")
+    served["mailed"] = served["date"]
+    text = squash(build("notice-of-violation", "homer-first-offense", "es", served=served))
+    assert squash("por fijación en el sitio, con una copia enviada por correo") in text
+    assert "publicación" not in text and "porposting" not in text
+    assert squash("El aviso se fijó en el sitio el") in text  # when service was complete
+
+
+def test_the_municipality_is_named_one_way_in_spanish():
+    text = build("notice-of-violation", "homer-first-offense", "es")
+    assert "La entidad" not in text
+    body = text.split("Aviso de Infracción", 1)[1].replace("Code of the Village of Homer", "")
+    body = re.sub(r"“[^”]*”", "", body)  # the law quoted in English
+    # Its English name only in a quoted law (the code's title is its name, and the
+    # letterhead above the notice is the Village's own).
+    sentences = [s for s in re.split(r"(?<=\.) ", body) if "Village of Homer" in s]
+    assert all("“" in s or "traducción de" in s for s in sentences), sentences
+    assert "Village of Homer practice" not in text and "(práctica de la Villa de Homer)" in text
+    assert "Villa de Homer · Aviso de Infracción N.º" in text  # the running head
+    assert "la Villa de Homer" in text or "La Villa de Homer" in text
