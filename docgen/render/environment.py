@@ -104,6 +104,7 @@ def _configure(env: jinja2.Environment) -> jinja2.Environment:
     )
     env.globals["law_words"] = language.law_words
     env.globals["language"] = language.current
+    env.globals["english"] = language.english
     return env
 
 

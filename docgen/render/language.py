@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from babel.messages.pofile import read_po
+from markupsafe import Markup
 
 from docgen.errors import OptionUnsupported
 
@@ -196,3 +197,10 @@ def law_words(value: Any) -> str | None:
     if not isinstance(found, str):
         return _gather(language, english, None if isinstance(value, str) else str(value.ref))
     return found
+
+
+def english() -> Markup:
+    """The attribute that marks words kept in English (a name, a title, what a person
+    typed) in a courtesy copy, for screen readers and the PDF's /Lang; nothing in the
+    English original, which is English throughout."""
+    return Markup("") if current() == ENGLISH else Markup(' lang="en"')
