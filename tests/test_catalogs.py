@@ -20,6 +20,7 @@ import sys
 import pytest
 from babel.messages.pofile import read_po
 from conftest import ROOT
+from lxml import html as lxml_html
 
 from docgen import api
 from docgen.documents import KINDS
@@ -139,3 +140,34 @@ def test_the_municipality_is_named_one_way_in_spanish():
     assert "Village of Homer practice" not in text and "(práctica de la Villa de Homer)" in text
     assert "Villa de Homer · Aviso de Infracción N.º" in text  # the running head
     assert "la Villa de Homer" in text or "La Villa de Homer" in text
+
+
+SERVED_SAMPLES = sorted(
+    (name, path)
+    for name, kind in KINDS.items()
+    if "ru" in getattr(kind, "renditions", ())
+    for path in (ROOT / "fixtures" / name).glob("*.yaml")
+)
+ENGLISH_WORDS = re.compile(r"\b(the|and|of|shall|must|within|this|notice|may|days?|by|is)\b", re.I)
+
+
+@pytest.mark.parametrize(
+    ("kind", "path"), SERVED_SAMPLES, ids=[f"{k}/{p.stem}" for k, p in SERVED_SAMPLES]
+)
+def test_a_second_language_comes_from_its_catalog_alone(kind, path):
+    """Russian, from docgen/locale/ru and nothing else: the same template, every sentence
+    in Russian (what stays English is tagged so: the law quoted, names, what was typed),
+    its page furniture too, and its PDF's text in Cyrillic glyphs the fonts have."""
+    doc = api.build(kind, path, Options(language="ru"))
+    assert doc.lang == "ru" and doc.filename.endswith("-ru")
+    tree = lxml_html.document_fromstring(doc.html)
+    for el in tree.xpath(
+        '//*[@lang="en"] | //header | //*[contains(@class, "window")] | '
+        '//*[contains(@class, "cite")] | //section[contains(@class, "taglines")] | //head'
+    ):
+        el.drop_tree()
+    lines = [line.strip() for line in tree.text_content().splitlines() if line.strip()]
+    assert [line for line in lines if ENGLISH_WORDS.search(line)] == []
+    text = pdf_text(api.to_bytes(doc, "pdf"))
+    assert re.search(r"[а-яА-Я]{4,}", text) and "\ufffd" not in text
+    assert doc.warnings == () or all("glyph" not in w for w in doc.warnings)

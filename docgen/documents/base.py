@@ -87,8 +87,9 @@ class Options:
 # language.
 LANGUAGES = language.LANGUAGES
 ENGLISH = language.ENGLISH
-# The languages docgen's served kinds are rendered in from their catalogs.
-COURTESY_LANGUAGES = ("es",)
+# The languages docgen's served kinds are rendered in from their catalogs (docgen/locale):
+# Spanish, and Russian, of § 202-a's list, to prove the path for every other.
+COURTESY_LANGUAGES = ("es", "ru")
 
 
 Day = date  # a date, where a field named ``date`` hides the type inside a class
