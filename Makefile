@@ -1,5 +1,5 @@
 # The two Quick start commands (README): `make demo` and `make test`.
-.PHONY: setup setup-test demo test check lint bench frame dist docs soak lock test-latest
+.PHONY: setup setup-test demo test check lint bench frame dist docs soak lock test-latest catalogs
 
 setup:
 	bash scripts/setup.sh
@@ -31,7 +31,8 @@ QUICK = tests/test_deadlines.py tests/test_penalties.py tests/test_penalty_law.p
 	tests/test_environ.py tests/test_lock.py tests/test_layers.py \
 	tests/test_library_warnings.py tests/test_suite_record.py tests/test_parity.py \
 	tests/test_golden.py tests/test_samples_agree.py tests/test_packs.py \
-	tests/test_settings.py tests/test_law_in_packs.py tests/test_kind_description.py
+	tests/test_settings.py tests/test_law_in_packs.py tests/test_kind_description.py \
+	tests/test_catalogs.py
 check: lint
 	PYTHONDONTWRITEBYTECODE= .venv/bin/pytest -n 2 $(QUICK)
 
@@ -58,6 +59,11 @@ bench: setup-test
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py
+
+# The translation catalogs from the templates (docs/law.md, "Courtesy copies"): extract every
+# message into docgen/locale/docgen.pot and add the new ones to each language's catalog.
+catalogs: setup
+	.venv/bin/python scripts/catalogs.py
 
 # A release wheel in dist/, its version from the repository's tags (docs/deploy.md, step 10).
 dist: setup-test
