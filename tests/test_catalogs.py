@@ -171,3 +171,26 @@ def test_a_second_language_comes_from_its_catalog_alone(kind, path):
     text = pdf_text(api.to_bytes(doc, "pdf"))
     assert re.search(r"[а-яА-Я]{4,}", text) and "\ufffd" not in text
     assert doc.warnings == () or all("glyph" not in w for w in doc.warnings)
+
+
+def blocks(html: str) -> list[str]:
+    """Every block of a document, in order, by its element and class: its headings,
+    paragraphs, list items, table rows and sections, but the courtesy statement (which a
+    copy alone has)."""
+    tree = lxml_html.document_fromstring(html)
+    for el in tree.xpath('//section[contains(@class, "courtesy")]'):
+        el.drop_tree()
+    tags = ("h1", "h2", "h3", "p", "li", "tr", "section", "table")
+    return [f"{el.tag}.{el.get('class') or ''}" for el in tree.body.iter(*tags)]
+
+
+COPIES = [(k, p, c) for k, p in SERVED_SAMPLES for c in ("es", "ru")]
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "code"), COPIES, ids=[f"{k}/{p.stem}/{c}" for k, p, c in COPIES]
+)
+def test_a_copy_has_the_englishs_sections_and_paragraphs_and_no_other(kind, path, code):
+    english = blocks(api.build(kind, path).html)
+    copy = blocks(api.build(kind, path, Options(language=code)).html)
+    assert copy == english
