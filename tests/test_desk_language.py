@@ -206,7 +206,7 @@ def test_an_unknown_language_is_refused_naming_the_field_and_nothing_changes(des
     assert refused.status_code == 400
     said = (
         "Preferred language: &#39;tlh&#39; is not a language docgen issues courtesy copies "
-        "in; choose English (en), Spanish (es), or no preference (LAW.md § 13)"
+        "in; choose English (en), Spanish (es), Russian (ru), or no preference (LAW.md § 13)"
     )
     assert said in refused.text
     assert 'aria-invalid="true"' in refused.text and 'role="alert"' in refused.text
