@@ -18,20 +18,21 @@ from pathlib import Path
 from typing import Any
 
 from docgen.cases.loader import read_case_file
-from docgen.cases.validate import cited_problems, validate
+from docgen.cases.validate import validate
 from docgen.documents import DOCUMENTS, get_kind
 from docgen.documents.base import (
     Kind,
     Options,
+    Spec,
     build_blank,
     check_options,
     jurisdiction_of,
     provided_by,
     rendition,
 )
-from docgen.errors import CaseInvalid, DocgenError, OutputUsage
+from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, OutputUsage
 from docgen.law.packs import load_pack, pack_files, pack_names
-from docgen.law.provisions import cited_by
+from docgen.law.provisions import cited_by, cited_problems
 from docgen.render.formats import FORMATS, Rendition, to_bytes
 from docgen.render.html import HtmlDocument
 from docgen.render.output import STDOUT, safe_name, write_files, write_stdout
@@ -211,8 +212,8 @@ def render(
     options = with_case_dir(options, source)
     if split:
         doc = render_case(kind, data, options, name).document
-        blobs = split_blobs(spec, data, name, formats, out, options, pdf_variant)
-        return Rendered(doc, write_files(blobs, force))
+        parts = split_blobs(spec, data, name, formats, out, options, pdf_variant)
+        return Rendered(doc, write_files(parts, force))
     if copies:
         return copy_files(kind, data, name, formats, out, options, pdf_variant, force)
     _check_out(out, formats, options.review)
@@ -256,7 +257,7 @@ def unique_stems(labels: Iterable[str], fallback: str = "part") -> list[str]:
 
 
 def split_blobs(
-    spec: Kind,
+    spec: Spec,
     data: dict[str, Any],
     name: str,
     formats: Iterable[str],
@@ -275,6 +276,8 @@ def split_blobs(
     if folder.exists() and not folder.is_dir():
         raise DocgenError(f"--split writes one file per part into a directory; {out} is a file")
     formats = tuple(formats)
+    if spec.split is None:  # check_options refused --split for it before
+        raise OptionUnsupported(f"{spec.name} has no parts to split")
     parts = spec.split(data)
     blobs: dict[Path, bytes] = {}
     for stem, (_, part) in zip(unique_stems(label for label, _ in parts), parts, strict=True):
@@ -336,7 +339,10 @@ def copy_files(
 
 def blank(kind: str, jurisdiction: str, options: Options | None = None) -> HtmlDocument:
     """An empty form of ``kind`` for ``jurisdiction`` (no case at all), to fill in by hand."""
-    return build_blank(get_kind(kind), jurisdiction, options or Options())
+    spec = get_kind(kind)
+    if not isinstance(spec, Kind):  # a bundle (the packet) has no blank form of its own
+        raise DocgenError(f"{kind} has no blank form; render it from a case file")
+    return build_blank(spec, jurisdiction, options or Options())
 
 
 def render_blank(

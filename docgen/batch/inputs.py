@@ -125,7 +125,7 @@ def csv_cases(path: Path) -> list[CaseInput]:
                         'the sheet as CSV with commas ("CSV UTF-8 (comma delimited)")',
                     )
                 ]
-    cases = []
+    cases: list[CaseInput] = []
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue  # a blank line is not a case
@@ -175,7 +175,10 @@ def unflatten(cells: Iterable[tuple[str, str]]) -> dict[str, Any]:
         if parts[-1] in node:
             raise CaseFileError(f"column {column!r}: given twice, or also as a group of columns")
         node[parts[-1]] = value
-    return _lists(root, "")
+    case = _lists(root, "")
+    if not isinstance(case, dict):
+        raise CaseFileError("every column is named by a number: name each column for its field")
+    return case
 
 
 def _lists(node: Any, path: str) -> Any:

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from docgen.batch.inputs import MANIFEST, CaseInput
+from docgen.batch.inputs import MANIFEST as MANIFEST  # the name its importers read here
+from docgen.batch.inputs import CaseInput
 from docgen.errors import OutputError
 from docgen.render.output import atomic_write
 

@@ -24,7 +24,7 @@ import hashlib
 import multiprocessing
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
@@ -246,7 +246,7 @@ def _pool(workers: int, job: Job) -> ProcessPoolExecutor:
 
 def outcomes(
     todo: Iterable[tuple[int, CaseInput]], workers: int, job: Job, render: Render = render_case
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """Every case's Outcome, in completion order, with at most two cases per worker in
     flight. When a worker dies, the cases in flight are retried one at a time, alone."""
     queue = deque(todo)

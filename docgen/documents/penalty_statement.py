@@ -9,7 +9,7 @@ from typing import Any
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.cases.enforcement import Violation
-from docgen.cases.penalty import Offense, PriorOffense
+from docgen.cases.penalty import Offense, PenaltyInput, PriorOffense
 from docgen.documents.base import (
     COURTESY_LANGUAGES,
     Context,
@@ -112,7 +112,7 @@ def penalty_assessment(case: Any, pack: Pack) -> Assessment:
     return found
 
 
-def offense_problems(case: PenaltyStatementCase) -> list[Problem]:
+def offense_problems(case: PenaltyStatementCase | PenaltyInput) -> list[Problem]:
     """``offense`` dates a statement about one violation; several are dated one by one."""
     if case.offense is None:
         if case.violations:

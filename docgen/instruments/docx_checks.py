@@ -484,4 +484,5 @@ def _rels_without_outside(blob: bytes, part: str) -> bytes:
         external = (node.get("TargetMode") or "").lower() == "external"
         if external or SCHEME.match((node.get("Target") or "").strip()):
             node.getparent().remove(node)
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    made: bytes = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
+    return made

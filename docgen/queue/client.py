@@ -26,7 +26,7 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, text
@@ -190,7 +190,7 @@ def outcomes(
     patience: float = 300.0,
     by: str | None = None,
     asked: dict[str, str] | None = None,
-) -> Iterator[Outcome]:
+) -> Generator[Outcome, None, None]:
     """Every case's Outcome (in completion order), rendered by workers through the queue.
     ``asked`` (issuing): filled with each case's request hash by its source, for
     :func:`numbers_recorded`."""

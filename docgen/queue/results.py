@@ -69,7 +69,7 @@ class Store:
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": STORE_LOCK})
             held = conn.execute(
                 text(f"SELECT coalesce(sum(size), 0) FROM {SCHEMA}.result_files")
-            ).scalar()
+            ).scalar_one()
             if size and held + size > self.limit:
                 raise StoreFull(
                     f"the queue's result store is full: it holds {held / 2**20:.1f} MB and "
@@ -206,5 +206,5 @@ class Store:
             return int(
                 conn.execute(
                     text(f"SELECT coalesce(sum(size), 0) FROM {SCHEMA}.result_files")
-                ).scalar()
+                ).scalar_one()
             )

@@ -295,7 +295,7 @@ def status(url: str | None = None) -> Status:
                 found.store_bytes = int(
                     conn.execute(
                         text(f"SELECT coalesce(sum(size), 0) FROM {SCHEMA}.result_files")
-                    ).scalar()
+                    ).scalar_one()
                 )
     finally:
         engine.dispose()

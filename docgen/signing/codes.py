@@ -54,7 +54,8 @@ def _hasher() -> Any:
 
 
 def hash_code(code: str) -> str:
-    return _hasher().hash(code)
+    hashed: str = _hasher().hash(code)
+    return hashed
 
 
 def code_matches(stored: str | None, typed: str | None) -> bool:
