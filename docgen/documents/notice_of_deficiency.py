@@ -37,6 +37,7 @@ from docgen.cases.common import (
 from docgen.cases.enforcement import CITATION
 from docgen.documents import KINDS
 from docgen.documents.base import (
+    COURTESY_LANGUAGES,
     Context,
     DocMeta,
     Kind,
@@ -188,6 +189,7 @@ KIND = Kind(
     halts=True,  # § 228-79A(1): work halts on service until the deficiencies are corrected
     served=True,
     copies=True,
+    renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)
     permission="enforce",
     issued=issued_on,
     party=recipient_of,
