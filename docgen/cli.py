@@ -39,6 +39,7 @@ from docgen.desk.commands import serve, users
 from docgen.errors import CaseInvalid, DocgenError, OutputUsage, Unanswered
 from docgen.law import JURISDICTION_HELP
 from docgen.queue.cli import worker
+from docgen.register.appeal_cli import COMMANDS as APPEAL_COMMANDS
 from docgen.register.certify_cli import certify
 from docgen.register.cli import attach
 from docgen.register.inspection_cli import COMMANDS
@@ -560,7 +561,7 @@ _attach_keys()
 
 def _attach_register() -> None:
     attach(main)
-    for command in COMMANDS:
+    for command in (*COMMANDS, *APPEAL_COMMANDS):
         main.add_command(command)
 
 

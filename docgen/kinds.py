@@ -21,5 +21,9 @@ MODULES = {
     "approval-of-corrected-work": "docgen.documents.approval_of_corrected_work",
     "report-requirement": "docgen.documents.report_requirement",
     "return-receipt": "docgen.documents.return_receipt",
+    "appeal-acknowledgment": "docgen.documents.appeal_acknowledgment",
+    "appeal-hearing": "docgen.documents.appeal_hearing",
+    "appeal-decision": "docgen.documents.appeal_decision",
+    "extension-letter": "docgen.documents.extension_letter",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}

@@ -279,6 +279,10 @@ class Spec(Protocol):
     @property
     def lifts(self) -> bool: ...
     @property
+    def appeal_step(self) -> str | None: ...
+    @property
+    def extends(self) -> bool: ...
+    @property
     def opens_matter(self) -> bool: ...
     @property
     def new_notice_from(self) -> bool: ...
@@ -389,6 +393,12 @@ class Kind(_Described):
     reads_history: bool = False  # its penalty reads the offense history (the register's)
     liftable: bool = False  # in effect from service until lifted in writing
     lifts: bool = False  # the written notice lifting a liftable document
+    # A step of the appeal of an appealable document (LAW.md § 14): "received" (the
+    # acknowledgment issued when a notice of appeal is recorded), "hearing", "decision".
+    appeal_step: str | None = None
+    # The letter granting a later date for a corrective action or a remedial measure of the
+    # document it is about (LAW.md § 11): the calendar and escalation read the later date.
+    extends: bool = False
     # The notice a matter opens with: the desk's "Start a notice" for a respondent or at a
     # site drafts one of this kind (LAW.md § 2: the notice of violation).
     opens_matter: bool = False
@@ -481,6 +491,8 @@ class Bundle(_Described):
     reads_history: bool = False
     liftable: bool = False
     lifts: bool = False
+    appeal_step: str | None = None
+    extends: bool = False
     opens_matter: bool = False
     new_notice_from: bool = False
     follows: tuple[str, ...] = ()

@@ -96,6 +96,8 @@ SECTION_OF = {
     "enforcement.certificate_of_occupancy": "certificate_of_occupancy",
     "enforcement.restoration": "restoration",
     "enforcement.fees": "fees",
+    "appeals": "notice_of_violation",
+    "extensions": "construction_inspection",
     "penalties": "penalties",
     "inspection": "construction_inspection",
     "logbook": "site_inspections",
@@ -394,6 +396,24 @@ class Enforcement(Strict):
         return list(self.addressed_to.value) if self.addressed_to else ["landowner"]
 
 
+class Appeals(Group):
+    """Who hears an appeal of a notice of violation, and where (LAW.md § 14). The article
+    says only that the determination "may be appealed to the municipality" (§ 228-79C(1)(f))
+    and names no board or officer: each value is the municipality's own choice, and the
+    documents say so (``chosen``), never as if the article named it."""
+
+    heard_by: CitedText  # the board or officer that hears and decides appeals
+    place: CitedText  # where hearings are held, unless the notice of hearing names another
+    chosen: CitedText  # the sentence saying the article names no one: the municipality chose
+
+
+class Extensions(Group):
+    """A later date for a corrective action or a remedial measure (LAW.md § 11): granted by
+    the officer, recorded, and told to the person it binds in a short letter."""
+
+    rule: CitedText  # extended, never shortened: the municipality's practice
+
+
 class Inspection(Group):
     """The officer's inspection and the written notice of deficiencies (§ 228-79A(1);
     LAW.md § 11): the law's words, and the readings chosen beside them."""
@@ -571,6 +591,8 @@ class Pack(Strict):
     numbering: Numbering | None = None
     service_proof: ServiceProof | None = None
     acknowledgment: Acknowledgment | None = None
+    appeals: Appeals | None = None
+    extensions: Extensions | None = None
 
     @model_validator(mode="after")
     def _provisions_are_kinds(self) -> Pack:

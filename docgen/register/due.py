@@ -33,6 +33,7 @@ from docgen.law.deadlines import non_business_day
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader
 from docgen.register import db
+from docgen.register.appeals import Appeal, appeals
 from docgen.register.db import guarded
 from docgen.register.inspections import (
     BARE,
@@ -253,6 +254,7 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     )
     approved = approvals(session)
     whose = _owners(session)
+    appealed = appeals(session)  # § 228-79C(1)(f): the appeals recorded, by notice
     for doc in rows:
         pack = packs(doc.jurisdiction)
         where, users = doc.site, whose(doc)
@@ -280,7 +282,11 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
                 )
         else:
             yield from _needs_service(doc, people, where, pack, users)
-            if doc.remedies_due is not None and doc.id in pending:
+            appeal = appealed.get(doc.id)
+            reversed_ = appeal is not None and appeal.outcome == "reversed"
+            if appeal is not None and appeal.pending:
+                yield from _appeal_items(doc, appeal, where, pack, users)
+            if doc.remedies_due is not None and doc.id in pending and not reversed_:
                 held, warning = _held(doc.remedies_due, served)
                 yield Due(
                     doc.remedies_due,
@@ -295,7 +301,7 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
                     warning=warning,
                 )
             deadline = kept_deadline(doc.services)  # the notice's one (LAW.md § 2)
-            if deadline is not None:
+            if deadline is not None and appeal is None:  # once appealed, no longer awaited
                 yield Due(
                     deadline,
                     f"{doc.number}: last day to file a written notice of appeal",
@@ -312,6 +318,40 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
         Due(day, what, "log-book inspection", label, provision, jurisdiction, users=(opened,))
         for day, what, label, provision, jurisdiction, opened in next_due(session, packs)
     )
+
+
+def _appeal_items(
+    doc: _Notice, appeal: Appeal, where: str, pack: Pack, users: tuple[str, ...]
+) -> Iterable[Due]:
+    """A pending appeal (§ 228-79C(1)(f)): in effect from the day it was received until it
+    is decided; and the hearing set, on its day (once past, the decision is awaited)."""
+    assert appeal.received is not None
+    filed = appeal.received.case["appeal"]
+    yield Due(
+        date.fromisoformat(filed["received"]),
+        f"{doc.number}: appeal pending, received {filed['received']} ({filed['filed']}; "
+        f"Acknowledgment No. {appeal.received.number})",
+        "appeal pending",
+        where,
+        pack.cite("enforcement.appeal_days"),
+        doc.jurisdiction,
+        doc.number,
+        ongoing=True,
+        users=users,
+    )
+    if appeal.hearings:
+        heard = appeal.hearings[-1].case["hearing"]
+        yield Due(
+            date.fromisoformat(heard["date"]),
+            f"{doc.number}: hearing of the appeal at {heard['time']}, {heard['place']}; "
+            "then its written decision",
+            "appeal hearing",
+            where,
+            pack.cite("appeals.heard_by"),
+            doc.jurisdiction,
+            doc.number,
+            users=users,
+        )
 
 
 def _held(day: date, served: date | None) -> tuple[bool, str | None]:

@@ -93,9 +93,14 @@ def priors(
     Offenses of a superseded document live on in its successor (counted once); an
     offense committed after ``as_of`` is not a prior; a conviction or other
     disposition after ``as_of`` had not happened yet, so it reads as pending;
-    withdrawn notices are no offense at all; the ``current`` offense, the one the
-    document is about, is never its own prior.
+    withdrawn notices are no offense at all, nor is a notice whose determination of
+    violation was reversed on appeal (§ 228-79C(1)(f): no conviction, no penalty, LAW.md
+    § 4, whatever was recorded of it); the ``current`` offense, the one the document is
+    about, is never its own prior.
     """
+    from docgen.register.appeals import reversed_notices  # appeals issues: imported late
+
+    reversed_ = reversed_notices(session)
     later = aliased(Document)
     rows = session.execute(
         select(Offense, Document.number)
@@ -114,7 +119,7 @@ def priors(
     ).all()
     out = []
     for offense, number in rows:
-        if current(offense, number):
+        if current(offense, number) or offense.document_id in reversed_:
             continue
         decided = offense.convicted or offense.disposition_date
         disposition = offense.disposition
@@ -187,6 +192,17 @@ def record_disposition(
             "violation that charged the offense"
         )
     section = load_pack(doc.jurisdiction).part("penalties").ref
+    from docgen.register.appeals import reversed_notices  # appeals issues: imported late
+
+    if disposition == "convicted" and doc.id in reversed_notices(session):
+        problems.append(
+            Problem(
+                "disposition",
+                f"the determination of violation in {number} was reversed on appeal: it is no "
+                "conviction and counts for no penalty",
+                f"{section}; {load_pack(doc.jurisdiction).cite('enforcement.appeal_days')}",
+            )
+        )
     if disposition == "convicted" and on is None:
         problems.append(Problem("date", "missing: a conviction needs its date", section))
     wrong = on and disposition_problem(on, offense.committed, today, f"today ({today})")

@@ -241,6 +241,31 @@ class Register:
                 session, number, disposition, on, court, docket, who, jurisdiction
             )
 
+    def record_appeal(self, number: str, received: date, **kwargs: Any) -> Issued:
+        """Record a notice of appeal of ``number``; see docgen.register.appeals.record_appeal."""
+        from docgen.register.appeals import record_appeal
+
+        return record_appeal(self, number, received, **kwargs)
+
+    def schedule_hearing(self, number: str, day: date, time: str, **kwargs: Any) -> Issued:
+        """The notice of hearing; see docgen.register.appeals.schedule_hearing."""
+        from docgen.register.appeals import schedule_hearing
+
+        return schedule_hearing(self, number, day, time, **kwargs)
+
+    def decide_appeal(self, number: str, outcome: str, reasons: list[str], **kwargs: Any) -> Issued:
+        """The decision on an appeal; see docgen.register.appeals.decide_appeal."""
+        from docgen.register.appeals import decide_appeal
+
+        return decide_appeal(self, number, outcome, reasons, **kwargs)
+
+    def extend(self, number: str, item: int, until: date, **kwargs: Any) -> Issued:
+        """A later date for a corrective action or remedial measure; see
+        docgen.register.extensions.extend."""
+        from docgen.register.extensions import extend
+
+        return extend(self, number, item, until, **kwargs)
+
     def lift(self, number: str, on: date, **kwargs: Any) -> Issued:
         """Lift the stop-work order ``number`` on ``on``; see docgen.register.lifting.lift."""
         return issuing.rendered_outside(lambda: lift(self, number, on, **kwargs))

@@ -1,0 +1,102 @@
+"""The written decision on an appeal (§ 228-79C(1)(f); LAW.md § 14): the determination of
+violation affirmed, modified or reversed, with reasons, decided on or after the hearing's
+day. A reversed notice is no conviction and counts for no penalty (LAW.md § 4): the
+register's offense history leaves it out. ``docgen appeal decide`` issues it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from docgen.cases.common import (
+    IsoDate,
+    Jurisdiction,
+    Line,
+    Model,
+    NameAndTitle,
+    Party,
+    Site,
+    Text,
+    cited,
+)
+from docgen.documents.appeal_parts import (
+    AppealContext,
+    AppealedNotice,
+    AppealFiled,
+    F,
+    H,
+    appeal_context,
+)
+from docgen.documents.base import Kind, Options, issued_on, recipient_of, site_of
+from docgen.errors import Problem
+from docgen.law.deadlines import long_date
+from docgen.law.pack import Pack
+
+OUTCOMES = ("affirmed", "modified", "reversed")
+
+
+class HeardOn(Model):
+    number: Line = cited(H, "the notice of hearing's number")
+    date: IsoDate = cited(H, "the day the appeal was heard")
+
+
+class DecisionCase(Model):
+    jurisdiction: Jurisdiction
+    number: Line = cited(F, "the decision's number")
+    issued: IsoDate = cited(H, "the day the appeal was decided")
+    notice: AppealedNotice = cited(F)
+    appeal: AppealFiled = cited(F)
+    hearing: HeardOn = cited(H)
+    outcome: Literal["affirmed", "modified", "reversed"] = cited(
+        H, "the determination of violation affirmed, modified or reversed"
+    )
+    modification: Text | None = cited(H, "how the determination is modified", default=None)
+    reasons: Annotated[list[Text], Field(min_length=1)] = cited(H, "the reasons for the decision")
+    recipient: Party = cited(F, "the person who filed the appeal")
+    copies_to: list[Party] = cited(F, "the others the notice named", default_factory=list)
+    site: Site = cited(F, "the site of the notice")
+    signed_by: NameAndTitle = cited(H, "who signs for the board or officer that decided")
+
+
+def check(case: DecisionCase, pack: Pack, options: Options) -> list[Problem]:
+    problems = []
+    if case.issued < case.hearing.date:
+        problems.append(
+            Problem(
+                "issued",
+                f"{long_date(case.issued)} is before the hearing on "
+                f"{long_date(case.hearing.date)}: an appeal is decided after it is heard",
+                H,
+            )
+        )
+    if case.outcome == "modified" and not case.modification:
+        problems.append(
+            Problem("modification", "missing: say how the determination is modified", H)
+        )
+    if case.outcome != "modified" and case.modification:
+        problems.append(
+            Problem("modification", f"given, but the determination is {case.outcome}", H)
+        )
+    return problems
+
+
+def context(case: DecisionCase, pack: Pack, options: Options) -> AppealContext:
+    return appeal_context(case, pack, KIND.name, "Decision on Appeal")
+
+
+KIND = Kind(
+    name="appeal-decision",
+    title="Decision on an appeal",
+    model=DecisionCase,
+    template="notices/appeal_decision.html.j2",
+    context=context,
+    check=check,
+    stylesheets=("base/print.css", "notices/enforcement.css"),
+    summary="the written decision: the determination affirmed, modified or reversed, with reasons",
+    needs=("enforcement", "appeals"),
+    appeal_step="decision",
+    issued=issued_on,
+    party=recipient_of,
+    site=site_of,
+)

@@ -1,0 +1,155 @@
+"""docgen appeal: a written notice of appeal recorded as received, on time or late counted
+from the service the register holds (§ 228-79C(1)(f); GCL §§ 24, 25-a), acknowledged in
+writing; its hearing before the board the municipality chose; its written decision. A
+pending appeal is on the calendar; a reversed notice counts for no penalty (LAW.md §§ 4,
+14). On SQLite and PostgreSQL, the documents read back from PDF and DOCX."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from docgen.register import RegisterError
+from docgen.register.due import calendar
+from docgen.register.service import Service
+from tests.helpers.cli import docgen
+from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.register_cases import notice
+
+CLERK = "Marion T. Ashby"
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def served_notice(reg, issued: str = "2026-11-10", served: date = date(2026, 11, 11)):
+    issued_notice = reg.issue("notice-of-violation", notice(issued=issued), formats=("html",))
+    reg.record_service(
+        issued_notice.number, Service("personal-delivery", served), formats=("html",)
+    )
+    return issued_notice.number
+
+
+def test_an_unserved_notice_is_refused_and_a_late_appeal_is_acknowledged_late(reg):
+    unserved = reg.issue("notice-of-violation", notice(issued="2026-11-10"), formats=("html",))
+    with pytest.raises(RegisterError, match=r"no service on the landowner .* stands"):
+        reg.record_appeal(unserved.number, date(2026, 11, 20), received_by=CLERK)
+    number = served_notice(reg)
+    # Served November 11: day 15 is Thanksgiving, the last day Friday, November 27.
+    ack = reg.record_appeal(number, date(2026, 11, 30), received_by=CLERK, formats=("pdf", "docx"))
+    assert ack.kind == "appeal-acknowledgment" and ack.number == "APA-2026-0001"
+    for text in (flat(pdf_text(ack.files["pdf"])), flat(docx_text(ack.files["docx"]))):
+        assert "Acknowledgment of Notice of Appeal" in text
+        assert "complete on November 11, 2026" in text
+        assert "Day 15 was November 26, 2026. November 26, 2026 is Thanksgiving Day:" in text
+        assert "The last day to file was November 27, 2026." in text
+        assert "The notice of appeal was filed late" in text
+        assert "filed on time" not in text
+        assert "Village of Homer Zoning Board of Appeals" in text
+    with pytest.raises(RegisterError, match=f"already recorded: Acknowledgment No. {ack.number}"):
+        reg.record_appeal(number, date(2026, 11, 30), received_by=CLERK)
+    items = [i for i in calendar(reg) if i.number == number]
+    assert [i.category for i in items if i.category.startswith("appeal")] == ["appeal pending"]
+    assert "late" in next(i.what for i in items if i.category == "appeal pending")
+
+
+def test_an_appeal_on_the_last_day_is_on_time_and_dates_are_checked(reg):
+    number = served_notice(reg)
+    with pytest.raises(RegisterError, match=r"--received 2026-11-09: before .* was issued"):
+        reg.record_appeal(number, date(2026, 11, 9), received_by=CLERK)
+    ahead = date.today() + timedelta(days=3)
+    with pytest.raises(RegisterError, match=r"--received .*: after today"):
+        reg.record_appeal(number, ahead, received_by=CLERK)
+    with pytest.raises(RegisterError, match="--filed-by 'Someone Else' is not a person"):
+        reg.record_appeal(number, date(2026, 11, 27), received_by=CLERK, filed_by="Someone Else")
+    ack = reg.record_appeal(number, date(2026, 11, 27), received_by=CLERK, formats=("pdf",))
+    text = flat(pdf_text(ack.files["pdf"]))
+    assert "The notice of appeal was filed on time" in text
+
+
+def test_a_reversed_notice_counts_for_no_penalty_and_leaves_the_calendar(reg):
+    number = served_notice(reg)
+    reg.record_appeal(number, date(2026, 11, 20), received_by=CLERK, formats=("html",))
+    with pytest.raises(RegisterError, match="no hearing of the appeal"):
+        reg.decide_appeal(
+            number, "reversed", ["x"], on=date(2026, 12, 1), signed_by="P", title="Chair"
+        )
+    hearing = reg.schedule_hearing(
+        number, date(2026, 12, 1), "7:00 p.m.", on=date(2026, 11, 23), formats=("pdf", "docx")
+    )
+    for text in (flat(pdf_text(hearing.files["pdf"])), flat(docx_text(hearing.files["docx"]))):
+        assert "Notice of Hearing of Appeal" in text
+        assert "Date December 1, 2026" in text and "Time 7:00 p.m." in text
+        assert "Before the Village of Homer Zoning Board of Appeals" in text
+        assert "has chosen the Village of Homer Zoning Board of Appeals" in text
+    assert "appeal hearing" in {i.category for i in calendar(reg) if i.number == number}
+    with pytest.raises(RegisterError, match=r"--date 2026-11-30: before the hearing"):
+        reg.decide_appeal(
+            number, "reversed", ["x"], on=date(2026, 11, 30), signed_by="P", title="Chair"
+        )
+    reg.record_disposition(number, "convicted", date(2026, 11, 20), court="Village Court")
+    decision = reg.decide_appeal(
+        number,
+        "reversed",
+        ["The certification statement was in the SWPPP at the site."],
+        on=date(2026, 12, 2),
+        signed_by="Peter J. Lindqvist",
+        title="Chair, Zoning Board of Appeals",
+        formats=("pdf", "docx"),
+    )
+    for text in (flat(pdf_text(decision.files["pdf"])), flat(docx_text(decision.files["docx"]))):
+        assert f"Notice of Violation No. {number} is reversed." in text
+        assert "The certification statement was in the SWPPP at the site." in text
+    later = reg.issue("notice-of-violation", notice(issued="2026-12-01"), formats=("html",))
+    assert later.priors == ()  # convicted before the reversal, yet no prior: LAW.md § 4
+    with pytest.raises(RegisterError, match="reversed on appeal"):
+        reg.record_disposition(number, "convicted", date(2026, 11, 21))
+    items = {i.category for i in calendar(reg) if i.number == number}
+    assert not items & {"appeal pending", "appeal hearing", "remedy", "appeal deadline"}
+    with pytest.raises(RegisterError, match="was decided"):
+        reg.schedule_hearing(number, date(2026, 12, 9), "7:00 p.m.")
+
+
+def test_a_modified_decision_says_how_and_the_commands_refuse_in_one_line(reg, tmp_path):
+    number = served_notice(reg)
+    env = {"DOCGEN_DATABASE_URL": reg.url}
+    run = docgen(
+        "appeal", "record", number, "--received", "2026-11-20", "--received-by", CLERK,
+        "-f", "pdf", "-o", f"{tmp_path}/", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert (
+        f"{number}: appeal received 2026-11-20, filed on time (last day 2026-11-27)" in run.stdout
+    )
+    run = docgen(
+        "appeal", "hearing", number, "--hearing", "2026-12-01", "--time", "7:00 p.m.",
+        "--date", "2026-11-23", "-f", "html", "-o", f"{tmp_path}/", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    run = docgen(
+        "appeal", "decide", number, "--outcome", "modified", "--reason", "Only part was shown.",
+        "--date", "2026-12-02", "--signed-by", "P. Lindqvist", "--title", "Chair",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "--modification missing: say how it is modified" in run.stderr
+    run = docgen(
+        "appeal", "decide", number, "--outcome", "modified", "--reason", "Only part was shown.",
+        "--modification", "The remedy date is December 18, 2026.", "--date", "2026-12-02",
+        "--signed-by", "P. Lindqvist", "--title", "Chair", "-f", "docx", "-o", f"{tmp_path}/",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    (path,) = tmp_path.glob("APD-*.docx")
+    text = flat(docx_text(path.read_bytes()))
+    assert "is modified." in text and "The remedy date is December 18, 2026." in text
+
+
+def test_macedon_has_no_appeal(reg):
+    from docgen.errors import UnsupportedKind
+    from docgen.law.packs import load_pack
+
+    with pytest.raises(UnsupportedKind, match="no appeal provision in Article XIV"):
+        load_pack("macedon").require("appeal-acknowledgment")
