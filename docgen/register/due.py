@@ -35,6 +35,7 @@ from docgen.law.packs import PackReader
 from docgen.register import db
 from docgen.register.appeals import Appeal, appeals
 from docgen.register.db import guarded
+from docgen.register.extensions import Dates, as_extended, extended
 from docgen.register.inspections import (
     BARE,
     INSPECTION,
@@ -255,6 +256,7 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     approved = approvals(session)
     whose = _owners(session)
     appealed = appeals(session)  # § 228-79C(1)(f): the appeals recorded, by notice
+    later = extended(session)  # LAW.md § 11: the dates as extended, by notice
     for doc in rows:
         pack = packs(doc.jurisdiction)
         where, users = doc.site, whose(doc)
@@ -262,7 +264,9 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
         served = served_from(people)  # the day the register keeps as its service
         if doc.kind in halting:
             yield from _needs_service(doc, people, where, pack, users)
-            yield from _deficiency_items(session, doc, where, pack, approved, served, users)
+            yield from _deficiency_items(
+                session, doc, where, pack, approved, served, users, later.get(doc.id)
+            )
         elif doc.kind in liftable:
             # In effect from the day service was complete (LAW.md § 3), as the register
             # keeps it: never a mailing's raw date, and not while no service stands.
@@ -286,10 +290,14 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
             reversed_ = appeal is not None and appeal.outcome == "reversed"
             if appeal is not None and appeal.pending:
                 yield from _appeal_items(doc, appeal, where, pack, users)
-            if doc.remedies_due is not None and doc.id in pending and not reversed_:
-                held, warning = _held(doc.remedies_due, served)
+            remedies_due = doc.remedies_due
+            if doc.id in later:  # the earliest remedy's date, as extended
+                remedies = as_extended(doc.case, later[doc.id]).get("remedies") or []
+                remedies_due = min(date.fromisoformat(str(r["due"])) for r in remedies)
+            if remedies_due is not None and doc.id in pending and not reversed_:
+                held, warning = _held(remedies_due, served)
                 yield Due(
-                    doc.remedies_due,
+                    remedies_due,
                     f"{doc.number}: remedial measures due from this day",
                     "remedy",
                     where,
@@ -426,10 +434,11 @@ def _deficiency_items(
     approved: dict[str, list[Document]],
     served: date | None,
     users: tuple[str, ...],
+    later: Dates | None = None,
 ) -> Iterable[Due]:
     still = open_deficiencies(session, doc, approved)
     dates = pack.cite("inspection.corrective_dates")
-    for item in doc.case["deficiencies"]:
+    for item in as_extended(doc.case, later)["deficiencies"]:
         if item["item"] in still:
             day = date.fromisoformat(item["due"])
             held, warning = _held(day, served)

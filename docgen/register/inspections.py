@@ -316,7 +316,10 @@ def halt_of(
 ) -> Halt:
     approved = approved if approved is not None else approvals(session)
     still = open_deficiencies(session, doc, approved)
-    dues = [date.fromisoformat(d["due"]) for d in doc.case["deficiencies"] if d["item"] in still]
+    from docgen.register.extensions import as_extended, extended  # imports issuing: late
+
+    case = as_extended(doc.case, extended(session, [doc.id]).get(doc.id))  # LAW.md § 11
+    dues = [date.fromisoformat(d["due"]) for d in case["deficiencies"] if d["item"] in still]
     return Halt(
         site=site_label(doc.case["site"]),
         notice=doc.number,
@@ -472,8 +475,10 @@ def escalate(
         doc = _halting(session, notice_number, jurisdiction)
         pack = load_pack(doc.jurisdiction)
         still_open = open_deficiencies(session, doc)
+        from docgen.register.extensions import as_extended, extended  # imports issuing: late
+
         data = notice.escalated(
-            doc.case,
+            as_extended(doc.case, extended(session, [doc.id]).get(doc.id)),  # LAW.md § 11
             doc.number,
             still_open,
             get_kind(kind),

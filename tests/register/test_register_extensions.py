@@ -1,0 +1,111 @@
+"""docgen extend: a later date for a corrective action or a remedial measure, recorded with
+who granted it, when and why, and a short letter to the person it binds (LAW.md § 11);
+never an earlier or equal date. The calendar, the halt and escalation read the extended
+date. On SQLite and PostgreSQL, the letter read back from PDF and DOCX."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from docgen.errors import DocgenError
+from docgen.register import RegisterError
+from docgen.register.due import calendar
+from docgen.register.inspections import escalate, halts, notify_deficiency
+from docgen.register.service import Service
+from tests.helpers.cli import docgen
+from tests.helpers.inspection_cases import INSPECTION, inspection, reinspection
+from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.register_cases import notice
+
+OFFICER = "Dana R. Whitcomb"
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.fixture
+def served_nod(reg, tmp_path):
+    """A notice of deficiency served November 3, 2026: deficiency 1 (the silt fence) to be
+    corrected by November 6."""
+    findings = [dict(f) for f in INSPECTION["findings"]]
+    findings[0]["due"], findings[2]["due"] = "2026-11-06", "2026-11-25"
+    case = inspection(
+        tmp_path, photos=0, issued="2026-11-02", inspected="2026-11-02", findings=findings
+    )
+    inspected = reg.issue("inspection-report", case, formats=("html",)).number
+    nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=("html",)).number
+    reg.record_service(nod, Service("personal-delivery", date(2026, 11, 3)), formats=("html",))
+    return nod
+
+
+def corrective_days(reg, nod):
+    return [i.day for i in calendar(reg) if i.number == nod and i.category == "corrective action"]
+
+
+def test_a_later_date_is_granted_in_writing_and_everything_reads_it(reg, tmp_path, served_nod):
+    nod = served_nod
+    assert date(2026, 11, 6) in corrective_days(reg, nod)
+    with pytest.raises(RegisterError, match=r"--until 2026-11-06: not later than the date"):
+        reg.extend(nod, 1, date(2026, 11, 6), granted_by=OFFICER, reason="Frozen ground")
+    with pytest.raises(RegisterError, match=r"--until 2026-11-05: not later .* never shortened"):
+        reg.extend(nod, 1, date(2026, 11, 5), granted_by=OFFICER, reason="Frozen ground")
+    with pytest.raises(RegisterError, match=r"--item 9: .* has no deficiency 9"):
+        reg.extend(nod, 9, date(2026, 11, 30), granted_by=OFFICER, reason="Frozen ground")
+    letter = reg.extend(
+        nod, 1, date(2026, 11, 20), granted_by=OFFICER, reason="Frozen ground; cannot trench.",
+        on=date(2026, 11, 5), formats=("pdf", "docx"),
+    )  # fmt: skip
+    assert letter.kind == "extension-letter" and letter.number == "EXT-2026-0001"
+    for text in (flat(pdf_text(letter.files["pdf"])), flat(docx_text(letter.files["docx"]))):
+        assert "Extension of Time" in text
+        assert f"corrective action of deficiency 1 in Notice of Deficiency No. {nod}" in text
+        assert "Was due November 6, 2026" in text and "Now due November 20, 2026" in text
+        assert "Why: Frozen ground; cannot trench." in text
+        assert "Dana R. Whitcomb, Code Enforcement Officer" in text
+        assert "No further work shall be conducted except for site stabilization" in text
+    days = corrective_days(reg, nod)
+    assert date(2026, 11, 20) in days and date(2026, 11, 6) not in days
+    (halt,) = [h for h in halts(reg) if h.notice == nod]
+    assert halt.earliest_due == date(2026, 11, 20)
+    with pytest.raises(RegisterError, match=r"not later than the date now in force .* November 20"):
+        reg.extend(nod, 1, date(2026, 11, 18), granted_by=OFFICER, reason="x")
+    # A reinspection on November 9 saw it open: before the extended date, so no failure.
+    finding = {
+        "practice": "Silt fence", "corrects": 1, "found": "Fence still down",
+        "result": "deficient", "requirement": "§ 228-78D(1)",
+        "corrective_action": "Reinstall the silt fence", "due": "2026-11-20",
+    }  # fmt: skip
+    reg.issue(
+        "inspection-report",
+        reinspection(tmp_path, nod, "2026-11-09", [finding]),
+        formats=("html",),
+    )
+    with pytest.raises(DocgenError, match="to be corrected by November 20, 2026, and no"):
+        escalate(reg, nod, "notice-of-violation", date(2026, 11, 24), date(2026, 12, 1))
+
+
+def test_a_remedy_date_of_a_notice_of_violation_is_extended_by_the_command(reg, tmp_path):
+    issued = reg.issue("notice-of-violation", notice(issued="2026-11-10"), formats=("html",))
+    reg.record_service(issued.number, Service("personal-delivery", date(2026, 11, 11)))
+    env = {"DOCGEN_DATABASE_URL": reg.url}
+    run = docgen(
+        "extend", issued.number, "--item", "1", "--until", "2026-11-10", "--granted-by",
+        OFFICER, "--reason", "Rain", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "--until 2026-11-10: not later than the date now in force" in run.stderr
+    run = docgen(
+        "extend", issued.number, "--item", "1", "--until", "2026-12-04", "--granted-by",
+        OFFICER, "--reason", "Rain", "--date", "2026-11-16", "-f", "pdf", "-o", f"{tmp_path}/",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert f"{issued.number}, item 1: due 2026-12-04 (was 2026-11-17)" in run.stdout
+    (path,) = tmp_path.glob("EXT-*.pdf")
+    text = flat(pdf_text(path.read_bytes()))
+    assert f"remedial measure 1 in Notice of Violation No. {issued.number}" in text
+    remedies = [i for i in calendar(reg) if i.number == issued.number and i.category == "remedy"]
+    assert [i.day for i in remedies] == [date(2026, 12, 4)]
