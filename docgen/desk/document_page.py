@@ -26,7 +26,7 @@ from docgen.desk.web import (
     register,
     render,
 )
-from docgen.documents import kinds_with
+from docgen.documents import KINDS
 from docgen.documents.affidavit_of_service import MAIL
 from docgen.errors import DocgenError
 from docgen.register import db
@@ -45,7 +45,9 @@ from docgen.register.queries import file_type
 
 def affidavits(reg: Any, document_id: int) -> list[str]:
     """The numbers of the affidavits of service recorded about a document."""
-    proofs = (Document.about_id == document_id, Document.kind.not_in(kinds_with(lifts=True)))
+    # Not the other documents about it: a lifting, an appeal's steps, an extension letter.
+    others = [k for k in KINDS if KINDS[k].lifts or KINDS[k].appeal_step or KINDS[k].extends]
+    proofs = (Document.about_id == document_id, Document.kind.not_in(others))
     query = select(Document.number).where(*proofs).order_by(Document.id)
     with db.guarded(reg.url), db.read_session(reg.engine) as session:
         return list(session.scalars(query))

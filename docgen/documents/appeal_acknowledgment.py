@@ -2,7 +2,8 @@
 
 "... may be appealed to the municipality by filing a written notice of appeal within 15
 days of service of notice of violation." The acknowledgment states the day the notice of
-appeal was received and whether that was on time or late, counted from the service the
+appeal was received and whether that was on time or late (computed when it is rendered,
+never typed), counted from the service the
 register holds (never from the issue date), with the last day and how it was computed
 (GCL §§ 24, 25-a: a last day on a Saturday, Sunday or public holiday moves to the next
 business day). ``docgen appeal record`` issues it from the register.
@@ -10,13 +11,14 @@ business day). ``docgen appeal record`` issues it from the register.
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from datetime import date
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.documents.appeal_parts import AppealContext, F, appeal_context
 from docgen.documents.base import Kind, Options, issued_on, recipient_of, site_of
 from docgen.errors import Problem
-from docgen.law.deadlines import appeal_deadline, long_date
+from docgen.law.deadlines import Deadline, appeal_deadline
 from docgen.law.pack import Pack
 
 
@@ -32,12 +34,28 @@ class AppealReceived(Model):
     received: IsoDate = cited(F, "the day the written notice of appeal was received")
     received_by: Line = cited(F, "who received it for the municipality")
     filed_by: Line = cited(F, "who filed it")
-    day_15: IsoDate = cited(F, "the 15th day after service was complete")
-    last_day: IsoDate = cited(F, "the last day to file, as the register keeps it")
-    moved: list[Line] = cited(
-        "@enforcement.appeal_deadline", "why day 15 was not a business day", default_factory=list
+    kept_last_day: IsoDate | None = cited(
+        F,
+        "the last day the register stated before, when later than the one this service gives "
+        "(a last day once stated is never shortened)",
+        default=None,
     )
-    filed: Literal["on time", "late"] = cited(F, "on or before the last day, or after it")
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Whether an appeal was filed on time: computed from the service and the pack, never
+    typed, so an appeal filed late is never stated as on time."""
+
+    deadline: Deadline  # from service: day N, and the last day once GCL § 25-a moved it
+    last_day: date  # that last day, or the later one the register kept
+    on_time: bool
+
+
+def timing(served: date, received: date, kept: date | None, pack: Pack) -> Timing:
+    law = appeal_deadline(served, pack)
+    last = max(law.last_day, kept) if kept is not None else law.last_day
+    return Timing(law, last, received <= last)
 
 
 class AcknowledgmentCase(Model):
@@ -53,42 +71,34 @@ class AcknowledgmentCase(Model):
 
 
 def check(case: AcknowledgmentCase, pack: Pack, options: Options) -> list[Problem]:
-    """An appeal filed late is never stated as on time: the last day is never earlier than
-    the one the law gives from the service stated, and 'on time' means received on or
-    before it."""
     problems = []
-    a, n = case.appeal, case.notice
-    law = appeal_deadline(n.served, pack)
-    if a.last_day < law.last_day or a.day_15 != law.nominal:
+    ref = pack.cite(F[1:])
+    if case.appeal.received < case.notice.issued:
+        problems.append(Problem("appeal.received", "before the notice was issued", ref))
+    if case.issued < case.appeal.received:
         problems.append(
-            Problem(
-                "appeal.last_day",
-                f"{long_date(a.last_day)} is not the last day to appeal from service on "
-                f"{long_date(n.served)}: the law gives {long_date(law.last_day)}",
-                law.period_ref,
-            )
-        )
-    on_time = a.received <= a.last_day
-    if (a.filed == "on time") != on_time:
-        problems.append(
-            Problem(
-                "appeal.filed",
-                f"received {long_date(a.received)}, the last day {long_date(a.last_day)}: "
-                f"the appeal was filed {'on time' if on_time else 'late'}",
-                law.period_ref,
-            )
-        )
-    if a.received < n.issued:
-        problems.append(Problem("appeal.received", "before the notice was issued", law.period_ref))
-    if case.issued < a.received:
-        problems.append(
-            Problem("issued", "an acknowledgment is issued on or after the day received", F)
+            Problem("issued", "an acknowledgment is issued on or after the day received", ref)
         )
     return problems
 
 
-def context(case: AcknowledgmentCase, pack: Pack, options: Options) -> AppealContext:
-    return appeal_context(case, pack, KIND.name, "Acknowledgment of Notice of Appeal")
+@dataclass(frozen=True, kw_only=True)
+class AcknowledgmentContext(AppealContext):
+    timing: Timing
+    days: int
+
+
+def context(case: AcknowledgmentCase, pack: Pack, options: Options) -> AcknowledgmentContext:
+    base = appeal_context(case, pack, KIND.name, "Acknowledgment of Notice of Appeal")
+    a = case.appeal
+    return AcknowledgmentContext(
+        case=case,
+        doc=base.doc,
+        heard_by=base.heard_by,
+        chosen=base.chosen,
+        timing=timing(case.notice.served, a.received, a.kept_last_day, pack),
+        days=pack.part("enforcement").appeal_days.value,
+    )
 
 
 KIND = Kind(

@@ -34,6 +34,7 @@ def record(number, received, received_by, filed_by, on, out, fmt, force, by, jur
     """Record the written notice of appeal of the notice of violation NUMBER, on time or late
     counted from its service, and issue the acknowledgment."""
     from docgen import api
+    from docgen.register.appeals import timing_of
 
     with _open() as reg:
         issued = reg.record_appeal(
@@ -41,10 +42,10 @@ def record(number, received, received_by, filed_by, on, out, fmt, force, by, jur
             formats=api.formats_from(fmt), out=_folder_or_file(out), force=force,
             jurisdiction=jurisdiction,
         )  # fmt: skip
-        filed = reg.document(issued.number).case["appeal"]
+        when = timing_of(reg.document(issued.number).case)
     click.echo(
-        f"{number}: appeal received {filed['received']}, filed {filed['filed']} "
-        f"(last day {filed['last_day']})"
+        f"{number}: appeal received {received.isoformat()}, filed "
+        f"{'on time' if when.on_time else 'late'} (last day {when.last_day.isoformat()})"
     )
     _print_issued(issued)
 

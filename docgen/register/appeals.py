@@ -29,8 +29,9 @@ from sqlalchemy.orm import Session
 from docgen.api import FORMATS
 from docgen.documents import get_kind, kinds_with, the_kind
 from docgen.documents.affidavit_of_service import persons_served
+from docgen.documents.appeal_acknowledgment import Timing, timing
 from docgen.errors import Problem
-from docgen.law.deadlines import appeal_deadline, long_date
+from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register.audit import actor
@@ -58,9 +59,25 @@ class Appeal:
     def pending(self) -> bool:
         return self.received is not None and self.decision is None
 
+    def timing(self) -> Timing:
+        """On time or late, computed again from what the acknowledgment states."""
+        assert self.received is not None
+        return timing_of(self.received.case)
+
     @property
     def outcome(self) -> str | None:
         return self.decision.case["outcome"] if self.decision is not None else None
+
+
+def timing_of(case: dict[str, Any]) -> Timing:
+    """On time or late, from an acknowledgment's stored case (never a stored verdict)."""
+    kept = case["appeal"].get("kept_last_day")
+    return timing(
+        date.fromisoformat(case["notice"]["served"]),
+        date.fromisoformat(case["appeal"]["received"]),
+        date.fromisoformat(kept) if kept else None,
+        load_pack(case["jurisdiction"], date.fromisoformat(case["issued"])),
+    )
 
 
 def appeals(session: Session, ids: Iterable[int] | None = None) -> dict[int, Appeal]:
@@ -100,7 +117,7 @@ def _notice(session: Session, number: str, jurisdiction: str | None) -> tuple[Do
     doc = document_row(session, number, jurisdiction)
     pack = load_pack(doc.jurisdiction, doc.issued)
     (step,) = kinds_with(appeal_step="received")
-    pack.require(step)  # Macedon: no appeal provision, named
+    pack.require(step)  # a law with no appeal provision: refused, naming it
     if not get_kind(doc.kind).appealable:
         raise RegisterError(
             f"{number} is a {get_kind(doc.kind).title.lower()}; only a notice of violation "
@@ -224,10 +241,9 @@ def record_appeal(
         if problems:
             raise Refused(problems)
         assert served is not None
-        law = appeal_deadline(served, pack)
         landowner = [e for e in doc.services if e.served_on in (None, people[0].name)]
         kept = kept_deadline(landowner)
-        last = max(law.last_day, kept) if kept is not None else law.last_day
+        when = timing(served, received, kept, pack)
         case = {
             "jurisdiction": doc.jurisdiction,
             "issued": on.isoformat(),
@@ -240,10 +256,11 @@ def record_appeal(
                 "received": received.isoformat(),
                 "received_by": received_by.strip(),
                 "filed_by": appellant["name"],
-                "day_15": law.nominal.isoformat(),
-                "last_day": last.isoformat(),
-                "moved": list(law.reasons) if last == law.last_day else [],
-                "filed": "on time" if received <= last else "late",
+                **(
+                    {"kept_last_day": when.last_day.isoformat()}
+                    if when.last_day != when.deadline.last_day
+                    else {}
+                ),
             },
             "recipient": _party(appellant),
             "copies_to": [_party(p) for p in others],

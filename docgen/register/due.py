@@ -335,9 +335,10 @@ def _appeal_items(
     is decided; and the hearing set, on its day (once past, the decision is awaited)."""
     assert appeal.received is not None
     filed = appeal.received.case["appeal"]
+    on_time = "on time" if appeal.timing().on_time else "late"
     yield Due(
         date.fromisoformat(filed["received"]),
-        f"{doc.number}: appeal pending, received {filed['received']} ({filed['filed']}; "
+        f"{doc.number}: appeal pending, received {filed['received']} ({on_time}; "
         f"Acknowledgment No. {appeal.received.number})",
         "appeal pending",
         where,
