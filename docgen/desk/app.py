@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from docgen import library_warnings
 from docgen.desk import (
     actions,
+    appeal_forms,
     auth,
     certify,
     certify_public,
@@ -258,6 +259,7 @@ def create_app(
         Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
         *actions.routes,  # before the register's /documents/{number}/{what}
+        *appeal_forms.routes,
         *drafts.routes,
         *due.routes,
         *history_import.routes,

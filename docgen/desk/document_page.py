@@ -144,6 +144,9 @@ DONE = {
     "disposition": "Disposition recorded.",
     "receipt": "Return receipt recorded on its mailing and annexed to its affidavit.",
     "returned": "Returned mailing recorded: it completes no service. Serve again by another means.",
+    "appeal": "Appeal recorded and its acknowledgment issued.",
+    "hearing": "Notice of hearing issued.",
+    "decision": "Decision on the appeal recorded and issued.",
 }
 
 

@@ -120,11 +120,21 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "charges": spec.charges_offense,  # dispositions only for a charged offense
         "liftable": spec.liftable and request.scope["visitor"].may("enforce"),
         "lifted_by": record.lifted_by,
+        # § 228-79C(1)(f): the appeal recorded of a notice that may be appealed, and whether
+        # this visitor records its steps
+        "appeal": _appeal(request, record) if spec.appealable else None,
+        "may_appeal": spec.appealable
+        and request.scope["visitor"].may("enforce")
+        and not record.superseded_by,
         "copies": copies(record.kind, record.case),
         "follows": follows(record.kind, role) if not record.superseded_by else [],
         "made": made(record.kind, role, record.case) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
     }
+
+
+def _appeal(request: Request, record: Any) -> Any:
+    return request.app.state.register().appeal(record.number, record.jurisdiction)
 
 
 def _offenses(request: Request, record: Any) -> list[Any]:

@@ -56,10 +56,35 @@ RETURNED = {
     "article": "Mailing",
     "mailed": "Mailing",
 }
+# An appeal of a notice of violation (§ 228-79C(1)(f)): received, heard, decided.
+APPEAL = {
+    "received": "Date the notice of appeal was received",
+    "received_by": "Received by",
+    "filed_by": "Filed by (when not the landowner)",
+    "date": "Date of the acknowledgment (when not today)",
+}
+HEARING = {
+    "hearing": "Date of the hearing",
+    "time": "Time (e.g. 7:00 p.m.)",
+    "place": "Place (when not the usual one)",
+    "signed_by": "Given by (when not who received the appeal)",
+    "date": "Date of the notice of hearing (when not today)",
+}
+DECISION = {
+    "outcome": "Decision",
+    "reason": "Reasons",
+    "modification": "How it is modified (a modified decision)",
+    "date": "Date decided",
+    "signed_by": "Signed by",
+    "title": "Their title",
+}
 FORMS = {
     "service": SERVICE,
     "disposition": DISPOSITION,
     "lift": LIFT,
+    "appeal": APPEAL,
+    "hearing": HEARING,
+    "decision": DECISION,
     "receipt": RECEIPT,
     "returned": RETURNED,
 }

@@ -467,3 +467,59 @@ def decide_appeal(
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)
     return write_out(issued, targets, force)
+
+
+@dataclass(frozen=True)
+class AppealState:
+    """The appeal of a notice as its page shows it."""
+
+    acknowledgment: str
+    received: date
+    filed_by: str
+    on_time: bool
+    last_day: date
+    hearing: dict[str, Any] | None  # the hearing set: number, date, time, place
+    decision: dict[str, Any] | None  # number, outcome, date
+
+    @property
+    def pending(self) -> bool:
+        return self.decision is None
+
+
+def appeal_state(reg: Any, number: str, jurisdiction: str | None = None) -> AppealState | None:
+    """The appeal recorded of ``number``, or None."""
+    from docgen.register import db
+
+    with db.guarded(reg.url), db.read_session(reg.engine) as session:
+        doc = document_row(session, number, jurisdiction)
+        found = appeals(session, [doc.id]).get(doc.id)
+        if found is None or found.received is None:
+            return None
+        ack, when = found.received.case, found.timing()
+        heard = found.hearings[-1] if found.hearings else None
+        decided = found.decision
+        return AppealState(
+            acknowledgment=found.received.number,
+            received=date.fromisoformat(ack["appeal"]["received"]),
+            filed_by=ack["appeal"]["filed_by"],
+            on_time=when.on_time,
+            last_day=when.last_day,
+            hearing=(
+                {
+                    "number": heard.number,
+                    **heard.case["hearing"],
+                    "date": date.fromisoformat(heard.case["hearing"]["date"]),
+                }
+                if heard
+                else None
+            ),
+            decision=(
+                {
+                    "number": decided.number,
+                    "outcome": decided.case["outcome"],
+                    "date": decided.issued,
+                }
+                if decided
+                else None
+            ),
+        )

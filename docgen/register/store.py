@@ -247,6 +247,12 @@ class Register:
 
         return record_appeal(self, number, received, **kwargs)
 
+    def appeal(self, number: str, jurisdiction: str | None = None) -> Any:
+        """The appeal recorded of ``number`` (docgen.register.appeals.AppealState), or None."""
+        from docgen.register.appeals import appeal_state
+
+        return appeal_state(self, number, jurisdiction)
+
     def schedule_hearing(self, number: str, day: date, time: str, **kwargs: Any) -> Issued:
         """The notice of hearing; see docgen.register.appeals.schedule_hearing."""
         from docgen.register.appeals import schedule_hearing

@@ -1,0 +1,99 @@
+"""The appeal of a notice of violation on its page (§ 228-79C(1)(f)): the notice of
+appeal received (its acknowledgment), the notice of hearing and the decision, each a form
+whose post is the register's call (docgen.register.appeals, as `docgen appeal`); the desk
+adds no rule of its own, and a refusal is said with the form's labels."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from docgen.desk import record_forms
+from docgen.desk.document_page import document_page
+from docgen.desk.web import guarded, once, posted
+from docgen.errors import DocgenError
+from docgen.register.db import Refused
+
+text = record_forms.text
+
+
+def _received(request: Request) -> str:
+    form, number = posted(request), request.path_params["number"]
+    days, problems = record_forms.dates(form, {"received": True, "date": False})
+    if problems:
+        raise Refused(problems)
+    issued = request.app.state.register().record_appeal(
+        number,
+        days["received"],
+        received_by=text(form.get("received_by")) or "",
+        filed_by=text(form.get("filed_by")),
+        on=days["date"],
+        by=request.scope["visitor"].name,
+    )
+    return str(issued.number)
+
+
+def _hearing(request: Request) -> str:
+    form, number = posted(request), request.path_params["number"]
+    days, problems = record_forms.dates(form, {"hearing": True, "date": False})
+    if problems:
+        raise Refused(problems)
+    issued = request.app.state.register().schedule_hearing(
+        number,
+        days["hearing"],
+        text(form.get("time")) or "",
+        place=text(form.get("place")),
+        signed_by=text(form.get("signed_by")),
+        on=days["date"],
+        by=request.scope["visitor"].name,
+    )
+    return str(issued.number)
+
+
+def _decision(request: Request) -> str:
+    form, number = posted(request), request.path_params["number"]
+    days, problems = record_forms.dates(form, {"date": True})
+    if problems:
+        raise Refused(problems)
+    reasons = [line for line in (text(form.get("reason")) or "").splitlines() if line.strip()]
+    issued = request.app.state.register().decide_appeal(
+        number,
+        text(form.get("outcome")) or "",
+        reasons,
+        on=days["date"],
+        signed_by=text(form.get("signed_by")) or "",
+        title=text(form.get("title")) or "",
+        modification=text(form.get("modification")),
+        by=request.scope["visitor"].name,
+    )
+    return str(issued.number)
+
+
+STEPS = {
+    "received": ("appeal", _received),
+    "hearing": ("hearing", _hearing),
+    "decision": ("decision", _decision),
+}
+
+
+@guarded("enforce")
+def step(request: Request) -> Response:
+    return once(request, _step)
+
+
+def _step(request: Request) -> Response:
+    number, name = request.path_params["number"], request.path_params["step"]
+    if name not in STEPS:
+        return document_page(request, number, "no such step of an appeal", 404)
+    form, act = STEPS[name]
+    try:
+        act(request)
+    except DocgenError as err:
+        error, bad = record_forms.said(err, form), record_forms.fields(err)
+        return document_page(request, number, error, 400, typed_for=form, bad=bad)
+    # back to the notice: its page shows the appeal, the new document linked, and what next
+    return RedirectResponse(f"/documents/{number}?done={form}#appeal", status_code=303)
+
+
+routes = [Route("/documents/{number}/appeal/{step}", step, methods=["POST"])]

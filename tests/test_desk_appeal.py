@@ -1,0 +1,102 @@
+"""The appeal of a notice of violation from its page (§ 228-79C(1)(f)), over HTTP against a
+real `docgen serve` and in Chromium (axe-core, phone width): the notice of appeal received
+and acknowledged (on time or late, counted from the service the register holds), the
+hearing, the decision; a refusal said with the form's labels."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from desk_browser import axe_violations, sign_in
+from desk_server import csrf_of, serving
+from playwright.sync_api import expect
+
+from docgen.register.service import Service
+from tests.helpers.readback import pdf_text
+from tests.helpers.register_cases import notice
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory):
+    # A desk of its own: this module counts the register's acknowledgments (APA-2026-0001).
+    yield from serving(tmp_path_factory)
+
+
+def served(desk, issued: str = "2026-11-10", on: date = date(2026, 11, 11)) -> str:
+    from docgen.register import Register
+
+    with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
+        number = register.issue("notice-of-violation", notice(issued), formats=("html",)).number
+        register.record_service(number, Service("personal-delivery", on), formats=("html",))
+    return number
+
+
+def test_an_appeal_is_recorded_heard_and_decided_from_the_notices_page(desk):
+    clerk = desk.signed_in("ann")
+    number = served(desk)
+    page = clerk.get(f"/documents/{number}").text
+    assert "Record a notice of appeal received" in page
+    token = csrf_of(page)
+    ahead = clerk.post(
+        f"/documents/{number}/appeal/received",
+        data={"received": "2026-11-09", "received_by": "", "csrf_token": token},
+    )
+    assert ahead.status_code == 400
+    assert "Date the notice of appeal was received: 2026-11-09: before" in ahead.text
+    assert "Received by: missing" in ahead.text
+    assert "--received" not in ahead.text and "received_by" not in ahead.text.split("<form")[0]
+    done = clerk.post(
+        f"/documents/{number}/appeal/received",
+        data={"received": "2026-11-30", "received_by": "Marion T. Ashby", "csrf_token": token},
+    )
+    assert done.status_code == 303
+    page = clerk.get(done.headers["location"]).text
+    assert "Appeal recorded and its acknowledgment issued." in page
+    assert "filed late</strong> (last day November 27, 2026)" in page
+    assert "Appeal pending." in page and "Give notice of the hearing" in page
+    ack = clerk.get("/documents/APA-2026-0001/file.pdf")
+    assert "The notice of appeal was filed late" in " ".join(pdf_text(ack.content).split())
+    token = csrf_of(page)
+    clerk.post(
+        f"/documents/{number}/appeal/hearing",
+        data={
+            "hearing": "2026-12-01",
+            "time": "7:00 p.m.",
+            "date": "2026-11-30",
+            "csrf_token": token,
+        },
+    )
+    page = clerk.get(f"/documents/{number}").text
+    assert "Hearing: December 1, 2026 at 7:00 p.m." in page and "Record the decision" in page
+    decided = clerk.post(
+        f"/documents/{number}/appeal/decision",
+        data={
+            "outcome": "affirmed", "reason": "Seen on site.\nNo certification on file.",
+            "date": "2026-12-02", "signed_by": "Peter J. Lindqvist", "title": "Chair",
+            "csrf_token": csrf_of(page),
+        },
+    )  # fmt: skip
+    assert decided.status_code == 303
+    page = clerk.get(f"/documents/{number}").text
+    assert "Decided December 2, 2026: <strong>affirmed</strong>" in page
+    assert "Record the decision" not in page and "Appeal pending." not in page
+
+
+def test_the_appeal_form_at_phone_width_in_chromium_passes_axe(browser, desk):
+    number = served(desk)
+    context = browser.new_context(base_url=desk.url, viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    sign_in(page, "ann")
+    page.goto(f"/documents/{number}")
+    page.get_by_label("Date the notice of appeal was received").fill("2026-11-20")
+    page.get_by_label("Received by").fill("Marion T. Ashby")
+    button = page.get_by_role("button", name="Record the appeal and issue the acknowledgment")
+    box = button.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
+    button.click()
+    expect(page.get_by_role("status").first).to_contain_text("Appeal recorded")
+    expect(page.locator("#appeal ~ p").first).to_contain_text("filed on time")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert axe_violations(page) == []
+    context.close()
