@@ -12,6 +12,8 @@ their options in one place.
 
 from __future__ import annotations
 
+import io
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -124,17 +126,29 @@ def served_fixtures() -> list[tuple[str, Path]]:
     ]
 
 
+def _written(path: Path, catalog: Catalog, **options: Any) -> None:
+    """``catalog`` written to ``path`` only where a message changed: the dates Babel stamps
+    in the header are not a change (the files stay as they are when nothing else is)."""
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, **options)
+    made = out.getvalue()
+    if not path.exists() or _undated(path.read_bytes()) != _undated(made):
+        path.write_bytes(made)
+
+
+def _undated(po: bytes) -> bytes:
+    return re.sub(rb'"(POT-Creation|PO-Revision)-Date: [^"]*"', b"", po)
+
+
 def main() -> int:
     messages = template_messages()
-    with (LOCALE / "docgen.pot").open("wb") as out:
-        write_po(out, messages, width=100, omit_header=False, sort_output=False)
+    _written(LOCALE / "docgen.pot", messages, omit_header=False, sort_output=False)
     for po_path in sorted(LOCALE.glob("*/LC_MESSAGES/docgen.po")):
         language = po_path.parent.parent.name
         with po_path.open("rb") as handle:
             catalog = read_po(handle, locale=language)
         catalog.update(messages, update_header_comment=False, no_fuzzy_matching=True)
-        with po_path.open("wb") as out:
-            write_po(out, catalog, width=100, include_previous=False)
+        _written(po_path, catalog, include_previous=False)
         missing = sum(1 for m in catalog if m.id and not m.string)
         print(f"{po_path.relative_to(ROOT)}: {len(catalog)} messages, {missing} untranslated")
     return 0
