@@ -39,6 +39,7 @@ from docgen.desk.commands import serve, users
 from docgen.errors import CaseInvalid, DocgenError, OutputUsage, Unanswered
 from docgen.law import JURISDICTION_HELP
 from docgen.queue.cli import worker
+from docgen.register.after_notice_cli import COMMANDS as AFTER_NOTICE
 from docgen.register.appeal_cli import COMMANDS as APPEAL_COMMANDS
 from docgen.register.certify_cli import certify
 from docgen.register.cli import attach
@@ -561,7 +562,7 @@ _attach_keys()
 
 def _attach_register() -> None:
     attach(main)
-    for command in (*COMMANDS, *APPEAL_COMMANDS):
+    for command in (*COMMANDS, *APPEAL_COMMANDS, *AFTER_NOTICE):
         main.add_command(command)
 
 

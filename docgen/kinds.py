@@ -25,5 +25,7 @@ MODULES = {
     "appeal-hearing": "docgen.documents.appeal_hearing",
     "appeal-decision": "docgen.documents.appeal_decision",
     "extension-letter": "docgen.documents.extension_letter",
+    "occupancy-order": "docgen.documents.occupancy_order",
+    "occupancy-release": "docgen.documents.occupancy_release",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}

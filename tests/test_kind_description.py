@@ -111,11 +111,13 @@ def test_every_kind_and_bundle_answers_the_same_description():
 
 def test_the_description_says_what_the_law_says_of_each_kind():
     # Served on a person and sworn to (LAW.md § 2, § 10): the notice and the order.
-    # The notice of deficiency too (LAW.md § 11: served and proved like a notice).
+    # The notice of deficiency too (LAW.md § 11: served and proved like a notice), and the
+    # order preventing occupancy (LAW.md § 14: served like a stop-work order).
     assert set(kinds_with(served=True)) == {
         "notice-of-violation",
         "stop-work-order",
         "notice-of-deficiency",
+        "occupancy-order",
     }
     assert kinds_with(appealable=True) == ("notice-of-violation",)
     assert kinds_with(liftable=True) == ("stop-work-order",)
@@ -132,10 +134,13 @@ def test_the_description_says_what_the_law_says_of_each_kind():
     assert the_kind(lists_mailings=True) == "mailing-list"  # PS Form 3877
     assert the_kind(contractor_signs=True) == "contractor-certification"  # § 228-78B(4)
     assert the_kind(opens_matter=True) == "notice-of-violation"  # the worker warms on it
+    # The steps after the notice (§ 228-79C(5), (6); LAW.md § 14).
+    assert the_kind(step="withholds") == "occupancy-order"
+    assert the_kind(step="releases-hold") == "occupancy-release"
 
 
 def test_the_kind_refuses_a_description_no_kind_or_several_have():
-    with pytest.raises(DocgenError, match=r"3 document kinds are described with served=True"):
+    with pytest.raises(DocgenError, match=r"\d document kinds are described with served=True"):
         the_kind(served=True)
     with pytest.raises(DocgenError, match=r"0 document kinds .*\(none\); exactly one must be"):
         the_kind(permission="nobody")

@@ -289,6 +289,8 @@ class Spec(Protocol):
     @property
     def follows(self) -> tuple[str, ...]: ...
     @property
+    def step(self) -> str: ...
+    @property
     def permission(self) -> str | None: ...
     @property
     def issued(self) -> Callable[[Any], date | None]: ...
@@ -432,6 +434,11 @@ class Kind(_Described):
     # Signed by each contractor itself before any land development activity (§ 228-78B(4);
     # LAW.md § 5): issued on the firm's own signature, by the register's invitations.
     contractor_signs: bool = False
+    # Its step after the notice (§ 228-79C(5), (6); LAW.md § 14): "withholds" (occupancy),
+    # "releases-hold", "requires-restoration", "states-cost", "liens", "releases-lien"; ""
+    # for the others.
+    # The register's after-notice events find their kinds by it.
+    step: str = ""
     permission: str | None = None  # the desk permission that drafts and issues it
     # The document's issue date: it prints the law in force that day (None: the latest).
     issued: Callable[[Any], date | None] = _none
@@ -496,6 +503,7 @@ class Bundle(_Described):
     opens_matter: bool = False
     new_notice_from: bool = False
     follows: tuple[str, ...] = ()
+    step: str = ""
     permission: str | None = None
     issued: Callable[[Any], date | None] = _none
     party: Callable[[Any], Addressee | None] = _none

@@ -365,6 +365,11 @@ class Enforcement(Strict):
     certificate_of_occupancy: CitedText
     restoration: CitedText
     fees: CitedText
+    # After the notice (LAW.md § 14): the office sent a copy of an order preventing
+    # occupancy (§ 228-79C(5): the certificate of occupancy is withheld), and how such an
+    # order ends; both the municipality's practice, the article saying neither.
+    building_department: CitedText | None = None
+    occupancy_ends: CitedText | None = None
     # Remedies the adopter's law adds to the model's (appearance tickets): named on the
     # notice with their section, never issued by docgen.
     remedies_added: dict[Text, CitedText] = Field(default_factory=dict)

@@ -276,6 +276,20 @@ class Register:
         """Lift the stop-work order ``number`` on ``on``; see docgen.register.lifting.lift."""
         return issuing.rendered_outside(lambda: lift(self, number, on, **kwargs))
 
+    def withhold_occupancy(self, number: str, premises: str, on: date, **kwargs: Any) -> Issued:
+        """Prevent the occupancy of ``premises``, resting on ``number`` (§ 228-79C(5)); see
+        docgen.register.occupancy.withhold."""
+        from docgen.register.occupancy import withhold
+
+        return issuing.rendered_outside(lambda: withhold(self, number, premises, on, **kwargs))
+
+    def release_occupancy(self, number: str, on: date, **kwargs: Any) -> Issued:
+        """Release the order preventing occupancy ``number``; see
+        docgen.register.occupancy.release."""
+        from docgen.register.occupancy import release
+
+        return issuing.rendered_outside(lambda: release(self, number, on, **kwargs))
+
     def record_service(self, number: str, event: Service, **kwargs: Any):
         """Record the service ``event`` of ``number``; see
         docgen.register.service.record_service."""
