@@ -27,5 +27,9 @@ MODULES = {
     "extension-letter": "docgen.documents.extension_letter",
     "occupancy-order": "docgen.documents.occupancy_order",
     "occupancy-release": "docgen.documents.occupancy_release",
+    "restoration-notice": "docgen.documents.restoration_notice",
+    "restoration-cost": "docgen.documents.restoration_cost",
+    "lien-notice": "docgen.documents.lien_notice",
+    "lien-release": "docgen.documents.lien_release",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}

@@ -118,6 +118,7 @@ def test_the_description_says_what_the_law_says_of_each_kind():
         "stop-work-order",
         "notice-of-deficiency",
         "occupancy-order",
+        "restoration-notice",
     }
     assert kinds_with(appealable=True) == ("notice-of-violation",)
     assert kinds_with(liftable=True) == ("stop-work-order",)
@@ -137,6 +138,10 @@ def test_the_description_says_what_the_law_says_of_each_kind():
     # The steps after the notice (§ 228-79C(5), (6); LAW.md § 14).
     assert the_kind(step="withholds") == "occupancy-order"
     assert the_kind(step="releases-hold") == "occupancy-release"
+    assert the_kind(step="requires-restoration") == "restoration-notice"
+    assert the_kind(step="states-cost") == "restoration-cost"
+    assert the_kind(step="liens") == "lien-notice"
+    assert the_kind(step="releases-lien") == "lien-release"
 
 
 def test_the_kind_refuses_a_description_no_kind_or_several_have():

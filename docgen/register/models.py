@@ -395,6 +395,21 @@ class ReinspectionRequest(Base):
     recorded_by: Mapped[str] = mapped_column(String(200))
 
 
+class LienPayment(Base):
+    """A payment on a notice of lien (§ 228-79C(6): a lien "until paid"): the amount in
+    cents, the day paid, by whom; the lien is released once the payments cover it."""
+
+    __tablename__ = "lien_payments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
+    amount_cents: Mapped[int] = mapped_column()
+    paid_on: Mapped[date] = mapped_column(Date)
+    paid_by: Mapped[str] = mapped_column(String(500))
+    recorded_at: Mapped[datetime] = mapped_column()
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+
 class LogSite(Base):
     """A site whose log book the register keeps (§ 228-78D(2); § 301-73A(2)) and the facts
     that set its interval: a D(2)(c) exemption, a D(2)(d) authorization (yes/no)."""

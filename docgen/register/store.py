@@ -290,6 +290,45 @@ class Register:
 
         return issuing.rendered_outside(lambda: release(self, number, on, **kwargs))
 
+    def require_restoration(
+        self, number: str, restore: str, restore_by: date, on: date, **kwargs: Any
+    ) -> Issued:
+        """Require restoration (§ 228-79C(6)); see docgen.register.restoration.require."""
+        from docgen.register.restoration import require
+
+        return issuing.rendered_outside(
+            lambda: require(self, number, restore, restore_by, on, **kwargs)
+        )
+
+    def state_restoration_cost(
+        self, number: str, inspection: str, items: list[Any], on: date, **kwargs: Any
+    ) -> Issued:
+        """The statement of the cost of corrective action; see
+        docgen.register.restoration.state_cost."""
+        from docgen.register.restoration import state_cost
+
+        return issuing.rendered_outside(
+            lambda: state_cost(self, number, inspection, items, on, **kwargs)
+        )
+
+    def record_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
+        """The notice of lien; see docgen.register.liens.record_lien."""
+        from docgen.register.liens import record_lien
+
+        return issuing.rendered_outside(lambda: record_lien(self, number, on, **kwargs))
+
+    def record_lien_payment(self, number: str, amount: Any, on: date, paid_by: str, **kwargs: Any):
+        """A payment on a lien; the balance after it (docgen.register.liens)."""
+        from docgen.register.liens import record_payment
+
+        return record_payment(self, number, amount, on, paid_by, **kwargs)
+
+    def release_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
+        """The release of a lien paid in full; see docgen.register.liens.release_lien."""
+        from docgen.register.liens import release_lien
+
+        return issuing.rendered_outside(lambda: release_lien(self, number, on, **kwargs))
+
     def record_service(self, number: str, event: Service, **kwargs: Any):
         """Record the service ``event`` of ``number``; see
         docgen.register.service.record_service."""
