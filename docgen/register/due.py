@@ -5,7 +5,9 @@ date a reading), the remedies of a notice of violation still pending (§ 228-79C
 last day to appeal a notice served (§ 228-79C(1)(f)), each reinspection asked for and not
 yet made, and the next inspection a site's log book is due (§ 228-78D(2); § 301-73A(2));
 what is in effect: stop-work orders served and not lifted (§ 228-79C(2)), the halt of
-§ 228-79A(1) while a served notice has deficiencies open. Each item has its provision.
+§ 228-79A(1) while a served notice has deficiencies open, an order preventing occupancy
+served and not released (§ 228-79C(5)); and the date a notice requiring restoration set,
+until the cost of the corrective action is stated (§ 228-79C(6)). Each item has its provision.
 Overdue items first, then by day. "Today" is each municipality's own date (its time
 zone), and a day that is a Saturday, Sunday or public holiday says so (GCL §§ 24, 25-a).
 
@@ -244,12 +246,19 @@ def _notices(session: Session, kinds: Iterable[str]) -> list[_Notice]:
 def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     halting = kinds_with(halts=True)  # the notice of deficiency (§ 228-79A(1))
     liftable = kinds_with(liftable=True)
-    rows = _notices(session, (*halting, *kinds_with(appealable=True), *liftable))
+    holding = kinds_with(step="withholds")  # the order preventing occupancy (§ 228-79C(5))
+    restoring = kinds_with(step="requires-restoration")  # § 228-79C(6)
+    after = (*holding, *restoring)
+    rows = _notices(session, (*halting, *kinds_with(appealable=True), *liftable, *after))
     lifted = set(
         session.scalars(
             select(Document.about_id).where(Document.kind.in_(kinds_with(lifts=True)))
         ).all()
     )
+    # An order preventing occupancy released in writing; a notice requiring restoration
+    # whose cost the municipality has stated (its date passed and acted on).
+    ended = kinds_with(step="releases-hold") + kinds_with(step="states-cost")
+    closed = set(session.scalars(select(Document.about_id).where(Document.kind.in_(ended))).all())
     pending = set(
         session.scalars(select(Offense.document_id).where(Offense.disposition == "pending")).all()
     )
@@ -267,6 +276,10 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
             yield from _deficiency_items(
                 session, doc, where, pack, approved, served, users, later.get(doc.id)
             )
+        elif doc.kind in after:
+            if doc.id not in closed:
+                yield from _needs_service(doc, people, where, pack, users)
+                yield from _after_notice(doc, doc.kind in holding, served, where, pack, users)
         elif doc.kind in liftable:
             # In effect from the day service was complete (LAW.md § 3), as the register
             # keeps it: never a mailing's raw date, and not while no service stands.
@@ -361,6 +374,42 @@ def _appeal_items(
             doc.number,
             users=users,
         )
+
+
+def _after_notice(
+    doc: _Notice, holds: bool, served: date | None, where: str, pack: Pack, users: tuple[str, ...]
+) -> Iterable[Due]:
+    """An order preventing occupancy in effect from the day service was complete until
+    released in writing (§ 228-79C(5)); the date a notice requiring restoration set, the
+    "reasonable time after notice" (§ 228-79C(6)), until the cost is stated."""
+    if holds:
+        if served is not None:
+            yield Due(
+                served,
+                f"{doc.number}: occupancy prevented until released in writing",
+                "occupancy prevented",
+                where,
+                pack.require(doc.kind),
+                doc.jurisdiction,
+                doc.number,
+                ongoing=True,
+                users=users,
+            )
+        return
+    day = date.fromisoformat(doc.case["restore_by"])
+    held, warning = _held(day, served)
+    yield Due(
+        day,
+        f"{doc.number}: restoration due (the reasonable time after notice); then inspect",
+        "restoration",
+        where,
+        pack.require(doc.kind),
+        doc.jurisdiction,
+        doc.number,
+        users=users,
+        unheld=not held,
+        warning=warning,
+    )
 
 
 def _held(day: date, served: date | None) -> tuple[bool, str | None]:
