@@ -25,7 +25,7 @@ from docgen.demo import sample_cases
 from docgen.documents import get_kind
 from docgen.documents.base import missing_groups
 from docgen.errors import DocgenError
-from docgen.law.pack import Pack
+from docgen.law.pack import SWPPP_PARTS, Pack
 from docgen.law.packs import (
     add_pack_file,
     load_pack,
@@ -61,6 +61,14 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
                 f"overrides {override.path} ({override.state_ref}) with {', '.join(override.refs)}"
             )
         failures = 0
+        if pack.swppp is not None:
+            parts = {p: sum(i.part == p for i in pack.swppp.items) for p in SWPPP_PARTS}
+            echo(
+                f"swppp list ({pack.swppp.ref}): {len(pack.swppp.items)} items, each with its "
+                f"id, words and citation, ids unique ("
+                + ", ".join(f"{n} {p}" for p, n in parts.items() if n)
+                + ")"
+            )
         for kind in pack.kinds():
             missing = missing_groups(get_kind(kind), pack)
             if missing:

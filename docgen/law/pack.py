@@ -573,6 +573,53 @@ class Acknowledgment(Group):
     notary: CitedText
 
 
+SWPPP_PARTS = ("contents", "where-it-applies", "post-construction")
+
+
+class SwpppItem(Strict):
+    """One item of the law's list of what a SWPPP contains (§ 228-78B(2); § 301-71B): a
+    short id, a faithful short label, the law's words verbatim, and its citation. ``part``:
+    ``contents`` (every SWPPP), ``where-it-applies`` (the water quantity and quality
+    controls, required of the activities the law lists) or ``post-construction`` (required
+    of a SWPPP that includes post-construction controls)."""
+
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    label: Text
+    words: Text
+    ref: Ref
+    part: Literal["contents", "where-it-applies", "post-construction"]
+
+    @property
+    def may_not_apply(self) -> bool:
+        """Whether a reviewer may find that the item does not apply to the activity."""
+        return self.part != "contents"
+
+
+class Swppp(Group):
+    """The SWPPP and its review (LAW.md § 15): who receives it, the law's words on review
+    and approval, and the list of what it contains, item by item."""
+
+    received_by: CitedText  # the officer or board that receives and reviews the SWPPP
+    before_review: CitedText  # "No application ... shall be reviewed until ..."
+    approve: CitedText | None = None  # § 228-77D(4): "shall approve the SWPPP if it complies"
+    amend: CitedText | None = None  # § 228-78B(2)(c)[12]: amendments reviewed and accepted
+    items: list[SwpppItem] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _ids_unique(self) -> Swppp:
+        seen: set[str] = set()
+        for item in self.items:
+            if item.id in seen:
+                raise ValueError(
+                    f"items: two items have the id {item.id!r}; give each item an id of its own"
+                )
+            seen.add(item.id)
+        return self
+
+    def item(self, item_id: str) -> SwpppItem | None:
+        return next((i for i in self.items if i.id == item_id), None)
+
+
 class Pack(Strict):
     """One municipality's law. ``id`` is the pack file's stem."""
 
@@ -598,6 +645,7 @@ class Pack(Strict):
     acknowledgment: Acknowledgment | None = None
     appeals: Appeals | None = None
     extensions: Extensions | None = None
+    swppp: Swppp | None = None
 
     @model_validator(mode="after")
     def _provisions_are_kinds(self) -> Pack:
