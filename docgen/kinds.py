@@ -31,5 +31,7 @@ MODULES = {
     "restoration-cost": "docgen.documents.restoration_cost",
     "lien-notice": "docgen.documents.lien_notice",
     "lien-release": "docgen.documents.lien_release",
+    "swppp-approval": "docgen.documents.swppp_approval",
+    "swppp-return": "docgen.documents.swppp_return",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}

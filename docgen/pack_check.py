@@ -24,6 +24,7 @@ from docgen import api
 from docgen.demo import sample_cases
 from docgen.documents import get_kind
 from docgen.documents.base import missing_groups
+from docgen.documents.swppp_review import fitted_to
 from docgen.errors import DocgenError
 from docgen.law.pack import SWPPP_PARTS, Pack
 from docgen.law.packs import (
@@ -81,7 +82,7 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
             for sample in [p for k, p in sample_cases() if k == kind][:1]:
                 data, _ = api.load(sample)
                 try:
-                    data = moved_into(data, pack)
+                    data = fitted_to(kind, moved_into(data, pack), pack)
                     doc = api.build(kind, data)
                     for fmt in api.FORMATS:
                         api.to_bytes(doc, fmt)

@@ -13,6 +13,7 @@ from conftest import ROOT
 from docgen import api
 from docgen.demo import bundle_cases, sample_cases
 from docgen.documents import KINDS
+from docgen.documents.swppp_review import fitted_to
 from docgen.law.packs import ENV, load_pack
 from docgen.pack_check import moved_into
 from tests.helpers.readback import docx_text, html_text, pdf_text
@@ -66,7 +67,7 @@ def test_the_pack_provides_every_kind():
 
 @pytest.mark.parametrize(("kind", "path"), first_samples(), ids=[k for k, _ in first_samples()])
 def test_every_kind_renders_with_no_word_of_another_municipality(kind, path):
-    data = alderbrook_case(path)
+    data = fitted_to(kind, alderbrook_case(path), load_pack("alderbrook"))
     _, blobs = api.render_bytes(kind, data)
     texts = {
         "html": html_text(blobs["html"].decode("utf-8")),

@@ -36,7 +36,7 @@ from docgen.register.models import RegisterUpgrade
 
 # The newest migration in docgen/register/migrations/versions (a test keeps them equal),
 # so opening an up-to-date register does not load Alembic at all.
-HEAD = "0023"
+HEAD = "0024"
 WRITE = "docgen_write"  # execution option: this transaction takes the write lock at once
 WRITE_LOCK = 4242012  # PostgreSQL advisory lock taken by every write transaction
 

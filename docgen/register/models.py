@@ -522,6 +522,58 @@ class CertificationSet(Base):
     created_by: Mapped[str] = mapped_column(String(200))
 
 
+class SwpppPlan(Base):
+    """One revision of a site's SWPPP as received (LAW.md § 15): its title, revision or date,
+    preparer and qualification, permit or NOI identifier. An amendment names the revision
+    it amends and the items of the law's list it changes (§ 228-78B(1)(b)). Frozen."""
+
+    __tablename__ = "swppp_plans"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("certification_sites.id"), index=True)
+    amends_id: Mapped[int | None] = mapped_column(ForeignKey("swppp_plans.id"), unique=True)
+    title: Mapped[str] = mapped_column(String(500))
+    revision: Mapped[str] = mapped_column(String(100))
+    dated: Mapped[date | None] = mapped_column(Date)
+    preparer: Mapped[str] = mapped_column(String(500))
+    qualification: Mapped[str] = mapped_column(String(500))
+    permit: Mapped[str | None] = mapped_column(String(200))
+    applicant: Mapped[str | None] = mapped_column(String(500))  # to whom the letters go
+    changes: Mapped[list[str] | None] = mapped_column(JSON)
+    received: Mapped[date] = mapped_column(Date)
+    recorded_at: Mapped[datetime] = mapped_column()
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+
+class SwpppReview(Base):
+    """One review of a plan: the reviewer, the day, and per item of the pack's list its
+    finding ({"finding": present|missing|inadequate|not-applicable, "words": ...,
+    "carried_from": the review it was carried from, for an item an amendment left
+    unchanged}). Frozen."""
+
+    __tablename__ = "swppp_reviews"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    plan_id: Mapped[int] = mapped_column(ForeignKey("swppp_plans.id"), index=True)
+    reviewer: Mapped[str] = mapped_column(String(500))
+    day: Mapped[date] = mapped_column(Date)
+    findings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    recorded_at: Mapped[datetime] = mapped_column()
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+
+class SwpppDecision(Base):
+    """The approval or return letter issued from a review (one per review). Frozen."""
+
+    __tablename__ = "swppp_decisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    review_id: Mapped[int] = mapped_column(ForeignKey("swppp_reviews.id"), unique=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), unique=True)
+    outcome: Mapped[str] = mapped_column(String(20))  # approved | returned
+    day: Mapped[date] = mapped_column(Date)
+
+
 # -- The desk's tables (docgen.desk): made by migration 0020 like every other table -------
 DESK_ACCOUNT = "user"  # the audit's entity of a desk account's row (docgen.desk.database)
 

@@ -42,6 +42,7 @@ from docgen.register.records import (
     VerifiedSet,
 )
 from docgen.register.respondents import candidates, ref
+from docgen.register.swppp_letters import decide
 from docgen.render.output import safe_name, write_files
 
 if TYPE_CHECKING:
@@ -328,6 +329,10 @@ class Register:
         from docgen.register.liens import release_lien
 
         return issuing.rendered_outside(lambda: release_lien(self, number, on, **kwargs))
+    def swppp_decide(self, plan_id: int, outcome: str, on: date, **kwargs: Any) -> Issued:
+        """Approve (``approved``) or return (``returned``) the SWPPP ``plan_id`` on its last
+        review; see docgen.register.swppp_letters.decide."""
+        return issuing.rendered_outside(lambda: decide(self, plan_id, outcome, on, **kwargs))
 
     def record_service(self, number: str, event: Service, **kwargs: Any):
         """Record the service ``event`` of ``number``; see

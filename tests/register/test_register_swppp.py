@@ -1,0 +1,303 @@
+"""The SWPPP reviewed item by item, returned, amended, reviewed again and approved, in the
+register (LAW.md § 15; § 228-77D(4), § 228-78B(1), (2); § 301-71A, B), on SQLite and
+PostgreSQL: never an approval with an item open; an amendment's review never reopens an
+item it does not change; the letters read back from their PDFs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import timedelta
+
+import pytest
+
+from docgen.register import RegisterError
+from docgen.register.invitations import add_site, today_in
+from docgen.register.swppp import add_plan, last_review, prefill, record_review, state
+from docgen.register.swppp import plan as plan_of
+from tests.helpers.readback import pdf_text
+
+HOMER_SITE = {
+    "address": {"street": "120 Cayuga Street", "city": "Homer", "state": "NY", "zip": "13077"}
+}
+MACEDON_SITE = {"description": "Lot 4, Canal Lane, Macedon"}
+
+
+def flat(data: bytes) -> str:
+    return " ".join(pdf_text(data).split())
+
+
+def site(reg, jurisdiction: str = "homer") -> int:
+    where = HOMER_SITE if jurisdiction == "homer" else MACEDON_SITE
+    return add_site(
+        reg.engine, jurisdiction, {"name": "Cayuga Street Townhomes"}, where, None, "clerk"
+    )
+
+
+def first_plan(reg, site_id: int, received):
+    return add_plan(
+        reg.engine,
+        site_id,
+        title="Cayuga Street Townhomes SWPPP",
+        revision="1",
+        preparer="Lena Ortiz",
+        qualification="P.E., New York license 091234",
+        permit="NYR11A123",
+        applicant="Tioughnioga Ridge Development LLC",
+        received=received,
+        by="clerk",
+    )
+
+
+def all_present(jurisdiction: str, **others):
+    from docgen.law.packs import load_pack
+
+    given = {i.id: ("present", None) for i in load_pack(jurisdiction).swppp.items}
+    given.update(others)
+    return given
+
+
+def test_returned_amended_reviewed_again_and_approved_in_homer(reg):
+    today = today_in("homer")
+    where = site(reg)
+    plan = first_plan(reg, where, today - timedelta(days=12))
+    assert state(reg.engine, where).endswith("not yet reviewed")
+    given = all_present(
+        "homer",
+        **{
+            "sensitive-areas": ("missing", "The site map shows no tree conservation plan."),
+            "soil-tests": ("inadequate", "Results of test pits TP-3 and TP-4 are not given."),
+        },
+    )
+    with pytest.raises(RegisterError, match="after today"):
+        record_review(
+            reg.engine,
+            plan.id,
+            given,
+            reviewer="Dana R. Whitcomb, Code Enforcement Officer",
+            on=today + timedelta(days=1),
+            by="clerk",
+        )
+    with pytest.raises(
+        RegisterError, match=r"soils \(§ 228-78B\(2\)\(a\)\[4\]\): every SWPPP must contain it"
+    ):
+        record_review(
+            reg.engine,
+            plan.id,
+            {**given, "soils": ("not-applicable", None)},
+            reviewer="Dana R. Whitcomb, Code Enforcement Officer",
+            on=today - timedelta(days=10),
+            by="clerk",
+        )
+    first = record_review(
+        reg.engine,
+        plan.id,
+        given,
+        reviewer="Dana R. Whitcomb, Code Enforcement Officer",
+        on=today - timedelta(days=10),
+        by="clerk",
+    )
+    assert [f.item.id for f in first.open_items] == ["sensitive-areas", "soil-tests"]
+    with pytest.raises(RegisterError) as refused:
+        reg.swppp_decide(plan.id, "approved", today - timedelta(days=9), formats=("pdf",))
+    message = str(refused.value)
+    assert (
+        "2 item(s) open" in message
+        and "Sensitive areas on the site map (§ 228-78B(2)(a)[3]): missing" in message
+    )
+    assert "Soil testing results and locations (§ 228-78B(2)(c)[6]): not adequate" in message
+    assert "(§ 228-77D(4))" in message and "docgen swppp return" in message
+    returned = reg.swppp_decide(
+        plan.id, "returned", today - timedelta(days=9), formats=("pdf",), by="Clerk Ames"
+    )
+    assert returned.number.startswith("SWR-") and returned.kind == "swppp-return"
+    text = flat(returned.files["pdf"])
+    assert "Stormwater Pollution Prevention Plan Returned" in text
+    assert "Sensitive areas on the site map: missing" in text and "(§ 228-78B(2)(a)[3])" in text
+    assert "The reviewer found: Results of test pits TP-3 and TP-4 are not given." in text
+    assert (
+        "“No application for approval of a land development activity shall be reviewed until "
+        "the Code Enforcement Officer has received" in text
+    )
+    assert "(§ 228-78B(1)(a))" in text
+    assert state(reg.engine, where).endswith(f"returned ({returned.number})")
+    with pytest.raises(RegisterError, match="already returned"):
+        reg.swppp_decide(plan.id, "returned", today - timedelta(days=9), formats=("pdf",))
+
+    amended = add_plan(
+        reg.engine,
+        where,
+        title=None,
+        revision="2",
+        preparer=None,
+        qualification=None,
+        received=today - timedelta(days=5),
+        amends=plan.id,
+        changes=["sensitive-areas", "soil-tests"],
+        by="clerk",
+    )
+    assert amended.title == plan.title and amended.applicant == plan.applicant
+    assert prefill(reg.engine, amended.id)["soil-tests"][0] == "inadequate"
+    with pytest.raises(RegisterError, match="review plan 2"):
+        record_review(
+            reg.engine,
+            plan.id,
+            given,
+            reviewer="Dana R. Whitcomb",
+            on=today - timedelta(days=4),
+            by="clerk",
+        )
+    with pytest.raises(
+        RegisterError,
+        match=r"Soils \(§ 228-78B\(2\)\(a\)\[4\]\) not changed by revision 2: .* not reopened",
+    ):
+        record_review(
+            reg.engine,
+            amended.id,
+            {
+                "sensitive-areas": ("present", None),
+                "soil-tests": ("present", None),
+                "soils": ("missing", None),
+            },
+            reviewer="Dana R. Whitcomb",
+            on=today - timedelta(days=4),
+            by="clerk",
+        )
+    with pytest.raises(RegisterError, match="no finding for Soil testing results"):
+        record_review(
+            reg.engine,
+            amended.id,
+            {"sensitive-areas": ("present", None)},
+            reviewer="Dana R. Whitcomb",
+            on=today - timedelta(days=4),
+            by="clerk",
+        )
+    second = record_review(
+        reg.engine,
+        amended.id,
+        {"sensitive-areas": ("present", None), "soil-tests": ("present", None)},
+        reviewer="Dana R. Whitcomb, Code Enforcement Officer",
+        on=today - timedelta(days=4),
+        by="clerk",
+    )
+    assert second.open_items == []
+    carried = {f.item.id: f.carried_from for f in second.findings}
+    assert carried["soils"] == first.id and carried["soil-tests"] is None
+    with pytest.raises(RegisterError, match="every item of § 228-78B\\(2\\) is present"):
+        reg.swppp_decide(amended.id, "returned", today - timedelta(days=3), formats=("pdf",))
+    approved = reg.swppp_decide(amended.id, "approved", today - timedelta(days=3), formats=("pdf",))
+    assert approved.number.startswith("SWA-") and approved.kind == "swppp-approval"
+    text = flat(approved.files["pdf"])
+    assert "Approval of Stormwater Pollution Prevention Plan" in text
+    assert "Cayuga Street Townhomes SWPPP, revision 2" in text and "(amending revision 1)" in text
+    assert (
+        "who shall approve the SWPPP if it complies with the requirements of this law.” "
+        "(§ 228-77D(4))" in text
+    )
+    assert (
+        "“The certification statement(s) shall become part of the SWPPP for the land "
+        "development activity.” (§ 228-78B(4)(c))" in text
+    )
+    assert "No contractor certification is yet held for this site" in text
+    assert "present; unchanged since revision 1" in text
+    assert state(reg.engine, where).endswith(f"approved ({approved.number})")
+    assert last_review(reg.engine, amended.id).decision == "approved"
+    with pytest.raises(RegisterError, match="was approved"):
+        record_review(
+            reg.engine,
+            amended.id,
+            {"sensitive-areas": ("present", None), "soil-tests": ("present", None)},
+            reviewer="Dana R. Whitcomb",
+            on=today,
+            by="clerk",
+        )
+
+
+def test_macedon_board_approves_with_condition_a_not_applying(reg):
+    today = today_in("macedon")
+    where = site(reg, "macedon")
+    plan = first_plan(reg, where, today - timedelta(days=3))
+    with pytest.raises(RegisterError, match="no review"):
+        reg.swppp_decide(plan.id, "approved", today, formats=("pdf",))
+    record_review(
+        reg.engine,
+        plan.id,
+        all_present("macedon", **{"preparer-certified": ("not-applicable", None)}),
+        reviewer="Harold P. Vance, Chair, Town of Macedon Planning Board",
+        on=today - timedelta(days=1),
+        by="clerk",
+    )
+    approved = reg.swppp_decide(plan.id, "approved", today, formats=("pdf",))
+    text = flat(approved.files["pdf"])
+    assert (
+        "Town of Macedon" in text
+        and "The appropriate board reviewed the plan against each item of § 301-71B" in text
+    )
+    assert "does not apply to this activity" in text and "(§ 301-71D(3))" in text
+    assert "it contains each item § 301-71B requires" in text
+    assert "228-" not in text
+    assert plan_of(reg.engine, plan.id).jurisdiction == "macedon"
+
+
+def test_the_command_line_reviews_returns_and_refuses_in_one_line(reg, tmp_path):
+    today = today_in("homer")
+    where = site(reg)
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "docgen.cli", "swppp", *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
+            check=False,
+        )
+
+    added = run(
+        "add",
+        str(where),
+        "--title",
+        "Cayuga Street Townhomes SWPPP",
+        "--revision",
+        "1",
+        "--preparer",
+        "Lena Ortiz",
+        "--qualification",
+        "P.E.",
+    )
+    assert added.returncode == 0, added.stderr
+    plan_id = added.stdout.split()[1].rstrip(":")
+    from docgen.law.packs import load_pack
+
+    items = []
+    for item in load_pack("homer").swppp.items:
+        items += ["--item", f"{item.id}=present"]
+    items += ["--item", "esc-map=inadequate:Silt fence lengths are not shown."]
+    on = today.isoformat()
+    reviewed = run(
+        "review",
+        plan_id,
+        *items,
+        "--reviewer",
+        "Dana R. Whitcomb, Code Enforcement Officer",
+        "--date",
+        on,
+    )
+    assert reviewed.returncode == 0, reviewed.stderr
+    assert (
+        "1 item(s) open" in reviewed.stdout
+        and "esc-map (§ 228-78B(2)(a)[9]): not adequate" in reviewed.stdout
+    )
+    refused = run("approve", plan_id, "--date", on)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert (
+        "Site map of each erosion and sediment control practice (§ 228-78B(2)(a)[9]): not adequate"
+        in refused.stderr
+    )
+    returned = run("return", plan_id, "--date", on, "-f", "pdf")
+    assert returned.returncode == 0, returned.stderr
+    (pdf,) = tmp_path.glob("SWR-*.pdf")
+    assert "The reviewer found: Silt fence lengths are not shown." in flat(pdf.read_bytes())
+    shown = run("show", str(where))
+    assert "returned (SWR-" in shown.stdout
