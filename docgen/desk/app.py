@@ -45,6 +45,7 @@ from docgen.desk import (
     register_list,
     renderers,
     respondent_pages,
+    swppp_pages,
     uploads,
     users,
     verify_page,
@@ -274,6 +275,7 @@ def create_app(
         *issue_page.routes,
         *users.routes,
         *certify.routes,
+        *swppp_pages.routes,
         *public_check.routes,  # the public check: no sign-in
         *certify_public.routes,  # a firm's own certification: no sign-in
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -22,6 +22,7 @@ from starlette.routing import Route
 
 from docgen.cases.common import read_date
 from docgen.desk import accounts, certify_work, renderers
+from docgen.desk.swppp_site import PLAN_FIELDS, site_section
 from docgen.desk.web import attachment, denied, guarded, id_of, once, posted, render
 from docgen.errors import CaseInvalid
 from docgen.law.packs import load_pack, pack_names
@@ -169,6 +170,9 @@ def _site_page(
     return render(
         request,
         "certification_site.html.j2",
+        swppp=site_section(_engine(request), where),
+        plan_fields=PLAN_FIELDS,
+        swppp_done=request.query_params.get("swppp", ""),
         status=status,
         site=where,
         invitations=found,
