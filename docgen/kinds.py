@@ -33,5 +33,6 @@ MODULES = {
     "lien-release": "docgen.documents.lien_release",
     "swppp-approval": "docgen.documents.swppp_approval",
     "swppp-return": "docgen.documents.swppp_return",
+    "fee-statement": "docgen.documents.fee_statement",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}

@@ -46,6 +46,7 @@ import ipaddress
 import os
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
@@ -205,6 +206,17 @@ class LanguageAccess(_Strict):
         return value
 
 
+class FeeSchedule(_Strict):
+    """The municipality's fee schedule for the services § 228-79D lets it charge for ("reasonable
+    costs at prevailing rates for review of SWPPPs, inspections, or SMP maintenance"): the
+    schedule as adopted (by whom, when) and the rate of each service. A setting, never the
+    pack's: the law sets no figure."""
+
+    adopted: Text  # "adopted by the Board of Trustees, resolution 2026-14, January 12, 2026"
+    swppp_review: Decimal = Field(gt=0)
+    inspection: Decimal = Field(gt=0)
+
+
 class Settings(_Strict):
     offices: Offices = Offices()
     officers: Officers = Officers()
@@ -213,6 +225,7 @@ class Settings(_Strict):
     verification: Verification | None = None
     smtp: Smtp | None = None
     language_access: LanguageAccess = LanguageAccess()
+    fee_schedule: FeeSchedule | None = None
 
 
 def tagline_languages(jurisdiction: str) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ it: a service event, the offense's disposition (audited), a superseding document
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from sqlalchemy import (
@@ -21,6 +22,7 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
+    Numeric,
     String,
     Text,
     TypeDecorator,
@@ -572,6 +574,20 @@ class SwpppDecision(Base):
     document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), unique=True)
     outcome: Mapped[str] = mapped_column(String(20))  # approved | returned
     day: Mapped[date] = mapped_column(Date)
+
+
+class FeePayment(Base):
+    """A payment recorded against a statement of fees (§ 228-79D). Frozen."""
+
+    __tablename__ = "fee_payments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
+    day: Mapped[date] = mapped_column(Date)
+    amount: Mapped[Decimal] = mapped_column(Numeric(12, 2))
+    method: Mapped[str] = mapped_column(String(200))  # check no. 1234, cash, card...
+    recorded_at: Mapped[datetime] = mapped_column()
+    recorded_by: Mapped[str] = mapped_column(String(200))
 
 
 # -- The desk's tables (docgen.desk): made by migration 0020 like every other table -------

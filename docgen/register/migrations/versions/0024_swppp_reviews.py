@@ -63,10 +63,22 @@ def upgrade() -> None:
         sa.Column("outcome", sa.String(20), nullable=False),
         sa.Column("day", sa.Date, nullable=False),
     )
-    for table in ("swppp_plans", "swppp_reviews", "swppp_decisions"):
+    op.create_table(
+        "fee_payments",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column(
+            "document_id", sa.Integer, sa.ForeignKey("documents.id"), nullable=False, index=True
+        ),
+        sa.Column("day", sa.Date, nullable=False),
+        sa.Column("amount", sa.Numeric(12, 2), nullable=False),
+        sa.Column("method", sa.String(200), nullable=False),
+        sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("recorded_by", sa.String(200), nullable=False),
+    )
+    for table in ("swppp_plans", "swppp_reviews", "swppp_decisions", "fee_payments"):
         freeze(table)
 
 
 def downgrade() -> None:
-    for table in ("swppp_decisions", "swppp_reviews", "swppp_plans"):
+    for table in ("fee_payments", "swppp_decisions", "swppp_reviews", "swppp_plans"):
         op.drop_table(table)
