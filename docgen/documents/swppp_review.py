@@ -6,7 +6,9 @@ item's citation. Their cases are made from a review in the register
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import StringConstraints
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Site, Text, cited
 from docgen.documents.base import Context
@@ -14,6 +16,8 @@ from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 
+ItemId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+Citation = Annotated[str, StringConstraints(pattern=r"^§ [0-9A-Za-z.()\[\] -]+$")]
 L = "@swppp"  # the list of a SWPPP's contents (§ 228-78B(2); § 301-71B)
 R = "@swppp.received_by"  # who receives and reviews it (§ 228-78B(1)(a); § 301-71A)
 OPEN = ("missing", "inadequate")
@@ -31,15 +35,15 @@ class PlanReviewed(Model):
 
 
 class ItemFound(Model):
-    id: Line = cited(L, "the item's id in the pack's list")
+    id: ItemId = cited(L, "the item's id in the pack's list")
     label: Line = cited(L, "the item")
-    ref: Line = cited(L, "its citation")
+    ref: Citation = cited(L, "its citation")
     finding: Literal["present", "missing", "inadequate", "not-applicable"] = cited(
         L, "what the review found"
     )
     words: Text | None = cited(L, "the reviewer's words", default=None)
-    carried_from: Line | None = cited(
-        L, "the revision whose review it is carried from (not changed)", default=None
+    review: Literal["this review", "carried"] = cited(
+        L, "found on this review, or carried (not changed by the amendment)", default="this review"
     )
 
 
@@ -79,6 +83,10 @@ def common_problems(case: ReviewedCase, pack: Pack) -> list[Problem]:
             Problem("items", f"each item of the list of {law.ref}, in its order, once", law.ref)
         )
     for n, found in enumerate(case.items):
+        if found.review == "carried" and case.plan.amends is None:
+            problems.append(
+                Problem(f"items.{n}.review", "only an amended plan carries a finding", law.ref)
+            )
         item = law.item(found.id)
         if item is not None and found.finding == "not-applicable" and not item.may_not_apply:
             problems.append(

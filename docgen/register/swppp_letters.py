@@ -58,7 +58,7 @@ def _case(review: Review, site: CertificationSite, amended: str | None, on: date
         if f.words:
             entry["words"] = f.words
         if f.carried_from is not None and amended:
-            entry["carried_from"] = amended
+            entry["review"] = "carried"
         items.append(entry)
     reviewer, _, title = review.reviewer.partition(",")
     law = swppp_list(site.jurisdiction)
