@@ -26,7 +26,7 @@ from docgen.desk.swppp_site import PLAN_FIELDS, site_section
 from docgen.desk.web import attachment, denied, guarded, id_of, once, posted, render
 from docgen.errors import CaseInvalid
 from docgen.law.packs import load_pack, pack_names
-from docgen.register import invitations
+from docgen.register import invitations, swppp
 from docgen.register.invitation_mail import MailFailed, link_for, message, send, smtp_of
 from docgen.settings import load_settings
 
@@ -212,8 +212,9 @@ def _invite(request: Request, where: invitations.SiteView) -> Response:
     link = link_for(where.jurisdiction, token, local or base)
     smtp = smtp_of(where.jurisdiction)
     if smtp is not None and made.email:
+        plan = swppp.approved(engine, where.id)
         mail = message(
-            where.jurisdiction, smtp.sender, made.email, made.firm, where.name, link, expires
+            where.jurisdiction, smtp.sender, made.email, made.firm, where.name, link, expires, plan
         )
         try:
             send(smtp, mail)

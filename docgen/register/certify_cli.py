@@ -94,6 +94,7 @@ def invite(site: int, firm: str, email: str | None, expires: date | None, by: st
     from docgen.register import invitations
     from docgen.register.audit import actor
     from docgen.register.invitation_mail import link_for, message, send, smtp_of
+    from docgen.register.swppp import approved
 
     with _register() as reg:
         where = invitations.site(reg.engine, site)
@@ -103,7 +104,10 @@ def invite(site: int, firm: str, email: str | None, expires: date | None, by: st
         smtp = smtp_of(where.jurisdiction)
         click.echo(f"invitation {made.id}: {made.firm}, until {made.expires.isoformat()}")
         if smtp is not None and email:
-            mail = message(where.jurisdiction, smtp.sender, email, firm, where.name, link, expires)
+            plan = approved(reg.engine, site)  # the approved SWPPP it becomes part of
+            mail = message(
+                where.jurisdiction, smtp.sender, email, firm, where.name, link, expires, plan
+            )
             send(smtp, mail)
             invitations.mark_mailed(reg.engine, made.id)
             click.echo(f"sent to {email} through {smtp.host}")

@@ -45,8 +45,17 @@ def link_for(jurisdiction: str, token: str, base: str | None = None) -> str:
 
 
 def message(
-    jurisdiction: str, sender: str, to: str, firm: str, project: str, link: str, expires: date
+    jurisdiction: str,
+    sender: str,
+    to: str,
+    firm: str,
+    project: str,
+    link: str,
+    expires: date,
+    plan: str | None = None,
 ) -> EmailMessage:
+    """The invitation; ``plan``: the site's approved SWPPP as the register names it
+    (docgen.register.swppp.approved), which the certification becomes part of."""
     pack = load_pack(jurisdiction)
     municipality = pack.name.value
     cert = pack.part("certification")
@@ -58,7 +67,13 @@ def message(
     mail.set_content(
         f"The {municipality} asks {firm} to sign the contractor certification for "
         f"{project} ({cert.who_signs.ref}).\n\n"
-        "Each contractor and subcontractor responsible for erosion and sediment control or "
+        + (
+            f"The stormwater pollution prevention plan it becomes part of is {plan} "
+            f"({cert.part_of_swppp.ref}).\n\n"
+            if plan
+            else ""
+        )
+        + "Each contractor and subcontractor responsible for erosion and sediment control or "
         "post-construction stormwater practices signs it before any land development "
         "activity. Open this link to fill in your firm's details and sign, electronically "
         "or on paper:\n\n"

@@ -493,3 +493,22 @@ def state(engine: Any, site_id: int) -> str:
             return f"{view.label}: returned ({review.document})"
         shut = len(review.open_items)
         return f"{view.label}: reviewed {last.day.isoformat()}, {shut} item(s) open"
+
+
+def approved(engine: Any, site_id: int) -> str | None:
+    """The site's approved SWPPP, as the invitations name it: '“Title”, revision R
+    (approval SWA-...)'; None while no revision is approved."""
+    with db.read_session(engine) as session:
+        found = session.execute(
+            select(SwpppPlan, Document.number)
+            .join(SwpppReview, SwpppReview.plan_id == SwpppPlan.id)
+            .join(SwpppDecision, SwpppDecision.review_id == SwpppReview.id)
+            .join(Document, Document.id == SwpppDecision.document_id)
+            .where(SwpppPlan.site_id == site_id, SwpppDecision.outcome == "approved")
+            .order_by(SwpppPlan.id.desc())
+            .limit(1)
+        ).first()
+        if found is None:
+            return None
+        plan, number = found
+        return f"“{plan.title}”, revision {plan.revision} (approval {number})"

@@ -12,7 +12,8 @@ from datetime import timedelta
 
 import pytest
 
-from docgen.register import RegisterError
+from docgen.register import RegisterError, swppp
+from docgen.register.invitation_mail import message as invitation
 from docgen.register.invitations import add_site, today_in
 from docgen.register.swppp import add_plan, last_review, prefill, record_review, state
 from docgen.register.swppp import plan as plan_of
@@ -202,6 +203,22 @@ def test_returned_amended_reviewed_again_and_approved_in_homer(reg):
     assert "No contractor certification is yet held for this site" in text
     assert "present; unchanged since revision 1" in text
     assert state(reg.engine, where).endswith(f"approved ({approved.number})")
+    named = swppp.approved(reg.engine, where)
+    assert named == f"“Cayuga Street Townhomes SWPPP”, revision 2 (approval {approved.number})"
+    mail = invitation(
+        "homer",
+        "clerk@homer.example.gov",
+        "a@b.example",
+        "Seneca Sitework Inc.",
+        "Cayuga Street Townhomes",
+        "https://x.example/c/1",
+        today,
+        named,
+    )
+    assert (
+        f"The stormwater pollution prevention plan it becomes part of is {named} "
+        "(§ 228-78B(4)(c))." in " ".join(mail.get_content().split())
+    )
     assert last_review(reg.engine, amended.id).decision == "approved"
     with pytest.raises(RegisterError, match="was approved"):
         record_review(
