@@ -329,6 +329,7 @@ class Register:
         from docgen.register.liens import release_lien
 
         return issuing.rendered_outside(lambda: release_lien(self, number, on, **kwargs))
+
     def swppp_decide(self, plan_id: int, outcome: str, on: date, **kwargs: Any) -> Issued:
         """Approve (``approved``) or return (``returned``) the SWPPP ``plan_id`` on its last
         review; see docgen.register.swppp_letters.decide."""
