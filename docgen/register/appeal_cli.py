@@ -33,6 +33,7 @@ def appeal() -> None:
 def record(number, received, received_by, filed_by, on, out, fmt, force, by, jurisdiction):
     """Record the written notice of appeal of the notice of violation NUMBER, on time or late
     counted from its service, and issue the acknowledgment."""
+    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.register.appeals import timing_of
 
@@ -61,6 +62,7 @@ def record(number, received, received_by, filed_by, on, out, fmt, force, by, jur
 @WHOSE
 def hearing(number, day, time, place, signed_by, on, out, fmt, force, by, jurisdiction):
     """Issue the notice of the hearing of the appeal of NUMBER."""
+    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg:
@@ -87,6 +89,7 @@ def decide(
     number, outcome, reasons, modification, on, signed_by, title, out, fmt, force, by, jurisdiction
 ):
     """Record the decision on the appeal of NUMBER and issue it."""
+    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg:
@@ -113,6 +116,7 @@ def decide(
 def extend(number, item, until, granted_by, reason, on, out, fmt, force, by, jurisdiction):
     """Grant a later date for a corrective action (notice of deficiency) or a remedial
     measure (notice of violation) of NUMBER, and issue the letter to the person it binds."""
+    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg:

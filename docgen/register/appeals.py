@@ -12,7 +12,7 @@ each issued with its document in one transaction:
   the pack names: the municipality's choice, the article names none);
 - **decision**: affirmed, modified or reversed, with reasons, on or after the hearing's
   day. A reversed notice is no conviction and counts for no penalty (LAW.md § 4):
-  :func:`reversed_notices` is what the offense history and the calendar leave out.
+  ``history.reversed_notices`` is what the offense history and the calendar leave out.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
+from docgen.register import db
 from docgen.register.audit import actor
 from docgen.register.db import Refused, RegisterError
 from docgen.register.issuing import Request, issue_in, write_out
@@ -100,16 +101,6 @@ def appeals(session: Session, ids: Iterable[int] | None = None) -> dict[int, App
         )
         for notice, by in found.items()
     }
-
-
-def reversed_notices(session: Session) -> set[int]:
-    """The ids of the notices whose determination of violation was reversed on appeal: no
-    conviction, no penalty (LAW.md § 4)."""
-    (kind,) = kinds_with(appeal_step="decision")
-    rows = session.execute(
-        select(Document.about_id, Document.case).where(Document.kind == kind)
-    ).all()
-    return {about for about, case in rows if about is not None and case["outcome"] == "reversed"}
 
 
 def _notice(session: Session, number: str, jurisdiction: str | None) -> tuple[Document, Pack]:
@@ -488,8 +479,6 @@ class AppealState:
 
 def appeal_state(reg: Any, number: str, jurisdiction: str | None = None) -> AppealState | None:
     """The appeal recorded of ``number``, or None."""
-    from docgen.register import db
-
     with db.guarded(reg.url), db.read_session(reg.engine) as session:
         doc = document_row(session, number, jurisdiction)
         found = appeals(session, [doc.id]).get(doc.id)

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from docgen.documents import kinds_with
 from docgen.documents.base import Charge
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
@@ -98,7 +99,6 @@ def priors(
     § 4, whatever was recorded of it); the ``current`` offense, the one the document is
     about, is never its own prior.
     """
-    from docgen.register.appeals import reversed_notices  # appeals issues: imported late
 
     reversed_ = reversed_notices(session)
     later = aliased(Document)
@@ -192,7 +192,6 @@ def record_disposition(
             "violation that charged the offense"
         )
     section = load_pack(doc.jurisdiction).part("penalties").ref
-    from docgen.register.appeals import reversed_notices  # appeals issues: imported late
 
     if disposition == "convicted" and doc.id in reversed_notices(session):
         problems.append(
@@ -250,3 +249,13 @@ def reference(offense: Offense, number: str | None) -> str:
     if offense.docket:
         parts.append(f"docket {offense.docket}")
     return ", ".join(parts)
+
+
+def reversed_notices(session: Session) -> set[int]:
+    """The ids of the notices whose determination of violation was reversed on appeal: no
+    conviction, no penalty (LAW.md § 4)."""
+    (kind,) = kinds_with(appeal_step="decision")
+    rows = session.execute(
+        select(Document.about_id, Document.case).where(Document.kind == kind)
+    ).all()
+    return {about for about, case in rows if about is not None and case["outcome"] == "reversed"}

@@ -25,13 +25,17 @@ from sqlalchemy import Engine
 from docgen import api
 from docgen.faults import checkpoint
 from docgen.register import db, history, import_runs, issuing, queries, receipts, respondents
+from docgen.register.appeals import appeal_state, decide_appeal, record_appeal, schedule_hearing
 from docgen.register.audit import actor
 from docgen.register.copies import copy_of, refuse_copies, refuse_language
 from docgen.register.db import RegisterError, guarded
+from docgen.register.extensions import extend
 from docgen.register.finals import COUNSEL_FILES, counsel_targets, refuse_final
+from docgen.register.liens import record_lien, record_payment, release_lien
 from docgen.register.lifting import lift
 from docgen.register.lost import recording
 from docgen.register.matching import name_key
+from docgen.register.occupancy import release, withhold
 from docgen.register.records import (
     DocumentRecord,
     History,
@@ -42,6 +46,7 @@ from docgen.register.records import (
     VerifiedSet,
 )
 from docgen.register.respondents import candidates, ref
+from docgen.register.restoration import require, state_cost
 from docgen.register.swppp_letters import decide
 from docgen.render.output import safe_name, write_files
 
@@ -244,33 +249,23 @@ class Register:
 
     def record_appeal(self, number: str, received: date, **kwargs: Any) -> Issued:
         """Record a notice of appeal of ``number``; see docgen.register.appeals.record_appeal."""
-        from docgen.register.appeals import record_appeal
-
         return record_appeal(self, number, received, **kwargs)
 
     def appeal(self, number: str, jurisdiction: str | None = None) -> Any:
         """The appeal recorded of ``number`` (docgen.register.appeals.AppealState), or None."""
-        from docgen.register.appeals import appeal_state
-
         return appeal_state(self, number, jurisdiction)
 
     def schedule_hearing(self, number: str, day: date, time: str, **kwargs: Any) -> Issued:
         """The notice of hearing; see docgen.register.appeals.schedule_hearing."""
-        from docgen.register.appeals import schedule_hearing
-
         return schedule_hearing(self, number, day, time, **kwargs)
 
     def decide_appeal(self, number: str, outcome: str, reasons: list[str], **kwargs: Any) -> Issued:
         """The decision on an appeal; see docgen.register.appeals.decide_appeal."""
-        from docgen.register.appeals import decide_appeal
-
         return decide_appeal(self, number, outcome, reasons, **kwargs)
 
     def extend(self, number: str, item: int, until: date, **kwargs: Any) -> Issued:
         """A later date for a corrective action or remedial measure; see
         docgen.register.extensions.extend."""
-        from docgen.register.extensions import extend
-
         return extend(self, number, item, until, **kwargs)
 
     def lift(self, number: str, on: date, **kwargs: Any) -> Issued:
@@ -280,23 +275,17 @@ class Register:
     def withhold_occupancy(self, number: str, premises: str, on: date, **kwargs: Any) -> Issued:
         """Prevent the occupancy of ``premises``, resting on ``number`` (§ 228-79C(5)); see
         docgen.register.occupancy.withhold."""
-        from docgen.register.occupancy import withhold
-
         return issuing.rendered_outside(lambda: withhold(self, number, premises, on, **kwargs))
 
     def release_occupancy(self, number: str, on: date, **kwargs: Any) -> Issued:
         """Release the order preventing occupancy ``number``; see
         docgen.register.occupancy.release."""
-        from docgen.register.occupancy import release
-
         return issuing.rendered_outside(lambda: release(self, number, on, **kwargs))
 
     def require_restoration(
         self, number: str, restore: str, restore_by: date, on: date, **kwargs: Any
     ) -> Issued:
         """Require restoration (§ 228-79C(6)); see docgen.register.restoration.require."""
-        from docgen.register.restoration import require
-
         return issuing.rendered_outside(
             lambda: require(self, number, restore, restore_by, on, **kwargs)
         )
@@ -306,28 +295,20 @@ class Register:
     ) -> Issued:
         """The statement of the cost of corrective action; see
         docgen.register.restoration.state_cost."""
-        from docgen.register.restoration import state_cost
-
         return issuing.rendered_outside(
             lambda: state_cost(self, number, inspection, items, on, **kwargs)
         )
 
     def record_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
         """The notice of lien; see docgen.register.liens.record_lien."""
-        from docgen.register.liens import record_lien
-
         return issuing.rendered_outside(lambda: record_lien(self, number, on, **kwargs))
 
     def record_lien_payment(self, number: str, amount: Any, on: date, paid_by: str, **kwargs: Any):
         """A payment on a lien; the balance after it (docgen.register.liens)."""
-        from docgen.register.liens import record_payment
-
         return record_payment(self, number, amount, on, paid_by, **kwargs)
 
     def release_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
         """The release of a lien paid in full; see docgen.register.liens.release_lien."""
-        from docgen.register.liens import release_lien
-
         return issuing.rendered_outside(lambda: release_lien(self, number, on, **kwargs))
 
     def swppp_decide(self, plan_id: int, outcome: str, on: date, **kwargs: Any) -> Issued:
