@@ -51,6 +51,19 @@ served and lifted by the steps above). Invariants across the documents of the si
     listed as needing service (§ 2; § 12), read from the calendar at the end of each
     sequence.
 
+After the notice (§ 228-79C(1)(f); § 11; § 14): an appeal received (on time or late),
+its hearing, its decision (affirmed, modified, reversed); a later date for a corrective
+action of a notice of deficiency. Invariants:
+
+14. An appeal filed late is never recorded as timely: on time means received on or before
+    the last day computed here from the landowner's service (day 15, moved past a
+    weekend or public holiday, GCL § 25-a) or the later one the register kept; the
+    acknowledgment and the register say the same.
+15. A reversed notice never counts as a prior conviction (§ 4): the model's own tier
+    (invariant 8) leaves its line out, and a conviction on it is refused.
+16. An extension never shortens a date: an earlier or equal one is refused; and the
+    calendar shows each open corrective action on the date as extended.
+
 Every defect this model found is an ordinary regression test in
 tests/register/test_matter_regressions.py. `make soak` runs it for as long as asked
 (DOCGEN_SOAK_EXAMPLES, DOCGEN_SOAK_STEPS).
@@ -138,6 +151,15 @@ def after(day: date) -> st.SearchStrategy[date]:
     return st.integers(-1, 10).map(lambda n: day + timedelta(days=n))
 
 
+def between(first: date, last: date) -> st.SearchStrategy[date]:
+    """A day from ``first`` to ``last`` (the chain's next step, on or after its previous
+    one and by today), or the day before or after them: both sides of each limit drawn."""
+    span = max(0, (last - first).days)
+    within = st.integers(0, span).map(lambda n: first + timedelta(days=n))
+    outside = st.sampled_from([first - timedelta(days=1), max(first, last) + timedelta(days=1)])
+    return st.one_of(within, within, within, outside)  # mostly within
+
+
 def fresh_article() -> str:
     return with_check_digit(f"9407111899{next(_articles):011d}")
 
@@ -152,6 +174,10 @@ class Doc:
     superseded: bool = False
     lifted: bool = False
     lifted_on: date | None = None  # an order: the day it was lifted
+    appealed: bool | None = None  # an appeal received: on time (True) or late (False)
+    received: date | None = None  # the day it was received
+    hearing: date | None = None  # the hearing set
+    decided: str | None = None  # affirmed, modified, reversed
 
 
 @dataclass
@@ -180,6 +206,7 @@ class Mailing:
 class Line:
     committed: date
     convicted: date | None = None
+    reversed: bool = False  # its notice's determination reversed on appeal: no prior (§ 4)
 
 
 @dataclass
@@ -234,6 +261,7 @@ class MatterModel(RuleBasedStateMachine):
             for i, other in enumerate(self.m.lines)
             if i != line
             and other.convicted is not None
+            and not other.reversed
             and other.convicted < committed
             and five <= other.committed <= committed
         }
@@ -412,7 +440,7 @@ class MatterModel(RuleBasedStateMachine):
     def convicted(self, data, day: date) -> None:
         doc = data.draw(st.sampled_from([d for d in self.m.docs if d.line >= 0]))
         line = self.m.lines[doc.line]
-        must = day > TODAY or day < line.committed
+        must = day > TODAY or day < line.committed or doc.decided == "reversed"  # 15
         done = self.refused(
             lambda: self.reg.record_disposition(doc.number, "convicted", day),
             must,
@@ -423,13 +451,20 @@ class MatterModel(RuleBasedStateMachine):
 
     @precondition(
         lambda self: any(
-            not d.superseded and not d.lifted and d.kind in VIOLATIONS for d in self.m.docs
+            not d.superseded and not d.lifted and d.kind in VIOLATIONS and d.decided != "reversed"
+            for d in self.m.docs
         )
     )
     @rule(data=st.data())
     def supersede(self, data) -> None:
         doc = data.draw(
-            st.sampled_from([d for d in self.m.docs if not d.superseded and d.kind in VIOLATIONS])
+            st.sampled_from(
+                [
+                    d
+                    for d in self.m.docs
+                    if not d.superseded and d.kind in VIOLATIONS and d.decided != "reversed"
+                ]
+            )
         )
         stored = self.reg.document(doc.number).case
         case = {k: v for k, v in stored.items() if k not in ("number", "prior_offenses")}
@@ -625,6 +660,144 @@ class MatterModel(RuleBasedStateMachine):
         persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
         self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
 
+    # -- after the notice: appeals and extensions (§ 228-79C(1)(f); LAW.md §§ 11, 14) ----
+    def notices(self) -> list[Doc]:
+        return [d for d in self.m.docs if d.kind == "notice-of-violation" and not d.superseded]
+
+    def last_day(self, doc: Doc) -> date | None:
+        """14. The last day to appeal, from the model: day 15 after the landowner's service
+        was complete (as the register shows it), moved past a weekend or public holiday
+        (GCL § 25-a), or the later one the register kept (never shortened)."""
+        record = self.reg.document(doc.number)
+        mine = [
+            s.complete
+            for s in record.services
+            if s.served_on in (None, doc.persons[0]) and s.complete is not None
+        ]
+        if not mine:
+            return None
+        day = min(mine) + timedelta(days=15)
+        while non_business_day(day, PACK):
+            day += timedelta(days=1)
+        kept = kept_deadline(list(record.services))
+        return max(day, kept) if kept is not None else day
+
+    @precondition(lambda self: any(d.appealed is None for d in self.notices()))
+    @rule(data=st.data())
+    def appeal_received(self, data) -> None:
+        """A notice of appeal received: of a served notice mostly (the chain's next step,
+        on a day around its last day, so both sides of it are drawn; the notice served in
+        person first when none is), else of any."""
+        unappealed = [d for d in self.notices() if d.appealed is None]
+        served = [d for d in unappealed if self.last_day(d) is not None]
+        doc = data.draw(st.sampled_from(served or unappealed))
+        if not served and data.draw(st.booleans()):
+            # the chain's step before: the landowner served in person, near the issue day
+            on = min(TODAY, doc.issued + timedelta(days=data.draw(st.integers(0, 3))))
+            self.reg.record_service(doc.number, Service("personal-delivery", on), formats=HTML)
+        last = self.last_day(doc)
+        if last is not None:  # from the issue day to a few days past the last day, by today
+            near = between(doc.issued, min(TODAY, last + timedelta(days=4)))
+            day = data.draw(st.one_of(near, near, DAYS))
+        else:
+            day = data.draw(DAYS)
+        must = day > TODAY or day < doc.issued or last is None
+        done = self.refused(
+            lambda: self.reg.record_appeal(doc.number, day, received_by="M. Ashby", formats=HTML),
+            must,
+            f"an appeal of {doc.number} received {day} (last day {last})",
+        )
+        if done is None:
+            return
+        assert last is not None
+        on_time = day <= last
+        doc.appealed, doc.received = on_time, day
+        text = self.text(done.number)
+        said = "filed on time" if on_time else "filed late"
+        assert f"The notice of appeal was {said}" in text, (done.number, day, last)
+        assert f"The last day to file was {long_date(last)}." in text, (done.number, last)
+        # the chain's next steps, drawn now so that a short run reaches them
+        if data.draw(st.integers(0, 3)) < 3:  # mostly (a draw leans to 0)
+            self._hearing(data, doc)
+            if doc.hearing is not None and data.draw(st.integers(0, 3)) < 3:
+                self._decide(data, doc)
+
+    @precondition(
+        lambda self: any(d.appealed is not None and not d.decided for d in self.notices())
+    )
+    @rule(data=st.data())
+    def appeal_hearing(self, data) -> None:
+        pending = [d for d in self.notices() if d.appealed is not None and not d.decided]
+        self._hearing(data, data.draw(st.sampled_from(pending)))
+
+    def _hearing(self, data, doc: Doc) -> None:
+        """The notice of hearing, given on a day drawn after the appeal was received, of a
+        hearing drawn after that."""
+        assert doc.received is not None
+        on = data.draw(between(doc.received, TODAY))
+        day = data.draw(between(on, TODAY))
+        done = self.refused(
+            lambda: self.reg.schedule_hearing(doc.number, day, "7:00 p.m.", on=on, formats=HTML),
+            on > TODAY or on < doc.received or day < on,
+            f"a hearing of the appeal of {doc.number} on {day}, noticed {on}",
+        )
+        if done is not None:
+            doc.hearing = day
+
+    @precondition(lambda self: any(d.hearing and not d.decided for d in self.notices()))
+    @rule(data=st.data())
+    def appeal_decided(self, data) -> None:
+        heard = [d for d in self.notices() if d.hearing and not d.decided]
+        self._decide(data, data.draw(st.sampled_from(heard)))
+
+    def _decide(self, data, doc: Doc) -> None:
+        """The decision, on a day drawn around the hearing's."""
+        assert doc.hearing is not None
+        outcome = data.draw(st.sampled_from(("reversed", "modified", "affirmed")))
+        day = data.draw(between(doc.hearing, TODAY))
+        change = "The remedy is due a week later." if outcome == "modified" else None
+        done = self.refused(
+            lambda: self.reg.decide_appeal(
+                doc.number,
+                outcome,
+                ["As heard."],
+                on=day,
+                signed_by="P. Lindqvist",
+                title="Chair",
+                modification=change,
+                formats=HTML,
+            ),
+            day > TODAY or day < doc.hearing,
+            f"a decision on {doc.number} on {day}, heard {doc.hearing}",
+        )
+        if done is None:
+            return
+        doc.decided = outcome
+        if outcome == "reversed":
+            self.m.lines[doc.line].reversed = True  # 15: no prior from here on
+
+    @precondition(lambda self: any(n.open for n in self.m.nods))
+    @rule(data=st.data(), by=st.integers(-3, 10))
+    def extend(self, data, by: int) -> None:
+        """16. A later date for an open corrective action; never an earlier or equal one."""
+        nod = data.draw(st.sampled_from([n for n in self.m.nods if n.open]))
+        item = data.draw(st.sampled_from(sorted(nod.open)))
+        until = nod.due[item] + timedelta(days=by)
+        done = self.refused(
+            lambda: self.reg.extend(
+                nod.number,
+                item,
+                until,
+                granted_by="Dana R. Whitcomb",
+                reason="Weather",
+                formats=HTML,
+            ),
+            by <= 0,
+            f"{nod.number}, deficiency {item}: {nod.due[item]} extended to {until}",
+        )
+        if done is not None:
+            nod.due[item] = until
+
     # -- invariants --------------------------------------------------------------------
     @invariant()
     def the_register_keeps_the_law(self) -> None:
@@ -687,8 +860,21 @@ class MatterModel(RuleBasedStateMachine):
             assert not lifted & in_effect, lifted & in_effect
 
     def due_runs_from_service(self) -> None:
-        """13. What the calendar shows, against the register's service (§ 2; § 12)."""
+        """13. What the calendar shows, against the register's service (§ 2; § 12); 16.
+        each open corrective action on its date as extended; 14. each appeal as the model
+        counted it."""
         items = calendar(self.reg)
+        for n in self.m.nods:
+            shown = {
+                int(i.what.split("deficiency ")[1].split(":")[0]): i.day
+                for i in items
+                if i.number == n.number and i.category == "corrective action"
+            }
+            assert shown == {k: v for k, v in n.due.items() if k in n.open}, (n.number, shown)
+        for d in self.notices():
+            if d.appealed is not None:
+                state = self.reg.appeal(d.number)
+                assert state is not None and state.on_time == d.appealed, d.number
         listed = {i.number for i in items if i.category == "needs service"}
         for i in items:
             if i.overdue and i.category in ("remedy", "corrective action"):
