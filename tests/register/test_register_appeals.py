@@ -9,9 +9,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from icalendar import Calendar
 
 from docgen.register import RegisterError
 from docgen.register.due import calendar
+from docgen.register.feed import ics
 from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
@@ -85,6 +87,15 @@ def test_a_reversed_notice_counts_for_no_penalty_and_leaves_the_calendar(reg):
         assert "Before the Village of Homer Zoning Board of Appeals" in text
         assert "has chosen the Village of Homer Zoning Board of Appeals" in text
     assert "appeal hearing" in {i.category for i in calendar(reg) if i.number == number}
+    feed = Calendar.from_ical(ics(calendar(reg), "Clerk", "America/New_York", date.today()))
+    events = {str(e["summary"]): e.decoded("dtstart") for e in feed.walk("VEVENT")}
+    said = f"appeal pending: {number}: appeal pending, received 2026-11-20 (on time; "
+    assert any(s.startswith(said) for s in events)
+    # the hearing's day has passed with no decision: overdue, the decision awaited
+    hearing_on = [
+        d for s, d in events.items() if s.startswith(f"OVERDUE: appeal hearing: {number}")
+    ]
+    assert hearing_on == [date(2026, 12, 1)]
     with pytest.raises(RegisterError, match=r"--date 2026-11-30: before the hearing"):
         reg.decide_appeal(
             number, "reversed", ["x"], on=date(2026, 11, 30), signed_by="P", title="Chair"

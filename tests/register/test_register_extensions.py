@@ -8,10 +8,12 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from icalendar import Calendar
 
 from docgen.errors import DocgenError
 from docgen.register import RegisterError
 from docgen.register.due import calendar
+from docgen.register.feed import ics
 from docgen.register.inspections import escalate, halts, notify_deficiency
 from docgen.register.service import Service
 from tests.helpers.cli import docgen
@@ -68,6 +70,9 @@ def test_a_later_date_is_granted_in_writing_and_everything_reads_it(reg, tmp_pat
         assert "No further work shall be conducted except for site stabilization" in text
     days = corrective_days(reg, nod)
     assert date(2026, 11, 20) in days and date(2026, 11, 6) not in days
+    feed = Calendar.from_ical(ics(calendar(reg), "Officer", "America/New_York", date.today()))
+    fixes = [e.decoded("dtstart") for e in feed.walk("VEVENT") if "deficiency 1:" in e["summary"]]
+    assert fixes == [date(2026, 11, 20)]
     (halt,) = [h for h in halts(reg) if h.notice == nod]
     assert halt.earliest_due == date(2026, 11, 20)
     with pytest.raises(RegisterError, match=r"not later than the date now in force .* November 20"):
