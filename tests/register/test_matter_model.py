@@ -64,6 +64,10 @@ action of a notice of deficiency. Invariants:
 16. An extension never shortens a date: an earlier or equal one is refused; and the
     calendar shows each open corrective action on the date as extended.
 
+The steps after the notice (§ 14: occupancy withheld and released, restoration required,
+its cost stated, the lien recorded, paid and released) are rules of their own, with
+invariants 17 to 19 (tests/register/matter_after_notice.py).
+
 Every defect this model found is an ordinary regression test in
 tests/register/test_matter_regressions.py. `make soak` runs it for as long as asked
 (DOCGEN_SOAK_EXAMPLES, DOCGEN_SOAK_STEPS).
@@ -106,6 +110,7 @@ from tests.helpers.inspection_cases import INSPECTION
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 from tests.register.conftest import fresh_postgres, fresh_sqlite
+from tests.register.matter_after_notice import AfterNotice
 from tests.register.test_register_lift import order
 
 HTML = ("html",)
@@ -219,7 +224,7 @@ class Matter:
     nods: list[Nod] = field(default_factory=list)
 
 
-class MatterModel(RuleBasedStateMachine):
+class MatterModel(AfterNotice, RuleBasedStateMachine):
     url: str = ""  # the register for this run (set by the runner)
 
     def __init__(self) -> None:
