@@ -176,10 +176,51 @@ def _lift(request: Request) -> Response:
     return RedirectResponse(f"/documents/{done.number}", status_code=303)
 
 
+@guarded("enforce")
+def withhold(request: Request) -> Response:
+    return once(request, _withhold)
+
+
+def _withhold(request: Request) -> Response:
+    """Prevent the occupancy of the building or land, resting on this notice or order
+    (§ 228-79C(5); `docgen withhold-occupancy`)."""
+    number = request.path_params["number"]
+    try:
+        premises, on = record_forms.withheld(posted(request))
+        done = request.app.state.register().withhold_occupancy(
+            number, premises, on, by=request.scope["visitor"].name
+        )
+    except DocgenError as err:
+        error, bad = record_forms.said(err, "withhold"), record_forms.fields(err)
+        return document_page(request, number, error, 400, typed_for="withhold", bad=bad)
+    return RedirectResponse(f"/documents/{done.number}", status_code=303)
+
+
+@guarded("enforce")
+def release(request: Request) -> Response:
+    return once(request, _release)
+
+
+def _release(request: Request) -> Response:
+    """Release this order preventing occupancy in writing (`docgen release-occupancy`)."""
+    number = request.path_params["number"]
+    try:
+        on = record_forms.lift_date(posted(request))
+        done = request.app.state.register().release_occupancy(
+            number, on, by=request.scope["visitor"].name
+        )
+    except DocgenError as err:
+        error, bad = record_forms.said(err, "release"), record_forms.fields(err)
+        return document_page(request, number, error, 400, typed_for="release", bad=bad)
+    return RedirectResponse(f"/documents/{done.number}", status_code=303)
+
+
 routes = [
     Route("/documents/{number}/as/{name}.pdf", printed_copy, methods=["GET"]),
     Route("/documents/{number}/correct", correct, methods=["POST"]),
     Route("/documents/{number}/follow/{kind}", follow, methods=["POST"]),
     Route("/documents/{number}/make/{kind}", make, methods=["POST"]),
     Route("/documents/{number}/lift", lift, methods=["POST"]),
+    Route("/documents/{number}/withhold", withhold, methods=["POST"]),
+    Route("/documents/{number}/release-occupancy", release, methods=["POST"]),
 ]

@@ -126,6 +126,7 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "may_appeal": spec.appealable
         and request.scope["visitor"].may("enforce")
         and not record.superseded_by,
+        **_after_notice(request, record, spec),
         "copies": copies(record.kind, record.case),
         "follows": follows(record.kind, role) if not record.superseded_by else [],
         "made": made(record.kind, role, record.case) if not record.superseded_by else [],
@@ -135,6 +136,21 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
 
 def _appeal(request: Request, record: Any) -> Any:
     return request.app.state.register().appeal(record.number, record.jurisdiction)
+def _after_notice(request: Request, record: Any, spec: Any) -> dict[str, Any]:
+    """Occupancy withheld (§ 228-79C(5)): a notice or order in effect offers the order
+    preventing occupancy resting on it; that order offers its release, or names it."""
+    from docgen.register.after_notice import resting_kinds, step_after
+
+    enforce = request.scope["visitor"].may("enforce") and not record.superseded_by
+    holds = spec.step == "withholds"
+    released = (
+        step_after(request.app.state.register(), record.number, "releases-hold") if holds else None
+    )
+    return {
+        "withholds": enforce and record.kind in resting_kinds(),
+        "releasable": enforce and holds and released is None,
+        "released_by": released,
+    }
 
 
 def _offenses(request: Request, record: Any) -> list[Any]:

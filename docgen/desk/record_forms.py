@@ -39,6 +39,12 @@ DISPOSITION = {
     "docket": "Docket",
 }
 LIFT = {"date": "Date compliance was confirmed and the order lifted"}
+# After the notice (§ 228-79C(5); LAW.md § 14): the order preventing occupancy, its release.
+WITHHOLD = {
+    "premises": "Building or land whose occupancy is prevented",
+    "date": "Date the order is issued",
+}
+RELEASE = {"date": "Date the order is released in writing"}
 # What comes back after mailing (LAW.md § 2), recorded on the mailing it belongs to.
 RECEIPT = {
     "mailing": "Mailing",
@@ -85,6 +91,8 @@ FORMS = {
     "appeal": APPEAL,
     "hearing": HEARING,
     "decision": DECISION,
+    "withhold": WITHHOLD,
+    "release": RELEASE,
     "receipt": RECEIPT,
     "returned": RETURNED,
 }
@@ -174,6 +182,17 @@ def lift_date(form: Any) -> date:
     if problems:
         raise Refused(problems)
     return days["date"]
+
+
+def withheld(form: Any) -> tuple[str, date]:
+    """The building or land and the order's date, as typed (both required)."""
+    days, problems = dates(form, {"date": True})
+    premises = text(form.get("premises"))
+    if premises is None:
+        problems.insert(0, Problem("premises", "missing"))
+    if problems:
+        raise Refused(problems)
+    return premises or "", days["date"]
 
 
 def mailing(reg: Any, number: str, form: Any) -> dict[str, Any]:

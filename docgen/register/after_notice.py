@@ -87,6 +87,17 @@ def following(session: Session, doc: Document, step: str) -> Document | None:
     return found
 
 
+def step_after(reg: Any, number: str, step: str) -> str | None:
+    """The number of the document of ``step`` that follows the document ``number`` (a
+    release of an order preventing occupancy...), if any: read for the desk's page."""
+    from docgen.register import db
+
+    with db.read_session(reg.engine) as session:
+        doc = session.scalars(select(Document).where(Document.number == number)).first()
+        found = following(session, doc, step) if doc is not None else None
+        return found.number if found is not None else None
+
+
 def of_step(doc: Document, step: str, why: str) -> None:
     """Refuse ``doc`` when it is not of ``step``'s kind."""
     kind = kind_of(step)
