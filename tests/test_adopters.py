@@ -129,7 +129,7 @@ def test_pack_check_proves_a_renumbered_pack_and_names_what_an_incomplete_one_ne
     code, out = cli("pack", "check", pack)
     assert code == 0, out
     assert "extends 'new-york'" in out and "overrides" not in out
-    assert out.count("renders (pdf, docx, html)") == 14
+    assert out.count("renders (pdf, docx, html)") == 20  # 14, and the six of § 228-79C(5), (6)
     lines = [line for line in pack.read_text().splitlines() if not line.startswith("  stop_work:")]
     pack.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, out = cli("pack", "check", pack)
