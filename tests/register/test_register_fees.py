@@ -127,3 +127,77 @@ def test_no_statement_without_the_municipality_s_schedule(reg, tmp_path, monkeyp
         fee_register.statement(
             reg, where, today, today, today, payer="X", officer=OFFICER, formats=("pdf",)
         )
+
+
+def test_the_command_line_states_fees_and_records_a_payment(reg, schedule, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from docgen.law.packs import load_pack
+
+    today = today_in("homer")
+    where = add_site(reg.engine, "homer", {"name": "Elm"}, {"address": ADDRESS}, None, "clerk")
+    plan = add_plan(
+        reg.engine,
+        where,
+        title="Elm SWPPP",
+        revision="1",
+        preparer="L. Ortiz",
+        qualification="P.E.",
+        received=today,
+        by="clerk",
+    )
+    given = {i.id: ("present", None) for i in load_pack("homer").swppp.items}
+    record_review(reg.engine, plan.id, given, reviewer="Dana R. Whitcomb", on=today, by="clerk")
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "docgen.cli", "fees", *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
+            check=False,
+        )
+
+    on = today.isoformat()
+    bad = run(
+        "statement",
+        str(where),
+        "--from",
+        on,
+        "--to",
+        on,
+        "--date",
+        on,
+        "--payer",
+        "Elm LLC",
+        "--officer",
+        "Dana Whitcomb",
+    )
+    assert bad.returncode != 0 and "'Name, Title'" in bad.stderr and "Traceback" not in bad.stderr
+    made = run(
+        "statement",
+        str(where),
+        "--from",
+        on,
+        "--to",
+        on,
+        "--date",
+        on,
+        "--payer",
+        "Elm LLC",
+        "--officer",
+        "Dana R. Whitcomb, Code Enforcement Officer",
+        "-f",
+        "pdf",
+    )
+    assert made.returncode == 0, made.stderr
+    number = made.stdout.split()[1]
+    (pdf,) = tmp_path.glob("FS-*.pdf")
+    assert "one hundred fifty dollars ($150.00)" in " ".join(pdf_text(pdf.read_bytes()).split())
+    paid = run("pay", number, "--amount", "150", "--date", on, "--method", "cash")
+    assert paid.returncode == 0 and "balance due 0.00" in paid.stdout, paid.stderr
+    again = run("pay", number, "--amount", "1", "--date", on, "--method", "cash")
+    assert again.returncode == 1 and "more than the balance due" in again.stderr
