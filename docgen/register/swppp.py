@@ -207,9 +207,10 @@ def add_plan(
                 )
             wanted = list(dict.fromkeys(changes or []))
             if not wanted:
+                why = _amend_ref(law, site.jurisdiction)
                 raise RegisterError(
                     "changes: name the items of the list the amendment changes "
-                    f"({law.ref}); it is reviewed against those ({_amend_ref(law)})"
+                    f"({law.ref}); it is reviewed against those ({why})"
                 )
             unknown = [c for c in wanted if c not in known]
             if unknown:
@@ -248,8 +249,10 @@ def add_plan(
         return _plan_view(row, site.jurisdiction)
 
 
-def _amend_ref(law: Swppp) -> str:
-    return law.amend.ref if law.amend is not None else "the municipality's practice"
+def _amend_ref(law: Swppp, jurisdiction: str) -> str:
+    if law.amend is not None:
+        return law.amend.ref
+    return f"{load_pack(jurisdiction).name.value} practice"
 
 
 def plan(engine: Any, plan_id: int) -> Plan:
