@@ -42,8 +42,8 @@ class ItemFound(Model):
         L, "what the review found"
     )
     words: Text | None = cited(L, "the reviewer's words", default=None)
-    review: Literal["this review", "carried"] = cited(
-        L, "found on this review, or carried (not changed by the amendment)", default="this review"
+    review: Literal["reviewed", "carried"] = cited(
+        L, "found on this review, or carried (not changed by the amendment)", default="reviewed"
     )
 
 
