@@ -44,7 +44,7 @@ from docgen.register.appeal_cli import COMMANDS as APPEAL_COMMANDS
 from docgen.register.certify_cli import certify
 from docgen.register.cli import attach
 from docgen.register.inspection_cli import COMMANDS
-from docgen.register.swppp_cli import fees, swppp
+from docgen.register.swppp_cli import fees, swppp, year
 from docgen.render.variants import check_variant
 from docgen.signing.cli import keys
 
@@ -574,6 +574,7 @@ def _attach_certify() -> None:
     main.add_command(certify)
     main.add_command(swppp)
     main.add_command(fees)
+    main.add_command(year)
 
 
 _attach_certify()
