@@ -17,6 +17,7 @@ from starlette.requests import Request
 from docgen.desk import auth
 from docgen.documents import BUNDLES, KINDS, get_kind
 from docgen.documents.affidavit_of_service import persons_served
+from docgen.register.after_notice import resting_kinds, step_after
 
 # What a document's case holds about itself, never carried into another document (the
 # officer comes from the signed-in user; the register gives the number and the priors).
@@ -136,11 +137,11 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
 
 def _appeal(request: Request, record: Any) -> Any:
     return request.app.state.register().appeal(record.number, record.jurisdiction)
+
+
 def _after_notice(request: Request, record: Any, spec: Any) -> dict[str, Any]:
     """Occupancy withheld (§ 228-79C(5)): a notice or order in effect offers the order
     preventing occupancy resting on it; that order offers its release, or names it."""
-    from docgen.register.after_notice import resting_kinds, step_after
-
     enforce = request.scope["visitor"].may("enforce") and not record.superseded_by
     holds = spec.step == "withholds"
     released = (

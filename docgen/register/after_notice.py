@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from docgen.documents import get_kind, kinds_with, the_kind
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
+from docgen.register import db
 from docgen.register.db import Refused, RegisterError
 from docgen.register.models import Document
 from docgen.register.queries import in_effect
@@ -90,8 +91,6 @@ def following(session: Session, doc: Document, step: str) -> Document | None:
 def step_after(reg: Any, number: str, step: str) -> str | None:
     """The number of the document of ``step`` that follows the document ``number`` (a
     release of an order preventing occupancy...), if any: read for the desk's page."""
-    from docgen.register import db
-
     with db.read_session(reg.engine) as session:
         doc = session.scalars(select(Document).where(Document.number == number)).first()
         found = following(session, doc, step) if doc is not None else None
