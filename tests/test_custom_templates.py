@@ -9,6 +9,7 @@ import pytest
 from conftest import SAMPLE_IDS, SAMPLES
 
 from docgen import api
+from docgen.documents import KINDS
 from docgen.documents.base import Options
 from docgen.errors import DocgenError, RenderError
 from tests.helpers.cli import docgen
@@ -67,7 +68,8 @@ def test_sandbox_refusal_through_the_cli(tmp_path):
     assert not out.exists() or not list(out.iterdir())
 
 
-FOR_RECORDING = {"maintenance-easement", "maintenance-agreement"}
+# The recorded instruments (LAW.md § 8): the County Clerk's space, no letterhead.
+FOR_RECORDING = {name for name, kind in KINDS.items() if "recording" in kind.needs}
 
 
 @pytest.mark.parametrize("kind,path", SAMPLES, ids=SAMPLE_IDS)

@@ -24,7 +24,9 @@ from types import FrameType
 from typing import Any, cast
 
 import jinja2
+from jinja2 import pass_context
 from jinja2.exceptions import SecurityError
+from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
@@ -102,10 +104,30 @@ def _configure(env: jinja2.Environment) -> jinja2.Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         language.gettext, language.ngettext, newstyle=True
     )
+    # A message's values are printed values too: each closes the bidi scope it opens
+    # (close_bidi, as finalize does for {{ }}), which Jinja's own newstyle gettext skips.
+    env.globals["gettext"], env.globals["ngettext"] = _gettext, _ngettext
     env.globals["law_words"] = language.law_words
     env.globals["language"] = language.current
     env.globals["english"] = language.english
     return env
+
+
+@pass_context
+def _gettext(context: Context, message: str, /, **values: Any) -> str:
+    said = language.gettext(message)
+    if context.eval_ctx.autoescape:
+        said = Markup(said)
+    return said % {name: close_bidi(value) for name, value in values.items()}
+
+
+@pass_context
+def _ngettext(context: Context, singular: str, plural: str, num: int, /, **values: Any) -> str:
+    values.setdefault("num", num)
+    said = language.ngettext(singular, plural, num)
+    if context.eval_ctx.autoescape:
+        said = Markup(said)
+    return said % {name: close_bidi(value) for name, value in values.items()}
 
 
 RENDER_SECONDS = 5.0  # of processor time; the built-in documents take well under one

@@ -26,7 +26,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel.messages.pofile import read_po
 from markupsafe import Markup
 
 from docgen.errors import OptionUnsupported
@@ -107,6 +106,9 @@ class Catalog:
 @cache
 def catalog(language: str) -> Catalog:
     """``language``'s catalog, read once: translated, non-fuzzy entries only."""
+    # babel loads its locale data (+60 ms): read on a courtesy copy's first render only
+    from babel.messages.pofile import read_po
+
     path = catalog_path(language)
     if not path.is_file():
         raise MissingTranslation(f"no translation catalog for {language!r} ({path.name})")

@@ -122,7 +122,7 @@ class AfterNotice:
         doc = data.draw(st.sampled_from(self._orders()))
         served = self._served(doc.number)
         day = (served or doc.issued) + timedelta(days=near)
-        must = day > TODAY or served is None or day < served
+        must = day > municipal_today(PACK) or served is None or day < served
         done = self.exactly(
             lambda: self.reg.withhold_occupancy(doc.number, "the building", day, formats=HTML),
             must,
@@ -141,7 +141,7 @@ class AfterNotice:
         hold = data.draw(st.sampled_from(self.after.holds))
         served = self._served(hold.number)
         day = (served or hold.issued) + timedelta(days=near)
-        must = hold.ended or day > TODAY or served is None or day < served
+        must = hold.ended or day > municipal_today(PACK) or served is None or day < served
         done = self.exactly(
             lambda: self.reg.release_occupancy(hold.number, day, formats=HTML),
             must,
@@ -157,7 +157,7 @@ class AfterNotice:
         served = self._served(doc.number)
         day = (served or doc.issued) + timedelta(days=near)
         restore_by = day + timedelta(days=ahead)
-        must = day > TODAY or served is None or day < served or restore_by <= day
+        must = day > municipal_today(PACK) or served is None or day < served or restore_by <= day
         done = self.exactly(
             lambda: self.reg.require_restoration(
                 doc.number, RESTORE, restore_by, day, formats=HTML
@@ -179,7 +179,7 @@ class AfterNotice:
         day = data.draw(st.sampled_from(dates)) + timedelta(days=near)
         done = self.exactly(
             lambda: self.reg.issue("inspection-report", inspection(day, deficient), formats=HTML),
-            day > TODAY,
+            day > municipal_today(PACK),
             f"an inspection on {day}, after today",
         )
         if done is not None:
@@ -196,7 +196,7 @@ class AfterNotice:
         must = (
             notice.ended
             or served is None
-            or day > TODAY
+            or day > municipal_today(PACK)
             or day < notice.restore_by
             or inspected < notice.restore_by
             or not deficient
@@ -219,7 +219,7 @@ class AfterNotice:
     def record_lien(self, data, near: int) -> None:
         cost = data.draw(st.sampled_from(self.after.costs))
         day = cost.issued + timedelta(days=near)
-        must = cost.ended or day > TODAY or day < cost.issued
+        must = cost.ended or day > municipal_today(PACK) or day < cost.issued
         done = self.exactly(
             lambda: self.reg.record_lien(cost.number, day, formats=HTML),
             must,
@@ -236,7 +236,13 @@ class AfterNotice:
         day = (lien.last_paid or lien.issued) + timedelta(days=near)
         owed = TOTAL - lien.paid
         amount = [owed, (owed / 2).quantize(Decimal("0.01")), owed + 1, Decimal("0")][share]
-        must = lien.ended or day > TODAY or day < lien.issued or amount <= 0 or amount > owed
+        must = (
+            lien.ended
+            or day > municipal_today(PACK)
+            or day < lien.issued
+            or amount <= 0
+            or amount > owed
+        )
         done = self.exactly(
             lambda: self.reg.record_lien_payment(lien.number, amount, day, "Cayuga Street LLC"),
             must,
@@ -253,7 +259,7 @@ class AfterNotice:
         lien = data.draw(st.sampled_from(self.after.liens))
         last = lien.last_paid or lien.issued
         day = last + timedelta(days=near)
-        must = lien.ended or lien.paid < TOTAL or day > TODAY or day < last
+        must = lien.ended or lien.paid < TOTAL or day > municipal_today(PACK) or day < last
         done = self.exactly(
             lambda: self.reg.release_lien(lien.number, day, formats=HTML),
             must,

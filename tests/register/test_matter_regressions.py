@@ -23,8 +23,9 @@ TODAY = municipal_today(load_pack("homer"))
 def test_a_served_document_dated_after_today_is_not_issued(reg):
     # Found: issue_order(day=TODAY + 1) was numbered and recorded (LAW.md § 2, § 3: a
     # served document is issued before it is served; nothing is dated after today).
-    case = order() | {"issued": (TODAY + timedelta(days=1)).isoformat()}
-    case["remedies"][0]["due"] = (TODAY + timedelta(days=9)).isoformat()
+    today = municipal_today(load_pack("homer"))  # now, not when the module was imported
+    case = order() | {"issued": (today + timedelta(days=1)).isoformat()}
+    case["remedies"][0]["due"] = (today + timedelta(days=9)).isoformat()
     with pytest.raises(DocgenError, match=r"issued: .*after today \(.* in the Village of Homer\)"):
         reg.issue("stop-work-order", case, formats=("html",))
     assert reg.count() == 0
