@@ -147,11 +147,20 @@ def fill(reg, home: Path, documents: int, sites: int) -> int:
 
     inspected = record_inspection_case(reg, inspection(home, photos=0), formats=("html",))
     nod = notify_deficiency(reg, inspected.number, date(2026, 11, 30), formats=("html",))
-    reg.record_service(nod.number, Service("personal-delivery", date(2026, 12, 1)), affidavit=False)
+    # Each delivery with the facts its affidavit would state (none is filled in, LAW.md § 10).
+    hand = {
+        "place": "the site trailer, 120 Cayuga Street, Homer, NY 13077",
+        "time": "10:15",
+        "person": "Sam Keller",
+        "capacity": "site superintendent",
+        "description": "male, about 45 years old, 5 ft 10 in, about 180 lb, gray hair",
+        "by_officer": True,
+    }
+    nod_served = Service("personal-delivery", date(2026, 12, 1), **hand)
+    reg.record_service(nod.number, nod_served, affidavit=False)
     nov = reg.issue("notice-of-violation", notice("2026-11-30"), formats=("html",))
-    reg.record_service(
-        nov.number, Service("personal-delivery", date(2026, 11, 30)), affidavit=False
-    )
+    nov_served = Service("personal-delivery", date(2026, 11, 30), **hand)
+    reg.record_service(nov.number, nov_served, affidavit=False)
     with db.write_session(reg.engine) as session:
         models = {d.number: d for d in session.scalars(select(Document)).all()}
         offense = session.scalars(select(Offense)).first()

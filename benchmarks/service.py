@@ -76,7 +76,7 @@ def matter(url: str, backend: str, count: int, formats: tuple[str, ...]) -> None
 
         def serve(number: str, index: int) -> Callable[[], object]:
             article = with_check_digit(f"9407100000{index:011d}")  # 22 digits, its own
-            event = Service("certified-mail", MAILED, article=article)
+            event = Service("certified-mail", MAILED, article=article, by_officer=True)
             return lambda: reg.record_service(number, event, formats=formats)
 
         served = timed(serve(n, i) for i, n in enumerate(numbers))

@@ -351,9 +351,9 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
     from datetime import timedelta
 
     from docgen.desk import forms
-    from docgen.register import Service
     from docgen.register.inspections import STARTED
     from tests.helpers.readback import pdf_text
+    from tests.helpers.served import service_of
 
     day = TODAY - timedelta(days=20)
     findings = [dict(f) for f in INSPECTION["findings"]]
@@ -363,7 +363,7 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
     with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as reg:
         report = reg.issue("inspection-report", first, formats=("html",), by="otto").number
         notice = notify_deficiency(reg, report, day, formats=("html",), by="otto").number
-        reg.record_service(notice, Service("personal-delivery", day), formats=("html",))
+        reg.record_service(notice, service_of("personal-delivery", day), formats=("html",))
         # The reinspection that saw the silt fence still open (LAW.md § 11): what it states.
         seen = str(TODAY - timedelta(days=5))
         again = {

@@ -16,7 +16,7 @@ from desk_browser import axe_violations, sign_in
 from desk_server import serving, start_draft, typed_sample
 from playwright.sync_api import expect
 
-from docgen.register.service import Service
+from tests.helpers.served import service_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 390, "height": 844}
@@ -52,7 +52,7 @@ def made(desk) -> dict[str, str]:
         issued = reg.issue("notice-of-violation", notice, formats=HTML, respondent="new")
         served = reg.record_service(
             issued.number,
-            Service("certified-mail", issued.issued, article=ARTICLE),
+            service_of("certified-mail", issued.issued, article=ARTICLE),
             formats=("html",),
         )
         order = reg.issue(
@@ -60,7 +60,7 @@ def made(desk) -> dict[str, str]:
             formats=("html",), respondent="new",
         )  # fmt: skip
         reg.record_service(
-            order.number, Service("personal-delivery", order.issued), formats=("html",)
+            order.number, service_of("personal-delivery", order.issued), formats=("html",)
         )
         certification = reg.issue(
             "contractor-certification",

@@ -11,8 +11,8 @@ from desk_browser import axe_violations, sign_in
 from desk_server import serving
 from playwright.sync_api import expect
 
-from docgen.register.service import Service
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def test_a_clerk_records_the_green_card_on_its_mailing(browser, desk):
 
     with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
         number = register.issue("notice-of-violation", notice("2026-09-08"), formats=("html",))
-        register.record_service(number.number, Service("certified-mail", date(2026, 9, 9)))
+        register.record_service(number.number, service_of("certified-mail", date(2026, 9, 9)))
     context = browser.new_context(base_url=desk.url)
     page = context.new_page()
     sign_in(page, "otto")

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from desk_server import database, serving, start_desk, stop_desk
 
-from docgen.register.service import Service
+from tests.helpers.served import service_of
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ("html",)
@@ -59,7 +59,9 @@ def in_every_status(url: str) -> dict[str, str]:
             "stop-work-order", case("stop-work-order", "homer-silt-fence"), formats=HTML,
             respondent="new",
         )  # fmt: skip
-        reg.record_service(order.number, Service("personal-delivery", order.issued), formats=HTML)
+        reg.record_service(
+            order.number, service_of("personal-delivery", order.issued), formats=HTML
+        )
         made["lifting"] = reg.lift(order.number, order.issued, formats=HTML).number
         made["order"] = order.number
     return made

@@ -17,12 +17,12 @@ from desk_server import TIMEOUT, start_desk, start_draft, stop_desk, typed_sampl
 from playwright.sync_api import expect
 
 from docgen.desk.public_check import LIMIT
-from docgen.register.service import Service
 from docgen.signing.check import check_signature
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import pki
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 from tests.register.test_register_lift import order as stop_work_order
 
 LIFTED_ON = date(2026, 11, 20)  # the stop-work order is issued and served 2026-11-12
@@ -52,7 +52,7 @@ def issued(tmp_path_factory):
             documents[done.number] = (done.access_code, pdf)
         order = register.issue("stop-work-order", stop_work_order(), formats=("pdf",))
         register.record_service(
-            order.number, Service("personal-delivery", order.issued), formats=()
+            order.number, service_of("personal-delivery", order.issued), formats=()
         )
         register.lift(order.number, LIFTED_ON, formats=())  # a day after its issue date
         documents[order.number] = (order.access_code, None)

@@ -59,8 +59,11 @@ def test_served_on_the_landowner_and_the_developer(renders):
             "(developer), and all persons working at this site, are ordered to halt"
         )
         assert squash(ordered) in text
-        served = "on Cayuga Street Holdings LLC and on Tioughnioga Ridge Development LLC by"
-        assert squash(served) in text
+        # One certificate per person served (LAW.md § 10): the service recorded is on the
+        # landowner; the developer's certificate is its own, left for whoever serves them.
+        assert squash("and on Tioughnioga Ridge Development LLC") not in text
+        assert squash("SWO-2026-0003 on Cayuga Street Holdings LLC (landowner) by") in text
+        assert squash("Certificate of Service on Tioughnioga Ridge Development LLC") in text
 
 
 def test_an_order_addressed_to_the_developer_alone_is_an_error(tmp_path):

@@ -66,9 +66,11 @@ def test_the_signatures_stay_together_with_in_witness_whereof(word_pages, sample
     [s for s in SAMPLE_IDS if s.startswith(("notice-of-violation", "stop-work-order"))],
 )
 def test_the_certificate_of_service_is_on_one_page(word_pages, sample_id):
-    # (the notice lifting an order is not served: it has no certificate of service)
+    # (the notice lifting an order is not served: it has no certificate of service). The
+    # certificate of the service recorded (on the landowner) comes first; each other person
+    # served has a blank certificate of their own after it (LAW.md § 10).
     pages = [flat(p) for p in word_pages[sample_id]]
-    (page,) = [p for p in pages if "Certificate of Service" in p]
+    page = next(p for p in pages if "Certificate of Service" in p)
     after = page[page.index("Certificate of Service") :]
     assert re.search(r"certify that on .* I served .* Date: \w+ \d+, \d{4}", after), sample_id
 

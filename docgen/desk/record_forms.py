@@ -23,13 +23,15 @@ SERVICE = {
     "method": "Method",
     "date": "Date of service (or mailing)",
     "received": "Date received (mail, from the return receipt)",
-    "served_by": "Served by (when not the issuing officer)",
+    "served_by": "Served by (their name)",
+    "served_by_officer": "The issuing officer named on the document served it",
     "article": "Certified-mail article number",
     "received_by": "Return receipt signed by (mail)",
+    "place": "Place of delivery",
     "time": "Time of delivery",
     "person": "Individual handed the copy",
     "capacity": "Their capacity (e.g. managing member)",
-    "description": "Their description (sex, approximate age, height, hair)",
+    "description": "Their description (sex, approximate age, height, weight, hair)",
     "oath": "The server swears",
 }
 DISPOSITION = {
@@ -152,9 +154,18 @@ def service(reg: Any, number: str, form: Any, by: str) -> None:
         to=text(form.get("to")),
         received=days["received"],
         served_by=text(form.get("served_by")),
+        by_officer=bool(form.get("served_by_officer")),
         **{
             key: text(form.get(key))
-            for key in ("time", "person", "capacity", "description", "received_by", "article")
+            for key in (
+                "place",
+                "time",
+                "person",
+                "capacity",
+                "description",
+                "received_by",
+                "article",
+            )
         },
     )
     if problems:

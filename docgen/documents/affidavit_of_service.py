@@ -71,7 +71,20 @@ class ServiceFacts(Model):
     address: Text | None = cited(F, "the address on the envelope mailed", default=None)
     individual: Line | None = cited(F, "the individual who took it", default=None)
     capacity: Line | None = cited(F, "their capacity, for a firm (officer, agent)", default=None)
-    description: Text | None = cited(F, "a description of the individual served", default=None)
+    description: Text | None = cited(
+        F,
+        "a description of the individual served (sex, approximate age, height, weight, hair)",
+        default=None,
+    )
+    mailed_by: Line | None = cited(F, "posting: who mailed the copy", default=None)
+    mailer: Literal["affiant", "another"] | None = cited(
+        F,
+        "posting: whether the one who served mailed the copy too (affiant), or another",
+        default=None,
+    )
+    mailing_proof: Line | None = cited(
+        F, "posting: the number of the mailer's own affidavit of mailing", default=None
+    )
 
 
 class AffidavitCase(Model):
@@ -112,7 +125,32 @@ def check(case: AffidavitCase, pack: Pack, options: Options) -> list[Problem]:
         )
     if s.method != "personal-delivery" and not s.address:
         problems.append(Problem("service.address", "the address on the envelope mailed", F))
-    return problems
+    return problems + _unsaid(case)
+
+
+def _unsaid(case: AffidavitCase) -> list[Problem]:
+    """The facts an affidavit of this service must state, missing: it states only what
+    was recorded, nothing filled in for them (LAW.md § 10)."""
+    s, said = case.service, "an affidavit states only what was recorded: say "
+    wanted: list[tuple[str, Any, str]] = []
+    if s.method == "personal-delivery":
+        wanted += [
+            ("time", s.time, "at what time it was delivered"),
+            ("description", s.description, "how the person who took it looked"),
+        ]
+        if case.recipient.entity == "firm":
+            wanted += [
+                ("individual", s.individual, f"who took it for {case.recipient.name}"),
+                ("capacity", s.capacity, "in what capacity they took it"),
+            ]
+    if s.method == "posting":
+        wanted.append(("mailed_by", s.mailed_by, "who mailed the copy"))
+        wanted.append(("mailer", s.mailer, "whether the one who served mailed it"))
+    return [
+        Problem(f"service.{field}", f"is missing: {said}{what}")
+        for field, value, what in wanted
+        if not value
+    ]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -185,7 +223,7 @@ def persons_served(case: dict[str, Any]) -> list[dict[str, Any]]:
     """Each person a served document was sent to: the landowner first, then each person
     copied (LAW.md § 2: each is served, each service an event of its own)."""
     people = [case["recipient"], *(case.get("copies_to") or [])]
-    keys = ("name", "role", "address", "certified_article")
+    keys = ("name", "role", "address", "certified_article", "entity")
     return [{k: p[k] for k in keys if k in p} for p in people]
 
 

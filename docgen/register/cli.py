@@ -324,11 +324,21 @@ def supersede(
 @click.option("--received-by", default=None, help="mail: who signed the return receipt")
 @click.option("--to", default=None, help="the person served, if not the landowner (copied to)")
 @click.option("--time", default=None, help="personal delivery: the time, HH:MM")
-@click.option("--place", default=None, help="where delivered (default: the person's address)")
+@click.option("--place", default=None, help="personal delivery: where it was delivered")
 @click.option("--person", default=None, help="personal delivery on a firm: who took it")
 @click.option("--capacity", default=None, help="--person's capacity (officer, managing agent)")
-@click.option("--description", default=None, help="personal delivery: the person served")
-@click.option("--served-by", default=None, help="who served it (default: the issuing officer)")
+@click.option(
+    "--description",
+    default=None,
+    help="personal delivery: the person who took it (sex, approximate age, height, weight, hair)",
+)
+@click.option("--served-by", default=None, help="who served it (their name)")
+@click.option(
+    "--served-by-officer",
+    "by_officer",
+    is_flag=True,
+    help="the issuing officer named on the document served it",
+)
 @click.option(
     "--served-by-title",
     default=None,
@@ -356,6 +366,7 @@ def record_service(
     capacity,
     description,
     served_by,
+    by_officer,
     served_by_title,
     affirmation,
     out,
@@ -385,6 +396,7 @@ def record_service(
         served_by=served_by,
         served_by_title=served_by_title,
         article=article,
+        by_officer=by_officer,
     )
     with _open() as reg, _recorded_number_said():
         served = reg.record_service(

@@ -24,6 +24,29 @@ from docgen.register import AmbiguousRespondent
 from docgen.register.imports import REQUIRED, import_history
 
 METHODS = (("certified", "certified-mail"), ("first-class", "first-class-mail"))
+# What the demo's server recorded of each sample delivered by hand (the sample's number):
+# an affidavit states only what was recorded (LAW.md § 10), so each is written out here.
+DELIVERIES: dict[str, dict[str, str]] = {
+    "NOV-2026-0014": {
+        "place": "the vacant lot on the east side of Route 11, Homer, NY",
+        "time": "09:40",
+        "person": "Marguerite O'Donnell",
+        "capacity": "owner",
+        "description": "female, about 60 years old, 5 ft 5 in, about 140 lb, gray hair",
+    },
+    "NOV-2026-0019": {
+        "place": "15 Albany Street, Homer, NY 13077, at the front door",
+        "time": "16:20",
+        "description": "female, about 55 years old, 5 ft 7 in, about 150 lb, brown hair",
+    },
+    "SWO-2026-0003": {
+        "place": "the site entrance, 120 Cayuga Street, Homer, NY 13077",
+        "time": "08:05",
+        "person": "Raymond K. Dutcher",
+        "capacity": "president",
+        "description": "male, about 50 years old, 6 ft 1 in, about 210 lb, gray hair",
+    },
+}
 
 
 def _method(text: str) -> str:
@@ -81,6 +104,7 @@ def issue_samples(
             if get_kind(kind).permission is None:
                 continue  # made from another record (record-service below), not from a case
             # The register numbers them and holds the history the penalty reads.
+            sample = str(data.get("number") or "")
             data = {k: v for k, v in data.items() if k not in ("number", "prior_offenses")}
             try:
                 issued = _issue(reg, kind, data, formats, out / "register")
@@ -92,9 +116,18 @@ def issue_samples(
             echo(f"register: {issued.number:<14} {issued.kind:<26} priors: {priors}")
             served = data.get("served") or {}
             if get_kind(kind).served and served.get("date"):
+                server = served.get("by") or {}
+                event = Service(
+                    _method(served.get("method") or ""),
+                    _date(served["date"]),
+                    served_by=server.get("name"),
+                    served_by_title=server.get("title"),
+                    by_officer=not server,
+                    **DELIVERIES.get(sample, {}),
+                )
                 proof = reg.record_service(
                     issued.number,
-                    Service(_method(served.get("method") or ""), _date(served["date"])),
+                    event,
                     by="docgen demo",
                     formats=formats,
                     out=f"{out / 'register'}/",

@@ -27,6 +27,7 @@ from docgen.faults import pause
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader, load_pack
 from docgen.register import db, standing
+from docgen.register.answers import after_service
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
 from docgen.register.models import Document, ReinspectionRequest
@@ -248,6 +249,7 @@ def escalation_of(kind: str) -> Any:
             doc = _halting(session, notice_number, None)
             pack = load_pack(doc.jurisdiction)
             today = municipal_today(pack)
+            after_service(doc, today, f"a {get_kind(kind).title.lower()}", "it is dated")
             still_open = open_deficiencies(session, doc)
             data = notice.escalated(
                 doc.case,
@@ -473,6 +475,8 @@ def escalate(
         )
     with guarded(reg.url), db.read_session(reg.engine) as session:
         doc = _halting(session, notice_number, jurisdiction)
+        what = f"a {get_kind(kind).title.lower()} escalated from it"
+        after_service(doc, on, what, "it is dated")
         pack = load_pack(doc.jurisdiction)
         still_open = open_deficiencies(session, doc)
         from docgen.register.extensions import as_extended, extended  # imports issuing: late

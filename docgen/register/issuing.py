@@ -46,6 +46,7 @@ from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack, pack_file
 from docgen.law.provisions import cited_problems
 from docgen.register import checks
+from docgen.register.answers import check_reinspection
 from docgen.register.audit import record
 from docgen.register.choices import named_as, refuse_keep_name
 from docgen.register.copies import (
@@ -365,6 +366,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     refuse_typed_priors(data, name)
     data = as_chosen(session, kind, data, respondent, request.keep_name)
     found = facts(spec, data, name, request.case_dir)
+    check_reinspection(session, kind, data, found.pack.id)
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)

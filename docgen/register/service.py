@@ -52,8 +52,10 @@ class Service:
     whom (the landowner, or ``to``: a person the document was copied to), where
     (``place``), who took it (``person``, their ``capacity``, a ``description``), when a
     mailed copy was received and who signed for it (``received``, ``received_by``), the
-    certified-mail ``article`` number, and who served (``served_by``, default the issuing
-    officer; ``served_by_title``, their office, printed in the affidavit, LAW.md § 10).
+    certified-mail ``article`` number, and who served (``served_by``, with
+    ``served_by_title``, their office, printed in the affidavit; or ``by_officer``: the
+    issuing officer named on the document served it). Nothing here is filled in when left
+    out: an affidavit states only what was recorded (LAW.md § 10).
     ``on`` None: the date of service could not be read (its reader says why)."""
 
     method: str
@@ -69,6 +71,7 @@ class Service:
     served_by: str | None = None
     served_by_title: str | None = None
     article: str | None = None
+    by_officer: bool = False
 
     def problems(self) -> list[Problem]:
         """What was given that does not fit the method (every problem at once), found
@@ -111,7 +114,64 @@ class Service:
         if time is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", time):
             message = f"{time!r}: the time of delivery as HH:MM, e.g. 10:45"
             problems.append(Problem("time", message))
+        return problems + self.unsaid()
+
+    def unsaid(self) -> list[Problem]:
+        """The facts the affidavit of this event must state that were not given: who
+        served, and for a personal delivery where, when and to whom it was described as
+        (the firm's person and capacity are checked against the person served, whom the
+        register knows). Never filled in by a default (LAW.md § 10)."""
+        problems = []
+        server = (self.served_by or "").strip()
+        if not server and not self.by_officer:
+            message = (
+                "missing: an affidavit states only what was recorded: say who served it "
+                "(their name), or {served_by_officer} when the issuing officer did"
+            )
+            problems.append(Problem("served_by", message))
+        elif server and self.by_officer:
+            message = (
+                "names a server, and {served_by_officer} is given too: say one, as it happened"
+            )
+            problems.append(Problem("served_by", message))
+        if self.method != "personal-delivery":
+            return problems
+        wanted = (
+            ("place", self.place, "where the copy was delivered"),
+            ("time", self.time, "at what time it was delivered"),
+            (
+                "description",
+                self.description,
+                "how the person who took it looked (sex, approximate age, height, weight, "
+                "hair), as a court weighs it when service is denied",
+            ),
+        )
+        for field, value, what in wanted:
+            if not (value or "").strip():
+                message = f"missing: an affidavit states only what was recorded: say {what}"
+                problems.append(Problem(field, message))
         return problems
+
+
+def _firm_taker(served: dict[str, Any] | None, event: Service) -> list[Problem]:
+    """A firm takes a copy through a person: who took it and in what capacity, each
+    recorded, never the firm itself (LAW.md § 10)."""
+    if event.method != "personal-delivery" or not served or served.get("entity") != "firm":
+        return []
+    name = served["name"]
+    wanted = (
+        ("person", event.person, f"who took the copy for {name}"),
+        ("capacity", event.capacity, f"in what capacity they took it for {name} (e.g. president)"),
+    )
+    return [
+        Problem(
+            field,
+            f"missing: {name} is a firm, and an affidavit states only what was recorded: "
+            f"say {what}",
+        )
+        for field, value, what in wanted
+        if not (value or "").strip()
+    ]
 
 
 def record_service(
@@ -177,11 +237,13 @@ def record_service(
             )
             problems.append(Problem("date", message, why))
         served = _person(doc, number, event.to, why, problems) if spec.served else None
+        problems += _firm_taker(served, event)
         name = served["name"] if served else None
         events = list(doc.services)
-        mailed = None
+        mailed, mailing = None, None
         if method == "posting":
-            mail = [e.date for e in events if e.method in MAIL and e.served_on in (name, None)]
+            mails = [e for e in events if e.method in MAIL and e.served_on in (name, None)]
+            mail = [e.date for e in mails]
             if not mail:
                 message = (
                     "posting: posting at the site counts with a copy mailed: record the "
@@ -190,6 +252,7 @@ def record_service(
                 )
                 problems.append(Problem("method", message, why))
             mailed = max(mail, default=None)
+            mailing = max(mails, key=lambda e: (e.date, e.id), default=None)
         if problems:
             raise Refused(problems)
         owner = persons_served(doc.case)[0]["name"]  # the landowner, named first
@@ -227,10 +290,8 @@ def record_service(
             deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
         address = one_line(served["address"]) if served else None
         place = event.place
-        if method == "posting":
+        if method == "posting":  # posted at the site the document names (LAW.md § 3)
             place = place or site_line(doc.case)
-        elif method == "personal-delivery":
-            place = place or address
         row = ServiceEvent(
             document_id=doc.id,
             method=method,
@@ -298,6 +359,7 @@ def record_service(
                     "individual": event.person,
                     "capacity": event.capacity,
                     "description": event.description,
+                    **_mailer(session, mailing, row.served_by),
                 },
                 "oath": oath,
             }
@@ -398,12 +460,27 @@ def _person(
 
 
 def _server(doc: Document, event: Service) -> tuple[str, str | None]:
-    """Who served: the name given with their office (``served_by_title``: a deputy
-    officer's affidavit states the office, LAW.md § 10), or the issuing officer (name and
-    title)."""
+    """Who served, as recorded: the name given with their office (``served_by_title``: a
+    deputy officer's affidavit states the office, LAW.md § 10), or the issuing officer
+    (named with their title on the document) when the recorder says the officer served."""
     officer = issuing_officer(doc.case)
-    served_by, title = event.served_by, event.served_by_title
+    served_by, title = (event.served_by or "").strip(), event.served_by_title
     title = " ".join(title.split()) if title and title.strip() else None
-    if served_by and served_by.strip() and served_by.strip() != officer.get("name"):
-        return served_by.strip(), title
-    return officer.get("name") or "the issuing officer", title or officer.get("title")
+    if served_by and served_by != officer.get("name"):
+        return served_by, title
+    return officer["name"], title or officer.get("title")
+
+
+def _mailer(session: Any, mailing: ServiceEvent | None, server: str) -> dict[str, Any]:
+    """Who mailed the copy a posting counts with (the mailing's own server, as recorded),
+    and the affidavit that proves that mailing when it is another person's: the posting's
+    affiant says "I mailed" only when they did (LAW.md § 10; Metzger v. Esseks)."""
+    if mailing is None:
+        return {}
+    made = session.get(Document, mailing.affidavit_id) if mailing.affidavit_id else None
+    proof = made.number if made is not None else None
+    return {
+        "mailed_by": mailing.served_by or None,
+        "mailer": "affiant" if mailing.served_by == server else "another",
+        "mailing_proof": proof,
+    }

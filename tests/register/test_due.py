@@ -22,11 +22,11 @@ from docgen.register.due import calendar
 from docgen.register.feed import ics, new_token, revoke, user_of
 from docgen.register.inspections import ask_reinspection, notify_deficiency, record_inspection_case
 from docgen.register.logbook import add_entries, logbook, open_log
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import inspection
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 HEADER = "date,time,inspector,qualification,role,rainfall,findings,corrective_actions\n"
 
@@ -34,7 +34,9 @@ HEADER = "date,time,inspector,qualification,role,rainfall,findings,corrective_ac
 def served_notice_of_deficiency(reg, tmp_path: Path) -> str:
     inspected = record_inspection_case(reg, inspection(tmp_path, photos=0), formats=("html",))
     number = notify_deficiency(reg, inspected.number, date(2026, 11, 30), formats=("html",)).number
-    reg.record_service(number, Service("personal-delivery", date(2026, 12, 1)), formats=("html",))
+    reg.record_service(
+        number, service_of("personal-delivery", date(2026, 12, 1)), formats=("html",)
+    )
     return number
 
 
@@ -42,7 +44,7 @@ def test_the_calendar_lists_what_is_due_overdue_first_with_provisions(reg, tmp_p
     nod = served_notice_of_deficiency(reg, tmp_path)
     today = municipal_today(load_pack("homer"))
     nov = reg.issue("notice-of-violation", notice(str(today)), formats=("html",)).number
-    reg.record_service(nov, Service("personal-delivery", today), formats=("html",))
+    reg.record_service(nov, service_of("personal-delivery", today), formats=("html",))
     ask_reinspection(reg, nod, date(2026, 12, 2), "Sam Keller, Tioughnioga Ridge Development")
     today = municipal_today(load_pack("homer"))
     items = calendar(reg)
@@ -140,12 +142,14 @@ def test_each_user_has_their_own_calendar_and_the_clerk_everything(reg, tmp_path
         reg, inspected.number, date(2026, 11, 30), formats=("html",), by="ann"
     ).number
     reg.record_service(
-        nod, Service("personal-delivery", date(2026, 12, 1)), formats=("html",), by="ann"
+        nod, service_of("personal-delivery", date(2026, 12, 1)), formats=("html",), by="ann"
     )
     ask_reinspection(reg, nod, date(2026, 12, 2), "Sam Keller", by="ann")
     today = municipal_today(load_pack("homer"))
     nov = reg.issue("notice-of-violation", notice(str(today)), formats=("html",), by="vera")
-    reg.record_service(nov.number, Service("personal-delivery", today), formats=("html",), by="ann")
+    reg.record_service(
+        nov.number, service_of("personal-delivery", today), formats=("html",), by="ann"
+    )
     open_log(reg, "Lot 4, Clinton Street", "homer", today - timedelta(days=3), by="otto")
 
     def mine(user: str) -> set[tuple[str, str | None]]:

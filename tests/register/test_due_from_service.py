@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import date
 
 from docgen.register.inspections import notify_deficiency
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import INSPECTION, inspection
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_args, service_of
 from tests.register.test_register_lift import order
 
 HTML = ("html",)
@@ -24,8 +24,7 @@ def test_a_remedy_date_before_mail_service_was_complete_is_not_overdue(reg, tmp_
     run = docgen(
         "record-service",
         nov,
-        "--method",
-        "certified-mail",
+        *service_args("certified-mail"),
         "--date",
         "2026-11-20",
         "-f",
@@ -58,7 +57,7 @@ def test_a_corrective_date_before_the_notice_was_served_is_not_overdue(reg, tmp_
     )
     inspected = reg.issue("inspection-report", case, formats=HTML).number
     nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=HTML).number
-    served = reg.record_service(nod, Service("personal-delivery", date(2026, 11, 10)))
+    served = reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 10)))
     assert served.warnings == (
         f"{nod}: the corrective action of deficiency 1 was due November 6, 2026, before service "
         "was complete on November 10, 2026; the person served never had that date, so it is "
@@ -78,7 +77,7 @@ def test_an_order_whose_only_mailing_came_back_still_needs_service(reg):
     for person in [case["recipient"], *case.get("copies_to", [])]:
         to = None if person is case["recipient"] else person["name"]
         reg.record_service(
-            issued.number, Service("certified-mail", issued.issued, to=to), formats=HTML
+            issued.number, service_of("certified-mail", issued.issued, to=to), formats=HTML
         )
         reg.record_return(issued.number, issued.issued, "unclaimed", to=to)
     run = docgen("due")

@@ -13,9 +13,9 @@ import pytest
 
 from docgen.errors import DocgenError
 from docgen.register.inspections import escalate, notify_deficiency
-from docgen.register.service import Service
 from tests.helpers.inspection_cases import INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.served import service_of
 
 FORMATS = ("pdf", "docx")
 
@@ -35,7 +35,7 @@ def served_notice(reg, tmp_path):
     )
     inspected = reg.issue("inspection-report", case, formats=("html",)).number
     nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=("html",)).number
-    reg.record_service(nod, Service("personal-delivery", date(2026, 11, 3)), formats=("html",))
+    reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 3)), formats=("html",))
     return inspected, nod
 
 

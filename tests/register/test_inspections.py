@@ -17,10 +17,10 @@ from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
 from docgen.register.inspections import approve_work, escalate, halts, notify_deficiency
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import GPS_IFD, INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.served import service_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = (ROOT / "tests" / "law_text" / "homer-ch228-art12.txt").read_text(encoding="utf-8")
@@ -136,12 +136,12 @@ def test_the_notice_of_deficiency_is_made_from_the_inspection_served_and_proved(
     assert "Copy for Cayuga Street Holdings LLC (landowner)" in copy
     # Served and proved like a notice of violation: one event and one affidavit per person.
     served = reg.record_service(
-        number, Service("personal-delivery", date(2026, 12, 1), time="10:15")
+        number, service_of("personal-delivery", date(2026, 12, 1), time="10:15")
     )
     affidavit = flat(docx_text(reg.files(served.affidavit.number)["docx"]))
     assert f"Notice of Deficiency No. {number}" in affidavit
     mailed = reg.record_service(
-        number, Service("certified-mail", date(2026, 12, 1), to="Cayuga Street Holdings LLC")
+        number, service_of("certified-mail", date(2026, 12, 1), to="Cayuga Street Holdings LLC")
     )
     assert mailed.affidavit is not None
     assert reg.document(number).appeal_deadline is None  # nothing to appeal
@@ -160,35 +160,36 @@ def test_approval_of_corrected_work_from_a_reinspection_and_the_halt_per_site(re
     inspected = reg_issue(reg, inspection(tmp_path))
     notice = notify_deficiency(reg, inspected, date(2026, 11, 30), formats=("html",)).number
     assert [h.status for h in halts(reg)] == ["not in effect: the notice is not served"]
-    again = reg_issue(
-        reg,
-        reinspection(
-            tmp_path,
-            notice,
-            "2026-12-01",
-            [
-                {
-                    "practice": "Silt fence",
-                    "found": "Reinstalled, trenched",
-                    "result": "satisfactory",
-                    "corrects": 1,
-                },
-                {
-                    "practice": "Concrete washout",
-                    "found": "Still none",
-                    "result": "deficient",
-                    "requirement": "SWPPP § 4.3",
-                    "corrective_action": "Install it",
-                    "due": "2026-12-07",
-                    "corrects": 2,
-                },
-            ],
-            photos=1,
-        ),
+    rechecked = reinspection(
+        tmp_path,
+        notice,
+        "2026-12-01",
+        [
+            {
+                "practice": "Silt fence",
+                "found": "Reinstalled, trenched",
+                "result": "satisfactory",
+                "corrects": 1,
+            },
+            {
+                "practice": "Concrete washout",
+                "found": "Still none",
+                "result": "deficient",
+                "requirement": "SWPPP § 4.3",
+                "corrective_action": "Install it",
+                "due": "2026-12-07",
+                "corrects": 2,
+            },
+        ],
+        photos=1,
     )
-    with pytest.raises(RegisterError, match="has no recorded service"):
-        approve_work(reg, notice, again, date(2026, 12, 1))
-    reg.record_service(notice, Service("personal-delivery", date(2026, 12, 1)), formats=("html",))
+    # A reinspection answers a served notice (LAW.md § 11): refused before its service.
+    with pytest.raises(RegisterError, match="is not served yet: a reinspection answers"):
+        reg_issue(reg, rechecked)
+    reg.record_service(
+        notice, service_of("personal-delivery", date(2026, 12, 1)), formats=("html",)
+    )
+    again = reg_issue(reg, rechecked)
     (halt,) = halts(reg, "120 cayuga")
     assert halt.status == "in effect since 2026-12-01: deficiencies 1, 2 open"
     today = municipal_today(load_pack("homer"))
@@ -337,7 +338,7 @@ def test_open_deficiencies_past_their_dates_escalate_without_retyping(reg, tmp_p
     )
     inspected = reg_issue(reg, case)
     nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=("html",)).number
-    reg.record_service(nod, Service("personal-delivery", date(2026, 11, 3)), formats=("html",))
+    reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 3)), formats=("html",))
     # The reinspection that saw them still open: what the escalation may state (LAW.md § 11).
     again = reg_issue(
         reg,

@@ -12,10 +12,10 @@ from docgen import api
 from docgen.cases.mail import with_check_digit
 from docgen.register import RegisterError
 from docgen.register.mailing import mailing_list_case
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, html_text, pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 HTML = ("html",)
 DAY = date(2026, 11, 17)
@@ -33,12 +33,14 @@ def test_a_days_certified_pieces_make_the_mailing_list(reg):
     first = issued_with_article(reg, "Cayuga Street Holdings LLC", ARTICLE)
     second = issued_with_article(reg, "Marguerite O'Donnell & Sons <Excavating>", None)
     by_hand = issued_with_article(reg, "Helen M. Brandt", None)
-    reg.record_service(first.number, Service("certified-mail", DAY), formats=HTML)
-    reg.record_service(second.number, Service("certified-mail", DAY), formats=HTML)
-    reg.record_service(by_hand.number, Service("personal-delivery", DAY), formats=HTML)
+    reg.record_service(first.number, service_of("certified-mail", DAY), formats=HTML)
+    reg.record_service(second.number, service_of("certified-mail", DAY), formats=HTML)
+    reg.record_service(by_hand.number, service_of("personal-delivery", DAY), formats=HTML)
     # Mailed again the next day: another piece, with its own article number (LAW.md § 2).
     again = with_check_digit("958907105270012345679")
-    reg.record_service(first.number, Service("certified-mail", date(2026, 11, 18), article=again))
+    reg.record_service(
+        first.number, service_of("certified-mail", date(2026, 11, 18), article=again)
+    )
 
     data = mailing_list_case(reg, DAY)
     assert [p["document"] for p in data["pieces"]] == [first.number, second.number]
@@ -74,12 +76,12 @@ def test_a_typed_article_number_is_checked_and_recorded_as_on_the_label(reg):
     with pytest.raises(RegisterError, match="check digit"):
         reg.record_service(
             issued.number,
-            Service("certified-mail", DAY, article="9589071052700123456782"),
+            service_of("certified-mail", DAY, article="9589071052700123456782"),
             formats=HTML,
         )
     served = reg.record_service(
         issued.number,
-        Service("certified-mail", DAY, article="9589071052700123456781"),
+        service_of("certified-mail", DAY, article="9589071052700123456781"),
         formats=HTML,
     )
     assert served.service.article == ARTICLE
@@ -90,7 +92,7 @@ def test_a_typed_article_number_is_checked_and_recorded_as_on_the_label(reg):
 
 def test_docgen_mailing_list_writes_the_days_list(reg, tmp_path):
     issued = issued_with_article(reg, "Cayuga Street Holdings LLC", ARTICLE)
-    reg.record_service(issued.number, Service("certified-mail", DAY), formats=HTML)
+    reg.record_service(issued.number, service_of("certified-mail", DAY), formats=HTML)
     run = docgen("mailing-list", "--date", "2026-11-17", "-o", f"{tmp_path}/out/")
     assert run.returncode == 0, run.stderr
     names = sorted(p.name for p in (tmp_path / "out").iterdir())

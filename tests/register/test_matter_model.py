@@ -104,11 +104,11 @@ from docgen.register import Register, db
 from docgen.register.due import calendar
 from docgen.register.inspections import approve_work, escalate, notify_deficiency
 from docgen.register.models import RETURN_REASONS, Document, NumberGap
-from docgen.register.service import Service
 from docgen.register.standing import kept_deadline
 from tests.helpers.inspection_cases import INSPECTION
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 from tests.register.conftest import fresh_postgres, fresh_sqlite
 from tests.register.matter_after_notice import AfterNotice
 from tests.register.test_register_lift import order
@@ -388,7 +388,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         to = None if person == doc.persons[0] else person
         done = self.refused(
             lambda: self.reg.record_service(
-                doc.number, Service(method, day, to=to, article=article), formats=HTML
+                doc.number, service_of(method, day, to=to, article=article), formats=HTML
             ),
             must,
             f"service of {doc.number} on {day} ({method}; superseded {doc.superseded}, "

@@ -11,9 +11,9 @@ from docgen.errors import DocgenError
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
-from docgen.register.service import Service
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 from tests.register.test_register_lift import order
 
 HTML = ("html",)
@@ -37,7 +37,9 @@ def test_nothing_comes_back_on_a_superseded_or_lifted_document(reg):
     # the same held for a receipt, and for service of a lifted order (LAW.md § 3).
     case = notice("2026-11-16")
     first = reg.issue("notice-of-violation", case, formats=HTML)
-    reg.record_service(first.number, Service("first-class-mail", date(2026, 11, 17)), formats=HTML)
+    reg.record_service(
+        first.number, service_of("first-class-mail", date(2026, 11, 17)), formats=HTML
+    )
     case["violations"][0]["nature"] += " (corrected)"
     second = reg.supersede(first.number, case, formats=HTML)
     with pytest.raises(RegisterError, match=f"superseded by {second.number}; nothing more"):
@@ -48,12 +50,12 @@ def test_nothing_comes_back_on_a_superseded_or_lifted_document(reg):
 
     issued = reg.issue("stop-work-order", order(), formats=HTML)
     reg.record_service(
-        issued.number, Service("personal-delivery", date(2026, 11, 12)), formats=HTML
+        issued.number, service_of("personal-delivery", date(2026, 11, 12)), formats=HTML
     )
     lifted = reg.lift(issued.number, date(2026, 11, 20), formats=HTML)
     with pytest.raises(RegisterError, match=f"lifted by {lifted.number}; nothing more"):
         reg.record_service(
-            issued.number, Service("first-class-mail", date(2026, 11, 21)), formats=HTML
+            issued.number, service_of("first-class-mail", date(2026, 11, 21)), formats=HTML
         )
     assert len(reg.document(issued.number).services) == 1
 
@@ -96,7 +98,7 @@ def test_a_lifted_order_is_not_corrected(reg):
     # correction was an order in effect that nobody lifted (LAW.md § 3: an order stays in
     # effect until lifted in writing; nothing is recorded on an order no longer in effect).
     issued = reg.issue("stop-work-order", order(), formats=HTML)
-    reg.record_service(issued.number, Service("personal-delivery", issued.issued), formats=HTML)
+    reg.record_service(issued.number, service_of("personal-delivery", issued.issued), formats=HTML)
     lifted = reg.lift(issued.number, issued.issued, formats=HTML)
     case = {k: v for k, v in reg.document(issued.number).case.items() if k != "number"}
     case["violations"][0]["nature"] += " (corrected)"

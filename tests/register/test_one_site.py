@@ -15,6 +15,7 @@ from docgen.register.lifting import lift
 from docgen.register.service import Service
 from tests.helpers.inspection_cases import INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.served import service_of
 
 FORMATS = ("pdf", "docx")
 
@@ -24,7 +25,7 @@ def flat(text: str) -> str:
 
 
 def delivered(on: date) -> Service:
-    return Service(
+    return service_of(
         "personal-delivery",
         on,
         time="10:15",

@@ -13,9 +13,9 @@ from conftest import ROOT
 from docgen.law.packs import ENV, load_pack
 from docgen.pack_check import moved_into
 from docgen.register.due import calendar
-from docgen.register.service import Service
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 HTML = ("html",)
 
@@ -31,7 +31,7 @@ def test_a_notice_without_an_appeal_keeps_no_deadline(reg):
     assert issued.number.startswith("NOV-2026-")
     served = reg.record_service(
         issued.number,
-        Service("certified-mail", date(2026, 11, 4), article="9407 1118 9876 5432 1012 45"),
+        service_of("certified-mail", date(2026, 11, 4), article="9407 1118 9876 5432 1012 45"),
         formats=HTML,
     )
     assert served.affidavit.kind == "affidavit-of-service"
@@ -46,7 +46,9 @@ def test_a_correction_of_such_a_notice_states_no_appeal_period(reg):
     """The correction names what it replaces and which one was served, and no appeal."""
     case = moved_into(notice("2026-11-03"), load_pack("wrenfield"))
     first = reg.issue("notice-of-violation", case, formats=HTML)
-    reg.record_service(first.number, Service("personal-delivery", date(2026, 11, 4)), formats=HTML)
+    reg.record_service(
+        first.number, service_of("personal-delivery", date(2026, 11, 4)), formats=HTML
+    )
     corrected = {**case, "remedies": [{**case["remedies"][0], "due": "2026-11-20"}]}
     second = reg.supersede(first.number, corrected, "wrenfield", formats=HTML)
     text = " ".join(html_text(second.files["html"].decode()).split())
@@ -79,11 +81,11 @@ def test_the_appeal_period_runs_from_service_on_whom_the_notice_is_issued_to(
     )
     copied = reg.record_service(
         issued.number,
-        Service("personal-delivery", date(2026, 11, 4), to=landowner["name"]),
+        service_of("personal-delivery", date(2026, 11, 4), to=landowner["name"]),
         formats=HTML,
     )
     assert copied.service.appeal_deadline is None
     served = reg.record_service(
-        issued.number, Service("personal-delivery", date(2026, 11, 5)), formats=HTML
+        issued.number, service_of("personal-delivery", date(2026, 11, 5)), formats=HTML
     )
     assert served.service.appeal_deadline == date(2026, 11, 20)  # 15 days, a Friday

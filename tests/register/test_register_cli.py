@@ -15,6 +15,7 @@ from docgen.register.db import HEAD
 from tests.helpers import cli
 from tests.helpers.cli import Run
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_args
 
 
 def docgen(*args, cwd: Path) -> Run:
@@ -50,8 +51,7 @@ def test_issue_serve_decide_history_and_verify(register_url, tmp_path):
     served = docgen(
         "record-service",
         "NOV-2026-0001",
-        "--method",
-        "certified-mail",
+        *service_args("certified-mail"),
         "--date",
         "2026-03-03",
         "--received",

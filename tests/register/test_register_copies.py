@@ -14,10 +14,10 @@ import sys
 import pytest
 
 from docgen.errors import DocgenError
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 DEVELOPER = {
     "name": "Tioughnioga Ridge Development LLC",
@@ -101,7 +101,7 @@ def test_lift_copies_address_the_notice_to_each_person_the_order_was_served_on(r
     case = order() | {"copies_to": [DEVELOPER, APPLICANT]}
     issued = reg.issue("stop-work-order", case, formats=("html",))
     reg.record_service(
-        issued.number, Service("personal-delivery", issued.issued), formats=("html",)
+        issued.number, service_of("personal-delivery", issued.issued), formats=("html",)
     )
     run = docgen(
         "lift", issued.number, "--date", "2026-12-02", "--copies", "-f", "pdf,docx",

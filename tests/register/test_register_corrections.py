@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from docgen.register.service import Service
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 HTML = ("html",)
 
@@ -32,7 +32,9 @@ def test_a_correction_of_a_correction_names_the_line_and_the_one_served(reg):
     case = notice("2026-11-02")
     first = reg.issue("notice-of-violation", case, formats=HTML)
     second = corrected(reg, case, first, "corrected")
-    reg.record_service(second.number, Service("personal-delivery", date(2026, 11, 4)), formats=HTML)
+    reg.record_service(
+        second.number, service_of("personal-delivery", date(2026, 11, 4)), formats=HTML
+    )
     third = corrected(reg, case, second, "again")
     fourth = corrected(reg, case, third, "once more", formats=("pdf", "docx"))
     assert reg.document(fourth.number).corrections == (

@@ -14,8 +14,8 @@ from sqlalchemy import text
 
 from docgen.register import Register, RegisterError
 from docgen.register.issuing import NotWritten
-from docgen.register.service import Service
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 from tests.register.test_register_cli import case_file, docgen
 
 
@@ -163,14 +163,14 @@ def test_service_is_refused_on_an_affidavit_and_on_a_superseded_document(reg):
     from datetime import date
 
     first = reg.issue("notice-of-violation", notice(), formats=("html",))
-    served = reg.record_service(first.number, Service("personal-delivery", date(2026, 11, 16)))
+    served = reg.record_service(first.number, service_of("personal-delivery", date(2026, 11, 16)))
     with pytest.raises(RegisterError, match="is an affidavit of service"):
         reg.record_service(
-            served.affidavit.number, Service("personal-delivery", date(2026, 11, 17))
+            served.affidavit.number, service_of("personal-delivery", date(2026, 11, 17))
         )
     corrected = reg.supersede(first.number, notice(), formats=("html",))
     with pytest.raises(RegisterError, match=f"was superseded by {corrected.number}"):
-        reg.record_service(first.number, Service("first-class-mail", date(2026, 11, 17)))
+        reg.record_service(first.number, service_of("first-class-mail", date(2026, 11, 17)))
 
 
 def test_an_issue_on_a_malformed_register_says_restore_a_backup_with_the_command(

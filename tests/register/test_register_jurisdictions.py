@@ -11,6 +11,7 @@ import yaml
 
 from docgen.register import Register, RegisterError
 from tests.helpers.cli import docgen
+from tests.helpers.served import service_args
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "contractor-certification"
 HTML = ("html",)
@@ -83,7 +84,13 @@ def test_service_lifting_and_dispositions_take_the_jurisdiction(shared, tmp_path
     reg, number = shared
     day = reg.document(number, "homer").issued.isoformat()
     commands = {
-        "record-service": ("--method", "personal-delivery", "--date", day, "-o", f"{tmp_path}/"),
+        "record-service": (
+            *service_args("personal-delivery"),
+            "--date",
+            day,
+            "-o",
+            f"{tmp_path}/",
+        ),
         "lift": ("--date", day, "-o", f"{tmp_path}/"),
         "record-disposition": ("--disposition", "dismissed", "--date", day),
     }

@@ -7,9 +7,9 @@ from datetime import date
 
 import pytest
 
-from docgen.register.service import Service
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 HTML = ("html",)
 
@@ -107,7 +107,7 @@ def test_penalty_statements_read_the_register_too(reg):
 )
 def test_record_service_computes_the_appeal_deadline(reg, method, served, received, last_day):
     issued = reg.issue("notice-of-violation", notice("2026-11-10"), formats=HTML)
-    result = reg.record_service(issued.number, Service(method, served, received=received))
+    result = reg.record_service(issued.number, service_of(method, served, received=received))
     assert result.service.appeal_deadline == last_day
     assert reg.document(issued.number).appeal_deadline == last_day
 
@@ -115,13 +115,13 @@ def test_record_service_computes_the_appeal_deadline(reg, method, served, receiv
 def test_service_before_issue_is_refused(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-16"), formats=HTML)
     with pytest.raises(Exception, match="before NOV-2026-0001 was issued"):
-        reg.record_service(issued.number, Service("personal-delivery", date(2026, 11, 15)))
+        reg.record_service(issued.number, service_of("personal-delivery", date(2026, 11, 15)))
 
 
 def test_filters_list_what_the_clerk_works_from(reg):
     waiting = reg.issue("notice-of-violation", notice("2026-11-02"), formats=HTML)
     served = reg.issue("notice-of-violation", notice("2026-11-02"), formats=HTML)
-    delivered = Service("personal-delivery", date(2026, 11, 2))  # appeal: 11-17
+    delivered = service_of("personal-delivery", date(2026, 11, 2))  # appeal: 11-17
     reg.record_service(served.number, delivered)
     numbers = lambda name, today: [d.number for d in reg.documents(name, today=today)]  # noqa: E731
     assert numbers("awaiting-service", date(2026, 11, 3)) == [waiting.number]

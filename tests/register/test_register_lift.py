@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from docgen.register import RegisterError
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.served import service_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +31,7 @@ def test_a_served_order_is_lifted_in_writing_and_leaves_the_in_effect_list(reg):
     on = issued.issued
     with pytest.raises(RegisterError, match="has no recorded service"):
         reg.lift(issued.number, on)
-    reg.record_service(issued.number, Service("personal-delivery", on), formats=("html",))
+    reg.record_service(issued.number, service_of("personal-delivery", on), formats=("html",))
     assert [d.number for d in reg.documents("stop-work-in-effect")] == [issued.number]
     with pytest.raises(RegisterError, match=r"--date .*: before service of .* was complete"):
         reg.lift(issued.number, date(on.year, on.month, on.day - 1))

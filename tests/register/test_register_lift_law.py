@@ -14,9 +14,9 @@ from docgen.cases.mail import with_check_digit
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.served import service_of
 from tests.register.test_register_lift import order
 
 HTML = ("html",)
@@ -36,7 +36,9 @@ def issued_order(reg, **changes):
 def test_a_lifting_after_today_or_before_service_was_complete_is_refused(reg, tmp_path):
     issued = issued_order(reg)
     # Mailed alone on 11-13: service is complete on 11-18 (mailing + 5, LAW.md § 2).
-    reg.record_service(issued.number, Service("certified-mail", date(2026, 11, 13)), formats=HTML)
+    reg.record_service(
+        issued.number, service_of("certified-mail", date(2026, 11, 13)), formats=HTML
+    )
     with pytest.raises(RegisterError) as early:
         reg.lift(issued.number, date(2026, 11, 16))
     assert "--date 2026-11-16: before service of " in str(early.value)
@@ -58,7 +60,9 @@ def test_a_lifting_after_today_or_before_service_was_complete_is_refused(reg, tm
 
 def test_a_superseded_order_is_lifted_only_through_the_order_in_effect(reg):
     first = issued_order(reg)
-    reg.record_service(first.number, Service("personal-delivery", date(2026, 11, 12)), formats=HTML)
+    reg.record_service(
+        first.number, service_of("personal-delivery", date(2026, 11, 12)), formats=HTML
+    )
     fixed = order() | {"allowed_work": ["Repair of the silt fence along the north line"]}
     second = reg.supersede(first.number, fixed, formats=HTML)
     with pytest.raises(RegisterError) as refused:
@@ -67,7 +71,7 @@ def test_a_superseded_order_is_lifted_only_through_the_order_in_effect(reg):
     assert f"{first.number} was superseded; the order in effect is {second.number}" in said
     assert f"(lift {second.number})" in said
     reg.record_service(
-        second.number, Service("personal-delivery", date(2026, 11, 14)), formats=HTML
+        second.number, service_of("personal-delivery", date(2026, 11, 14)), formats=HTML
     )
     lifted = reg.lift(second.number, date(2026, 11, 20), formats=("pdf", "docx"))
     for text in (pdf_text(lifted.files["pdf"]), docx_text(lifted.files["docx"])):
@@ -85,7 +89,9 @@ def test_the_copies_never_carry_the_orders_article_numbers(reg):
     data = order()
     data["recipient"]["certified_article"] = ORDERS
     issued = reg.issue("stop-work-order", data, formats=HTML)
-    reg.record_service(issued.number, Service("certified-mail", date(2026, 11, 12)), formats=HTML)
+    reg.record_service(
+        issued.number, service_of("certified-mail", date(2026, 11, 12)), formats=HTML
+    )
     with pytest.raises(RegisterError) as reused:
         reg.lift(issued.number, date(2026, 11, 20), articles=[ORDERS])
     assert f"--article {ORDERS}: already used for the piece of {issued.number}" in str(reused.value)
@@ -103,7 +109,7 @@ def test_the_orders_own_article_from_its_case_is_refused_for_the_notice(reg):
     data["recipient"]["certified_article"] = ORDERS
     issued = reg.issue("stop-work-order", data, formats=HTML)
     reg.record_service(
-        issued.number, Service("personal-delivery", date(2026, 11, 12)), formats=HTML
+        issued.number, service_of("personal-delivery", date(2026, 11, 12)), formats=HTML
     )
     with pytest.raises(RegisterError, match="the order's own piece carried it"):
         reg.lift(issued.number, date(2026, 11, 20), articles=[ORDERS])
@@ -114,7 +120,7 @@ def test_an_effective_date_before_mail_service_is_complete_is_refused(reg):
     issued = issued_order(reg, effective="2026-11-13")
     with pytest.raises(RegisterError) as refused:
         reg.record_service(
-            issued.number, Service("certified-mail", date(2026, 11, 13)), formats=HTML
+            issued.number, service_of("certified-mail", date(2026, 11, 13)), formats=HTML
         )
     said = str(refused.value)
     assert "states it is effective 2026-11-13" in said
@@ -122,7 +128,9 @@ def test_an_effective_date_before_mail_service_is_complete_is_refused(reg):
     assert reg.document(issued.number).services == ()
     # Delivered that day, it is in effect on the day it states; the mailing then stands.
     reg.record_service(
-        issued.number, Service("personal-delivery", date(2026, 11, 13)), formats=HTML
+        issued.number, service_of("personal-delivery", date(2026, 11, 13)), formats=HTML
     )
-    reg.record_service(issued.number, Service("certified-mail", date(2026, 11, 13), to=DEVELOPER))
+    reg.record_service(
+        issued.number, service_of("certified-mail", date(2026, 11, 13), to=DEVELOPER)
+    )
     assert reg.document(issued.number).served_on == date(2026, 11, 13)

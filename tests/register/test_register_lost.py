@@ -14,10 +14,10 @@ import pytest
 import yaml
 
 from docgen.register import Register
-from docgen.register.service import Service
 from tests.helpers import pgserver
 from tests.helpers.faults import held_at
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_args, service_of
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +116,7 @@ def test_a_service_stopped_before_its_commit_was_not_recorded(server, tmp_path):
     url = fresh(server, "lost_service")
     with Register.open(url) as reg:
         number = reg.issue("notice-of-violation", notice(), formats=("html",)).number
-    args = ["record-service", number, "--method", "personal-delivery", "--date", "2026-11-16"]
+    args = ["record-service", number, *service_args("personal-delivery"), "--date", "2026-11-16"]
     args += ["-f", "html", "-o", f"{tmp_path}/out/"]
     # Held while its affidavit renders (outside the transaction): the record finds no server.
     stop = lambda: pgserver.stop(server)  # noqa: E731
@@ -137,7 +137,7 @@ def test_a_lifting_gone_at_its_commit_is_not_guessed(server, tmp_path):
     with Register.open(url) as reg:
         issued = reg.issue("stop-work-order", order(), formats=("html",))
         reg.record_service(
-            issued.number, Service("personal-delivery", issued.issued), formats=("html",)
+            issued.number, service_of("personal-delivery", issued.issued), formats=("html",)
         )
     args = ["lift", issued.number, "--date", issued.issued.isoformat(), "-o", f"{tmp_path}/out/"]
     stop = lambda: pgserver.stop(server)  # noqa: E731

@@ -22,10 +22,10 @@ from docgen.law.deadlines import appeal_deadline, long_date
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register.due import calendar
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 from tests.register.test_register_lift import order
 
 HTML = ("html",)
@@ -62,11 +62,11 @@ def last_day(served: date) -> date:
 def served_as_the_issue_says(reg, number: str, mailed: date, article: str) -> None:
     """Mailed to the landowner, the receipt signed at mailing + 7, the developer's copy
     delivered by hand at mailing + 8."""
-    reg.record_service(number, Service("certified-mail", mailed, article=article), formats=HTML)
+    reg.record_service(number, service_of("certified-mail", mailed, article=article), formats=HTML)
     reg.record_receipt(number, mailed + timedelta(days=7), "R. Vantine", formats=HTML)
     reg.record_service(
         number,
-        Service(
+        service_of(
             "personal-delivery",
             mailed + timedelta(days=8),
             to=DEVELOPER["name"],
@@ -209,7 +209,7 @@ def test_the_desk_says_the_same_served_date_and_deadline_everywhere(
         case = notice(str(matter["mailed"]), name="Glenwood Heights Holding LLC")
         other = reg.issue("notice-of-violation", case | {"copies_to": [DEVELOPER]}, formats=HTML)
         reg.record_service(
-            other.number, Service("personal-delivery", matter["mailed"]), formats=HTML
+            other.number, service_of("personal-delivery", matter["mailed"]), formats=HTML
         )
         landowner = other.respondent.id
         assert reg.history(landowner).documents[0].kind == "affidavit-of-service"

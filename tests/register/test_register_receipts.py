@@ -13,10 +13,10 @@ from docgen.cases.mail import with_check_digit
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_args, service_of
 
 HTML = ("html",)
 ARTICLE = "9407 1118 9876 5432 1012 38"
@@ -30,7 +30,7 @@ def flat(text: str) -> str:
 def mailed(reg, on: date = date(2026, 9, 9), **kwargs):
     issued = reg.issue("notice-of-violation", notice("2026-09-08"), formats=HTML)
     served = reg.record_service(
-        issued.number, Service("certified-mail", on, **kwargs), formats=HTML
+        issued.number, service_of("certified-mail", on, **kwargs), formats=HTML
     )
     return issued, served
 
@@ -90,7 +90,7 @@ def test_a_returned_mailing_completes_no_service_and_withdraws_the_deadline(reg)
     assert reg.documents("appeal-running", today=date(2026, 9, 22)) == []
     # Served again in person on 09-24: day 15 is 10-09; the 09-29 stated before the return
     # is not shortened by the new service either.
-    again = reg.record_service(issued.number, Service("personal-delivery", date(2026, 9, 24)))
+    again = reg.record_service(issued.number, service_of("personal-delivery", date(2026, 9, 24)))
     assert again.service.notice_deadline == date(2026, 10, 9)
     assert reg.document(issued.number).served_on == date(2026, 9, 24)
     # A receipt is refused on a returned mailing: it has its one outcome.
@@ -100,7 +100,7 @@ def test_a_returned_mailing_completes_no_service_and_withdraws_the_deadline(reg)
 
 def test_a_returned_mailing_restores_no_shorter_deadline(reg):
     issued, _ = mailed(reg, on=date(2026, 9, 9))  # stated 09-29
-    delivered = Service("personal-delivery", date(2026, 9, 10))  # gives 09-25
+    delivered = service_of("personal-delivery", date(2026, 9, 10))  # gives 09-25
     reg.record_service(issued.number, delivered)
     came = reg.record_return(issued.number, date(2026, 9, 15), "refused", mailed=date(2026, 9, 9))
     assert came.deadline == date(2026, 9, 29)  # the delivery stands; 09-29 was stated
@@ -113,7 +113,7 @@ def test_each_mailed_piece_has_its_own_article_number(reg):
     with pytest.raises(RegisterError) as refused:
         reg.record_service(
             other.number,
-            Service("certified-mail", date(2026, 9, 10), article=ARTICLE),
+            service_of("certified-mail", date(2026, 9, 10), article=ARTICLE),
             formats=HTML,
         )
     assert (
@@ -122,7 +122,7 @@ def test_each_mailed_piece_has_its_own_article_number(reg):
     )
     assert "(LAW.md § 9)" in str(refused.value)
     assert reg.document(other.number).services == () and reg.count() == count
-    reg.record_service(other.number, Service("certified-mail", date(2026, 9, 10), article=OTHER))
+    reg.record_service(other.number, service_of("certified-mail", date(2026, 9, 10), article=OTHER))
 
 
 def test_bad_input_is_refused_naming_the_flag_and_nothing_is_recorded(reg, tmp_path):
@@ -153,8 +153,7 @@ def test_bad_input_is_refused_naming_the_flag_and_nothing_is_recorded(reg, tmp_p
     said = run(
         "record-service",
         issued.number,
-        "--method",
-        "certified-mail",
+        *service_args("certified-mail"),
         "--date",
         "2026-09-09",
         "--received",
@@ -188,8 +187,7 @@ def test_a_deputy_officers_affidavit_states_the_office(reg, tmp_path):
     done = docgen(
         "record-service",
         issued.number,
-        "--method",
-        "personal-delivery",
+        *service_args("personal-delivery", officer=False),
         "--date",
         "2026-09-09",
         "--served-by",

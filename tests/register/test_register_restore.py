@@ -19,11 +19,11 @@ from sqlalchemy import select, update
 from docgen.register import Register, db
 from docgen.register.inspections import notify_deficiency, record_inspection_case
 from docgen.register.models import Counter, Document, NumberGap, Restore
-from docgen.register.service import Service
 from tests.helpers import cli, pgserver
 from tests.helpers.cli import Run
 from tests.helpers.inspection_cases import inspection
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 
 def docgen(*args: object, url: str, cwd: Path) -> Run:
@@ -108,7 +108,7 @@ def a_day(reg: Register, folder: Path, observed: str) -> None:
     """A notice served (its affidavit issued), an inspection report and its notice of
     deficiency: four series, each on by one."""
     nov = reg.issue("notice-of-violation", notice(observed), formats=("html",)).number
-    reg.record_service(nov, Service("personal-delivery", date(2026, 12, 1)), formats=("html",))
+    reg.record_service(nov, service_of("personal-delivery", date(2026, 12, 1)), formats=("html",))
     (folder / observed).mkdir()
     case = inspection(folder / observed, photos=0, time=f"{9 + int(observed[5:7])}:10")
     ins = record_inspection_case(reg, case, formats=("html",))

@@ -9,10 +9,10 @@ import pytest
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import Register, RegisterError
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_args, service_of
 
 HTML = ("html",)
 
@@ -25,7 +25,7 @@ def test_record_service_issues_a_numbered_affidavit_about_the_notice(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     served = reg.record_service(
         issued.number,
-        Service("certified-mail", date(2026, 11, 4), article="9407 1118 9876 5432 1012 38"),
+        service_of("certified-mail", date(2026, 11, 4), article="9407 1118 9876 5432 1012 38"),
         formats=HTML,
     )
     proof = served.affidavit
@@ -52,29 +52,34 @@ def test_an_affirmation_under_cplr_2106_needs_no_notary(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     served = reg.record_service(
         issued.number,
-        Service("personal-delivery", date(2026, 11, 3), served_by="Luis Ortega"),
+        service_of("personal-delivery", date(2026, 11, 3), served_by="Luis Ortega"),
         oath="affirmation",
         formats=HTML,
     )
     text = words(served.affidavit.files["html"])
     assert "Affirmation of Service" in text and "Notary" not in text
     assert "under the penalties of perjury under the laws of New York" in text
-    assert "(CPLR 2106(a))" in text
-    assert "Luis Ortega" in text and "not a party" in text
+    assert "(CPLR 2106)" in text and "2106(" not in text  # CPLR 2106 has no subdivisions
+    assert "Luis Ortega" in text
+    assert "I am of the age of eighteen years or over and not a party to this matter" in text
     assert text.count("______________________________") == 1  # one signature line
 
 
 def test_posting_counts_with_the_copy_mailed(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     with pytest.raises(RegisterError, match=r"record the mailing to .* first"):
-        reg.record_service(issued.number, Service("posting", date(2026, 11, 3)), formats=HTML)
-    reg.record_service(issued.number, Service("first-class-mail", date(2026, 11, 5)), formats=HTML)
-    posted = reg.record_service(issued.number, Service("posting", date(2026, 11, 3)), formats=HTML)
+        reg.record_service(issued.number, service_of("posting", date(2026, 11, 3)), formats=HTML)
+    reg.record_service(
+        issued.number, service_of("first-class-mail", date(2026, 11, 5)), formats=HTML
+    )
+    posted = reg.record_service(
+        issued.number, service_of("posting", date(2026, 11, 3)), formats=HTML
+    )
     # The later of posting (11-03) and mailing + 5 (11-10): day 15 is 11-25, a Wednesday.
     assert posted.service.appeal_deadline == date(2026, 11, 25)
     text = words(posted.affidavit.files["html"])
     assert "in a conspicuous place at Vacant lot on the east side of Route 11" in text
-    assert "Separately, on November 5, 2026, a true copy of it was mailed to" in text
+    assert "Separately, on November 5, 2026, I mailed a true copy of it to" in text
     assert "at 41 Route 281, Homer, NY 13077" in text
     assert "CPLR 2103" not in text  # posting is not a CPLR 2103 service
 
@@ -83,12 +88,12 @@ def test_service_details_that_do_not_fit_the_method_are_refused(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     with pytest.raises(RegisterError, match="certified-mail article number"):
         reg.record_service(
-            issued.number, Service("first-class-mail", date(2026, 11, 3), article="1")
+            issued.number, service_of("first-class-mail", date(2026, 11, 3), article="1")
         )
     with pytest.raises(RegisterError, match="--received"):
         reg.record_service(
             issued.number,
-            Service("personal-delivery", date(2026, 11, 3), received=date(2026, 11, 4)),
+            service_of("personal-delivery", date(2026, 11, 3), received=date(2026, 11, 4)),
         )
     assert reg.document(issued.number).services == ()
 
@@ -100,7 +105,7 @@ def test_mail_is_complete_on_the_later_of_receipt_and_mailing_plus_five(reg):
     issued = reg.issue("notice-of-violation", notice("2026-10-05"), formats=HTML)
     served = reg.record_service(
         issued.number,
-        Service(
+        service_of(
             "certified-mail",
             date(2026, 10, 5),
             received=date(2026, 10, 6),
@@ -115,9 +120,9 @@ def test_mail_is_complete_on_the_later_of_receipt_and_mailing_plus_five(reg):
 
 def test_one_deadline_per_notice_never_shortened(reg):
     issued = reg.issue("notice-of-violation", notice("2026-10-05"), formats=HTML)
-    reg.record_service(issued.number, Service("certified-mail", date(2026, 10, 5)), formats=HTML)
+    reg.record_service(issued.number, service_of("certified-mail", date(2026, 10, 5)), formats=HTML)
     # Then delivered in person on 10-07: day 15 is 10-22, earlier than 10-26: 10-26 stands.
-    later = reg.record_service(issued.number, Service("personal-delivery", date(2026, 10, 7)))
+    later = reg.record_service(issued.number, service_of("personal-delivery", date(2026, 10, 7)))
     assert later.service.appeal_deadline == date(2026, 10, 22)
     assert later.service.notice_deadline == date(2026, 10, 26)
     assert reg.document(issued.number).appeal_deadline == date(2026, 10, 26)
@@ -138,7 +143,7 @@ def test_each_person_served_is_an_event_of_its_own(reg):
     issued = reg.issue("notice-of-violation", case, formats=HTML)
     owner = reg.record_service(
         issued.number,
-        Service(
+        service_of(
             "personal-delivery",
             date(2026, 11, 3),
             time="10:45",
@@ -157,7 +162,7 @@ def test_each_person_served_is_an_event_of_its_own(reg):
     assert "Luis Ortega" in text and "Clerk Ames" not in text  # the server swears, not the clerk
     copy = reg.record_service(
         issued.number,
-        Service("certified-mail", date(2026, 11, 4), to="brandt earthmoving corp."),
+        service_of("certified-mail", date(2026, 11, 4), to="brandt earthmoving corp."),
         formats=HTML,
     )
     assert copy.service.served_on == "Brandt Earthmoving Corp."
@@ -166,16 +171,16 @@ def test_each_person_served_is_an_event_of_its_own(reg):
     assert "at 9 Tradewinds Way, Naples, FL 34102" in words(copy.affidavit.files["html"])
     with pytest.raises(RegisterError, match=r"--to .Nobody Inc\..: .* was not sent to that person"):
         reg.record_service(
-            issued.number, Service("certified-mail", date(2026, 11, 4), to="Nobody Inc.")
+            issued.number, service_of("certified-mail", date(2026, 11, 4), to="Nobody Inc.")
         )
     with pytest.raises(RegisterError, match="is already recorded"):
         reg.record_service(
-            issued.number, Service("certified-mail", date(2026, 11, 4), to=developer["name"])
+            issued.number, service_of("certified-mail", date(2026, 11, 4), to=developer["name"])
         )
     # The same person served again another day: both events are kept.
     reg.record_service(
         issued.number,
-        Service("first-class-mail", date(2026, 11, 6), to=developer["name"]),
+        service_of("first-class-mail", date(2026, 11, 6), to=developer["name"]),
         formats=HTML,
     )
     events = reg.document(issued.number).services
@@ -191,22 +196,23 @@ def test_each_person_served_is_an_event_of_its_own(reg):
 def test_bad_service_input_is_refused_naming_flag_and_reading(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
     with pytest.raises(RegisterError, match=r"--date 2026-11-02: before .*LAW.md § 2"):
-        reg.record_service(issued.number, Service("personal-delivery", date(2026, 11, 2)))
+        reg.record_service(issued.number, service_of("personal-delivery", date(2026, 11, 2)))
     with pytest.raises(RegisterError, match=r"--received 2026-11-03 is before the mailing.*2103"):
         reg.record_service(
-            issued.number, Service("certified-mail", date(2026, 11, 4), received=date(2026, 11, 3))
+            issued.number,
+            service_of("certified-mail", date(2026, 11, 4), received=date(2026, 11, 3)),
         )
     with pytest.raises(RegisterError, match="--time '25:00'"):
         reg.record_service(
-            issued.number, Service("personal-delivery", date(2026, 11, 3), time="25:00")
+            issued.number, service_of("personal-delivery", date(2026, 11, 3), time="25:00")
         )
     with pytest.raises(RegisterError, match="--person, --capacity"):
         reg.record_service(
-            issued.number, Service("first-class-mail", date(2026, 11, 3), person="A")
+            issued.number, service_of("first-class-mail", date(2026, 11, 3), person="A")
         )
     # An event whose day could not be read (the desk's form) is refused with every other
     # problem of it at once, the day first; the event itself finds the rest.
-    unread = Service("certified-mail", None, time="9", article="1")
+    unread = service_of("certified-mail", None, time="9", article="1")
     assert [p.field for p in unread.problems()] == ["article", "", "time"]
     with pytest.raises(RegisterError) as refused:
         reg.record_service(issued.number, unread)
@@ -226,11 +232,12 @@ def test_service_and_dispositions_dated_after_today_are_refused(register_url, tm
     with Register.open(register_url) as reg:
         number = reg.issue("notice-of-violation", notice(today.isoformat()), formats=HTML).number
     appeal = pack.part("enforcement").appeal_days.ref
-    ahead = docgen("record-service", number, "--method", "personal-delivery", "--date", tomorrow)
+    hand = service_args("personal-delivery")
+    ahead = docgen("record-service", number, *hand, "--date", tomorrow)
     assert ahead.returncode == 1 and "Traceback" not in ahead.stderr
     assert f"--date {tomorrow}: after today ({today} in the Village of Homer)" in ahead.stderr
     assert f"({appeal}; LAW.md § 2; LAW.md § 10)" in ahead.stderr
-    mailed = ("--method", "certified-mail", "--date", today.isoformat())
+    mailed = (*service_args("certified-mail"), "--date", today.isoformat())
     receipt = docgen("record-service", number, *mailed, "--received", tomorrow)
     assert f"--received {tomorrow}: after today ({today}" in receipt.stderr
     judged = docgen("record-disposition", number, "--disposition", "convicted", "--date", tomorrow)
@@ -242,8 +249,7 @@ def test_service_and_dispositions_dated_after_today_are_refused(register_url, tm
     done = docgen(
         "record-service",
         number,
-        "--method",
-        "personal-delivery",
+        *hand,
         "--date",
         today.isoformat(),
         "-f",

@@ -14,10 +14,10 @@ from datetime import UTC, date, datetime
 import pytest
 
 from docgen.register import Register, RegisterError
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.old_registers import downgraded, old_layout_row
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 HTML = ("html",)
 LANDOWNER = "Tioughnioga Ridge Development LLC"
@@ -62,11 +62,12 @@ def test_a_service_recorded_before_an_upgrade_is_already_recorded_after_it(
     assert f"migrated from {revision} to revision" in upgraded.stdout
 
     with Register.open(register_url) as reg:
-        # As the clerk records it again: an event of 0005 kept no time, so with or without.
-        for typed in (None, "10:45") if revision == "0005" else ("10:45",):
+        # As the clerk records it again, with the time (a delivery's time is required now):
+        # an event of 0005 kept no time, so it is the same event whatever time is typed.
+        for typed in ("10:45",):
             with pytest.raises(RegisterError) as refused:
                 reg.record_service(
-                    issued.number, Service("personal-delivery", SERVED, time=typed), formats=HTML
+                    issued.number, service_of("personal-delivery", SERVED, time=typed), formats=HTML
                 )
             said = str(refused.value)
             assert f"service on {LANDOWNER} by personal delivery on {SERVED}" in said
@@ -75,7 +76,7 @@ def test_a_service_recorded_before_an_upgrade_is_already_recorded_after_it(
         assert reg.documents(kind="affidavit-of-service") == []  # none made by the refusal
         # Another day's delivery is another event, recorded with its own affidavit.
         again = reg.record_service(
-            issued.number, Service("personal-delivery", date(2026, 10, 7)), formats=HTML
+            issued.number, service_of("personal-delivery", date(2026, 10, 7)), formats=HTML
         )
         assert again.affidavit is not None
         assert len(reg.document(issued.number).services) == 2

@@ -10,10 +10,10 @@ import hashlib
 import json
 from datetime import date
 
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 
 def test_issue_keeps_the_spanish_rendition_with_the_number(register_url, tmp_path):
@@ -165,7 +165,7 @@ def test_the_lifting_notice_has_its_spanish_copy(reg):
         data.pop(key)
     issued = reg.issue("stop-work-order", data, formats=("html",))
     reg.record_service(
-        issued.number, Service("personal-delivery", issued.issued), formats=("html",)
+        issued.number, service_of("personal-delivery", issued.issued), formats=("html",)
     )
     lifted = reg.lift(issued.number, date(2026, 12, 2), formats=("pdf",), language="es")
     assert lifted.language == "es" and not lifted.preferred

@@ -11,7 +11,6 @@ import yaml
 from conftest import running_head
 
 from docgen.api import FORMATS
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import (
     docx_text,
@@ -23,6 +22,7 @@ from tests.helpers.readback import (
     words,
 )
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 FROM_SERVICE = "within 15 days of service of this notice"
 BLANK = "Date of service: ______________________________"
@@ -81,7 +81,7 @@ def test_plain_render_prints_first_too(register_url, tmp_path):
 def test_record_service_then_states_the_last_day_to_appeal(reg):
     issued = reg.issue("notice-of-violation", unserved(), formats=("html",))
     served = reg.record_service(
-        issued.number, Service("personal-delivery", date(2026, 11, 18)), formats=("html",)
+        issued.number, service_of("personal-delivery", date(2026, 11, 18)), formats=("html",)
     )
     # Delivered 2026-11-18: day 15 is 2026-12-03, a Thursday.
     assert served.service.appeal_deadline == date(2026, 12, 3)
