@@ -238,6 +238,8 @@ def test_service_is_recorded_per_person_with_what_the_affidavit_states(desk):
         "to": "Cayuga Street Holdings LLC",
         "method": "personal-delivery",
         "date": "2026-11-04",
+        "served_by": "Dana R. Whitcomb",
+        "place": "77 South Main Street, Homer, NY 13077, at the front office",
         "time": "10:45",
         "person": "Alan P. Mercer",
         "capacity": "managing member",
@@ -252,6 +254,7 @@ def test_service_is_recorded_per_person_with_what_the_affidavit_states(desk):
         "received": "2026-11-06",
         "received_by": "R. Vantine",
         "article": "9589 0710 5270 0123 4568 59",
+        "served_by": "Dana R. Whitcomb",
         "oath": "affirmation",
     }
     done = clerk.post(f"/documents/{number}/service", data={**mailed, "csrf_token": token})

@@ -154,6 +154,7 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
     # today in the Village (the register refuses a service dated after it; the machine's
     # date runs a day ahead from 7 p.m. Eastern)
     page.get_by_label("Date of service (or mailing)").fill(issuing.today().isoformat())
+    page.get_by_label("Served by (their name)").fill("Dana R. Whitcomb")
     page.get_by_text("Sent by mail: article number, return receipt").click()
     page.get_by_label("Certified-mail article number").fill("9589 0710 5270 0123 4567 81")
     page.get_by_role("button", name="Record service").click()

@@ -13,6 +13,8 @@ from desk_server import PASSWORD, docgen, start_desk, stop_desk, typed_sample
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from tests.helpers.served import service_form
+
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
@@ -132,7 +134,7 @@ def test_a_clerks_day(browser, desk):
     notice = issue(walk)
     walk.step("notice issued")
 
-    service = {"method": "certified-mail", "date": "2026-11-11"}
+    service = {"method": "certified-mail", "date": "2026-11-11", "served_by": "Dana R. Whitcomb"}
     walk.fill({**service, "article": "9589 0710 5270 0123 4567 81"}, within="/service")
     walk.click("button", "Record service")
     expect(page.get_by_role("status").first).to_have_text("Service recorded.")
@@ -182,7 +184,7 @@ def test_a_clerks_day(browser, desk):
     assert order in text
     walk.step("stop-work order issued, placard printed")
 
-    served = {"method": "personal-delivery", "date": "2026-12-01"}
+    served = {**service_form("personal-delivery"), "date": "2026-12-01"}
     walk.fill(served, within="/service")
     walk.click("button", "Record service")
     expect(page.get_by_role("status").first).to_have_text("Service recorded.")

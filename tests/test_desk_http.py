@@ -18,6 +18,8 @@ from desk_server import (
     typed_sample,
 )
 
+from tests.helpers.served import service_form
+
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
@@ -262,7 +264,7 @@ def test_issue_numbers_once_and_serves_the_stored_bytes(desk):
         f"{document}/service",
         data={
             "csrf_token": token,
-            "method": "personal-delivery",
+            **service_form("personal-delivery"),
             "date": "2026-11-16",
             "received": "2026-11-18",
         },
@@ -270,7 +272,7 @@ def test_issue_numbers_once_and_serves_the_stored_bytes(desk):
     assert refused.status_code == 400 and "received" in refused.text
     served = clerk.post(
         f"{document}/service",
-        data={"csrf_token": token, "method": "personal-delivery", "date": "2026-11-16"},
+        data={"csrf_token": token, **service_form("personal-delivery"), "date": "2026-11-16"},
     )
     assert served.headers["location"] == f"{document}?done=service"
     page = clerk.get(document).text

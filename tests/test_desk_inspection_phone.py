@@ -38,6 +38,7 @@ from tests.helpers.inspection_cases import (
     TYPED,
     phone_photo,
 )
+from tests.helpers.served import HAND
 
 PHONE = {"width": 390, "height": 844}
 CAMERA = f"{TODAY:%Y:%m:%d} 09:4"  # + the minute: when the camera says it took each photo
@@ -171,6 +172,11 @@ def test_an_inspection_with_two_photos_then_its_notice_then_the_approval_on_a_ph
     page.locator("#s-date").fill(str(TODAY))
     typed.append("served_by")
     page.locator("#s-by").fill("Dana R. Whitcomb")
+    # What the affidavit states of a delivery by hand (LAW.md § 10): nothing is filled in.
+    page.get_by_text("Delivered by hand: where, when").click()
+    for field, value in HAND.items():
+        typed.append(field)
+        page.locator(f"#s-{field}").fill(value)
     page.get_by_role("button", name="Record service").click()
     expect(page.locator("body")).to_contain_text("service complete")
     looked_at()

@@ -17,6 +17,7 @@ from test_desk_actions import issued
 
 from docgen.cases.mail import with_check_digit
 from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.served import service_form
 
 ARTICLE = with_check_digit("9589071052700123456" + "78")  # 22 digits
 
@@ -111,7 +112,7 @@ def test_lift_with_copies_gives_each_person_served_their_copy(desk):
     order = issued(clerk, "stop-work-order", "homer-silt-fence")
     on = record(desk, order).issued.isoformat()
     token = csrf_of(clerk.get(f"/documents/{order}").text)
-    served = {"method": "personal-delivery", "date": on, "time": "09:30", "csrf_token": token}
+    served = {**service_form("personal-delivery"), "date": on, "time": "09:30", "csrf_token": token}
     assert clerk.post(f"/documents/{order}/service", data=served).status_code == 303
     page = clerk.get(f"/documents/{order}").text
     assert 'id="l-copies" name="copies" value="1"' in page
@@ -137,7 +138,7 @@ def test_the_days_mailing_list_flags_a_missing_article_and_downloads(desk):
     on = record(desk, number).issued.isoformat()
     token = csrf_of(clerk.get(f"/documents/{number}").text)
     for to, article in (("Helen M. Brandt", ARTICLE), ("Albany Street Partners LP", "")):
-        mailed = {"to": to, "method": "certified-mail", "date": on, "article": article}
+        mailed = {"to": to, **service_form("certified-mail"), "date": on, "article": article}
         done = clerk.post(f"/documents/{number}/service", data={**mailed, "csrf_token": token})
         assert done.status_code == 303, done.text
     where, token_a = start_draft(attorney, "maintenance-easement", "macedon")  # a second one

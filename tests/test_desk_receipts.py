@@ -13,6 +13,7 @@ from test_desk_actions import issued
 
 from docgen.cases.mail import with_check_digit
 from tests.helpers.readback import pdf_text
+from tests.helpers.served import service_form
 
 ARTICLE = with_check_digit("9589071052700123456" + "91")
 
@@ -32,7 +33,7 @@ def mailed(clerk, article: str | None = None, area: str = "") -> str:
     change = {"remedies[0].measure": f"Stabilize all disturbed soil{area}"}
     number = issued(clerk, "notice-of-violation", "homer-first-offense", change)
     token = csrf_of(clerk.get(f"/documents/{number}").text)
-    form = {"method": "certified-mail", "date": "2026-11-17", "csrf_token": token}
+    form = {**service_form("certified-mail"), "date": "2026-11-17", "csrf_token": token}
     done = clerk.post(
         f"/documents/{number}/service", data=form | ({"article": article} if article else {})
     )

@@ -24,7 +24,7 @@ SERVICE = {
     "date": "Date of service (or mailing)",
     "received": "Date received (mail, from the return receipt)",
     "served_by": "Served by (their name)",
-    "served_by_officer": "The issuing officer named on the document served it",
+    "served_by_officer": "type the issuing officer's name",
     "article": "Certified-mail article number",
     "received_by": "Return receipt signed by (mail)",
     "place": "Place of delivery",
@@ -154,7 +154,6 @@ def service(reg: Any, number: str, form: Any, by: str) -> None:
         to=text(form.get("to")),
         received=days["received"],
         served_by=text(form.get("served_by")),
-        by_officer=bool(form.get("served_by_officer")),
         **{
             key: text(form.get(key))
             for key in (

@@ -126,7 +126,7 @@ class Service:
         if not server and not self.by_officer:
             message = (
                 "missing: an affidavit states only what was recorded: say who served it "
-                "(their name), or {served_by_officer} when the issuing officer did"
+                "(their name; {served_by_officer} when it was the issuing officer)"
             )
             problems.append(Problem("served_by", message))
         elif server and self.by_officer:

@@ -37,3 +37,10 @@ def service_args(method: str, officer: bool = True) -> list[str]:
     for key, value in facts.items():
         args += [f"--{key}", value]
     return args
+
+
+def service_form(method: str, **typed: str) -> dict[str, str]:
+    """The desk's record-service form as a clerk fills it for :func:`service_of`'s event:
+    the issuing officer of the samples named as the server."""
+    facts = HAND if method == "personal-delivery" else {}
+    return {"method": method, "served_by": "Dana R. Whitcomb", **facts, **typed}
