@@ -46,3 +46,21 @@ def test_copies_are_refused_where_a_kind_has_none_or_for_one_file(tmp_path):
     run = docgen("render", "notice-of-violation", CASE, "--copies", "-o", tmp_path / "x.pdf")
     assert run.returncode == 2 and "into a directory" in run.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_landowner_whose_name_ends_in_a_period_gets_one_period(tmp_path):
+    # "This notice is issued to the landowner, Cayuga Street Holdings, Inc." on the copy's
+    # header: the name's own period ends the sentence (issue 47: "Inc.." was printed).
+    import yaml
+
+    data = yaml.safe_load(CASE.read_text(encoding="utf-8"))
+    data["recipient"]["name"] = "Cayuga Street Holdings, Inc."
+    case = tmp_path / "inc.yaml"
+    case.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    run = docgen(
+        "render", "notice-of-violation", case, "--copies", "-f", "pdf", "-o", f"{tmp_path}/o/"
+    )
+    assert run.returncode == 0, run.stderr
+    flat = " ".join(pdf_text((tmp_path / "o" / f"{STEM}-copy-1.pdf").read_bytes()).split())
+    assert "issued to the landowner, Cayuga Street Holdings, Inc. " in flat
+    assert "Inc.." not in flat

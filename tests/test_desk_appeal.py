@@ -12,9 +12,9 @@ from desk_browser import axe_violations, sign_in
 from desk_server import csrf_of, serving
 from playwright.sync_api import expect
 
-from docgen.register.service import Service
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def served(desk, issued: str = "2026-11-10", on: date = date(2026, 11, 11)) -> s
 
     with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
         number = register.issue("notice-of-violation", notice(issued), formats=("html",)).number
-        register.record_service(number, Service("personal-delivery", on), formats=("html",))
+        register.record_service(number, service_of("personal-delivery", on), formats=("html",))
     return number
 
 

@@ -121,7 +121,7 @@ def test_a_notice_drafted_on_the_desk_has_one_last_day_the_registers(desk):
     assert "Not served yet." in clerk.get(f"/documents/{number}").text
     pdf = " ".join(pdf_text(clerk.get(f"/documents/{number}/file.pdf").content).split())
     assert "December 14" not in pdf and "December 10" not in pdf  # printed before service
-    mailing = {"method": "certified-mail", "date": "2026-11-20", "received": "2026-11-27"}
+    mailing = {**service_form("certified-mail"), "date": "2026-11-20", "received": "2026-11-27"}
     mailing |= {"article": with_check_digit("9589071052700123457" + "02")}
     recorded = clerk.post(
         f"/documents/{number}/service", data=mailing | {"csrf_token": token(clerk, number)}

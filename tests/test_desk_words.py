@@ -12,6 +12,7 @@ from desk_server import csrf_of, start_draft, typed_sample
 from helpers.clerk_words import developer_words
 
 from docgen.law.packs import load_pack
+from tests.helpers.served import service_form
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +104,7 @@ def test_service_refusals_name_the_forms_labels_all_at_once(desk):
     token = csrf_of(clerk.get(f"/documents/{number}").text)
     wrong = {
         "method": "certified-mail",
+        "served_by": "Dana R. Whitcomb",
         "date": "2026-02-30",
         "received": "2026-13-01",
         "received_by": "",
@@ -128,11 +130,23 @@ def test_service_refusals_name_the_forms_labels_all_at_once(desk):
     assert not re.search(r'name="served_by"[^>]*aria-invalid', refused.text)
 
     # a date before the issue date, from the register's own check of the document
-    early = {"method": "personal-delivery", "date": "2020-01-02"}
+    early = {**service_form("personal-delivery"), "date": "2020-01-02"}
     refused = clerk.post(f"/documents/{number}/service", data={**early, "csrf_token": token})
     lines = shown(refused.text)
     readable(lines)
     assert lines[0].startswith(f"Date of service: 2020-01-02: before {number} was issued")
+
+    # a delivery by hand with nothing of it said: each fact the affidavit states is asked
+    # for by its label, with the reason (LAW.md § 10), never filled in
+    bare = {"method": "personal-delivery", "date": "2026-11-16", "csrf_token": token}
+    refused = clerk.post(f"/documents/{number}/service", data=bare)
+    said = "\n".join(shown(refused.text))
+    recorded = "missing: an affidavit states only what was recorded: say"
+    assert f"Place of delivery: {recorded} where the copy was delivered" in said
+    assert f"Time of delivery: {recorded} at what time it was delivered" in said
+    assert f"Their description: {recorded} how the person who took it looked" in said
+    assert f"Served by: {recorded} who served it (their name; type the issuing officer's" in said
+    assert "--" not in said and "LAW.md" not in said
 
 
 def test_disposition_and_lift_refusals_are_in_words(desk):

@@ -14,10 +14,10 @@ from icalendar import Calendar
 from docgen.register import RegisterError
 from docgen.register.due import calendar
 from docgen.register.feed import ics
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 CLERK = "Marion T. Ashby"
 
@@ -29,7 +29,7 @@ def flat(text: str) -> str:
 def served_notice(reg, issued: str = "2026-11-10", served: date = date(2026, 11, 11)):
     issued_notice = reg.issue("notice-of-violation", notice(issued=issued), formats=("html",))
     reg.record_service(
-        issued_notice.number, Service("personal-delivery", served), formats=("html",)
+        issued_notice.number, service_of("personal-delivery", served), formats=("html",)
     )
     return issued_notice.number
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from desk_server import start_desk, start_draft, stop_desk, typed_sample
 
+from tests.helpers.served import service_form
+
 from .conftest import fresh_postgres
 
 
@@ -31,7 +33,7 @@ def test_a_notice_is_issued_served_and_verified_on_postgresql(desk):
     pdf = clerk.get(f"{document}/file.pdf").content
     served = clerk.post(
         f"{document}/service",
-        data={"csrf_token": token, "method": "personal-delivery", "date": "2026-11-11"},
+        data={"csrf_token": token, **service_form("personal-delivery"), "date": "2026-11-11"},
     )
     assert served.status_code == 303
     # Delivered 11-11: day 15 is Thanksgiving (11-26), so the last day is 11-27.

@@ -15,11 +15,11 @@ from docgen.register import RegisterError
 from docgen.register.due import calendar
 from docgen.register.feed import ics
 from docgen.register.inspections import escalate, halts, notify_deficiency
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
 
 OFFICER = "Dana R. Whitcomb"
 
@@ -39,7 +39,7 @@ def served_nod(reg, tmp_path):
     )
     inspected = reg.issue("inspection-report", case, formats=("html",)).number
     nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=("html",)).number
-    reg.record_service(nod, Service("personal-delivery", date(2026, 11, 3)), formats=("html",))
+    reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 3)), formats=("html",))
     return nod
 
 
@@ -94,7 +94,7 @@ def test_a_later_date_is_granted_in_writing_and_everything_reads_it(reg, tmp_pat
 
 def test_a_remedy_date_of_a_notice_of_violation_is_extended_by_the_command(reg, tmp_path):
     issued = reg.issue("notice-of-violation", notice(issued="2026-11-10"), formats=("html",))
-    reg.record_service(issued.number, Service("personal-delivery", date(2026, 11, 11)))
+    reg.record_service(issued.number, service_of("personal-delivery", date(2026, 11, 11)))
     env = {"DOCGEN_DATABASE_URL": reg.url}
     run = docgen(
         "extend", issued.number, "--item", "1", "--until", "2026-11-10", "--granted-by",

@@ -156,7 +156,15 @@ def test_a_packet_has_one_certificate_of_service_per_person_served():
     assert "and on Tioughnioga Ridge Development LLC by" not in text  # one delivery, one person
     assert "and sent copies to" not in text
     assert (
-        "I served this Stop-Work Order No. NOV-2026-0021-SWO on Cayuga Street Holdings LLC "
-        "(landowner) by certified mail" in text
+        "I served this Stop-Work Order No. NOV-2026-0021-SWO on Cayuga Street Holdings LLC by "
+        "certified mail" in text
     )
-    assert text.count("Certificate of Service on Tioughnioga Ridge Development LLC") == 2
+    # the developer's own certificates, left for whoever serves them (the notice's, the order's)
+    assert (
+        "Notice of Violation No. NOV-2026-0021 on Tioughnioga Ridge Development LLC (developer)"
+        in text
+    )
+    assert (
+        "I certify that I served this Stop-Work Order No. NOV-2026-0021-SWO on Tioughnioga Ridge "
+        "Development LLC (developer) on the date, at the time" in text
+    )
