@@ -50,6 +50,12 @@ served and lifted by the steps above). Invariants across the documents of the si
     overdue, and a document with no service standing on the person it is issued to is
     listed as needing service (§ 2; § 12), read from the calendar at the end of each
     sequence.
+20. Each fact an affidavit of service states equals a fact recorded of its event, and each
+    recorded fact is the one given (§ 10: no default fills a sworn fact): the method, day,
+    person served, time, place, the individual, capacity and description, the article and
+    the server; a posting's "I mailed" only where its affiant is the mailing's server.
+21. A reinspection, and an escalation, of a notice of deficiency is never dated before the
+    notice's service, nor made from an unserved notice (§ 11: it answers a served notice).
 
 After the notice (§ 228-79C(1)(f); § 11; § 14): an appeal received (on time or late),
 its hearing, its decision (affirmed, modified, reversed); a later date for a corrective
@@ -108,7 +114,7 @@ from docgen.register.standing import kept_deadline
 from tests.helpers.inspection_cases import INSPECTION
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
-from tests.helpers.served import service_of
+from tests.helpers.served import HAND, service_of
 from tests.register.conftest import fresh_postgres, fresh_sqlite
 from tests.register.matter_after_notice import AfterNotice
 from tests.register.test_register_lift import order
@@ -133,6 +139,7 @@ DEVELOPER = {
 }
 METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
 VIOLATIONS = ("notice-of-violation", "stop-work-order")  # what a deficiency escalates to
+OFFICER = "Dana R. Whitcomb"  # the officer every case of the model names
 SERVED = (*VIOLATIONS, "notice-of-deficiency")
 # the developer and the applicant of the inspections, in the order a notice names them
 DEVELOPER_NAMES = [p for p in INSPECTION["persons"] if p["role"] in ("developer", "applicant")]
@@ -396,6 +403,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         )
         if done is None:
             return
+        self.sworn_as_recorded(doc.number, done, method, day, person)
         if done.service.article:
             self.m.articles.append(done.service.article)
         if method in ("certified-mail", "first-class-mail"):
@@ -540,6 +548,47 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
                 found.append(n.number)
         return found
 
+    def sworn_as_recorded(self, number: str, done: Any, method: str, day: date, person: str):
+        """20. The affidavit states the event's recorded facts, and those are the ones given
+        (LAW.md § 10): nothing filled in by a default."""
+        event = done.service
+        given = HAND if method == "personal-delivery" else {}
+        assert (event.method, event.date, event.served_on) == (method, day, person), event
+        assert event.time == given.get("time") and event.individual == given.get("person")
+        assert event.capacity == given.get("capacity")
+        assert event.description == given.get("description")
+        if method == "personal-delivery":
+            assert event.place == HAND["place"], event  # never the mailing address
+        sworn = self.reg.document(done.affidavit.number).case
+        facts, server = sworn["service"], sworn["server"]
+        assert server["name"] == OFFICER and event.served_by.startswith(OFFICER), sworn
+        recorded = {
+            "method": event.method,
+            "date": event.date.isoformat(),
+            "time": event.time,
+            "place": event.place,
+            "individual": event.individual,
+            "capacity": event.capacity,
+            "description": event.description,
+            "article": event.article,
+            "address": event.address,
+        }
+        assert {k: facts.get(k) for k in recorded} == recorded, (done.affidavit.number, facts)
+        assert sworn["recipient"]["name"] == person
+        if method == "posting":
+            mailings = [
+                e
+                for e in self.reg.document(number).services
+                if e.method in ("certified-mail", "first-class-mail") and e.served_on == person
+            ]
+            mailer = max(mailings, key=lambda e: e.date)
+            assert facts["mailed_by"] == mailer.served_by, (facts, mailer)
+            assert facts["mailer"] == (
+                "affiant" if mailer.served_by == event.served_by else "another"
+            )
+            text = self.text(done.affidavit.number)
+            assert ("I mailed a true copy" in text) == (facts["mailer"] == "affiant"), text
+
     @rule(day=st.one_of(DAYS, EARLY), late=st.lists(st.integers(0, 12), min_size=1, max_size=2))
     def inspect_and_notify(self, day: date, late: list[int]) -> None:
         """An inspection finding deficiencies, each cited to the article and due ``late``
@@ -602,10 +651,12 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             "findings": findings,
             "reinspects": {"notice": nod.number},
         }
+        served = self.reg.document(nod.number).served_on
+        # 21. a reinspection answers a served notice (LAW.md § 11)
         report = self.refused(
             lambda: self.reg.issue("inspection-report", case, formats=HTML),
-            day > today(),
-            f"a reinspection dated {day} (today {today()})",
+            day > today() or served is None or day < served,
+            f"a reinspection of {nod.number} dated {day} (today {today()}, served {served})",
         )
         if report is not None:
             nod.rechecks.append((day, report.number, found))
@@ -648,7 +699,9 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
                 continue  # found corrected since: awaits approval, not escalated
             seen = [(d, r) for d, r, still in checks if still and d >= nod.due[item]]
             expected[item] = seen[-1] if seen else None
+        served = self.reg.document(nod.number).served_on
         must = day > today() or not expected or None in expected.values()
+        must = must or served is None or day < served  # 21. it answers a served notice
         done = self.refused(
             lambda: escalate(
                 self.reg, nod.number, kind, day, day + timedelta(days=7), formats=HTML
