@@ -20,7 +20,7 @@ from docgen.register.audit import record
 from docgen.register.db import Refused, RegisterError
 from docgen.register.import_runs import counted
 from docgen.register.models import DISPOSITIONS, Document, ImportBatch, Offense
-from docgen.register.queries import document_row, successor
+from docgen.register.queries import corrections, document_row, successor
 from docgen.register.records import OffenseRecord, PriorUsed, offense_record
 
 CARRIED = ("disposition", "disposition_date", "convicted", "court", "docket")
@@ -182,8 +182,11 @@ def record_disposition(
     today = municipal_today(load_pack(doc.jurisdiction))
     later = successor(session, doc.id)
     if later:
+        now = corrections(session, doc)[-1]  # the correction in effect, not a later-superseded one
+        through = f" (through {later})" if now != later else ""
         raise RegisterError(
-            f"{number} was superseded by {later}; record the disposition on {later}"
+            f"{number} was superseded; the correction in effect is {now}{through}: record "
+            f"the disposition on {now}"
         )
     offense = session.scalar(select(Offense).where(Offense.document_id == doc.id))
     if offense is None:

@@ -41,7 +41,7 @@ from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
 from docgen.register.mailing import article_used, service_article
 from docgen.register.models import SERVICE_METHODS, Document, ServiceEvent
-from docgen.register.queries import closed, document_row, successor
+from docgen.register.queries import closed, corrections, document_row, successor
 from docgen.register.records import Served, service_record
 from docgen.register.standing import complete, kept_deadline, persons_of, ran_out, served_from
 
@@ -225,9 +225,10 @@ def record_service(
         problems += _ahead(pack, event, why)
         later = successor(session, doc.id)
         if later:
+            now = corrections(session, doc)[-1]  # the correction in effect
             raise RegisterError(
-                f"{number} was superseded by {later}; the correction is the document served: "
-                f"record the service on {later}"
+                f"{number} was superseded by {later}; the correction in effect is the document "
+                f"served: record the service on {now}"
             )
         closed(session, doc)  # a lifted order is no longer served
         if on < doc.issued:

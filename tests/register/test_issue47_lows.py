@@ -1,0 +1,48 @@
+"""Issue 47's lows (item 5), each read back as a person sees it: record-disposition on a
+superseded notice names the correction in effect, not another superseded one; the due
+list of an order whose only mailing came back says its service is not complete, never
+"nothing due". On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from docgen.register import RegisterError
+from docgen.register.due import calendar
+from tests.helpers.cli import docgen
+from tests.helpers.register_cases import notice
+from tests.helpers.served import service_of
+from tests.register.test_register_lift import order
+
+HTML = ("html",)
+
+
+def test_a_disposition_on_a_superseded_notice_points_at_the_one_in_effect(reg):
+    first = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
+    case = notice("2026-11-03")
+    second = reg.supersede(first.number, case, formats=HTML)
+    case["remedies"][0]["measure"] += ", corrected again"
+    third = reg.supersede(second.number, case, formats=HTML)
+    with pytest.raises(RegisterError) as refused:
+        reg.record_disposition(first.number, "dismissed", date(2026, 11, 20))
+    said = str(refused.value)
+    assert f"record the disposition on {third.number}" in said
+    assert f"record the disposition on {second.number}" not in said
+    with pytest.raises(RegisterError, match=f"record the service on {third.number}"):
+        reg.record_service(first.number, service_of("certified-mail", date(2026, 11, 4)))
+
+
+def test_an_order_whose_only_mailing_came_back_is_not_nothing_due(reg, register_url):
+    issued = reg.issue("stop-work-order", order(), formats=HTML)
+    mailed = issued.issued
+    reg.record_service(issued.number, service_of("certified-mail", mailed), formats=HTML)
+    reg.record_return(issued.number, date(2026, 12, 1), "unclaimed")
+    items = [i for i in calendar(reg) if issued.number in i.what]
+    assert items, "the order's returned mailing leaves it unserved: it is due for service"
+    said = " ".join(f"{i.category}: {i.what} {i.warning or ''} {i.note or ''}" for i in items)
+    assert "returned" in said.lower() or "not complete" in said.lower(), said
+    ran = docgen("due")
+    assert ran.returncode == 0, ran.stderr
+    assert "nothing due" not in ran.stdout and issued.number in ran.stdout
