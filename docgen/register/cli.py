@@ -622,11 +622,26 @@ def history(respondent: str, as_json: bool) -> None:
         elif d.services:
             notes.append("not served (no service stands)")
         if d.appeal_deadline:
-            notes.append(f"appeal by {d.appeal_deadline.isoformat()}")
+            notes.append(f"appeal by {d.appeal_deadline.isoformat()}{_kept_from(d)}")
         if d.superseded_by:
             notes.append(f"superseded by {d.superseded_by}")
         extra = f" ({'; '.join(notes)})" if notes else ""
         click.echo(f"  {d.issued.isoformat()}  {d.number}  {d.kind}{extra}")
+
+
+def _kept_from(d: Any) -> str:
+    """Where the deadline a document keeps runs from, when not from the service date shown
+    beside it: a deadline once stated is never shortened by a later service (LAW.md § 2),
+    so the served date and the last day would otherwise seem to disagree."""
+    gave = [e for e in d.services if e.appeal_deadline == d.appeal_deadline]
+    source = gave[0] if gave else None
+    if source is None or source.complete is None or source.complete == d.served_on:
+        return ""
+    how = source.method.replace("-", " ")
+    return (
+        f", from the {how} of {source.date.isoformat()}, complete {source.complete.isoformat()}:"
+        " a deadline once stated is never shortened"
+    )
 
 
 @click.command()

@@ -1,7 +1,8 @@
 """Issue 47's lows (item 5), each read back as a person sees it: record-disposition on a
-superseded notice names the correction in effect, not another superseded one; the due
-list of an order whose only mailing came back says its service is not complete, never
-"nothing due". On SQLite and PostgreSQL."""
+superseded notice names the correction in effect, not another superseded one; history
+says where a kept deadline runs from beside a later served date; the due list of an
+order whose only mailing came back says its service is not complete, never "nothing
+due". On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -46,3 +47,21 @@ def test_an_order_whose_only_mailing_came_back_is_not_nothing_due(reg, register_
     ran = docgen("due")
     assert ran.returncode == 0, ran.stderr
     assert "nothing due" not in ran.stdout and issued.number in ran.stdout
+
+
+def test_history_says_where_a_kept_deadline_runs_from(reg):
+    # Mailed 2026-10-05, receipt 10-06: complete 10-10, last day 10-26 (stated). Delivered
+    # by hand 10-07: the register keeps 10-26 (never shortened), and history says so
+    # beside the served date, instead of a last day that seems to disagree with it.
+    issued = reg.issue("notice-of-violation", notice("2026-10-05"), formats=HTML)
+    mail = service_of("certified-mail", date(2026, 10, 5), received=date(2026, 10, 6))
+    reg.record_service(issued.number, mail, formats=HTML)
+    reg.record_service(issued.number, service_of("personal-delivery", date(2026, 10, 7)))
+    ran = docgen("history", str(issued.respondent.id))
+    assert ran.returncode == 0, ran.stderr
+    (line,) = [x for x in ran.stdout.splitlines() if f" {issued.number}  " in x]
+    assert "served 2026-10-07; appeal by 2026-10-26" in line, line
+    assert (
+        "from the certified mail of 2026-10-05, complete 2026-10-10: a deadline once "
+        "stated is never shortened" in line
+    ), line
