@@ -220,8 +220,12 @@ def record_service(
                 f"is recorded on it (service is recorded on: {', '.join(kinds_with(served=True))})"
             )
         pack = load_pack(doc.jurisdiction, doc.issued)
+        # The appeal period's section only for a document it runs from (a notice of
+        # violation); an order or a notice of deficiency is served under its own section,
+        # and a message about it speaks of no appeal (issue 47).
         period = pack.part("enforcement").appeal_days  # none where the law gives no appeal
-        why = f"{period.ref if period else pack.require(doc.kind)}; LAW.md § 2"
+        cited = period.ref if period and spec.appealable else pack.require(doc.kind)
+        why = f"{cited}; LAW.md § 2"
         problems += _ahead(pack, event, why)
         later = successor(session, doc.id)
         if later:

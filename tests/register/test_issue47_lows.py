@@ -65,3 +65,19 @@ def test_history_says_where_a_kept_deadline_runs_from(reg):
         "from the certified mail of 2026-10-05, complete 2026-10-10: a deadline once "
         "stated is never shortened" in line
     ), line
+
+
+def test_a_refusal_about_serving_an_order_speaks_of_no_appeal(reg):
+    # A stop-work order has no appeal in the article (§ 228-79C(2)): a refusal of its
+    # service cites the order's section, never the notice's appeal (§ 228-79C(1)(f)).
+    from datetime import timedelta
+
+    from docgen.law.pack import municipal_today
+    from docgen.law.packs import load_pack
+
+    issued = reg.issue("stop-work-order", order(), formats=HTML)
+    tomorrow = municipal_today(load_pack("homer")) + timedelta(days=1)
+    with pytest.raises(RegisterError) as refused:
+        reg.record_service(issued.number, service_of("personal-delivery", tomorrow))
+    said = str(refused.value)
+    assert "§ 228-79C(2)" in said and "(1)(f)" not in said and "appeal" not in said, said
