@@ -47,6 +47,18 @@ def test_model_terms_cite_no_statute_and_signatures_cite_nothing(renders, kind, 
         assert "with the Owner's deed" not in text
 
 
+@pytest.mark.parametrize("path", AGREEMENTS, ids=[p.stem for p in AGREEMENTS])
+def test_the_recital_names_its_section_beside_what_it_requires(renders, path):
+    # Issue 47: the recital of what the article requires ended "...Agreement; (§ 228-78D(5))",
+    # a citation after the recital's own end; the section is named where it is said to require.
+    for text in texts(renders, "maintenance-agreement", path):
+        recital = re.search(
+            r"Whereas, (\S+ [^ ]+) of the [^;]*? requires a formal maintenance", text
+        )
+        assert recital and recital.group(1).startswith("§"), text[:600]
+        assert not re.search(r"; \(§ [^)]*\)", text), re.search(r"; \(§ [^)]*\)", text)
+
+
 @pytest.mark.parametrize(("kind", "path"), INSTRUMENTS, ids=IDS)
 def test_the_municipality_signs_under_its_board_resolution(renders, kind, path):
     body = (
