@@ -29,6 +29,7 @@ from playwright.sync_api import expect
 from docgen.desk.forms import input_id
 from docgen.documents.photos import MAX_PHOTOS
 from docgen.register import Register
+from docgen.register.db import RegisterError
 from docgen.register.inspections import notify_deficiency
 from tests.helpers.inspection_cases import (
     CHOSEN,
@@ -38,7 +39,7 @@ from tests.helpers.inspection_cases import (
     TYPED,
     phone_photo,
 )
-from tests.helpers.served import HAND
+from tests.helpers.served import HAND, service_of
 
 PHONE = {"width": 390, "height": 844}
 CAMERA = f"{TODAY:%Y:%m:%d} 09:4"  # + the minute: when the camera says it took each photo
@@ -289,10 +290,10 @@ def test_photos_not_images_too_many_or_kept_with_their_location(desk, tmp_path):
     assert csrf_of(page)
 
 
-def test_a_reinspection_drafted_from_its_notice_and_an_approval_refused_before_service(desk):
-    """The notice's page starts the reinspection with each open deficiency a finding to
-    re-check; the approval is offered on a reinspection only, to the officer, and the
-    register's refusal (no service recorded) is the page's, with its provision."""
+def test_a_reinspection_after_service_and_its_approval_offered_to_the_officer(desk):
+    """A reinspection answers a served notice (LAW.md § 11): refused before its service;
+    the approval is offered on a reinspection only, to the officer; the notice's page starts
+    the next reinspection with each open deficiency a finding to re-check."""
     # inspected today, each corrective date the same days after it as in the sample (fixed
     # dates failed the day after the sample's first one)
     findings = copy.deepcopy(INSPECTION["findings"])
@@ -310,19 +311,15 @@ def test_a_reinspection_drafted_from_its_notice_and_an_approval_refused_before_s
             "reinspects": {"notice": notice},
             "findings": [{"practice": "Concrete washout", **found}],
         }
+        with pytest.raises(RegisterError, match="is not served yet: a reinspection answers"):
+            reg.issue("inspection-report", again, formats=("html",), by="otto")
+        reg.record_service(notice, service_of("personal-delivery", TODAY), formats=("html",))
         reinspection = reg.issue("inspection-report", again, formats=("html",), by="otto").number
     officer, attorney = desk.signed_in("otto"), desk.signed_in("ada")  # no enforce
     approve = "Issue the approval of corrected work from this inspection report"
     assert approve not in officer.get(f"/documents/{report}").text
     page = officer.get(f"/documents/{reinspection}").text
     assert approve in page
-    refused = officer.post(
-        f"/documents/{reinspection}/make/approval-of-corrected-work",
-        data={"csrf_token": csrf_of(page)},
-    )
-    assert refused.status_code == 409
-    said = html.unescape(refused.text)
-    assert f"{notice} has no recorded service" in said and "(§ 228-79A(1))" in said
     assert approve not in attorney.get(f"/documents/{reinspection}").text
     denied = attorney.post(
         f"/documents/{reinspection}/make/approval-of-corrected-work",
