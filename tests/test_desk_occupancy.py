@@ -26,6 +26,8 @@ def served(client, number: str, day: str) -> None:
     by_hand = {
         "method": "personal-delivery",
         "date": day,
+        "served_by": "Dana R. Whitcomb",
+        "place": "the site entrance, 120 Cayuga Street, Homer, NY 13077",
         "time": "10:45",
         "person": "Alan P. Mercer",
         "capacity": "managing member",

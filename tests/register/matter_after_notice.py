@@ -30,6 +30,7 @@ from docgen.register import db
 from docgen.register.liens import balance, payments
 from docgen.register.models import Document
 from docgen.register.standing import served_on
+from tests.helpers.served import service_of
 from tests.register.test_register_restoration import ITEMS, RESTORE, inspection
 
 PACK = load_pack("homer")
@@ -111,10 +112,11 @@ class AfterNotice:
     @rule(data=st.data())
     def deliver(self, data) -> None:
         """Personal delivery on the landowner on the day of issue: the chain's next step."""
-        from docgen.register.service import Service
 
         doc = data.draw(st.sampled_from(self._unserved()))
-        self.reg.record_service(doc.number, Service("personal-delivery", doc.issued), formats=HTML)
+        self.reg.record_service(
+            doc.number, service_of("personal-delivery", doc.issued), formats=HTML
+        )
 
     @precondition(lambda self: self._orders())
     @rule(data=st.data(), near=NEAR)
@@ -281,7 +283,6 @@ class AfterNotice:
         """The whole chain from a served order, each step on the first day the law allows
         (so that a short run reaches the lien and its release): the notice, its service,
         the inspection on its date, the cost, the lien, one payment in full, the release."""
-        from docgen.register.service import Service
 
         doc = data.draw(st.sampled_from(self._served_before_today()))
         served = self._served(doc.number)
@@ -292,7 +293,9 @@ class AfterNotice:
             False,
             f"restoration on {doc.number} on {served}",
         )
-        self.reg.record_service(notice.number, Service("personal-delivery", served), formats=HTML)
+        self.reg.record_service(
+            notice.number, service_of("personal-delivery", served), formats=HTML
+        )
         report = self.reg.issue("inspection-report", inspection(by), formats=HTML)
         cost = self.exactly(
             lambda: self.reg.state_restoration_cost(

@@ -760,7 +760,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         if not served and data.draw(st.booleans()):
             # the chain's step before: the landowner served in person, near the issue day
             on = min(TODAY, doc.issued + timedelta(days=data.draw(st.integers(0, 3))))
-            self.reg.record_service(doc.number, Service("personal-delivery", on), formats=HTML)
+            self.reg.record_service(doc.number, service_of("personal-delivery", on), formats=HTML)
         last = self.last_day(doc)
         if last is not None:  # from the issue day to a few days past the last day, by today
             near = between(doc.issued, min(TODAY, last + timedelta(days=4)))

@@ -10,7 +10,7 @@ from icalendar import Calendar
 
 from docgen.register.due import calendar
 from docgen.register.feed import ics
-from docgen.register.service import Service
+from tests.helpers.served import service_of
 from tests.register.test_register_occupancy import PREMISES, served_order
 from tests.register.test_register_restoration import ITEMS, RESTORE, inspection
 
@@ -19,10 +19,12 @@ def test_the_hold_and_the_restoration_date_are_on_the_calendar_until_they_end(re
     swo = served_order(reg)
     held = reg.withhold_occupancy(swo.number, PREMISES, swo.issued, formats=("html",))
     assert not any(i.category == "occupancy prevented" for i in calendar(reg))
-    reg.record_service(held.number, Service("personal-delivery", held.issued), formats=("html",))
+    reg.record_service(held.number, service_of("personal-delivery", held.issued), formats=("html",))
     restore_by = swo.issued + timedelta(days=7)
     notice = reg.require_restoration(swo.number, RESTORE, restore_by, swo.issued, formats=("html",))
-    reg.record_service(notice.number, Service("personal-delivery", swo.issued), formats=("html",))
+    reg.record_service(
+        notice.number, service_of("personal-delivery", swo.issued), formats=("html",)
+    )
     items = {i.number: i for i in calendar(reg)}
     hold = items[held.number]
     assert hold.category == "occupancy prevented" and hold.ongoing and hold.day == held.issued

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 
 from docgen.register import RegisterError
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.served import service_of
 from tests.register.test_register_lift import order
 
 PREMISES = "the two-story office building under construction at 120 Cayuga Street"
@@ -24,7 +24,7 @@ def flat(text: str) -> str:
 def served_order(reg):
     issued = reg.issue("stop-work-order", order(), formats=("html",))
     reg.record_service(
-        issued.number, Service("personal-delivery", issued.issued), formats=("html",)
+        issued.number, service_of("personal-delivery", issued.issued), formats=("html",)
     )
     return issued
 
@@ -33,7 +33,7 @@ def test_an_order_rests_on_a_served_order_and_is_served_and_released_once(reg):
     swo = reg.issue("stop-work-order", order(), formats=("html",))
     with pytest.raises(RegisterError, match="has no recorded service that stands"):
         reg.withhold_occupancy(swo.number, PREMISES, swo.issued)
-    reg.record_service(swo.number, Service("personal-delivery", swo.issued), formats=("html",))
+    reg.record_service(swo.number, service_of("personal-delivery", swo.issued), formats=("html",))
     with pytest.raises(RegisterError, match="missing: the building or land"):
         reg.withhold_occupancy(swo.number, " ", swo.issued)
     with pytest.raises(RegisterError, match="before service of"):
@@ -55,7 +55,7 @@ def test_an_order_rests_on_a_served_order_and_is_served_and_released_once(reg):
     with pytest.raises(RegisterError, match="has no recorded service that stands"):
         reg.release_occupancy(held.number, held.issued)
     served = reg.record_service(
-        held.number, Service("personal-delivery", held.issued), formats=("pdf",)
+        held.number, service_of("personal-delivery", held.issued), formats=("pdf",)
     )
     affidavit = flat(pdf_text(served.affidavit.files["pdf"]))
     assert f"Order Preventing Occupancy No. {held.number}" in affidavit

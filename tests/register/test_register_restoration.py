@@ -13,9 +13,9 @@ import pytest
 import yaml
 
 from docgen.register import RegisterError
-from docgen.register.service import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
+from tests.helpers.served import service_of
 from tests.register.test_register_occupancy import flat, served_order
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,7 +78,7 @@ def test_the_notice_requires_restoration_by_the_officers_date_and_is_served(reg)
             "which shall become a lien upon the property until paid.” (§ 228-79C(6))"
         ) in text
     served = reg.record_service(
-        notice.number, Service("personal-delivery", notice.issued), formats=("pdf",)
+        notice.number, service_of("personal-delivery", notice.issued), formats=("pdf",)
     )
     assert f"No. {notice.number}" in flat(pdf_text(served.affidavit.files["pdf"]))
 
@@ -86,7 +86,7 @@ def test_the_notice_requires_restoration_by_the_officers_date_and_is_served(reg)
 def test_cost_lien_payments_and_release_in_order_and_never_before(reg):
     swo, notice = restoration(reg)
     restore_by = swo.issued + timedelta(days=7)
-    reg.record_service(notice.number, Service("personal-delivery", notice.issued))
+    reg.record_service(notice.number, service_of("personal-delivery", notice.issued))
     early = reg.issue("inspection-report", inspection(restore_by - timedelta(days=1)))
     with pytest.raises(RegisterError, match="before the date set for restoration"):
         reg.state_restoration_cost(notice.number, early.number, ITEMS, restore_by - timedelta(1))
