@@ -1,7 +1,8 @@
 """The appeal of a notice of violation from its page (§ 228-79C(1)(f)), over HTTP against a
 real `docgen serve` and in Chromium (axe-core, phone width): the notice of appeal received
 and acknowledged (on time or late, counted from the service the register holds), the
-hearing, the decision; a refusal said with the form's labels."""
+hearing, the decision; a later date granted (LAW.md § 11); a refusal said with the form's
+labels."""
 
 from __future__ import annotations
 
@@ -100,3 +101,22 @@ def test_the_appeal_form_at_phone_width_in_chromium_passes_axe(browser, desk):
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     assert axe_violations(page) == []
     context.close()
+
+
+def test_a_later_date_is_granted_from_the_notices_page_and_an_earlier_one_refused(desk):
+    officer = desk.signed_in("otto")
+    number = served(desk)  # its remedial measure 1 is due November 17, 2026
+    page = officer.get(f"/documents/{number}").text
+    assert "Grant a later date" in page and "due November 17, 2026" in page
+    token = csrf_of(page)
+    form = {"item": "1", "granted_by": "Dana R. Whitcomb", "reason": "Rain", "csrf_token": token}
+    where = f"/documents/{number}/later/extend"
+    earlier = officer.post(where, data={**form, "until": "2026-11-16"})
+    assert earlier.status_code == 400
+    assert "New date: 2026-11-16: not later than the date now in force" in earlier.text
+    assert "--until" not in earlier.text
+    done = officer.post(where, data={**form, "until": "2026-12-04"})
+    assert done.status_code == 303
+    page = officer.get(done.headers["location"]).text
+    assert "Later date granted and its letter issued." in page
+    assert "due December 4, 2026" in page

@@ -12,7 +12,7 @@ from starlette.routing import Route
 from docgen.desk import record_forms
 from docgen.desk.document_page import document_page
 from docgen.desk.web import guarded, once, posted
-from docgen.errors import DocgenError
+from docgen.errors import DocgenError, Problem
 from docgen.register.db import Refused
 
 text = record_forms.text
@@ -70,10 +70,31 @@ def _decision(request: Request) -> str:
     return str(issued.number)
 
 
+def _extend(request: Request) -> str:
+    form, number = posted(request), request.path_params["number"]
+    days, problems = record_forms.dates(form, {"until": True, "date": False})
+    typed = text(form.get("item")) or ""
+    if not typed.isdigit():
+        problems.append(Problem("item", "choose the item whose date is extended"))
+    if problems:
+        raise Refused(problems)
+    issued = request.app.state.register().extend(
+        number,
+        int(typed),
+        days["until"],
+        granted_by=text(form.get("granted_by")) or "",
+        reason=text(form.get("reason")) or "",
+        on=days["date"],
+        by=request.scope["visitor"].name,
+    )
+    return str(issued.number)
+
+
 STEPS = {
     "received": ("appeal", _received),
     "hearing": ("hearing", _hearing),
     "decision": ("decision", _decision),
+    "extend": ("extend", _extend),
 }
 
 
@@ -92,8 +113,11 @@ def _step(request: Request) -> Response:
     except DocgenError as err:
         error, bad = record_forms.said(err, form), record_forms.fields(err)
         return document_page(request, number, error, 400, typed_for=form, bad=bad)
-    # back to the notice: its page shows the appeal, the new document linked, and what next
-    return RedirectResponse(f"/documents/{number}?done={form}#appeal", status_code=303)
+    # back to the notice: its page shows what was done, the new document linked, what next
+    return RedirectResponse(f"/documents/{number}?done={form}", status_code=303)
 
 
-routes = [Route("/documents/{number}/appeal/{step}", step, methods=["POST"])]
+routes = [
+    Route("/documents/{number}/appeal/{step}", step, methods=["POST"]),
+    Route("/documents/{number}/later/{step}", step, methods=["POST"]),  # step: extend
+]

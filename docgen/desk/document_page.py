@@ -147,6 +147,7 @@ DONE = {
     "appeal": "Appeal recorded and its acknowledgment issued.",
     "hearing": "Notice of hearing issued.",
     "decision": "Decision on the appeal recorded and issued.",
+    "extend": "Later date granted and its letter issued.",
 }
 
 

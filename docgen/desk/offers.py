@@ -124,6 +124,14 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         # § 228-79C(1)(f): the appeal recorded of a notice that may be appealed, and whether
         # this visitor records its steps
         "appeal": _appeal(request, record) if spec.appealable else None,
+        # LAW.md § 11: each dated item and its date as extended, to grant a later one
+        "schedule": (
+            request.app.state.register().schedule(record.number, record.jurisdiction)
+            if (spec.halts or spec.charges_offense)
+            and request.scope["visitor"].may("enforce")
+            and not record.superseded_by
+            else []
+        ),
         "may_appeal": spec.appealable
         and request.scope["visitor"].may("enforce")
         and not record.superseded_by,

@@ -86,6 +86,14 @@ DECISION = {
     "signed_by": "Signed by",
     "title": "Their title",
 }
+# A later date for a corrective action or a remedial measure (extended, never shortened).
+EXTEND = {
+    "item": "Item",
+    "until": "New date",
+    "granted_by": "Granted by",
+    "reason": "Why",
+    "date": "Date granted (when not today)",
+}
 FORMS = {
     "service": SERVICE,
     "disposition": DISPOSITION,
@@ -95,6 +103,7 @@ FORMS = {
     "decision": DECISION,
     "withhold": WITHHOLD,
     "release": RELEASE,
+    "extend": EXTEND,
     "receipt": RECEIPT,
     "returned": RETURNED,
 }

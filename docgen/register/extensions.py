@@ -188,3 +188,18 @@ def extend(
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)
     return write_out(issued, targets, force)
+
+
+def schedule(reg: Any, number: str, jurisdiction: str | None = None) -> list[tuple[int, str, date]]:
+    """(number, corrective action or remedial measure, its date as extended) of each item
+    of ``number`` that has a date: what its page offers to extend."""
+    from docgen.register import db
+
+    with db.guarded(reg.url), db.read_session(reg.engine) as session:
+        doc = document_row(session, number, jurisdiction)
+        spec = get_kind(doc.kind)
+        if not (spec.halts or spec.charges_offense):
+            return []
+        of, items = _items(doc)
+        later = extended(session, [doc.id]).get(doc.id, {})
+        return [(n, what, later.get((of, n), day)) for n, (what, day) in items.items()]

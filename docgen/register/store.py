@@ -263,6 +263,13 @@ class Register:
         """The decision on an appeal; see docgen.register.appeals.decide_appeal."""
         return decide_appeal(self, number, outcome, reasons, **kwargs)
 
+    def schedule(self, number: str, jurisdiction: str | None = None) -> Any:
+        """Each dated item of ``number`` and its date as extended; see
+        docgen.register.extensions.schedule."""
+        from docgen.register.extensions import schedule
+
+        return schedule(self, number, jurisdiction)
+
     def extend(self, number: str, item: int, until: date, **kwargs: Any) -> Issued:
         """A later date for a corrective action or remedial measure; see
         docgen.register.extensions.extend."""
