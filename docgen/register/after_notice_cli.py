@@ -33,7 +33,7 @@ DATE = click.option("--date", "on", type=ISO, default=None, help="the issue date
 
 
 def _today(on: date | None) -> date:
-    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # register.issuing loads sqlalchemy (+300 ms): kept out of `docgen --help`'s start
     from docgen.register.issuing import today
 
     return on or today()
@@ -49,7 +49,7 @@ def withhold_occupancy(number, premises, on, out, fmt, force, by, jurisdiction) 
     """Issue an order preventing the occupancy of the building or land (§ 228-79C(5)),
     resting on the notice of violation or stop-work order NUMBER; serve it with
     record-service."""
-    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg, _recorded_number_said():
@@ -67,7 +67,7 @@ def withhold_occupancy(number, premises, on, out, fmt, force, by, jurisdiction) 
 @WHOSE
 def release_occupancy(order, on, out, fmt, force, by, jurisdiction) -> None:
     """Release in writing the order preventing occupancy ORDER (§ 228-79C(5))."""
-    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg, _recorded_number_said():
@@ -96,7 +96,7 @@ def release_occupancy(order, on, out, fmt, force, by, jurisdiction) -> None:
 def require_restoration(number, restore, restore_by, on, out, fmt, force, by, jurisdiction) -> None:
     """Issue the notice requiring restoration of lands (§ 228-79C(6)), resting on the
     notice of violation or stop-work order NUMBER; serve it with record-service."""
-    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg, _recorded_number_said():
@@ -134,7 +134,7 @@ def _item(text: str) -> tuple[str, Decimal]:
 def state_restoration_cost(notice, inspection, items, on, out, fmt, force, by, jurisdiction):
     """Issue the statement of the cost of the corrective action the municipality took after
     the notice requiring restoration NOTICE (§ 228-79C(6))."""
-    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     parsed = [_item(i) for i in items]
@@ -154,7 +154,7 @@ def state_restoration_cost(notice, inspection, items, on, out, fmt, force, by, j
 def record_lien(statement, on, out, fmt, force, by, jurisdiction) -> None:
     """Issue the notice of lien for the cost the statement STATEMENT states, for recording
     with the County Clerk (§ 228-79C(6))."""
-    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg, _recorded_number_said():
@@ -173,7 +173,7 @@ def record_lien(statement, on, out, fmt, force, by, jurisdiction) -> None:
 @click.option("--by", "by", default=None, help="who records this (default: your user name)")
 def record_lien_payment(lien, amount, paid_on, paid_by, by) -> None:
     """Record a payment on the lien LIEN (§ 228-79C(6): a lien until paid)."""
-    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # render.filters loads babel, num2words (+150 ms): kept out of `docgen --help`'s start
     from docgen.render.filters import money
 
     try:
@@ -193,7 +193,7 @@ def record_lien_payment(lien, amount, paid_on, paid_by, by) -> None:
 @WHOSE
 def release_lien(lien, on, out, fmt, force, by, jurisdiction) -> None:
     """Issue the release of the lien LIEN, paid in full, for recording (§ 228-79C(6))."""
-    # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     with _open() as reg, _recorded_number_said():
