@@ -82,6 +82,33 @@ def test_an_order_preventing_occupancy_is_issued_and_released_from_the_pages(des
     assert "Release this order" not in page
 
 
+def test_a_notice_requiring_restoration_is_issued_from_the_orders_page(desk):
+    officer = desk.signed_in("otto")
+    order = issued(officer, "stop-work-order", "homer-unpermitted-grading")
+    if "<dd>not served</dd>" in officer.get(f"/documents/{order}").text:
+        served(officer, order, ISSUED)  # as the module's first test left it, when run alone
+    page = officer.get(f"/documents/{order}").text
+    assert "Require restoration" in page
+    token = csrf_of(page)
+    typed = {"restore": "regrade, seed and mulch the north slope", "date": ISSUED}
+    early = officer.post(
+        f"/documents/{order}/restore",
+        data={**typed, "restore_by": ISSUED, "csrf_token": token},
+    )
+    assert early.status_code == 400
+    lines = shown(early.text)
+    assert any(line.startswith("Restore by: ") and "not after the notice's date" in line
+               for line in lines), lines  # fmt: skip
+    done = officer.post(
+        f"/documents/{order}/restore",
+        data={**typed, "restore_by": "2026-11-25", "csrf_token": token},
+    )
+    assert done.status_code == 303, shown(done.text)
+    notice = done.headers["location"].rsplit("/", 1)[1]
+    assert notice.startswith("RN-")
+    assert "Record service" in officer.get(f"/documents/{notice}").text
+
+
 def test_the_forms_fit_a_phone_and_are_axe_clean_in_chromium(desk, browser):
     """At 390 px: the order's page with its form, the error summary, no sideways scroll,
     no axe finding at any impact."""

@@ -215,6 +215,26 @@ def _release(request: Request) -> Response:
     return RedirectResponse(f"/documents/{done.number}", status_code=303)
 
 
+@guarded("enforce")
+def restore(request: Request) -> Response:
+    return once(request, _restore)
+
+
+def _restore(request: Request) -> Response:
+    """Require restoration of the land, resting on this notice or order (§ 228-79C(6);
+    `docgen require-restoration`)."""
+    number = request.path_params["number"]
+    try:
+        what, by_day, on = record_forms.restoration(posted(request))
+        done = request.app.state.register().require_restoration(
+            number, what, by_day, on, by=request.scope["visitor"].name
+        )
+    except DocgenError as err:
+        error, bad = record_forms.said(err, "restore"), record_forms.fields(err)
+        return document_page(request, number, error, 400, typed_for="restore", bad=bad)
+    return RedirectResponse(f"/documents/{done.number}", status_code=303)
+
+
 routes = [
     Route("/documents/{number}/as/{name}.pdf", printed_copy, methods=["GET"]),
     Route("/documents/{number}/correct", correct, methods=["POST"]),
@@ -223,4 +243,5 @@ routes = [
     Route("/documents/{number}/lift", lift, methods=["POST"]),
     Route("/documents/{number}/withhold", withhold, methods=["POST"]),
     Route("/documents/{number}/release-occupancy", release, methods=["POST"]),
+    Route("/documents/{number}/restore", restore, methods=["POST"]),
 ]

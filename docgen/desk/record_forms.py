@@ -47,6 +47,12 @@ WITHHOLD = {
     "date": "Date the order is issued",
 }
 RELEASE = {"date": "Date the order is released in writing"}
+# The notice requiring restoration (§ 228-79C(6)): what, by when (the officer's date).
+RESTORE = {
+    "restore": "What is to be restored to its undisturbed condition",
+    "restore_by": "Restore by (the reasonable time after notice)",
+    "date": "Date the notice is issued",
+}
 # What comes back after mailing (LAW.md § 2), recorded on the mailing it belongs to.
 RECEIPT = {
     "mailing": "Mailing",
@@ -104,6 +110,7 @@ FORMS = {
     "withhold": WITHHOLD,
     "release": RELEASE,
     "extend": EXTEND,
+    "restore": RESTORE,
     "receipt": RECEIPT,
     "returned": RETURNED,
 }
@@ -212,6 +219,17 @@ def withheld(form: Any) -> tuple[str, date]:
     if problems:
         raise Refused(problems)
     return premises or "", days["date"]
+
+
+def restoration(form: Any) -> tuple[str, date, date]:
+    """What is to be restored, by when, and the notice's date, as typed (all required)."""
+    days, problems = dates(form, {"restore_by": True, "date": True})
+    restore = text(form.get("restore"))
+    if restore is None:
+        problems.insert(0, Problem("restore", "missing"))
+    if problems:
+        raise Refused(problems)
+    return restore or "", days["restore_by"], days["date"]
 
 
 def mailing(reg: Any, number: str, form: Any) -> dict[str, Any]:
