@@ -58,3 +58,32 @@ def test_a_notice_is_found_by_tax_map_address_and_number(page, notice):
     assert search(page, "120 Cayuga Street") == [notice]
     assert search(page, notice) == [notice]
     assert search(page, "87.17-01-99.000") == []
+
+
+def start(page, kind_title: str) -> None:
+    page.goto("/drafts")
+    page.get_by_label("Kind of document").select_option(label=kind_title)
+    page.get_by_label("Municipality").select_option(label="Village of Homer")
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/drafts/\d+$"))
+
+
+def test_focus_follows_add_another_and_remove_on_a_phone(browser, desk):
+    """Add another puts focus in the new group's first field; Remove, in the group before
+    it (or on Add another when none is left), never on the page's body."""
+    context = browser.new_context(base_url=desk.url, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        sign_in(page, "otto")
+        start(page, "Notice of violation")
+        page.get_by_role("button", name="Add another remedy").press("Enter")
+        expect(page.locator("#f-remedies-1-measure")).to_be_focused()
+        page.get_by_role("button", name="Add another remedy").press("Enter")
+        expect(page.locator("#f-remedies-2-measure")).to_be_focused()
+        page.get_by_role("button", name="Remove remedy 3").press("Enter")
+        expect(page.locator("#f-remedies-1-measure")).to_be_focused()
+        page.get_by_role("button", name="Remove remedy 1").press("Enter")
+        expect(page.get_by_role("button", name="Add another remedy")).to_be_focused()
+        assert axe_violations(page) == []
+    finally:
+        context.close()

@@ -360,14 +360,18 @@ def submit(request: Request, draft: Draft) -> Response:
         path = action.removeprefix("add:")
         pairs = forms.with_row(pairs, path)
         save(request, draft, pairs)
-        anchor = forms.input_id(f"{path}[{forms.rows(pairs, path) - 1}]")
+        # The fragment names the field itself: Chromium focuses a focusable target of a
+        # fragment and takes focus away from the page when the target is not (a fieldset).
+        anchor = forms.focus_after_add(forms.form_for(draft.kind, draft.jurisdiction), path, pairs)
         return RedirectResponse(f"/drafts/{draft.id}#{anchor}", status_code=303)
     if action.startswith("remove:"):
         path, _, index = action.removeprefix("remove:").rpartition(":")
         row = id_of(index)
         pairs = forms.without_row(pairs, path, -1 if row is None else row)
         save(request, draft, pairs)
-        return RedirectResponse(f"/drafts/{draft.id}#{forms.input_id(path)}", status_code=303)
+        form = forms.form_for(draft.kind, draft.jurisdiction)
+        anchor = forms.focus_after_remove(form, path, -1 if row is None else row)
+        return RedirectResponse(f"/drafts/{draft.id}#{anchor}", status_code=303)
     # Checked on the page it redirects to (a reload never posts stale values again);
     # from now on every problem is shown, not only those of the fields left.
     save(request, draft, _as_submitted(pairs))

@@ -299,6 +299,51 @@ def input_id(path: str) -> str:
     return "f-" + (re.sub(r"[^A-Za-z0-9]+", "-", path).strip("-") or "form")
 
 
+def add_button_id(path: str) -> str:
+    """The id of the Add another button of the repeating group ``path``."""
+    return input_id(path) + "-add"
+
+
+def node_of(form: Node, path: str) -> Node | None:
+    """The form's node at ``path`` ("remedies", "violations[0].nature"), if it has one."""
+    node: Node | None = form
+    for step in re.sub(r"\[\d+\]", "", path).split("."):
+        if node is None:
+            return None
+        if node.widget == "repeat":
+            node = node.item
+        node = next((c for c in (node.children if node else ()) if c.key == step), None)
+    return node
+
+
+def first_input_id(node: Node, path: str) -> str:
+    """The id of the first field a keyboard reaches in ``node`` shown at ``path``."""
+    if node.widget == "group" and node.children:
+        child = node.children[0]
+        return first_input_id(child, f"{path}.{child.key}")
+    if node.widget == "repeat" and node.item is not None:
+        return first_input_id(node.item, f"{path}[0]")
+    return input_id(path)
+
+
+def focus_after_add(form: Node, path: str, pairs: list[list[str]]) -> str:
+    """Where focus goes once a row is added to ``path``: the new row's first field."""
+    node = node_of(form, path)
+    row = f"{path}[{rows(pairs, path) - 1}]"
+    if node is None or node.item is None:
+        return input_id(row)
+    return first_input_id(node.item, row)
+
+
+def focus_after_remove(form: Node, path: str, index: int) -> str:
+    """Where focus goes once row ``index`` of ``path`` is removed: the first field of the
+    row before it, or (the first row removed) the group's Add another button."""
+    node = node_of(form, path)
+    if index <= 0 or node is None or node.item is None:
+        return add_button_id(path)
+    return first_input_id(node.item, f"{path}[{index - 1}]")
+
+
 @dataclass
 class Errors:
     """The problems of a check, each under the input (or fieldset) it names, said in the
