@@ -87,3 +87,18 @@ def test_focus_follows_add_another_and_remove_on_a_phone(browser, desk):
         assert axe_violations(page) == []
     finally:
         context.close()
+
+
+def test_certified_mail_chosen_shows_the_article_number(page, notice):
+    """Choosing certified mail to record a notice's service unfolds the article number and
+    the return receipt (they were folded away, the clerk hunting for them)."""
+    sign_in(page, "ann")
+    page.goto(f"/documents/{notice}")
+    article = page.get_by_label("Certified-mail article number")
+    expect(article).to_be_hidden()
+    page.locator("#s-method").select_option("certified-mail")
+    expect(article).to_be_visible()
+    article.fill("9407 1000 0000 0000 0000 00")
+    assert axe_violations(page) == []
+    page.locator("#s-method").select_option("personal-delivery")
+    expect(article).to_be_visible()  # what was typed is never hidden away

@@ -59,6 +59,16 @@
     });
   });
 
+  // A method of service chosen unfolds what the affidavit states for it (certified mail:
+  // the article number and the return receipt); nothing typed is folded away again.
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select.matches || !select.matches("select[name=method]") || !select.form) return;
+    select.form.querySelectorAll("details[data-method]").forEach(function (details) {
+      if (details.getAttribute("data-method") === select.value) details.open = true;
+    });
+  });
+
   // On a phone a table's rows are stacked (desk.css): each cell is labelled with its
   // column's heading, which the stacked layout shows before the value.
   function labelCells() {
