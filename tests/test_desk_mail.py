@@ -159,6 +159,9 @@ def test_the_days_mailing_list_flags_a_missing_article_and_downloads(desk):
     assert f"<td>{grouped}</td><td>Helen M. Brandt</td>" in text
     assert '<span class="error">MISSING: no article number</span></td><td>Albany' in text
     formats = {"pdf": b"%PDF-", "docx": b"PK", "html": b"<!DOCTYPE"}
+    # Only what can be made is offered (PNG and JPG were, and answered 409).
+    offered = re.findall(r'href="/mailing-list/[^"?]+\.(\w+)[^"]*" download', text)
+    assert offered == list(formats)
     for fmt, magic in formats.items():
         link = f"/mailing-list/{on}.{fmt}?jurisdiction=homer"
         assert f'href="{html.escape(link)}" download' in text

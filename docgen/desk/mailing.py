@@ -17,6 +17,7 @@ from docgen.desk import renderers
 from docgen.desk.web import FORMAT_TYPES, attachment, guarded, register, render
 from docgen.documents import the_kind
 from docgen.errors import DocgenError
+from docgen.render.formats import FORMATS
 
 
 def _asked(request: Request, jurisdictions: list[str]) -> tuple[date | None, str | None]:
@@ -64,7 +65,7 @@ def page(request: Request) -> Response:
         case=case,
         missing=missing,
         number=day_number(day) if case and day else "",
-        formats=tuple(FORMAT_TYPES),
+        formats=FORMATS,  # what the list is rendered in (a PNG or JPG is only a scan's)
         error=error,
     )
 
@@ -81,7 +82,7 @@ def download(request: Request) -> Response:
         day = date.fromisoformat(request.path_params["day"])
     except ValueError:
         day = None
-    if day is None or fmt not in FORMAT_TYPES:
+    if day is None or fmt not in FORMATS:
         return render(request, "missing.html.j2", status=404, what="file")
     _, chosen = _asked(request, jurisdictions(register(request)))
     try:
