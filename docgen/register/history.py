@@ -129,7 +129,7 @@ def priors(
         entry: dict[str, Any] = {
             "committed": offense.committed.isoformat(),
             "disposition": disposition,
-            "reference": label[:500],
+            "reference": printed_reference(offense, number)[:500],
         }
         if disposition == "convicted":
             entry["convicted"] = offense.convicted.isoformat()
@@ -246,12 +246,22 @@ def _iso(day: date | None) -> str | None:
 
 
 def reference(offense: Offense, number: str | None) -> str:
+    """The offense as the register names it: its notice, else the source of an import (the
+    clerk's file and row), with its court and docket."""
     parts = [number or offense.reference or "history imported from before the register"]
-    if offense.court:
-        parts.append(offense.court)
-    if offense.docket:
-        parts.append(f"docket {offense.docket}")
-    return ", ".join(parts)
+    return ", ".join(parts + _court_and_docket(offense))
+
+
+def printed_reference(offense: Offense, number: str | None) -> str:
+    """The offense as a served document names it: its notice, court and docket, never the
+    clerk's file and row an import came from (kept in the register: ``reference``)."""
+    parts = ([number] if number else []) + _court_and_docket(offense)
+    return ", ".join(parts) or "a conviction from before the register"
+
+
+def _court_and_docket(offense: Offense) -> list[str]:
+    parts = [offense.court] if offense.court else []
+    return parts + ([f"docket {offense.docket}"] if offense.docket else [])
 
 
 def reversed_notices(session: Session) -> set[int]:

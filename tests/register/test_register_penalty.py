@@ -197,3 +197,24 @@ def test_import_history_refuses_a_conviction_ahead_of_today_or_before_its_offens
     good = tmp_path / "good.csv"
     good.write_text(header + f"{who},2024-02-01,{today},{COURT},24-6\n", encoding="utf-8")
     assert len(import_history(reg, good).lines) == 1
+
+
+def test_an_imported_prior_is_printed_without_the_clerks_file_and_row(reg, tmp_path):
+    """A conviction imported from the clerk's CSV is printed by its court and docket; the
+    file's name and row ("imported from history.csv:2") stay in the register only."""
+    from docgen.register.imports import import_history
+
+    rows = tmp_path / "history.csv"
+    rows.write_text(
+        "name,street,city,state,zip,committed,convicted,court,docket\n"
+        "Tioughnioga Ridge Development LLC,41 Route 281,Homer,NY,13077,"
+        f"2024-02-01,2024-04-02,{COURT},24-0417\n",
+        encoding="utf-8",
+    )
+    import_history(reg, rows)
+    statement = reg.issue("penalty-statement", statement_on(notice("2026-05-11")), formats=HTML)
+    assert len(statement.priors) == 1
+    assert "history.csv:2" in statement.priors[0].reference  # the register keeps its source
+    text = words(statement)
+    assert f"{COURT}, docket 24-0417" in text and "second offense" in text
+    assert "history.csv" not in text and "imported from" not in text
