@@ -97,6 +97,10 @@ def test_the_issued_page_puts_the_file_to_record_first_each_other_saying_what_it
     assert first == f"{document}/file.final-pdfa"
     for purpose in ("Counsel's final in Word", "Counsel's changes to the generated draft"):
         assert purpose in files
+    # Each file named once: no label said twice ("Counsel's final in Word: Counsel's final..")
+    said = " ".join(re.sub(r"<[^>]+>", " ", files[: files.index("</ul>")]).split())
+    for name in ("Counsel's final in Word", "To record with the County Clerk", "Counsel's changes"):
+        assert said.count(name) == 1, (name, said)
     assert "The generated draft counsel edited, as issued: for the file, not for recording" in files
     served = attorney.get(first)
     assert served.content[:5] == b"%PDF-"

@@ -35,6 +35,7 @@ from docgen.register.finals import (
     COUNSEL_FILES,
     DRAFT_PURPOSE,
     FINAL_PDF_A,
+    NAMES,
     PURPOSES,
     file_name_end,
 )
@@ -126,7 +127,7 @@ def downloads(record: Any) -> list[Download]:
         elif (language := rendition_name(stored)) is not None:
             label = f"the {language} courtesy copy, {file_type(stored).upper()}"
         elif stored in COUNSEL_FILES:
-            label = f"{file_type(stored).upper()}, {PURPOSES[stored].split(':')[0]}"
+            label = f"{file_type(stored).upper()}, {NAMES[stored]}"
         elif part:
             label = f"the part of {part}, {file_type(stored).upper()}"
         elif stored.startswith("scan."):

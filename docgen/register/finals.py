@@ -24,12 +24,17 @@ GIVEN_OUT = {
     "redline": (REDLINE, "redline.docx"),
 }
 COUNSEL_FILES = tuple(stored for stored, _ in GIVEN_OUT.values())
-# What each is for, as the desk's document page says it beside the file.
+# What each is called and what it is for, as the desk's document page says them beside the
+# file (its link names it, the words after say what it is for: never the name twice).
+NAMES = {
+    FINAL_PDF_A: "Counsel's final as PDF/A-2b",
+    FINAL: "Counsel's final in Word",
+    REDLINE: "Counsel's changes to the generated draft",
+}
 PURPOSES = {
-    FINAL_PDF_A: "To record with the County Clerk: counsel's final as PDF/A-2b, the one file "
-    "the County Clerk gets (9 NYCRR 540.7)",
-    FINAL: "Counsel's final in Word: the text signed and recorded, as counsel saved it",
-    REDLINE: "Counsel's changes to the generated draft, as Word tracked changes: for the file",
+    FINAL_PDF_A: "the one file the County Clerk gets (9 NYCRR 540.7)",
+    FINAL: "the text signed and recorded, as counsel saved it",
+    REDLINE: "as Word tracked changes, for the file",
 }
 DRAFT_PURPOSE = "The generated draft counsel edited, as issued: for the file, not for recording"
 
