@@ -102,3 +102,50 @@ def test_certified_mail_chosen_shows_the_article_number(page, notice):
     assert axe_violations(page) == []
     page.locator("#s-method").select_option("personal-delivery")
     expect(article).to_be_visible()  # what was typed is never hidden away
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_the_notice_of_deficiency_is_dated_on_the_desk_never_after_today(browser, desk):
+    """An inspection six days ago found deficiencies due two days ago: a notice dated today
+    is refused (its corrective dates past), so the officer dates it, on the phone, the day
+    after the inspection; a date after today is refused in the form's words."""
+    import copy
+    from datetime import timedelta
+
+    from docgen.register import Register
+    from tests.helpers.inspection_cases import INSPECTION, TODAY
+
+    inspected = TODAY - timedelta(days=6)
+    findings = copy.deepcopy(INSPECTION["findings"])
+    for finding in findings:
+        if "due" in finding:
+            finding["due"] = str(TODAY - timedelta(days=2))
+    case = {**INSPECTION, "issued": str(inspected), "inspected": str(inspected)}
+    with Register.open(desk.database) as reg:
+        report = reg.issue(
+            "inspection-report", {**case, "findings": findings}, formats=("html",), by="otto"
+        ).number
+    context = browser.new_context(base_url=desk.url, viewport=PHONE)
+    page = context.new_page()
+    try:
+        sign_in(page, "otto")
+        page.goto(f"/documents/{report}")
+        dated = page.get_by_label("Date of the notice of deficiency")
+        expect(dated).to_have_value(str(TODAY))  # today unless the officer says otherwise
+        dated.fill(str(TODAY + timedelta(days=1)))
+        issue = "Issue the notice of deficiency from this inspection report"
+        page.get_by_role("button", name=issue).click()
+        expect(page.get_by_role("alert")).to_contain_text("after today")
+        assert axe_violations(page) == []
+        text = page.get_by_role("alert").inner_text()
+        assert not re.search(r"LAW\.md|--date|\bon\b:", text), text
+        page.get_by_label("Date of the notice of deficiency").fill(str(inspected + timedelta(1)))
+        page.get_by_role("button", name=issue).click()
+        expect(page).to_have_url(re.compile(r"/documents/NOD-\d{4}-\d{4}$"))
+        day = inspected + timedelta(days=1)
+        expect(page.locator("main")).to_contain_text(f"{day:%B} {day.day}, {day.year}")
+        assert axe_violations(page) == []
+    finally:
+        context.close()

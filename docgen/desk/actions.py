@@ -148,10 +148,15 @@ def _make(request: Request) -> Response:
     )
     if refused is not None:
         return refused
+    try:
+        on = record_forms.made_date(posted(request), KINDS[kind].title, record.jurisdiction)
+    except DocgenError as err:
+        said = record_forms.said(err, "made")
+        return document_page(request, record.number, said, 400, typed_for=kind, bad={"date"})
     url, by = request.app.state.database_url, request.scope["visitor"].name
-    tag, result = renderers.run(renderers.make, url, kind, record.number, by)
+    tag, result = renderers.run(renderers.make, url, kind, record.number, by, on)
     if tag != "issued":
-        return document_page(request, record.number, [result], 409)
+        return document_page(request, record.number, [result], 409, typed_for=kind)
     return RedirectResponse(f"/documents/{result}", status_code=303)
 
 

@@ -10,6 +10,7 @@ name.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from starlette.requests import Request
@@ -44,6 +45,7 @@ class Follow:
 
     kind: str
     label: str
+    dated: str = ""  # the label of its date (the register makes it dated today unless given)
 
 
 def copies(kind: str, case: dict[str, Any]) -> list[Copy]:
@@ -91,7 +93,9 @@ def made(kind: str, role: str, case: dict[str, Any]) -> list[Follow]:
     whose stored case is ``case`` (each kind's ``made_from`` and ``made_when``)."""
     return [
         Follow(
-            name, f"Issue the {KINDS[name].title.lower()} from this {get_kind(kind).title.lower()}"
+            name,
+            f"Issue the {KINDS[name].title.lower()} from this {get_kind(kind).title.lower()}",
+            f"Date of the {KINDS[name].title.lower()}",
         )
         for name in auth.kinds_for(role)
         if kind in KINDS[name].made_from and KINDS[name].made_when(case)
@@ -140,6 +144,7 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "follows": follows(record.kind, role) if not record.superseded_by else [],
         "made": made(record.kind, role, record.case) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
+        "today": _today(record.jurisdiction),  # what a made document is dated unless told
     }
 
 
@@ -160,6 +165,14 @@ def _after_notice(request: Request, record: Any, spec: Any) -> dict[str, Any]:
         "releasable": enforce and holds and released is None,
         "released_by": released,
     }
+
+
+def _today(jurisdiction: str) -> date:
+    # law.packs loads yaml (+42 ms): loaded on first use
+    from docgen.law.pack import municipal_today
+    from docgen.law.packs import load_pack
+
+    return municipal_today(load_pack(jurisdiction))
 
 
 def _offenses(request: Request, record: Any) -> list[Any]:

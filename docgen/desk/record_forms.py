@@ -100,7 +100,10 @@ EXTEND = {
     "reason": "Why",
     "date": "Date granted (when not today)",
 }
+# A document the register makes from another (nothing typed but its date).
+MADE = {"date": "Date"}
 FORMS = {
+    "made": MADE,
     "service": SERVICE,
     "disposition": DISPOSITION,
     "lift": LIFT,
@@ -201,6 +204,31 @@ def disposition(reg: Any, number: str, form: Any, by: str) -> None:
         docket=text(form.get("docket")),
         by=by,
     )
+
+
+def made_date(form: Any, title: str, jurisdiction: str) -> date | None:
+    """The date typed for a document the register makes (None: today in the municipality),
+    refused after today there: a document is dated the day it is issued, never ahead."""
+    # law.packs loads yaml (+42 ms): loaded on first use
+    from docgen.law.deadlines import long_date
+    from docgen.law.pack import municipal_today
+    from docgen.law.packs import load_pack
+
+    days, problems = dates(form, {"date": False})
+    on, pack = days["date"], load_pack(jurisdiction)
+    today = municipal_today(pack)
+    if not problems and on is not None and on > today:
+        problems.append(
+            Problem(
+                "date",
+                f"{long_date(on)} is after today ({long_date(today)} in the "
+                f"{pack.name.value}); the {title.lower()} is dated the day it is issued or "
+                "earlier, never ahead",
+            )
+        )
+    if problems:
+        raise Refused(problems)
+    return on
 
 
 def lift_date(form: Any) -> date:

@@ -27,6 +27,7 @@ import queue
 import resource
 import threading
 from collections.abc import Callable
+from datetime import date
 from functools import cache
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -432,14 +433,15 @@ def issue(
     return "issued", issued.number
 
 
-def make(url: str | None, kind: str, number: str, by: str) -> Result:
+def make(url: str | None, kind: str, number: str, by: str, on: date | None = None) -> Result:
     """Issue the document of ``kind`` the register makes from issued document ``number``
-    (docgen.register.inspections.make): ("issued", number) or ("refused", why)."""
+    (docgen.register.inspections.make), dated ``on`` (None: today in the municipality):
+    ("issued", number) or ("refused", why)."""
     # register.inspections loads sqlalchemy, pydantic, yaml (+610 ms): loaded on first use
     from docgen.register.inspections import make
 
     try:
-        return "issued", make(register_of(url), kind, number, by=by).number
+        return "issued", make(register_of(url), kind, number, on, by=by).number
     except CaseInvalid as err:
         return "refused", "\n".join(p.message for p in err.problems)
     except DocgenError as err:

@@ -202,10 +202,12 @@ def approve_work(
     return reg.issue(APPROVAL, data, jurisdiction=doc.jurisdiction, **issue)
 
 
-def approve_reinspected(reg: Any, reinspection: str, **issue: Any) -> Issued:
+def approve_reinspected(
+    reg: Any, reinspection: str, on: date | None = None, **issue: Any
+) -> Issued:
     """Issue the approval of the work found on ``reinspection`` (an inspection report that
-    reinspects a notice of deficiency), of the notice it names, dated today in the
-    municipality: approve_work, nothing typed."""
+    reinspects a notice of deficiency), of the notice it names, dated ``on`` (default:
+    today in the municipality): approve_work, nothing typed."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
         again = _row(session, reinspection, INSPECTION, None)
         reinspects = (again.case.get("reinspects") or {}).get("notice")
@@ -215,14 +217,14 @@ def approve_reinspected(reg: Any, reinspection: str, **issue: Any) -> Issued:
                 f"{again.number} reinspects no notice of deficiency: work is approved from a "
                 f"reinspection of the notice ({pack.cite('inspection.approval')})"
             )
-        on = municipal_today(pack)
+        on = on or municipal_today(pack)
     return approve_work(reg, reinspects, again.number, on, jurisdiction=again.jurisdiction, **issue)
 
 
-def make(reg: Any, kind: str, number: str, **issue: Any) -> Issued:
+def make(reg: Any, kind: str, number: str, on: date | None = None, **issue: Any) -> Issued:
     """Issue the document of ``kind`` the register makes from issued document ``number``
-    (its kind's ``made_from``), dated today in the municipality."""
-    return MADE[kind](reg, number, **issue)
+    (its kind's ``made_from``), dated ``on`` (default: today in the municipality)."""
+    return MADE[kind](reg, number, on, **issue)
 
 
 # kind -> how the register makes it from a document
