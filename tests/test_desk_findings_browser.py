@@ -149,3 +149,30 @@ def test_the_notice_of_deficiency_is_dated_on_the_desk_never_after_today(browser
         assert axe_violations(page) == []
     finally:
         context.close()
+
+
+def test_a_try_out_desk_prints_the_address_it_listens_on(browser, desk):
+    """A desk on this machine only, with no public check's address in the settings, prints
+    its own address (its port) as the place to check a document: the address opens."""
+    from desk_server import start_draft, typed_sample
+
+    from tests.helpers.readback import pdf_text
+
+    clerk = desk.signed_in("ann")
+    where, token = start_draft(clerk, "notice-of-violation")
+    _, typed = typed_sample("notice-of-violation", "homer-first-offense")
+    clerk.post(where, data={**typed, "csrf_token": token})
+    done = clerk.post(f"{where}/issue", data={"csrf_token": token})
+    assert done.status_code == 303, clerk.get(where).text[-2000:]
+    number = done.headers["location"].rsplit("/", 1)[1]
+    text = " ".join(pdf_text(clerk.get(f"/documents/{number}/file.pdf").content).split())
+    assert f"{desk.url}/v/{number}" in text, text[-1500:]
+    assert "127.0.0.1:8000" not in text
+    context = browser.new_context(base_url=desk.url)
+    page = context.new_page()
+    try:
+        page.goto(f"{desk.url}/v/{number}")
+        expect(page.locator("main")).to_contain_text(number)
+        assert axe_violations(page) == []
+    finally:
+        context.close()

@@ -97,12 +97,16 @@ def serve(
     os.environ["DOCGEN_SERVE_HEADER_TIMEOUT"] = str(header_timeout)
     os.environ["DOCGEN_SERVE_PER_ADDRESS"] = str(per_address)
     os.environ["DOCGEN_SERVE_PROXY"] = proxy_address if behind_proxy else ""
+    # A desk on this machine only checks documents where it listens (docgen.signing.codes)
+    from docgen.signing.codes import LOCAL_DESK
+
+    os.environ[LOCAL_DESK] = "" if public else _address(host, port)
     # desk.watchdog and desk.database load sqlalchemy (+270 ms): kept out of `docgen --help`'s start
     from docgen.desk import watchdog
     from docgen.desk.database import engine
 
     engine()  # the register made or upgraded (desk tables too) once, before the workers
-    click.echo(f"docgen desk on http://{host}:{port}/ (Ctrl-C stops it)")
+    click.echo(f"docgen desk on {_address(host, port)}/ (Ctrl-C stops it)")
     watchdog.start(host, port, names[0])  # under systemd (docs/deploy/docgen.service)
     uvicorn.run(
         "docgen.desk.app:from_environment",
@@ -120,6 +124,11 @@ def serve(
         h11_max_incomplete_event_size=64 * 1024,  # request line and headers: 64 KB
         limit_concurrency=500,
     )
+
+
+def _address(host: str, port: int) -> str:
+    """The desk's web address: http://127.0.0.1:8000, http://[::1]:8000."""
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
 
 
 def _proxy_address(given: str) -> str:

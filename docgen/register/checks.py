@@ -40,10 +40,10 @@ from docgen.register.records import VerifiedSet
 from docgen.settings import is_loopback, load_settings, settings_path
 from docgen.signing.check import SignatureReport, check_signature
 from docgen.signing.codes import (
-    LOCAL_ADDRESS,
     IssueMark,
     code_matches,
     hash_code,
+    local_address,
     new_code,
     normalized,
 )
@@ -88,10 +88,10 @@ def prepare(pack: Pack, prompt: bool = True) -> Sealing:
             "settings give the public check's address (https://...); nothing was issued"
         )
     if base is None:
-        base = LOCAL_ADDRESS
+        base = local_address()
         warnings.append(
             f"no public check address in {pack.id}'s settings (verification.address): the "
-            f"verification line points to {LOCAL_ADDRESS}"
+            f"verification line points to {base}"
         )
     officers = {}
     if settings is not None:

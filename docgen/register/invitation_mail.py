@@ -19,7 +19,7 @@ from docgen.errors import DocgenError
 from docgen.law.deadlines import long_date
 from docgen.law.packs import load_pack
 from docgen.settings import SMTP_PASSWORD_ENV, Smtp, load_settings
-from docgen.signing.codes import LOCAL_ADDRESS
+from docgen.signing.codes import local_address
 
 TIMEOUT = 30  # seconds to reach and talk to the mail server
 
@@ -40,7 +40,7 @@ def link_for(jurisdiction: str, token: str, base: str | None = None) -> str:
     if base is None:
         local = load_settings(jurisdiction)
         verification = local.settings.verification if local is not None else None
-        base = verification.address if verification is not None else LOCAL_ADDRESS
+        base = verification.address if verification is not None else local_address()
     return f"{base.rstrip('/')}/certify/{token}"
 
 

@@ -9,6 +9,7 @@ by a person may be in lower case, with spaces or without hyphens.
 
 from __future__ import annotations
 
+import os
 import secrets
 from dataclasses import dataclass
 from functools import cache
@@ -21,8 +22,16 @@ ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 GROUPS, GROUP = 3, 4
 LENGTH = GROUPS * GROUP
 NEVER = "0000-0000-0000"  # never a code (0 is not in the alphabet): a malformed one's stand-in
-# Where an address has no public check of its own (settings: verification.address).
+# Where an address has no public check of its own (settings: verification.address): the
+# desk serving on this machine (`docgen serve` sets LOCAL_DESK to the address it listens
+# on), else the desk's default address.
 LOCAL_ADDRESS = "http://127.0.0.1:8000"
+LOCAL_DESK = "DOCGEN_SERVE_LOCAL_ADDRESS"
+
+
+def local_address() -> str:
+    """The address of the desk on this machine: the one serving (its port), else the default."""
+    return os.environ.get(LOCAL_DESK) or LOCAL_ADDRESS
 
 
 def new_code() -> str:
