@@ -176,3 +176,20 @@ def test_a_try_out_desk_prints_the_address_it_listens_on(browser, desk):
         assert axe_violations(page) == []
     finally:
         context.close()
+
+
+def test_the_running_version_is_in_the_footer_and_the_health_check(page, desk):
+    """Which docgen answers: its version (the installed distribution's, from the release
+    tags) at the foot of every desk page and on the health check's second line (its first
+    still "ok", which the service's watchdog reads)."""
+    from importlib.metadata import version
+
+    running = version("docgen")
+    page.goto("/login")
+    expect(page.get_by_role("contentinfo")).to_contain_text(f"docgen {running}")
+    sign_in(page, "ann")
+    expect(page.get_by_role("contentinfo")).to_contain_text(f"docgen {running}")
+    assert axe_violations(page) == []
+    health = desk.client().get("/healthz")
+    assert health.status_code == 200
+    assert health.text.splitlines() == ["ok", f"version: {running}"]

@@ -25,7 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from docgen import library_warnings
+from docgen import __version__, library_warnings
 from docgen.desk import (
     actions,
     appeal_forms,
@@ -219,7 +219,8 @@ async def health(request: Request) -> Response:
     """200 when the rendering processes answer (a dead one is replaced first), else 503:
     the probe of the service's watchdog (docgen.desk.watchdog, docs/deploy.md)."""
     if await run_in_threadpool(renderers.healthy):
-        return PlainTextResponse("ok")
+        # "ok" first (what a probe reads), then which docgen answers
+        return PlainTextResponse(f"ok\nversion: {__version__}\n")
     return PlainTextResponse("the rendering processes do not answer", status_code=503)
 
 

@@ -26,6 +26,7 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from docgen import __version__
 from docgen.cases.labels import choice
 from docgen.desk import auth, clock
 from docgen.desk.database import Submission, now
@@ -82,6 +83,7 @@ def pages() -> Any:
     env.filters["local_time"] = clock.local_time
     env.filters["wall_time"] = clock.wall_time
     env.globals["zone"] = clock.zone
+    env.globals["version"] = __version__  # the running docgen's, in every page's footer
     env.filters.update(choice=choice, kind_title=lambda kind: get_kind(kind).title)
     env.filters["language_name"] = language_name
     return env
