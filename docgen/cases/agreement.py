@@ -228,14 +228,14 @@ def case_model(name: str, ref: str, doc: str) -> type[Model]:
         counsel: Counsel = cited("@counsel", "the municipality's counsel, who approves as to form")
         signatory: Signatory | None = cited(
             ref,
-            "the officer who signs for the municipality, by name (when the pack names no "
-            "standing officer, recording.signatory_name)",
+            "the officer who signs for the municipality, by name (when the municipality has "
+            "named no standing officer to sign its instruments)",
             default=None,
         )
         authorization: Authorization | None = cited(
             ref,
             "the board resolution under which the municipality's officer signs (when the "
-            "pack names no standing resolution, recording.authorization)",
+            "municipality has named no standing resolution)",
             default=None,
         )
 

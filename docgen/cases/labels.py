@@ -146,7 +146,7 @@ def said(problem: Problem, model: type[BaseModel]) -> str:
     problem = Problem(
         problem.field, without_notes(problem.message), without_notes(problem.provision)
     )
-    message = problem.message
+    message = for_person(problem.message, model)
     if message == "is required" or message.startswith("is required: "):
         rest = message.removeprefix("is required").removeprefix(": ")
         why = f"{problem.provision} requires it" if problem.provision else "it is required"
@@ -157,6 +157,41 @@ def said(problem: Problem, model: type[BaseModel]) -> str:
         quoted = rf"'{re.escape(value)}'|(?<![\w'-]){re.escape(value)}(?![\w'-])"
         message = re.sub(quoted, choice(value).lower(), message)
     return f"{message} ({problem.provision})" if problem.provision else message
+
+
+# A case field's path as a check writes it ("remedies[0].due", "owner.organized_in",
+# "copies_to"): at the start of a message before its colon, or anywhere as a dotted path.
+_LEADING_PATH = re.compile(r"^([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*): ")
+_INLINE_PATH = re.compile(r"(?<![\w.])([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)+)(?![\w(])")
+
+
+def is_path(model: type[BaseModel], path: str) -> bool:
+    """Whether ``path`` names a field of ``model`` ("remedies[0].due")."""
+    current: type[BaseModel] | None = model
+    for step in steps(path):
+        if isinstance(step, int):
+            continue
+        info = current.model_fields.get(step) if current is not None else None
+        if info is None:
+            return False
+        current = model_in(info.annotation)
+    return True
+
+
+def for_person(text: str, model: type[BaseModel]) -> str:
+    """A check's message (a warning, a refusal) in the form's words: each field named by
+    its label and place on the form ("remedies[0].due: ..." -> "Remedy 1, due: ...";
+    "(easement.exhibit)" -> "(Easement, exhibit)"), without the design notes' references."""
+    text = without_notes(text)
+    lead = _LEADING_PATH.match(text)
+    if lead and is_path(model, lead.group(1)):
+        text = f"{place(model, lead.group(1))}: {text[lead.end() :]}"
+
+    def named(match: re.Match[str]) -> str:
+        path = match.group(1)
+        return place(model, path) if is_path(model, path) else path
+
+    return _INLINE_PATH.sub(named, text)
 
 
 def in_words(problem: Problem, model: type[BaseModel]) -> str:

@@ -21,6 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen import api
+from docgen.cases import labels
 from docgen.desk import auth, choosing, draft_files, forms, renderers
 from docgen.desk.database import Draft, now
 from docgen.desk.web import (
@@ -85,6 +86,8 @@ def check(draft: Draft, register: Any) -> Checked:
         figures(register, draft, data, result)
     if renditions(draft.kind):
         result.language = _preferred(register, draft.kind, data, result)
+    model = get_kind(draft.kind).model  # each warning in the form's words
+    result.warnings = [labels.for_person(w, model) for w in result.warnings]
     return result
 
 

@@ -108,7 +108,20 @@ def _citation(info: FieldInfo, pack_id: str, inherited: str) -> str:
     provision = str(extra.get("provision") or "")
     if provision.startswith("@"):
         provision = load_pack(pack_id).cite(provision[1:])
-    return provision or inherited
+    return practice(provision, pack_id) or inherited
+
+
+# What the case models cite that is no provision of a law: a reading docgen chose (its
+# design notes) or a term of the model agreement for counsel to confirm.
+OWN_READINGS = re.compile(r"^(?:LAW\.md\b.*|model term)$")
+
+
+def practice(provision: str, pack_id: str) -> str:
+    """A citation as a person reads it: a law's provision as it is; the municipality's own
+    practice named as such ("Village of Homer practice"), never the project's notes."""
+    if OWN_READINGS.match(provision):
+        return f"{load_pack(pack_id).name.value} practice"
+    return provision
 
 
 def _node(key: str, info: FieldInfo, pack_id: str, inherited: str) -> Node:
@@ -117,7 +130,7 @@ def _node(key: str, info: FieldInfo, pack_id: str, inherited: str) -> Node:
     label = _label(key, info)
     citation = _citation(info, pack_id, inherited)
     required = info.is_required() and not optional
-    hint = info.description or ""
+    hint = labels.without_notes(info.description or "")
     if typing.get_origin(bare) is list:
         (item_type,) = typing.get_args(bare)
         row_type, row_meta, _ = _unwrap(item_type)

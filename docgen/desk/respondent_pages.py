@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from docgen.cases import labels
 from docgen.desk import drafts
 from docgen.desk.document_page import notice_from
 from docgen.desk.web import (
@@ -83,7 +84,8 @@ def _respondent_language(request: Request) -> Response:
     try:
         register(request).prefer_language(rid, chosen, by=request.scope["visitor"].name)
     except Refused as err:
-        return _respondent_page(request, error=err.said(lambda _: LANGUAGE_LABEL), status=400)
+        said = [labels.without_notes(line) for line in err.said(lambda _: LANGUAGE_LABEL)]
+        return _respondent_page(request, error=said, status=400)
     except DocgenError:
         return render(request, "missing.html.j2", status=404, what="respondent")
     return RedirectResponse(f"/respondents/{rid}?done=language", status_code=303)

@@ -256,7 +256,7 @@ def choose_language(session: Session, rid: int, language: str | None, actor: str
             [
                 Problem(
                     "language",
-                    f"{language[:20]!r} is not a language docgen issues courtesy copies in; "
+                    f"{language[:20]!r} is not a language courtesy copies are issued in; "
                     f"choose {names}, or no preference",
                     "LAW.md § 13",
                 )
