@@ -193,3 +193,29 @@ def test_the_running_version_is_in_the_footer_and_the_health_check(page, desk):
     health = desk.client().get("/healthz")
     assert health.status_code == 200
     assert health.text.splitlines() == ["ok", f"version: {running}"]
+
+
+def test_a_warning_names_the_field_by_its_label(page):
+    """A remedy due on a Saturday is warned of as the form names it ("Remedy 1, due"),
+    never by the case's field path ("remedies[0].due")."""
+    from datetime import date, timedelta
+
+    from desk_server import typed_sample
+
+    _, typed = typed_sample("notice-of-violation", "homer-first-offense")
+    due = date.fromisoformat(typed["remedies[0].due"])
+    typed["remedies[0].due"] = str(due + timedelta(days=(5 - due.weekday()) % 7 or 7))
+    sign_in(page, "ann")
+    start(page, "Notice of violation")
+    for name, value in typed.items():
+        field = page.locator(f"[name='{name}']")
+        if field.count() and field.first.evaluate("e => e.tagName") == "SELECT":
+            field.first.select_option(value)
+        elif field.count():
+            field.first.fill(value)
+    page.get_by_role("button", name="Save and check").click()
+    warning = page.locator("p.warning").first
+    expect(warning).to_contain_text("Remedy 1, due:")
+    expect(warning).to_contain_text("is a Saturday")
+    assert "remedies[0]" not in page.locator("main").inner_text()
+    assert axe_violations(page) == []
