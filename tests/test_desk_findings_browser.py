@@ -219,3 +219,79 @@ def test_a_warning_names_the_field_by_its_label(page):
     expect(warning).to_contain_text("is a Saturday")
     assert "remedies[0]" not in page.locator("main").inner_text()
     assert axe_violations(page) == []
+
+
+def test_a_stop_work_order_from_a_notice_without_a_landowner_is_a_draft_asking_for_it(
+    browser, desk
+):
+    """Escalation on the phone (issue 52 item 2; § 228-79A(1)): a notice of deficiency that
+    names no landowner and cites a deficiency to the SWPPP starts the stop-work order's draft
+    all the same, with what is known filled in and the landowner and the provision asked
+    for beside their fields in the form's words, never a refusal on the notice's page."""
+    from datetime import timedelta
+
+    from docgen.desk.forms import input_id
+    from docgen.register import Register, Service
+    from docgen.register.inspections import notify_deficiency
+    from tests.helpers.inspection_cases import APPLICANT, DEVELOPER, INSPECTION, TODAY
+
+    day = TODAY - timedelta(days=20)
+    findings = [dict(f) for f in INSPECTION["findings"]]
+    for finding in findings:
+        if "due" in finding:
+            finding["due"] = str(TODAY - timedelta(days=10))  # both past
+    first = {
+        **INSPECTION,
+        "issued": str(day),
+        "inspected": str(day),
+        "persons": [DEVELOPER, APPLICANT],  # no landowner
+        "findings": findings,
+    }
+    seen = str(TODAY - timedelta(days=5))
+    still = {"found": "Still not done", "result": "deficient", "due": seen}
+    with Register.open(desk.database) as reg:
+        report = reg.issue("inspection-report", first, formats=("html",), by="otto").number
+        notice = notify_deficiency(reg, report, day, formats=("html",), by="otto").number
+        reg.record_service(notice, Service("personal-delivery", day), formats=("html",))
+        again = {
+            **first,
+            "issued": seen,
+            "inspected": seen,
+            "reinspects": {"notice": notice},
+            "findings": [
+                {**findings[0], **still, "corrects": 1},
+                {**findings[2], **still, "corrects": 2},
+            ],
+        }
+        reg.issue("inspection-report", again, formats=("html",), by="otto")
+    context = browser.new_context(base_url=desk.url, viewport=PHONE)
+    page = context.new_page()
+    try:
+        sign_in(page, "otto")
+        page.goto(f"/documents/{notice}")
+        page.get_by_role("button", name="Stop-work order from this notice of deficiency").click()
+        expect(page).to_have_url(re.compile(r"/drafts/\d+$"))
+        # What is known, filled in: the site, the developer copied, both violations.
+        expect(page.locator(f"#{input_id('site.address.street')}")).to_have_value(
+            "120 Cayuga Street"
+        )
+        expect(page.locator(f"#{input_id('violations[0].provision')}")).to_have_value(
+            "§ 228-78D(1)"
+        )
+        expect(page.locator(f"#{input_id('violations[1].nature')}")).to_contain_text(
+            "Concrete washout"
+        )
+        # What is not, asked for beside its field.
+        name = page.locator(f"#{input_id('recipient.name')}")
+        expect(name).to_have_value("")
+        expect(name).to_have_attribute("aria-invalid", "true")
+        provision = page.locator(f"#{input_id('violations[1].provision')}")
+        expect(provision).to_have_value("")
+        expect(provision).to_have_attribute("aria-invalid", "true")
+        summary = page.locator("#error-summary")
+        expect(summary).to_contain_text("Recipient, name: missing")
+        expect(summary).to_contain_text("Violation 2, provision: missing")
+        assert not re.search(r"\w+\[\d+\]|copies_to|SWPPP requirement", summary.inner_text())
+        assert axe_violations(page) == []
+    finally:
+        context.close()

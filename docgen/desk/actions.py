@@ -25,7 +25,7 @@ from docgen.desk.offers import PART, REFERENCES, Follow, copies, follows, made, 
 from docgen.desk.web import attachment, guarded, once, posted, render
 from docgen.documents import KINDS
 from docgen.errors import DocgenError
-from docgen.register.inspections import STARTED
+from docgen.register.inspections import ASKING, STARTED
 from docgen.register.parts import part_format
 
 
@@ -126,7 +126,10 @@ def _follow(request: Request) -> Response:
             case = started(request.app.state.register(), record.number)
         except DocgenError as err:
             return document_page(request, record.number, [str(err)], 409)
-        return drafts.new_draft(request, kind, record.jurisdiction, forms.pairs_of(case))
+        pairs = forms.pairs_of(case)
+        if (record.kind, kind) in ASKING:  # what is missing asked for beside its field
+            pairs = drafts.as_submitted(pairs)
+        return drafts.new_draft(request, kind, record.jurisdiction, pairs)
     case = {k: record.case[k] for k in shared(record.kind, kind) if k in record.case}
     for field, many in REFERENCES.items():
         if field in KINDS[kind].model.model_fields:

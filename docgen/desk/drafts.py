@@ -119,7 +119,7 @@ def _match(register: Any, kind: str, data: dict[str, Any], result: Checked) -> N
     result.respondent, result.candidates = choosing.match(register, kind, data)
 
 
-def _as_submitted(pairs: list[list[str]]) -> list[list[str]]:
+def as_submitted(pairs: list[list[str]]) -> list[list[str]]:
     """The pairs of a draft that was submitted: from then on every problem is shown."""
     return [*(p for p in pairs if p[0] != "_submitted"), ["_submitted", "1"]]
 
@@ -377,7 +377,7 @@ def submit(request: Request, draft: Draft) -> Response:
         return RedirectResponse(f"/drafts/{draft.id}#{anchor}", status_code=303)
     # Checked on the page it redirects to (a reload never posts stale values again);
     # from now on every problem is shown, not only those of the fields left.
-    save(request, draft, _as_submitted(pairs))
+    save(request, draft, as_submitted(pairs))
     if request.scope["expired"]:
         return RedirectResponse("/login?saved=1", status_code=303)
     return RedirectResponse(f"/drafts/{draft.id}", status_code=303)
@@ -392,7 +392,7 @@ def live(request: Request, draft: Draft) -> Response:
     if forms.values(draft.fields).get("_submitted") == "1":
         # A check left in flight by a submit may arrive after it: it keeps the draft
         # submitted (every problem shown), whatever its page said.
-        pairs = _as_submitted(pairs)
+        pairs = as_submitted(pairs)
     save(request, draft, pairs)
     if request.scope["expired"]:
         return render(request, "expired.html.j2", status=200)

@@ -318,6 +318,7 @@ def escalated(
     due: date,
     pack: Pack,
     rechecked: Sequence[tuple[str, dict[str, Any]]],
+    asking: bool = False,
 ) -> dict[str, Any]:
     """The case of ``kind`` (a notice of violation or a stop-work order) from the
     deficiencies of ``notice`` still open and past their dates on ``issued``: the site, the
@@ -332,7 +333,12 @@ def escalated(
     separate additional violation, § 228-79C(4)). A deficiency the latest reinspection found
     corrected is not escalated (it awaits approval). CaseInvalid names what is missing (no
     landowner, nothing past its date, a deficiency cited only to the SWPPP, a deficiency
-    past its date that no reinspection on or after that date found not corrected)."""
+    past its date that no reinspection on or after that date found not corrected).
+
+    ``asking`` (a draft the officer finishes, issue 52 item 2): no landowner named and a
+    deficiency cited only to the SWPPP are no refusal; the draft leaves the recipient's name
+    and address and that violation's provision empty, for the officer to give (its checks
+    ask for them beside their fields)."""
     cite = pack.cite(N[1:])
     persons = [notice["recipient"], *(notice.get("copies_to") or [])]
     landowners = [p for p in persons if p["role"] == "landowner"]
@@ -344,7 +350,7 @@ def escalated(
     seen = {d["item"]: seen_open(d, rechecked, issued) for d in past}
     late = [d for d in past if seen[d["item"]] is not False]
     problems = []
-    if not landowners:
+    if not landowners and not asking:
         problems.append(
             Problem(
                 "copies_to",
@@ -386,7 +392,7 @@ def escalated(
                     f"{cite}; {pack.name.value} practice",
                 )
             )
-        if not CITATION.fullmatch(d["requirement"]):
+        if not CITATION.fullmatch(d["requirement"]) and not asking:
             problems.append(
                 Problem(
                     f"deficiencies[{d['item'] - 1}].requirement",
@@ -401,8 +407,9 @@ def escalated(
     violations = []
     for d in late:
         day, report = seen[d["item"]]  # type: ignore[misc]
+        cited = CITATION.fullmatch(d["requirement"])
         violation = {
-            "provision": d["requirement"],
+            "provision": d["requirement"] if cited else "",  # asking: the officer's to give
             "nature": f"{d['practice']}: {d['found']} (deficiency {d['item']} of Notice of "
             f"Deficiency No. {number}, found at Inspection Report No. {inspection}, to be "
             f"corrected by {long_date(date.fromisoformat(d['due']))}; not corrected by "
@@ -417,7 +424,7 @@ def escalated(
         "jurisdiction": notice["jurisdiction"],
         "issued": issued.isoformat(),
         "officer": notice["officer"],
-        "recipient": landowners[0],
+        "recipient": landowners[0] if landowners else {"role": "landowner"},
         "copies_to": [p for p in persons if p["role"] != "landowner"],
         "site": notice["site"],
         "violations": violations,

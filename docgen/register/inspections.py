@@ -262,6 +262,7 @@ def escalation_of(kind: str) -> Any:
                 today,
                 pack,
                 reinspections(session, doc),
+                asking=True,  # what the notice lacks is asked for in the draft
             )
         for remedy in data.get("remedies", []):
             remedy["due"] = ""  # the officer's to set: no date chosen for them
@@ -275,6 +276,9 @@ def escalation_of(kind: str) -> Any:
 STARTED = {(NOTICE, INSPECTION): reinspection_of} | {
     (NOTICE, kind): escalation_of(kind) for kind in notice.escalation_kinds()
 }
+# Those whose draft asks at once for what the register could not fill (every problem shown,
+# focus on the first): an escalation's landowner, provisions and remedies' dates.
+ASKING = {(NOTICE, kind) for kind in notice.escalation_kinds()}
 
 
 @dataclass(frozen=True)
