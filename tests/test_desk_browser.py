@@ -155,7 +155,7 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
     # date runs a day ahead from 7 p.m. Eastern)
     page.get_by_label("Date of service (or mailing)").fill(issuing.today().isoformat())
     page.get_by_label("Served by (their name)").fill("Dana R. Whitcomb")
-    page.get_by_text("Sent by mail: article number, return receipt").click()
+    # certified mail chosen: its article number and return receipt are shown, not folded
     page.get_by_label("Certified-mail article number").fill("9589 0710 5270 0123 4567 81")
     page.get_by_role("button", name="Record service").click()
     expect(page.get_by_role("status").first).to_have_text("Service recorded.")
@@ -178,7 +178,9 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
     language = page.get_by_label("Preferred language")
     language.evaluate("s => { s.options[0].value = 'tlh'; s.selectedIndex = 0; }")
     page.get_by_role("button", name="Save the preferred language").click()
-    expect(page.get_by_role("alert")).to_contain_text("'tlh' is not a language docgen issues")
+    expect(page.get_by_role("alert")).to_contain_text(
+        "'tlh' is not a language courtesy copies are issued in"
+    )
     expect(page.get_by_label("Preferred language")).to_have_attribute("aria-invalid", "true")
     assert axe_violations(page) == []
     page.get_by_label("Preferred language").select_option(label="Spanish: a courtesy copy too")
