@@ -112,15 +112,19 @@ def _citation(info: FieldInfo, pack_id: str, inherited: str) -> str:
 
 
 # What the case models cite that is no provision of a law: a reading docgen chose (its
-# design notes) or a term of the model agreement for counsel to confirm.
-OWN_READINGS = re.compile(r"^(?:LAW\.md\b.*|model term)$")
+# design notes), or a term of the model agreement for counsel to confirm.
+OWN_READINGS = re.compile(r"^LAW\.md\b.*$")
+MODEL_TERM = "model term"
 
 
 def practice(provision: str, pack_id: str) -> str:
     """A citation as a person reads it: a law's provision as it is; the municipality's own
-    practice named as such ("Village of Homer practice"), never the project's notes."""
+    practice named as such ("<its name> practice"), never the project's notes; a term of
+    the model maintenance agreement said so (the law's schedule, not a provision)."""
     if OWN_READINGS.match(provision):
         return f"{load_pack(pack_id).name.value} practice"
+    if provision == MODEL_TERM:
+        return "a term of the model agreement"
     return provision
 
 

@@ -26,6 +26,7 @@ from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
+from docgen.register import db
 from docgen.register.audit import actor
 from docgen.register.db import Refused, RegisterError
 from docgen.register.issuing import Request, issue_in, write_out
@@ -193,8 +194,6 @@ def extend(
 def schedule(reg: Any, number: str, jurisdiction: str | None = None) -> list[tuple[int, str, date]]:
     """(number, corrective action or remedial measure, its date as extended) of each item
     of ``number`` that has a date: what its page offers to extend."""
-    from docgen.register import db
-
     with db.guarded(reg.url), db.read_session(reg.engine) as session:
         doc = document_row(session, number, jurisdiction)
         spec = get_kind(doc.kind)

@@ -29,7 +29,7 @@ from docgen.register.appeals import appeal_state, decide_appeal, record_appeal, 
 from docgen.register.audit import actor
 from docgen.register.copies import copy_of, refuse_copies, refuse_language
 from docgen.register.db import RegisterError, guarded
-from docgen.register.extensions import extend
+from docgen.register.extensions import extend, schedule
 from docgen.register.finals import COUNSEL_FILES, counsel_targets, refuse_final
 from docgen.register.liens import record_lien, record_payment, release_lien
 from docgen.register.lifting import lift
@@ -266,8 +266,6 @@ class Register:
     def schedule(self, number: str, jurisdiction: str | None = None) -> Any:
         """Each dated item of ``number`` and its date as extended; see
         docgen.register.extensions.schedule."""
-        from docgen.register.extensions import schedule
-
         return schedule(self, number, jurisdiction)
 
     def extend(self, number: str, item: int, until: date, **kwargs: Any) -> Issued:
