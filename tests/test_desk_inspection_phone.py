@@ -174,7 +174,6 @@ def test_an_inspection_with_two_photos_then_its_notice_then_the_approval_on_a_ph
     typed.append("served_by")
     page.locator("#s-by").fill("Dana R. Whitcomb")
     # What the affidavit states of a delivery by hand (LAW.md § 10): nothing is filled in.
-    page.get_by_text("Delivered by hand: where, when").click()
     for field, value in HAND.items():
         typed.append(field)
         page.locator(f"#s-{field}").fill(value)

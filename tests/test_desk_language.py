@@ -62,8 +62,8 @@ def test_issue_with_a_spanish_copy_lists_it_and_verify_names_it(desk):
 
 def test_a_kind_without_a_rendition_offers_no_language(desk):
     clerk = desk.signed_in("ann")
-    _, _, page = typed_draft(clerk, "notice-of-deficiency", "homer-silt-fence-washout")
-    assert 'name="copies" value="1"' in page  # the Issue form is there
+    _, _, page = typed_draft(clerk, "report-requirement", "homer-two-gaps")
+    assert "Issue: number, record and make the PDF and DOCX" in page  # the Issue form is there
     assert 'name="language"' not in page
 
 

@@ -51,9 +51,9 @@ def test_an_unknown_language_or_a_kind_without_it_is_refused_before_numbering(
     assert run.returncode != 0 and "--language xx: no such language" in run.stderr
     statement = tmp_path / "statement.json"
     statement.write_text(json.dumps(notice()))
-    run = docgen("issue", "notice-of-deficiency", statement, "--language", "es", "-o", tmp_path)
+    run = docgen("issue", "report-requirement", statement, "--language", "es", "-o", tmp_path)
     assert run.returncode != 0
-    assert "--language es: notice-of-deficiency has no Spanish rendition" in run.stderr
+    assert "--language es: report-requirement has no Spanish rendition" in run.stderr
     from docgen.register import Register
 
     with Register.open(register_url) as reg:
