@@ -52,6 +52,7 @@ bench: setup-test
 	.venv/bin/python benchmarks/batch_faults.py
 	.venv/bin/python -m benchmarks.register
 	.venv/bin/python -m benchmarks.due
+	.venv/bin/python -m benchmarks.year
 	.venv/bin/python -m benchmarks.service
 	.venv/bin/python -m benchmarks.queue
 	.venv/bin/python -m benchmarks.signing
