@@ -36,6 +36,7 @@ from docgen.law.packs import (
     remove_pack_file,
 )
 from docgen.law.provisions import within
+from docgen.law.year import CATEGORY_IDS, describe_start
 from docgen.settings import LocalSettings, SettingsInvalid, address_problem, read_settings
 from docgen.signing.keys import describe, read_certificate, usable
 
@@ -69,6 +70,15 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
                 f"id, words and citation, ids unique ("
                 + ", ".join(f"{n} {p}" for p, n in parts.items() if n)
                 + ")"
+            )
+        if pack.year is not None:
+            mapped = pack.year.form_items
+            runs = describe_start(pack.year.starts.value)
+            echo(
+                f"year ({pack.year.starts.ref}): reporting period {runs}"
+                f"; {len(mapped)} of {len(CATEGORY_IDS)} categories mapped to the State "
+                "form's item numbers"
+                + (": " + ", ".join(f"{c} {i.value}" for c, i in mapped.items()) if mapped else "")
             )
         for kind in pack.kinds():
             missing = missing_groups(get_kind(kind), pack)

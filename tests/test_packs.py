@@ -113,8 +113,16 @@ def test_certification_statement_is_the_law_verbatim(name):
             ("contractor-certification: {value: true,", "contractor-certificate: {value: true,"),
             "'contractor-certificate' is not a document kind",
         ),
+        (
+            ("  form_items: {}", '  form_items: {permits: {value: "4a", ref: "MS4 form"}}'),
+            "form_items: 'permits' is not a category of the report (plans-reviewed,",
+        ),
+        (
+            ('starts: {value: "03-10",', 'starts: {value: "13-40",'),
+            "starts: '13-40' is not a month and day written MM-DD (March 10 is 03-10)",
+        ),
     ],
-    ids=["typo", "uncited", "type", "twice", "kind"],
+    ids=["typo", "uncited", "type", "twice", "kind", "year-category", "year-start"],
 )
 def test_a_bad_pack_is_refused_at_load_naming_file_key_and_problem(tmp_path, edit, expected):
     text = (BUILT_IN / "macedon.yaml").read_text(encoding="utf-8")

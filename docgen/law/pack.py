@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from docgen.errors import UnsupportedKind
 from docgen.kinds import MODULES
+from docgen.law.year import CATEGORY_IDS, month_day
 
 T = TypeVar("T")
 Ref = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
@@ -620,6 +621,30 @@ class Swppp(Group):
         return next((i for i in self.items if i.id == item_id), None)
 
 
+class Year(Group):
+    """The municipality's year (LAW.md § 15, a reading chosen): the first day of its
+    reporting period (MM-DD; the period runs twelve months from it, named by the year it
+    ends in) and, optionally, the State form's item number for each category of the
+    report (docgen.law.year.CATEGORIES), which the seeds do not give."""
+
+    starts: CitedText
+    form_items: dict[str, CitedText] = {}
+
+    @model_validator(mode="after")
+    def _known(self) -> Year:
+        try:
+            month_day(self.starts.value)
+        except ValueError as err:
+            raise ValueError(f"starts: {err}") from err
+        for category in self.form_items:
+            if category not in CATEGORY_IDS:
+                raise ValueError(
+                    f"form_items: {category!r} is not a category of the report "
+                    f"({', '.join(CATEGORY_IDS)})"
+                )
+        return self
+
+
 class Pack(Strict):
     """One municipality's law. ``id`` is the pack file's stem."""
 
@@ -646,6 +671,7 @@ class Pack(Strict):
     appeals: Appeals | None = None
     extensions: Extensions | None = None
     swppp: Swppp | None = None
+    year: Year | None = None
 
     @model_validator(mode="after")
     def _provisions_are_kinds(self) -> Pack:

@@ -287,21 +287,32 @@ def pay(number, amount, on, method, by) -> None:
 
 @click.command("year")
 @click.option("--jurisdiction", required=True, help="the municipality")
-@click.option("--from", "start", type=ISO, required=True, help="the period's first day")
-@click.option("--to", "end", type=ISO, required=True, help="the period's last day")
+@click.option(
+    "--period",
+    "year_named",
+    type=click.IntRange(1900, 9999),
+    default=None,
+    help="the pack's reporting period ending in this year (e.g. 2026)",
+)
+@click.option("--from", "start", type=ISO, default=None, help="the period's first day")
+@click.option("--to", "end", type=ISO, default=None, help="the period's last day")
 @click.option("--csv", "as_csv", is_flag=True, help="as CSV: category, count, rule, documents")
-def year(jurisdiction: str, start: date, end: date, as_csv: bool) -> None:
+def year(jurisdiction: str, year_named, start, end, as_csv: bool) -> None:
     """The municipality's year in figures, from the register only, each count with the
-    rule it follows and its document numbers (a draft for public review)."""
+    rule it follows and its document numbers (a draft for public review): for the pack's
+    reporting period named by --period, or from --from to --to."""
     # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
     from docgen.register import year as figures_of
 
+    when = figures_of.reporting_period(jurisdiction, year_named, start, end)
     with _open(readonly=True) as reg:
-        found = figures_of.figures(reg.engine, jurisdiction, start, end)
+        found = figures_of.figures(reg.engine, jurisdiction, when.start, when.through)
     if as_csv:
         click.echo(figures_of.as_csv(found), nl=False)
         return
-    click.echo(f"DRAFT for public review: {start.isoformat()} to {end.isoformat()}")
+    click.echo(f"DRAFT for public review: {when.start.isoformat()} to {when.end.isoformat()}")
+    if not when.ended:
+        click.echo(f"The period has not ended: figures to {when.through.isoformat()}")
     for f in found:
         click.echo(f"{f.category}: {f.count} ({f.rule})")
         for number in f.numbers:

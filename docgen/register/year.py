@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -24,6 +24,10 @@ from docgen.documents.notice_of_deficiency import KIND as DEFICIENCY
 from docgen.documents.notice_of_violation import KIND as VIOLATION
 from docgen.documents.penalty_statement import KIND as PENALTY
 from docgen.documents.stop_work_order import KIND as ORDER
+from docgen.errors import DocgenError
+from docgen.law.pack import municipal_today
+from docgen.law.packs import load_pack
+from docgen.law.year import CATEGORIES, MONTHS, period
 from docgen.register import db
 from docgen.register.models import (
     CertificationSite,
@@ -34,6 +38,7 @@ from docgen.register.models import (
     SwpppReview,
 )
 
+KEYS = {words: key for key, words in CATEGORIES}
 CURRENT = "issued in the period and not superseded (a correction counts once)"
 
 
@@ -42,16 +47,75 @@ class Figure:
     category: str  # in plain words
     rule: str  # what it counts
     numbers: tuple[str, ...]
+    days: tuple[date, ...] = ()  # each document's issue date (the kinds the chart shows)
 
     @property
     def count(self) -> int:
         return len(self.numbers)
 
+    @property
+    def key(self) -> str:
+        """The category's id (docgen.law.year.CATEGORIES), the pack's ``form_items`` key."""
+        return KEYS[self.category]
 
-def _current(session: Any, kind: str, jurisdiction: str, start: date, end: date) -> tuple:
+
+@dataclass(frozen=True)
+class Period:
+    """The period reported on: its first and last days, and the day the figures run to
+    (today, while the period has not ended)."""
+
+    start: date
+    end: date
+    through: date
+
+    @property
+    def ended(self) -> bool:
+        return self.through == self.end
+
+
+def reporting_period(
+    jurisdiction: str, year: int | None, start: date | None, end: date | None
+) -> Period:
+    """The period: ``start`` to ``end`` as given, else the pack's reporting period named
+    ``year``. Refused (what to do instead): neither given, a pack naming no period, a period
+    that has not begun, a last day before the first."""
+    pack = load_pack(jurisdiction)
+    today = municipal_today(pack)
+    if start is None and end is None:
+        if year is None:
+            raise DocgenError(
+                "which period? Give --period YEAR (the pack's reporting period ending in "
+                "that year), or --from and --to"
+            )
+        if pack.year is None:
+            raise DocgenError(
+                f"{pack.name.value}: its pack names no reporting period; give the period's "
+                "first and last days with --from and --to"
+            )
+        start, end = period(pack.year.starts.value, year)
+    elif start is None or end is None or year is not None:
+        raise DocgenError(
+            "give --from and --to together (the period's first and last days), or --period alone"
+        )
+    if end < start:
+        raise DocgenError(
+            f"--to: {end.isoformat()} is before --from {start.isoformat()}; the period's last "
+            "day comes after its first"
+        )
+    if start > today:
+        raise DocgenError(
+            f"the period from {start.isoformat()} has not begun (today is {today.isoformat()}): "
+            "nothing can be recorded in it yet; choose a period that has begun"
+        )
+    return Period(start, end, min(end, today))
+
+
+def _current(
+    session: Any, category: str, rule: str, kind: str, jurisdiction: str, start: date, end: date
+) -> Figure:
     successor = aliased(Document)
-    rows = session.scalars(
-        select(Document.number)
+    rows = session.execute(
+        select(Document.number, Document.issued)
         .where(
             Document.kind == kind,
             Document.jurisdiction == jurisdiction,
@@ -59,8 +123,8 @@ def _current(session: Any, kind: str, jurisdiction: str, start: date, end: date)
             ~select(successor.id).where(successor.supersedes_id == Document.id).exists(),
         )
         .order_by(Document.issued, Document.number)
-    )
-    return tuple(rows)
+    ).all()
+    return Figure(category, rule, tuple(r.number for r in rows), tuple(r.issued for r in rows))
 
 
 def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figure]:
@@ -94,7 +158,6 @@ def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figu
             )
             for outcome in ("approved", "returned")
         }
-        inspections = _current(session, INSPECTION.name, jurisdiction, start, end)
         successor = aliased(Document)
         active = session.execute(
             select(Document.site_id, Document.number)
@@ -131,26 +194,50 @@ def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figu
                 "each site with a document issued in the period (the first listed)",
                 tuple(first.values()),
             ),
-            Figure("Inspections", f"each inspection report {CURRENT}", inspections),
-            Figure(
+            _current(
+                session,
+                "Inspections",
+                f"each inspection report {CURRENT}",
+                INSPECTION.name,
+                jurisdiction,
+                start,
+                end,
+            ),
+            _current(
+                session,
                 "Notices of deficiency",
                 f"each notice {CURRENT}",
-                _current(session, DEFICIENCY.name, jurisdiction, start, end),
+                DEFICIENCY.name,
+                jurisdiction,
+                start,
+                end,
             ),
-            Figure(
+            _current(
+                session,
                 "Notices of violation",
                 f"each notice {CURRENT}",
-                _current(session, VIOLATION.name, jurisdiction, start, end),
+                VIOLATION.name,
+                jurisdiction,
+                start,
+                end,
             ),
-            Figure(
+            _current(
+                session,
                 "Stop-work orders",
                 f"each order {CURRENT}",
-                _current(session, ORDER.name, jurisdiction, start, end),
+                ORDER.name,
+                jurisdiction,
+                start,
+                end,
             ),
-            Figure(
+            _current(
+                session,
                 "Penalties",
                 f"each penalty statement {CURRENT}",
-                _current(session, PENALTY.name, jurisdiction, start, end),
+                PENALTY.name,
+                jurisdiction,
+                start,
+                end,
             ),
             Figure(
                 "Court outcomes",
@@ -158,6 +245,33 @@ def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figu
                 outcomes,
             ),
         ]
+
+
+CHARTED = ("inspections", "notices-of-deficiency", "notices-of-violation", "stop-work-orders")
+
+
+@dataclass(frozen=True)
+class Month:
+    label: str  # "March 2026" (from the 10th: "March 10-31, 2026")
+    counts: dict[str, int]  # category id -> documents issued in the month
+
+
+def by_month(found: list[Figure], when: Period) -> list[Month]:
+    """The charted categories' counts in each month of the period, to its last day or
+    today: a month the period begins or ends within is labelled with its days."""
+    charted = [f for f in found if f.key in CHARTED]
+    months: list[Month] = []
+    first = when.start
+    while first <= when.through:
+        following = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+        last = min(following - timedelta(days=1), when.through)
+        name = MONTHS[first.month - 1]
+        whole = first.day == 1 and last == following - timedelta(days=1)
+        label = f"{name} {first.year}" if whole else f"{name} {first.day}-{last.day}, {first.year}"
+        counts = {f.key: sum(first <= d <= last for d in f.days) for f in charted}
+        months.append(Month(label, counts))
+        first = following
+    return months
 
 
 def as_csv(found: list[Figure]) -> str:

@@ -6,14 +6,23 @@ kind (how long that takes is benchmarks/year.py's to measure, not a test's)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import csv
+import io
+import os
+import subprocess
+import sys
+from datetime import UTC, date, datetime, timedelta
 
+import pytest
+
+from docgen.errors import DocgenError
 from docgen.law.packs import load_pack
+from docgen.law.year import period
 from docgen.register import db
 from docgen.register.invitations import add_site, today_in
 from docgen.register.models import Document
 from docgen.register.swppp import add_plan, record_review
-from docgen.register.year import as_csv, figures
+from docgen.register.year import as_csv, figures, reporting_period
 from tests.helpers.register_cases import notice
 
 
@@ -78,3 +87,60 @@ def test_two_thousand_documents_are_each_counted_once_under_their_kind(reg):
         ("Stop-work orders", 3),
     ):
         assert sorted(found[category].numbers) == [f"T-{n:05d}" for n in range(kind, 2100, 4)]
+
+
+def test_the_pack_s_reporting_period_is_named_by_the_year_it_ends_in():
+    """The MS4 permit's year, March 10 to March 9 (the municipality's practice: the seeds
+    name no period); a period starting January 1 is the calendar year."""
+    assert period("03-10", 2026) == (date(2025, 3, 10), date(2026, 3, 9))
+    assert period("01-01", 2026) == (date(2026, 1, 1), date(2026, 12, 31))
+    assert period("03-01", 2024) == (date(2023, 3, 1), date(2024, 2, 29))
+    assert load_pack("homer").year.starts.ref == "Village of Homer practice"
+    assert load_pack("macedon").year.form_items == {}
+
+
+def test_a_period_not_begun_or_not_named_is_refused_saying_what_to_give():
+    today = today_in("homer")
+    with pytest.raises(DocgenError, match=r"has not begun .* choose a period that has begun"):
+        reporting_period("homer", today.year + 2, None, None)
+    with pytest.raises(DocgenError, match=r"which period. Give --period YEAR"):
+        reporting_period("homer", None, None, None)
+    with pytest.raises(DocgenError, match="give --from and --to together"):
+        reporting_period("homer", today.year, today, None)
+    with pytest.raises(DocgenError, match="is before --from"):
+        reporting_period("homer", None, today, today - timedelta(days=1))
+
+
+def test_the_command_line_reports_the_pack_s_period_to_today(reg, tmp_path):
+    """`docgen year --period Y`: the pack's period holding today, its figures to today (the
+    period has not ended), read back as CSV; a superseded notice never in it."""
+    today = today_in("homer")
+    named = today.year + 1 if (today.month, today.day) >= (3, 10) else today.year
+    first = reg.issue("notice-of-violation", notice(), formats=("html",))
+    corrected = reg.supersede(first.number, notice(), formats=("html",))
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "docgen.cli", "year", "--jurisdiction", "homer", *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
+            check=False,
+        )
+
+    start, end = period("03-10", named)
+    shown = run("--period", str(named))
+    assert shown.returncode == 0, shown.stderr
+    assert f"DRAFT for public review: {start.isoformat()} to {end.isoformat()}" in shown.stdout
+    assert f"The period has not ended: figures to {today.isoformat()}" in shown.stdout
+    rows = {
+        r["category"]: r
+        for r in csv.DictReader(io.StringIO(run("--period", str(named), "--csv").stdout))
+    }
+    assert rows["Notices of violation"]["count"] == "1"
+    assert rows["Notices of violation"]["documents"] == corrected.number
+    assert first.number not in str(rows)
+    refused = run("--period", str(named + 2))
+    assert refused.returncode == 1
+    assert "has not begun" in refused.stderr and "Traceback" not in refused.stderr
