@@ -34,5 +34,6 @@ MODULES = {
     "swppp-approval": "docgen.documents.swppp_approval",
     "swppp-return": "docgen.documents.swppp_return",
     "fee-statement": "docgen.documents.fee_statement",
+    "municipal-year": "docgen.documents.municipal_year",
 }
 BUNDLES = {"packet": "docgen.documents.packet"}

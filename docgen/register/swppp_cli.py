@@ -297,7 +297,15 @@ def pay(number, amount, on, method, by) -> None:
 @click.option("--from", "start", type=ISO, default=None, help="the period's first day")
 @click.option("--to", "end", type=ISO, default=None, help="the period's last day")
 @click.option("--csv", "as_csv", is_flag=True, help="as CSV: category, count, rule, documents")
-def year(jurisdiction: str, year_named, start, end, as_csv: bool) -> None:
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="write the draft report (PDF, HTML, DOCX) into this folder",
+)
+@click.option("--prepared-by", default=None, help="with --out: who draws the figures")
+@click.option("--title", default=None, help="with --out: their title (e.g. Village Clerk)")
+def year(jurisdiction: str, year_named, start, end, as_csv: bool, out, prepared_by, title) -> None:
     """The municipality's year in figures, from the register only, each count with the
     rule it follows and its document numbers (a draft for public review): for the pack's
     reporting period named by --period, or from --from to --to."""
@@ -309,6 +317,17 @@ def year(jurisdiction: str, year_named, start, end, as_csv: bool) -> None:
         found = figures_of.figures(reg.engine, jurisdiction, when.start, when.through)
     if as_csv:
         click.echo(figures_of.as_csv(found), nl=False)
+        return
+    if out is not None:
+        if not prepared_by or not title:
+            raise click.UsageError(
+                "the report names who drew its figures: give --prepared-by and --title"
+            )
+        written = figures_of.write_report(
+            jurisdiction, when, found, {"name": prepared_by, "title": title}, out
+        )
+        for path in written:
+            click.echo(str(path))
         return
     click.echo(f"DRAFT for public review: {when.start.isoformat()} to {when.end.isoformat()}")
     if not when.ended:

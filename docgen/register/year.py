@@ -281,3 +281,39 @@ def as_csv(found: list[Figure]) -> str:
     for f in found:
         writer.writerow([f.category, f.count, f.rule, "; ".join(f.numbers)])
     return out.getvalue()
+
+
+def case_of(
+    jurisdiction: str, when: Period, found: list[Figure], prepared: date, by: dict[str, str]
+) -> dict:
+    """The case of the municipal-year document (docgen.documents.municipal_year): the
+    figures and the months, as the register gives them."""
+    return {
+        "jurisdiction": jurisdiction,
+        "prepared": prepared.isoformat(),
+        "prepared_by": by,
+        "period_from": when.start.isoformat(),
+        "period_to": when.end.isoformat(),
+        "through": when.through.isoformat(),
+        "categories": [
+            {"key": f.key, "words": f.category, "rule": f.rule, "numbers": list(f.numbers)}
+            for f in found
+        ],
+        "months": [
+            {"label": m.label, **{k.replace("-", "_"): n for k, n in m.counts.items()}}
+            for m in by_month(found, when)
+        ],
+    }
+
+
+def write_report(
+    jurisdiction: str, when: Period, found: list[Figure], by: dict[str, str], out: Any
+) -> list[Any]:
+    """The draft report (docgen.documents.municipal_year) in every format, in ``out``:
+    the paths written. Dated today in the municipality; a file already there is replaced
+    (a draft is made again as the register grows)."""
+    from docgen import api  # the renderers (+1 s): only when a report is written
+
+    prepared = municipal_today(load_pack(jurisdiction))
+    case = case_of(jurisdiction, when, found, prepared, by)
+    return list(api.render("municipal-year", case, out=out, force=True).files)

@@ -16,13 +16,15 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from docgen.errors import DocgenError
+from docgen.law.deadlines import long_date
 from docgen.law.packs import load_pack
 from docgen.law.year import period
 from docgen.register import db
 from docgen.register.invitations import add_site, today_in
 from docgen.register.models import Document
 from docgen.register.swppp import add_plan, record_review
-from docgen.register.year import as_csv, figures, reporting_period
+from docgen.register.year import as_csv, by_month, figures, reporting_period, write_report
+from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
 
 
@@ -144,3 +146,32 @@ def test_the_command_line_reports_the_pack_s_period_to_today(reg, tmp_path):
     refused = run("--period", str(named + 2))
     assert refused.returncode == 1
     assert "has not begun" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_the_draft_report_read_back_from_its_pdf_docx_and_html(reg, tmp_path):
+    """The report as a document: DRAFT for public review, each category with its count,
+    rule and numbers, the chart by month as inline SVG with its text alternatives (a
+    label, and a table of the same numbers), read back from the PDF, DOCX and HTML."""
+    today = today_in("homer")
+    named = today.year + 1 if (today.month, today.day) >= (3, 10) else today.year
+    when = reporting_period("homer", named, None, None)
+    issued = reg.issue("notice-of-violation", notice(), formats=("html",))
+    found = figures(reg.engine, "homer", when.start, when.through)
+    months = by_month(found, when)
+    assert months[0].label == f"March 10-31, {when.start.year}"
+    assert sum(m.counts["notices-of-violation"] for m in months) == 1
+    by = {"name": "Ellen M. Corbett", "title": "Village Clerk"}
+    paths = {p.suffix: p for p in write_report("homer", when, found, by, tmp_path)}
+    assert set(paths) == {".pdf", ".docx", ".html"}
+    text = " ".join(pdf_text(paths[".pdf"].read_bytes()).split())
+    assert "DRAFT for public review" in text
+    assert "Notices of violation 1 each notice issued in the period and not superseded" in text
+    assert "Notices of violation: 1 Each notice issued in the period" in text
+    assert issued.number in text
+    assert f"The period has not ended: the figures run to {long_date(today)}" in text
+    assert "The chart’s numbers: documents issued each month" in text
+    assert "by Ellen M. Corbett, Village Clerk" in text
+    assert issued.number in docx_text(paths[".docx"].read_bytes())
+    html = paths[".html"].read_text(encoding="utf-8")
+    assert '<svg class="year-chart" role="img" aria-label="Bar chart by month of' in html
+    assert html.count("<rect ") == 4 * len(months)
