@@ -49,6 +49,7 @@ from docgen.desk import (
     uploads,
     users,
     verify_page,
+    year_page,
 )
 from docgen.desk.database import sessions
 from docgen.desk.web import (
@@ -277,6 +278,7 @@ def create_app(
         *users.routes,
         *certify.routes,
         *swppp_pages.routes,
+        *year_page.routes,
         *public_check.routes,  # the public check: no sign-in
         *certify_public.routes,  # a firm's own certification: no sign-in
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
 from docgen.documents.inspection_report import KIND as INSPECTION
+from docgen.documents.municipal_year import KIND as REPORT
 from docgen.documents.notice_of_deficiency import KIND as DEFICIENCY
 from docgen.documents.notice_of_violation import KIND as VIOLATION
 from docgen.documents.penalty_statement import KIND as PENALTY
@@ -316,4 +317,4 @@ def write_report(
 
     prepared = municipal_today(load_pack(jurisdiction))
     case = case_of(jurisdiction, when, found, prepared, by)
-    return list(api.render("municipal-year", case, out=out, force=True).files)
+    return list(api.render(REPORT.name, case, out=out, force=True).files)
