@@ -12,7 +12,8 @@ penalty statements of the past fourteen months spread over ``--sites`` sites, ev
 one superseded by a correction, and an offense with a disposition for every notice of
 violation. Printed: the median and the slowest of ``--rounds`` calls of
 docgen.register.year.figures for the last twelve months (every count with its numbers),
-beside the target and the machine's load, and a check that the counts add up.
+beside the target and the machine's load, and a check that the counts add up; and the
+median of by_month, the chart's counts made from them.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def fill(url: str, documents: int, sites: int) -> int:
 
 
 def measure(url: str, label: str, documents: int, sites: int, rounds: int) -> None:
-    from docgen.register.year import figures
+    from docgen.register.year import Period, by_month, figures
 
     start = time.perf_counter()
     expected = fill(url, documents, sites)
@@ -125,12 +126,15 @@ def measure(url: str, label: str, documents: int, sites: int, rounds: int) -> No
     begin = TODAY - timedelta(days=364)
     with Register.open(url) as reg:
         found = figures(reg.engine, "homer", begin, TODAY)  # warm: the engine's first query
-        times, cpu = [], []
+        times, cpu, charts = [], [], []
         for _ in range(rounds):
             started, used = time.perf_counter(), time.process_time()
             found = figures(reg.engine, "homer", begin, TODAY)
             times.append(time.perf_counter() - started)
             cpu.append(time.process_time() - used)
+            started = time.perf_counter()
+            months = by_month(found, Period(begin, TODAY, TODAY))
+            charts.append(time.perf_counter() - started)
     by_kind = sum(
         f.count
         for f in found
@@ -152,6 +156,10 @@ def measure(url: str, label: str, documents: int, sites: int, rounds: int) -> No
         f"  figures(): median {median * 1000:.0f} ms, slowest {slowest * 1000:.0f} ms over "
         f"{rounds} calls; CPU median {statistics.median(cpu) * 1000:.0f} ms "
         f"({verdict} the target of under {TARGET_S:.0f} s)"
+    )
+    print(
+        f"  by_month() (the chart's {len(months)} months): median "
+        f"{statistics.median(charts) * 1000:.1f} ms"
     )
     print(
         f"  {listed:,} numbers listed in {len(found)} categories; the five kinds' counts "
