@@ -13,6 +13,7 @@ from desk_browser import axe_violations, sign_in
 from desk_server import serving
 from playwright.sync_api import expect
 
+from docgen.law.year import named_holding
 from docgen.register.invitations import today_in
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
@@ -34,8 +35,7 @@ def issued(desk):
 
 
 def current_period() -> int:
-    today = today_in("homer")
-    return today.year + 1 if (today.month, today.day) >= (3, 10) else today.year
+    return named_holding("03-10", today_in("homer"))
 
 
 def test_the_clerk_sees_the_figures_and_downloads_the_draft_and_the_csv(desk, issued):

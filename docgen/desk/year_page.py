@@ -20,6 +20,7 @@ from docgen.documents.municipal_year import YearCase, context, number_of
 from docgen.errors import DocgenError
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack, pack_names
+from docgen.law.year import named_holding
 from docgen.register.year import as_csv, case_of, figures, reporting_period
 
 CSV_TYPE = "text/csv; charset=utf-8"
@@ -44,11 +45,8 @@ def _asked(request: Request, known: list[tuple[str, str]]) -> tuple[str, int]:
         raise DocgenError(f"Municipality: {chosen[:40]!r} is not one this desk reports on")
     text = request.query_params.get("period", "").strip()
     if not text:
-        today = municipal_today(load_pack(chosen))
-        starts = load_pack(chosen).part("year").starts.value
-        month, day = (int(p) for p in starts.split("-"))
-        later = (month, day) != (1, 1) and (today.month, today.day) >= (month, day)
-        return chosen, today.year + 1 if later else today.year
+        pack = load_pack(chosen)
+        return chosen, named_holding(pack.part("year").starts.value, municipal_today(pack))
     if not text.isdigit() or len(text) != 4:
         raise DocgenError(
             f"Reporting period: {text[:20]!r} is not a year; write the year the period ends "

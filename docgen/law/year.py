@@ -65,3 +65,11 @@ def describe_start(starts: str) -> str:
     first = date(2025, month, day)
     last = first.replace(year=2026) - timedelta(days=1)
     return f"{MONTHS[first.month - 1]} {first.day} to {MONTHS[last.month - 1]} {last.day}"
+
+
+def named_holding(starts: str, day: date) -> int:
+    """The name (the year it ends in) of the reporting period from ``starts`` that holds
+    ``day``."""
+    month, first = month_day(starts)
+    later = (month, first) != (1, 1) and (day.month, day.day) >= (month, first)
+    return day.year + 1 if later else day.year

@@ -18,7 +18,7 @@ import pytest
 from docgen.errors import DocgenError
 from docgen.law.deadlines import long_date
 from docgen.law.packs import load_pack
-from docgen.law.year import period
+from docgen.law.year import named_holding, period
 from docgen.register import db
 from docgen.register.invitations import add_site, today_in
 from docgen.register.models import Document
@@ -97,6 +97,10 @@ def test_the_pack_s_reporting_period_is_named_by_the_year_it_ends_in():
     assert period("03-10", 2026) == (date(2025, 3, 10), date(2026, 3, 9))
     assert period("01-01", 2026) == (date(2026, 1, 1), date(2026, 12, 31))
     assert period("03-01", 2024) == (date(2023, 3, 1), date(2024, 2, 29))
+    for day in (date(2026, 3, 9), date(2025, 3, 10), date(2025, 12, 31)):
+        first, last = period("03-10", named_holding("03-10", day))
+        assert first <= day <= last
+    assert named_holding("01-01", date(2026, 12, 31)) == 2026
     assert load_pack("homer").year.starts.ref == "Village of Homer practice"
     assert load_pack("macedon").year.form_items == {}
 
@@ -117,7 +121,7 @@ def test_the_command_line_reports_the_pack_s_period_to_today(reg, tmp_path):
     """`docgen year --period Y`: the pack's period holding today, its figures to today (the
     period has not ended), read back as CSV; a superseded notice never in it."""
     today = today_in("homer")
-    named = today.year + 1 if (today.month, today.day) >= (3, 10) else today.year
+    named = named_holding("03-10", today)
     first = reg.issue("notice-of-violation", notice(), formats=("html",))
     corrected = reg.supersede(first.number, notice(), formats=("html",))
 
@@ -153,7 +157,7 @@ def test_the_draft_report_read_back_from_its_pdf_docx_and_html(reg, tmp_path):
     rule and numbers, the chart by month as inline SVG with its text alternatives (a
     label, and a table of the same numbers), read back from the PDF, DOCX and HTML."""
     today = today_in("homer")
-    named = today.year + 1 if (today.month, today.day) >= (3, 10) else today.year
+    named = named_holding("03-10", today)
     when = reporting_period("homer", named, None, None)
     issued = reg.issue("notice-of-violation", notice(), formats=("html",))
     found = figures(reg.engine, "homer", when.start, when.through)
