@@ -226,6 +226,29 @@ def test_pack_check_renders_every_kind_the_pack_claims(tmp_path):
     )
 
 
+def test_pack_check_lists_the_year_s_period_and_the_state_form_s_items(tmp_path, monkeypatch):
+    """The pack's reporting period and its map of the report's categories to the State
+    form's item numbers (LAW.md § 15, a reading chosen): pack check lists both, and the
+    report renders with the items beside their categories."""
+    text = (BUILT_IN / "macedon.yaml").read_text(encoding="utf-8")
+    mapped = '  form_items: {inspections: {value: "item 12", ref: "Town of Macedon practice"}}'
+    assert "  form_items: {}" in text
+    folder = pack_dir(tmp_path, "walworth", text.replace("  form_items: {}", mapped))
+    code, out = cli("pack", "check", folder / "walworth.yaml")
+    assert code == 0, out
+    assert (
+        "year (Town of Macedon practice): reporting period March 10 to March 9; 1 of 10 "
+        "categories mapped to the State form's item numbers: inspections item 12"
+    ) in out
+    assert re.search(r"^municipal-year +renders \(pdf, docx, html\)", out, re.M), out
+    monkeypatch.setenv(ENV, str(folder))
+    data = yaml.safe_load((ROOT / "fixtures/municipal-year/homer-ms4-year.yaml").read_text())
+    shown = html_text(api.build("municipal-year", data | {"jurisdiction": "walworth"}).html)
+    assert "Category\nCount\nWhat is counted\nState form item" in shown
+    assert "Inspections\n3\n" in shown and "item 12" in shown
+    assert "Notices of deficiency\n1\neach notice issued" in shown
+
+
 @pytest.mark.parametrize(
     ("name", "key"),
     [

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -150,6 +151,18 @@ def test_the_command_line_reports_the_pack_s_period_to_today(reg, tmp_path):
     refused = run("--period", str(named + 2))
     assert refused.returncode == 1
     assert "has not begun" in refused.stderr and "Traceback" not in refused.stderr
+    unnamed = run("--period", str(named), "--out", str(tmp_path / "report"))
+    assert unnamed.returncode == 2
+    assert "give --prepared-by and --title" in unnamed.stderr
+    made = run(
+        "--period", str(named), "--out", str(tmp_path / "report"),
+        "--prepared-by", "Ellen M. Corbett", "--title", "Village Clerk",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    pdf = next(Path(line) for line in made.stdout.split() if line.endswith(".pdf"))
+    text = " ".join(pdf_text(pdf.read_bytes()).split())
+    assert "DRAFT for public review" in text and corrected.number in text
+    assert first.number not in text
 
 
 def test_the_draft_report_read_back_from_its_pdf_docx_and_html(reg, tmp_path):
