@@ -70,7 +70,7 @@ LOOKED_UP = {
 }
 # The pack values a served document prints through ``law`` or ``said`` (its words in a
 # courtesy copy come from the catalog unless the pack gives its own).
-PACK_PARTS = ("name", "short_name", "enforcement", "penalties", "inspection", "offices")
+PACK_PARTS = ("name", "short_name", "officer", "enforcement", "penalties", "inspection", "offices")
 
 
 def template_messages() -> Catalog:

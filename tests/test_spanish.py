@@ -162,6 +162,8 @@ PAGES_OVER_ENGLISH = {
     "stop-work-order": 1,
     "stop-work-lifted": 1,
     "notice-of-deficiency": 1,
+    "occupancy-order": 1,
+    "restoration-notice": 1,
 }
 
 

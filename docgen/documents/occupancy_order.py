@@ -26,6 +26,7 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.documents.base import (
+    COURTESY_LANGUAGES,
     Context,
     DocMeta,
     Kind,
@@ -113,6 +114,7 @@ KIND = Kind(
     summary="prevent the occupancy of the building or land until released in writing",
     needs=("enforcement",),
     served=True,
+    renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)
     copies=True,
     step="withholds",
     permission="enforce",

@@ -24,6 +24,7 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.documents.base import (
+    COURTESY_LANGUAGES,
     Context,
     DocMeta,
     Kind,
@@ -105,6 +106,7 @@ KIND = Kind(
     summary="require the violator to restore land to its undisturbed condition by a date",
     needs=("enforcement",),
     served=True,
+    renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)
     copies=True,
     step="requires-restoration",
     permission="enforce",
