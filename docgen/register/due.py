@@ -7,7 +7,8 @@ yet made, and the next inspection a site's log book is due (§ 228-78D(2); § 30
 what is in effect: stop-work orders served and not lifted (§ 228-79C(2)), the halt of
 § 228-79A(1) while a served notice has deficiencies open, an order preventing occupancy
 served and not released (§ 228-79C(5)); and the date a notice requiring restoration set,
-until the cost of the corrective action is stated (§ 228-79C(6)). Each item has its provision.
+until the cost of the corrective action is stated (§ 228-79C(6)); a lien unpaid, with its
+balance, from the notice of lien until its release (§ 228-79C(6)). Each item has its provision.
 Overdue items first, then by day. "Today" is each municipality's own date (its time
 zone), and a day that is a Saturday, Sunday or public holiday says so (GCL §§ 24, 25-a).
 
@@ -26,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
-from sqlalchemy import exists, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session, aliased
 
 from docgen.documents import kinds_with
@@ -47,6 +49,7 @@ from docgen.register.inspections import (
 from docgen.register.logbook import next_due
 from docgen.register.models import (
     Document,
+    LienPayment,
     MailOutcome,
     Offense,
     ReinspectionRequest,
@@ -249,7 +252,8 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     holding = kinds_with(step="withholds")  # the order preventing occupancy (§ 228-79C(5))
     restoring = kinds_with(step="requires-restoration")  # § 228-79C(6)
     after = (*holding, *restoring)
-    rows = _notices(session, (*halting, *kinds_with(appealable=True), *liftable, *after))
+    liening = kinds_with(step="liens")  # the notice of lien (§ 228-79C(6))
+    rows = _notices(session, (*halting, *kinds_with(appealable=True), *liftable, *after, *liening))
     lifted = set(
         session.scalars(
             select(Document.about_id).where(Document.kind.in_(kinds_with(lifts=True)))
@@ -257,7 +261,12 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     )
     # An order preventing occupancy released in writing; a notice requiring restoration
     # whose cost the municipality has stated (its date passed and acted on).
-    ended = kinds_with(step="releases-hold") + kinds_with(step="states-cost")
+    # A lien released (paid in full and its release issued).
+    ended = (
+        kinds_with(step="releases-hold")
+        + kinds_with(step="states-cost")
+        + kinds_with(step="releases-lien")
+    )
     closed = set(session.scalars(select(Document.about_id).where(Document.kind.in_(ended))).all())
     pending = set(
         session.scalars(select(Offense.document_id).where(Offense.disposition == "pending")).all()
@@ -266,9 +275,14 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     whose = _owners(session)
     appealed = appeals(session)  # § 228-79C(1)(f): the appeals recorded, by notice
     later = extended(session)  # LAW.md § 11: the dates as extended, by notice
+    paid = _paid(session)  # § 228-79C(6): what is paid on each lien, in cents
     for doc in rows:
         pack = packs(doc.jurisdiction)
         where, users = doc.site, whose(doc)
+        if doc.kind in liening:  # not served: recorded with the County Clerk
+            if doc.id not in closed:
+                yield _unpaid(doc, paid.get(doc.id, 0), where, pack, users)
+            continue
         people = persons(doc, pack)  # each person sent it, and their service
         served = served_from(people)  # the day the register keeps as its service
         if doc.kind in halting:
@@ -409,6 +423,33 @@ def _after_notice(
         users=users,
         unheld=not held,
         warning=warning,
+    )
+
+
+def _paid(session: Session) -> dict[int, int]:
+    """The cents paid on each lien (its document's id)."""
+    rows = session.execute(
+        select(LienPayment.document_id, func.sum(LienPayment.amount_cents)).group_by(
+            LienPayment.document_id
+        )
+    )
+    return {row[0]: int(row[1] or 0) for row in rows}
+
+
+def _unpaid(doc: _Notice, cents: int, where: str, pack: Pack, users: tuple[str, ...]) -> Due:
+    """A lien "upon the property until paid" (§ 228-79C(6)): from the day the notice of
+    lien is dated until its release is issued, with its balance."""
+    owed = Decimal(str(doc.case["amount"])) - Decimal(cents) / 100
+    return Due(
+        doc.issued,
+        f"{doc.number}: lien unpaid, balance ${owed:,.2f}",
+        "lien unpaid",
+        where,
+        pack.require(doc.kind),
+        doc.jurisdiction,
+        doc.number,
+        ongoing=True,
+        users=users,
     )
 
 

@@ -131,6 +131,14 @@ def balance(session: Session, lien: Document) -> Decimal:
     return (Decimal(lien.case["amount"]) - paid).quantize(CENT)
 
 
+def standing(reg: Any, number: str) -> tuple[Decimal, list[Paid]]:
+    """The balance of the lien ``number`` and the payments recorded on it: read for the
+    desk's page."""
+    with db.read_session(reg.engine) as session:
+        lien: Document = document_row(session, number)
+        return balance(session, lien), payments(session, lien)
+
+
 def record_payment(
     reg: Any, number: str, amount: Decimal, on: date, paid_by: str, *, by: str | None = None
 ) -> Decimal:
@@ -232,4 +240,12 @@ def release_lien(
     return write_out(issued, targets, force)
 
 
-__all__ = ["RESTORE", "balance", "payments", "record_lien", "record_payment", "release_lien"]
+__all__ = [
+    "RESTORE",
+    "balance",
+    "payments",
+    "record_lien",
+    "record_payment",
+    "release_lien",
+    "standing",
+]
