@@ -243,6 +243,54 @@ def _restore(request: Request) -> Response:
     return RedirectResponse(f"/documents/{done.number}", status_code=303)
 
 
+def _after(request: Request, form: str, call: Callable[[Any, str, Any, str], Any]) -> Response:
+    """One step after the notice requiring restoration (§ 228-79C(6)): the form read and
+    the register called as the command line calls it; a refusal shown on the page in the
+    form's words; the document it issues (or this one again) shown after."""
+    number = request.path_params["number"]
+    try:
+        done = call(request.app.state.register(), number, posted(request),
+                    request.scope["visitor"].name)  # fmt: skip
+    except DocgenError as err:
+        error, bad = record_forms.said(err, form), record_forms.fields(err)
+        return document_page(request, number, error, 400, typed_for=form, bad=bad)
+    return RedirectResponse(f"/documents/{done or number}", status_code=303)
+
+
+def _cost(reg: Any, number: str, form: Any, by: str) -> str:
+    """`docgen state-restoration-cost`: the statement of the cost of corrective work."""
+    items, report, on = record_forms.cost(form)
+    return str(reg.state_restoration_cost(number, report, items, on, by=by).number)
+
+
+def _lien(reg: Any, number: str, form: Any, by: str) -> str:
+    """`docgen record-lien`: the notice of lien for the cost the statement states."""
+    return str(reg.record_lien(number, record_forms.lift_date(form), by=by).number)
+
+
+def _payment(reg: Any, number: str, form: Any, by: str) -> str:
+    """`docgen record-lien-payment`: a payment on the lien (this page again after)."""
+    paid, on, paid_by = record_forms.payment(form)
+    reg.record_lien_payment(number, paid, on, paid_by, by=by)
+    return number
+
+
+def _lien_release(reg: Any, number: str, form: Any, by: str) -> str:
+    """`docgen release-lien`: the release of a lien paid in full."""
+    return str(reg.release_lien(number, record_forms.lift_date(form), by=by).number)
+
+
+STEPS = {"cost": _cost, "lien": _lien, "payment": _payment, "lien-release": _lien_release}
+
+
+def _step(form: str) -> Callable[[Request], Response]:
+    @guarded("enforce")
+    def handle(request: Request) -> Response:
+        return once(request, lambda r: _after(r, form, STEPS[form]))
+
+    return handle
+
+
 routes = [
     Route("/documents/{number}/as/{name}.pdf", printed_copy, methods=["GET"]),
     Route("/documents/{number}/correct", correct, methods=["POST"]),
@@ -252,4 +300,5 @@ routes = [
     Route("/documents/{number}/withhold", withhold, methods=["POST"]),
     Route("/documents/{number}/release-occupancy", release, methods=["POST"]),
     Route("/documents/{number}/restore", restore, methods=["POST"]),
+    *(Route(f"/documents/{{number}}/{form}", _step(form), methods=["POST"]) for form in STEPS),
 ]

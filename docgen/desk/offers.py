@@ -164,7 +164,36 @@ def _after_notice(request: Request, record: Any, spec: Any) -> dict[str, Any]:
         "withholds": enforce and record.kind in resting_kinds(),
         "releasable": enforce and holds and released is None,
         "released_by": released,
+        **_restoration(request, record, spec, enforce),
     }
+
+
+# Each step after the notice requiring restoration (§ 228-79C(6)) and the one that follows
+# it: the cost stated on the notice, the lien on the statement, the release on the lien.
+NEXT = {"requires-restoration": "states-cost", "states-cost": "liens", "liens": "releases-lien"}
+
+
+def _restoration(request: Request, record: Any, spec: Any, enforce: bool) -> dict[str, Any]:
+    """The statement of cost offered on a notice requiring restoration, the notice of lien
+    on a statement, payments and the release on a lien (its balance shown); or the
+    document that followed, named."""
+    step = spec.step if spec.step in NEXT else None
+    if step is None:
+        return {"step": None}
+    reg = request.app.state.register()
+    followed = step_after(reg, record.number, NEXT[step])
+    found: dict[str, Any] = {"step": step, "followed_by": followed}
+    found["offers"] = enforce and followed is None
+    if step == "liens":
+        # register.liens loads render.filters (babel): loaded on first use
+        from docgen.register.liens import standing
+        from docgen.render.filters import money
+
+        owed, paid = standing(reg, record.number)
+        found["balance"] = money(owed)
+        found["payments"] = [(money(p.amount), p.paid_on, p.paid_by) for p in paid]
+        found["offers_payment"] = found["offers"] and owed > 0
+    return found
 
 
 def _today(jurisdiction: str) -> date:

@@ -10,7 +10,9 @@ model's own parser, so an impossible one is reported as such (30 February 2026).
 
 from __future__ import annotations
 
+import re
 from datetime import date
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from docgen.cases import labels
@@ -53,6 +55,16 @@ RESTORE = {
     "restore_by": "Restore by (the reasonable time after notice)",
     "date": "Date the notice is issued",
 }
+# After the date set for restoration (§ 228-79C(6)): the cost of the corrective action, the
+# lien on the property "until paid", each payment and the release.
+COST = {
+    "items": "Items of the corrective work (one a line: what = amount)",
+    "inspection": "Inspection report that found the restoration not done",
+    "date": "Date of the statement",
+}
+LIEN = {"date": "Date of the notice of lien"}
+PAYMENT = {"amount": "Amount paid", "date": "Date paid", "paid_by": "Paid by"}
+LIEN_RELEASE = {"date": "Date of the release of the lien"}
 # What comes back after mailing (LAW.md § 2), recorded on the mailing it belongs to.
 RECEIPT = {
     "mailing": "Mailing",
@@ -114,6 +126,10 @@ FORMS = {
     "release": RELEASE,
     "extend": EXTEND,
     "restore": RESTORE,
+    "cost": COST,
+    "lien": LIEN,
+    "payment": PAYMENT,
+    "lien-release": LIEN_RELEASE,
     "receipt": RECEIPT,
     "returned": RETURNED,
 }
@@ -130,7 +146,12 @@ def said(err: DocgenError, form: str) -> list[str]:
         lines = err.said(lambda field: name(form, field))
     else:
         lines = str(err).splitlines()
-    return [labels.without_notes(line) for line in lines]
+    return [COMMAND.sub("", labels.without_notes(line)) for line in lines]
+
+
+# The command a refusal names for the command line ("(docgen record-inspection)"): the
+# desk says what to record in words, its own forms being on the document's pages.
+COMMAND = re.compile(r" \(docgen [^()]*(?:\([^()]*\)[^()]*)*\)")
 
 
 def fields(err: DocgenError) -> set[str]:
@@ -258,6 +279,58 @@ def restoration(form: Any) -> tuple[str, date, date]:
     if problems:
         raise Refused(problems)
     return restore or "", days["restore_by"], days["date"]
+
+
+def amount(typed: Any) -> Decimal | None:
+    """An amount of money as typed ("1,250.00", "$410.50"); None when it is not one."""
+    try:
+        value = Decimal(str(typed or "").strip().replace(",", "").replace("$", ""))
+    except InvalidOperation:
+        return None
+    return value.quantize(Decimal("0.01")) if value.is_finite() else None
+
+
+def cost(form: Any) -> tuple[list[tuple[str, Decimal]], str, date]:
+    """Each item of the corrective work (a line "what = amount"), the inspection report's
+    number and the statement's date, as typed (all required)."""
+    days, problems = dates(form, {"date": True})
+    items: list[tuple[str, Decimal]] = []
+    for line in str(form.get("items") or "").splitlines():
+        if not line.strip():
+            continue
+        what, _, typed = line.rpartition("=")
+        value = amount(typed)
+        if not what.strip() or value is None:
+            message = (
+                f"{line.strip()!r}: give each line as what = amount, e.g. seed and mulch = 410.50"
+            )
+            problems.append(Problem("items", message))
+        else:
+            items.append((what.strip(), value))
+    if not items and not any(p.field == "items" for p in problems):
+        problems.insert(0, Problem("items", "missing"))
+    report = text(form.get("inspection"))
+    if report is None:
+        problems.append(Problem("inspection", "missing"))
+    if problems:
+        raise Refused(problems)
+    return items, report or "", days["date"]
+
+
+def payment(form: Any) -> tuple[Decimal, date, str]:
+    """The amount, the day paid and who paid, as typed (all required)."""
+    days, problems = dates(form, {"date": True})
+    value = amount(form.get("amount"))
+    if text(form.get("amount")) is None:
+        problems.insert(0, Problem("amount", "missing"))
+    elif value is None:
+        problems.insert(0, Problem("amount", "not an amount, e.g. 460.50"))
+    paid_by = text(form.get("paid_by"))
+    if paid_by is None:
+        problems.append(Problem("paid_by", "missing"))
+    if problems:
+        raise Refused(problems)
+    return value or Decimal(0), days["date"], paid_by or ""
 
 
 def mailing(reg: Any, number: str, form: Any) -> dict[str, Any]:
