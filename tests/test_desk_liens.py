@@ -85,6 +85,7 @@ def test_cost_lien_payment_and_release_from_the_pages(desk, matter):
     notice, fine, report, day = matter
     page = officer.get(f"/documents/{notice}").text
     assert "State the cost of the corrective work" in page
+    assert '<label for="c-items">Items of the corrective work (one a line' in page
     token = csrf_of(page)
     missing = officer.post(f"/documents/{notice}/cost", data={"csrf_token": token})
     assert missing.status_code == 400
