@@ -6,13 +6,14 @@ with axe at phone width."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from desk_browser import axe_violations, sign_in
 from desk_server import csrf_of, sqlite_of, start_desk, stop_desk
 from test_desk_words import shown
 
+from docgen.law.deadlines import long_date
 from docgen.register import Register
 from tests.helpers.readback import pdf_text
 from tests.helpers.served import service_of
@@ -138,6 +139,7 @@ def test_cost_lien_payment_and_release_from_the_pages(desk, matter):
     assert done.status_code == 303, shown(done.text)
     page = officer.get(f"/documents/{lien}").text
     assert "Balance: <strong>$160.50</strong>" in page
+    assert f"$1,000.00 paid {long_date(date.fromisoformat(day))} by Cayuga Street" in page
     token = csrf_of(page)
     done = officer.post(
         f"/documents/{lien}/payment", data={**paid, "amount": "160.50", "csrf_token": token}

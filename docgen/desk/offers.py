@@ -186,12 +186,13 @@ def _restoration(request: Request, record: Any, spec: Any, enforce: bool) -> dic
     found["offers"] = enforce and followed is None
     if step == "liens":
         # register.liens loads render.filters (babel): loaded on first use
+        from docgen.law.deadlines import long_date
         from docgen.register.liens import standing
         from docgen.render.filters import money
 
         owed, paid = standing(reg, record.number)
         found["balance"] = money(owed)
-        found["payments"] = [(money(p.amount), p.paid_on, p.paid_by) for p in paid]
+        found["payments"] = [(money(p.amount), long_date(p.paid_on), p.paid_by) for p in paid]
         found["offers_payment"] = found["offers"] and owed > 0
     return found
 
