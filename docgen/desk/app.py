@@ -35,6 +35,7 @@ from docgen.desk import (
     document_page,
     drafts,
     due,
+    fees_pages,
     history_import,
     issue_page,
     limits,
@@ -278,6 +279,7 @@ def create_app(
         *users.routes,
         *certify.routes,
         *swppp_pages.routes,
+        *fees_pages.routes,
         *year_page.routes,
         *public_check.routes,  # the public check: no sign-in
         *certify_public.routes,  # a firm's own certification: no sign-in

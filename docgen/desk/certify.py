@@ -24,6 +24,7 @@ from docgen.cases.common import read_date
 from docgen.desk import accounts, certify_work, renderers
 from docgen.desk.swppp_site import PLAN_FIELDS, site_section
 from docgen.desk.web import attachment, denied, guarded, id_of, once, posted, render
+from docgen.documents.fee_statement import KIND as STATEMENT
 from docgen.errors import CaseInvalid
 from docgen.law.packs import load_pack, pack_names
 from docgen.register import invitations, swppp
@@ -173,6 +174,7 @@ def _site_page(
         swppp=site_section(_engine(request), where),
         plan_fields=PLAN_FIELDS,
         swppp_done=request.query_params.get("swppp", ""),
+        fees=_states_fees(where.jurisdiction),
         status=status,
         site=where,
         invitations=found,
@@ -185,6 +187,12 @@ def _site_page(
         handed=handed,
         done=done,
     )
+
+
+def _states_fees(jurisdiction: str) -> bool:
+    """Whether the municipality's law provides a statement of fees (§ 228-79D)."""
+    entry = load_pack(jurisdiction).provisions.get(STATEMENT.name)
+    return bool(entry and entry.value)
 
 
 @guarded("invite")
