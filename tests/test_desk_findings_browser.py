@@ -12,6 +12,7 @@ from desk_server import serving
 from playwright.sync_api import expect
 
 from tests.helpers.register_cases import notice as case
+from tests.helpers.served import service_of
 
 TAX_MAP = "87.17-01-12.000"
 STREET = {"street": "120 Cayuga Street", "city": "Homer", "state": "NY", "zip": "13077"}
@@ -231,7 +232,7 @@ def test_a_stop_work_order_from_a_notice_without_a_landowner_is_a_draft_asking_f
     from datetime import timedelta
 
     from docgen.desk.forms import input_id
-    from docgen.register import Register, Service
+    from docgen.register import Register
     from docgen.register.inspections import notify_deficiency
     from tests.helpers.inspection_cases import APPLICANT, DEVELOPER, INSPECTION, TODAY
 
@@ -252,7 +253,7 @@ def test_a_stop_work_order_from_a_notice_without_a_landowner_is_a_draft_asking_f
     with Register.open(desk.database) as reg:
         report = reg.issue("inspection-report", first, formats=("html",), by="otto").number
         notice = notify_deficiency(reg, report, day, formats=("html",), by="otto").number
-        reg.record_service(notice, Service("personal-delivery", day), formats=("html",))
+        reg.record_service(notice, service_of("personal-delivery", day), formats=("html",))
         again = {
             **first,
             "issued": seen,

@@ -6,12 +6,14 @@ mailing returned undelivered shows the person as not served and the deadline wit
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from desk_server import csrf_of, start_draft, typed_sample
 from test_desk_actions import issued
 
 from docgen.cases.mail import with_check_digit
+from docgen.law.deadlines import long_date
 from tests.helpers.readback import pdf_text
 from tests.helpers.served import service_form
 
@@ -133,4 +135,9 @@ def test_a_notice_drafted_on_the_desk_has_one_last_day_the_registers(desk):
     # Every date on the page after the mailing (not when a record was made) is that day.
     dated = re.sub(r"\(recorded [^)]*\)", "", page)
     later = set(re.findall(r"(?:November 2[1-9]|November 30|December \d{1,2}), 2026", dated))
-    assert later == {"November 27, 2026", "December 14, 2026"}, later
+    # The remedies' own dates are on the page too, where a later date may be granted
+    # (LAW.md § 11): they are the notice's schedule, not its service.
+    remedies = {
+        long_date(date.fromisoformat(day)) for day in (typed["remedies[0].due"], "2026-12-21")
+    }
+    assert later - remedies == {"November 27, 2026", "December 14, 2026"}, later

@@ -14,6 +14,8 @@ from desk_server import database, typed_sample
 from playwright.sync_api import expect
 from test_desk_browser import sign_in
 
+from tests.helpers.served import HAND
+
 
 @pytest.fixture(scope="module")
 def desk(shared_desk):
@@ -100,6 +102,11 @@ def service_form(context, desk) -> tuple[Any, str]:
     page.goto(f"/documents/{number}")
     page.get_by_label("Method").select_option("personal-delivery")
     page.get_by_label("Date of service (or mailing)").fill("2026-11-12")
+    # What the affidavit states of a delivery by hand (LAW.md § 10): the desk opens these
+    # fields on choosing the method; nothing is filled in for the server.
+    page.get_by_label(re.compile("^Served by")).fill("Dana R. Whitcomb")
+    for field, value in HAND.items():
+        page.locator(f"#s-{field}").fill(value)
     return page, number
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from docgen.documents import inspection_report
 from docgen.law.deadlines import long_date
 from docgen.law.packs import load_pack
 from docgen.register.db import RegisterError
@@ -20,7 +21,7 @@ from docgen.register.models import Document
 from docgen.register.numbering import normalize
 from docgen.register.standing import served_on
 
-INSPECTION = "inspection-report"
+INSPECTION = inspection_report.KIND.name
 
 
 def after_service(doc: Document, on: date, what: str, fix: str) -> None:

@@ -28,19 +28,19 @@ METHODS = (("certified", "certified-mail"), ("first-class", "first-class-mail"))
 # an affidavit states only what was recorded (LAW.md § 10), so each is written out here.
 DELIVERIES: dict[str, dict[str, str]] = {
     "NOV-2026-0014": {
-        "place": "the vacant lot on the east side of Route 11, Homer, NY",
+        "place": "the vacant lot on the east side of Route 11",
         "time": "09:40",
         "person": "Marguerite O'Donnell",
         "capacity": "owner",
         "description": "female, about 60 years old, 5 ft 5 in, about 140 lb, gray hair",
     },
     "NOV-2026-0019": {
-        "place": "15 Albany Street, Homer, NY 13077, at the front door",
+        "place": "15 Albany Street, at the front door",
         "time": "16:20",
         "description": "female, about 55 years old, 5 ft 7 in, about 150 lb, brown hair",
     },
     "SWO-2026-0003": {
-        "place": "the site entrance, 120 Cayuga Street, Homer, NY 13077",
+        "place": "the site entrance, 120 Cayuga Street",
         "time": "08:05",
         "person": "Raymond K. Dutcher",
         "capacity": "president",
