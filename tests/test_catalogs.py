@@ -194,3 +194,14 @@ def test_a_copy_has_the_englishs_sections_and_paragraphs_and_no_other(kind, path
     english = blocks(api.build(kind, path).html)
     copy = blocks(api.build(kind, path, Options(language=code)).html)
     assert copy == english
+
+
+def test_a_message_without_values_carries_no_markup():
+    """A message with no values is printed escaped (a looked-up value, a role or a title,
+    is text as typed): so none may hold markup of its own."""
+    marked = [
+        m.id
+        for m in read(language.LOCALE_DIR / "docgen.pot")
+        if isinstance(m.id, str) and m.id and "<" in m.id and "%(" not in m.id
+    ]
+    assert marked == []

@@ -126,7 +126,7 @@ def test_cost_lien_payment_and_release_from_the_pages(desk, matter):
     assert "Balance: <strong>$1,160.50</strong>" in page
     assert "Record a payment" in page and "Release the lien" in page
     token = csrf_of(page)
-    early = officer.post(f"/documents/{lien}/lien-release", data={"date": day, "csrf_token": token})
+    early = officer.post(f"/documents/{lien}/release-lien", data={"date": day, "csrf_token": token})
     assert early.status_code == 400
     assert any("balance is $1,160.50" in line for line in shown(early.text))
     paid = {"amount": "1,000", "date": day, "paid_by": "Cayuga Street Holdings LLC"}
@@ -148,7 +148,7 @@ def test_cost_lien_payment_and_release_from_the_pages(desk, matter):
     page = officer.get(f"/documents/{lien}").text
     assert "Balance: <strong>$0.00</strong>" in page and "Record a payment" not in page
     done = officer.post(
-        f"/documents/{lien}/lien-release", data={"date": day, "csrf_token": csrf_of(page)}
+        f"/documents/{lien}/release-lien", data={"date": day, "csrf_token": csrf_of(page)}
     )
     assert done.status_code == 303, shown(done.text)
     freed = done.headers["location"].rsplit("/", 1)[1]

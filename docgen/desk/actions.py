@@ -280,7 +280,7 @@ def _lien_release(reg: Any, number: str, form: Any, by: str) -> str:
     return str(reg.release_lien(number, record_forms.lift_date(form), by=by).number)
 
 
-STEPS = {"cost": _cost, "lien": _lien, "payment": _payment, "lien-release": _lien_release}
+STEPS = {"cost": _cost, "lien": _lien, "payment": _payment, "release-lien": _lien_release}
 
 
 def _step(form: str) -> Callable[[Request], Response]:

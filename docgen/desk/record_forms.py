@@ -129,7 +129,7 @@ FORMS = {
     "cost": COST,
     "lien": LIEN,
     "payment": PAYMENT,
-    "lien-release": LIEN_RELEASE,
+    "release-lien": LIEN_RELEASE,
     "receipt": RECEIPT,
     "returned": RETURNED,
 }

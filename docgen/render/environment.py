@@ -28,7 +28,7 @@ from jinja2 import pass_context
 from jinja2.exceptions import SecurityError
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from docgen.render import language
 from docgen.render.filters import FILTERS
@@ -116,6 +116,10 @@ def _configure(env: jinja2.Environment) -> jinja2.Environment:
 @pass_context
 def _gettext(context: Context, message: str, /, **values: Any) -> str:
     said = language.gettext(message)
+    if not values:
+        # A message with no values carries no markup (tests/test_catalogs.py), and a value
+        # looked up (a role, a document's title) is text: escaped, "%" and all, as typed.
+        return escape(said) if context.eval_ctx.autoescape else said
     if context.eval_ctx.autoescape:
         said = Markup(said)
     return said % {name: close_bidi(value) for name, value in values.items()}
