@@ -360,6 +360,7 @@ def test_a_pack_without_the_spanish_of_its_own_words_is_a_usage_error(wrenfield,
     assert "--language es: the pack gives no Spanish rendering (es) of § 86-4G" in run.stderr
     assert "'The Stormwater Management Officer may issue an appearance...'" in run.stderr
     assert "give es beside the value" in run.stderr and "Traceback" not in run.stderr
+    assert "LAW.md" not in run.stderr  # the clerk reads the law, not the project's notes
     assert not out.exists() or not any(out.iterdir())
     run = docgen("render", "notice-of-violation", case, "-o", f"{out}/", env={ENV: str(packs)})
     assert run.returncode == 0, run.stderr  # the English notice needs no Spanish

@@ -164,7 +164,7 @@ def _missing_law(language: str, english: str, ref: str) -> MissingTranslation:
     return MissingTranslation(
         f"--language {language}: the pack gives no {name} rendering ({language}) of {ref}, "
         f"{shown!r}; the {name} courtesy copy quotes these words in English with their "
-        f"rendering beside them (LAW.md § 13): give {language} beside the value in the pack, "
+        f"rendering beside them: give {language} beside the value in the pack, "
         f"or add the words to the {name} translation catalog "
         f"({catalog_path(language).relative_to(LOCALE_DIR.parent)})"
     )
