@@ -80,6 +80,7 @@ def main() -> None:
             page.goto("/history/import")
             page.get_by_label(re.compile("^CSV file")).set_input_files(str(history))
             page.get_by_role("button", name="Show the rows").click()
+            page.get_by_role("region", name="Rows to import").wait_for()
             shot(page, "import")
             page.get_by_role("button", name="Sign out").click()
             attorney = browser.new_page(base_url=desk.url, viewport={"width": 1100, "height": 760})

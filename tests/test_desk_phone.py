@@ -218,6 +218,8 @@ def test_every_page_fits_a_phone_and_passes_axe(browser, desk, made, tmp_path):
     )
     page.locator("input[type=file]").set_input_files(str(older))
     page.get_by_role("button", name="Show the rows").click()
+    # The rows' page has loaded (a click does not wait for the page it posts to).
+    expect(page.get_by_role("heading", name="1 row in older.csv")).to_be_visible()
     fits(page, "the import's rows", found)
     visit(page, "/users", found, 403)
     # 400: a field no form sends (a control character), posted from the page itself.
