@@ -137,6 +137,19 @@ class Context:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+@dataclass(frozen=True, kw_only=True)
+class CaseContext(Context):
+    """The context of a kind whose template reads only its case beside the metadata."""
+
+    case: Any
+
+
+def numbered_case(case: Any, pack: Pack, kind: str, title: str) -> CaseContext:
+    """The context of a document known by its number (``title`` No. N) and dated the day
+    its case was issued."""
+    return CaseContext(case=case, doc=DocMeta.numbered(kind, title, case.number, pack, case.issued))
+
+
 @dataclass(frozen=True)
 class Addressee:
     """The party a document is addressed to, as the register matches respondents."""

@@ -7,7 +7,6 @@ halt and any later escalation read the new date."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from docgen.cases.common import (
@@ -21,7 +20,15 @@ from docgen.cases.common import (
     Text,
     cited,
 )
-from docgen.documents.base import Context, DocMeta, Kind, Options, issued_on, recipient_of, site_of
+from docgen.documents.base import (
+    CaseContext,
+    Kind,
+    Options,
+    issued_on,
+    numbered_case,
+    recipient_of,
+    site_of,
+)
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
@@ -75,16 +82,8 @@ def check(case: ExtensionCase, pack: Pack, options: Options) -> list[Problem]:
     return problems
 
 
-@dataclass(frozen=True, kw_only=True)
-class ExtensionContext(Context):
-    case: ExtensionCase
-
-
-def context(case: ExtensionCase, pack: Pack, options: Options) -> ExtensionContext:
-    return ExtensionContext(
-        case=case,
-        doc=DocMeta.numbered(KIND.name, "Extension of Time", case.number, pack, case.issued),
-    )
+def context(case: ExtensionCase, pack: Pack, options: Options) -> CaseContext:
+    return numbered_case(case, pack, KIND.name, "Extension of Time")
 
 
 KIND = Kind(

@@ -12,7 +12,6 @@ date and the inspection after it). ``docgen record-lien`` issues it from the reg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from docgen.cases.common import (
@@ -27,12 +26,12 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.documents.base import (
-    Context,
-    DocMeta,
+    CaseContext,
     Kind,
     Options,
     Place,
     issued_on,
+    numbered_case,
     owner_of,
     place_of,
 )
@@ -103,15 +102,8 @@ def check(case: LienCase, pack: Pack, options: Options) -> list[Problem]:
     return problems
 
 
-@dataclass(frozen=True, kw_only=True)
-class LienContext(Context):
-    case: LienCase
-
-
-def context(case: LienCase, pack: Pack, options: Options) -> LienContext:
-    return LienContext(
-        case=case, doc=DocMeta.numbered(KIND.name, "Notice of Lien", case.number, pack, case.issued)
-    )
+def context(case: LienCase, pack: Pack, options: Options) -> CaseContext:
+    return numbered_case(case, pack, KIND.name, "Notice of Lien")
 
 
 def property_of(case: Any) -> Place | None:

@@ -6,7 +6,6 @@ lien). ``docgen release-lien`` issues it from the register, and only then.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 
 from docgen.cases.common import (
@@ -19,7 +18,7 @@ from docgen.cases.common import (
     Party,
     cited,
 )
-from docgen.documents.base import Context, DocMeta, Kind, Options, issued_on, owner_of
+from docgen.documents.base import CaseContext, Kind, Options, issued_on, numbered_case, owner_of
 from docgen.documents.lien_notice import LienProperty, property_of
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
@@ -72,16 +71,8 @@ def check(case: LienReleaseCase, pack: Pack, options: Options) -> list[Problem]:
     return problems
 
 
-@dataclass(frozen=True, kw_only=True)
-class LienReleaseContext(Context):
-    case: LienReleaseCase
-
-
-def context(case: LienReleaseCase, pack: Pack, options: Options) -> LienReleaseContext:
-    title = "Release of Lien"
-    return LienReleaseContext(
-        case=case, doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued)
-    )
+def context(case: LienReleaseCase, pack: Pack, options: Options) -> CaseContext:
+    return numbered_case(case, pack, KIND.name, "Release of Lien")
 
 
 KIND = Kind(

@@ -12,8 +12,6 @@ on each other person named, and a copy goes to the building department (the pack
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from docgen.cases.common import (
     IsoDate,
     Jurisdiction,
@@ -27,11 +25,11 @@ from docgen.cases.common import (
 )
 from docgen.documents.base import (
     COURTESY_LANGUAGES,
-    Context,
-    DocMeta,
+    CaseContext,
     Kind,
     Options,
     issued_on,
+    numbered_case,
     recipient_of,
     site_of,
     site_problems,
@@ -90,16 +88,8 @@ def check(case: OccupancyCase, pack: Pack, options: Options) -> list[Problem]:
     return problems
 
 
-@dataclass(frozen=True, kw_only=True)
-class OccupancyContext(Context):
-    case: OccupancyCase
-
-
-def context(case: OccupancyCase, pack: Pack, options: Options) -> OccupancyContext:
-    title = "Order Preventing Occupancy"
-    return OccupancyContext(
-        case=case, doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued)
-    )
+def context(case: OccupancyCase, pack: Pack, options: Options) -> CaseContext:
+    return numbered_case(case, pack, KIND.name, "Order Preventing Occupancy")
 
 
 KIND = Kind(

@@ -8,8 +8,6 @@ to the building department. ``docgen release-occupancy`` issues it from the regi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from docgen.cases.common import (
     IsoDate,
     Jurisdiction,
@@ -22,11 +20,11 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.documents.base import (
-    Context,
-    DocMeta,
+    CaseContext,
     Kind,
     Options,
     issued_on,
+    numbered_case,
     recipient_of,
     site_of,
 )
@@ -71,16 +69,8 @@ def check(case: ReleaseCase, pack: Pack, options: Options) -> list[Problem]:
     return []
 
 
-@dataclass(frozen=True, kw_only=True)
-class ReleaseContext(Context):
-    case: ReleaseCase
-
-
-def context(case: ReleaseCase, pack: Pack, options: Options) -> ReleaseContext:
-    title = "Release of Order Preventing Occupancy"
-    return ReleaseContext(
-        case=case, doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued)
-    )
+def context(case: ReleaseCase, pack: Pack, options: Options) -> CaseContext:
+    return numbered_case(case, pack, KIND.name, "Release of Order Preventing Occupancy")
 
 
 KIND = Kind(

@@ -11,7 +11,6 @@ items summing to it. ``docgen state-restoration-cost`` issues it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 
 from docgen.cases.common import (
@@ -27,11 +26,11 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.documents.base import (
-    Context,
-    DocMeta,
+    CaseContext,
     Kind,
     Options,
     issued_on,
+    numbered_case,
     recipient_of,
     site_of,
 )
@@ -117,16 +116,8 @@ def check(case: CostCase, pack: Pack, options: Options) -> list[Problem]:
     return problems
 
 
-@dataclass(frozen=True, kw_only=True)
-class CostContext(Context):
-    case: CostCase
-
-
-def context(case: CostCase, pack: Pack, options: Options) -> CostContext:
-    title = "Statement of the Cost of Corrective Action"
-    return CostContext(
-        case=case, doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued)
-    )
+def context(case: CostCase, pack: Pack, options: Options) -> CaseContext:
+    return numbered_case(case, pack, KIND.name, "Statement of the Cost of Corrective Action")
 
 
 KIND = Kind(

@@ -10,8 +10,6 @@ lien upon the property until paid (docgen.documents.restoration_cost, .lien_noti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from docgen.cases.common import (
     IsoDate,
     Jurisdiction,
@@ -25,11 +23,11 @@ from docgen.cases.common import (
 )
 from docgen.documents.base import (
     COURTESY_LANGUAGES,
-    Context,
-    DocMeta,
+    CaseContext,
     Kind,
     Options,
     issued_on,
+    numbered_case,
     recipient_of,
     site_of,
     site_problems,
@@ -82,16 +80,8 @@ def check(case: RestorationCase, pack: Pack, options: Options) -> list[Problem]:
     return problems
 
 
-@dataclass(frozen=True, kw_only=True)
-class RestorationContext(Context):
-    case: RestorationCase
-
-
-def context(case: RestorationCase, pack: Pack, options: Options) -> RestorationContext:
-    title = "Notice Requiring Restoration of Lands"
-    return RestorationContext(
-        case=case, doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued)
-    )
+def context(case: RestorationCase, pack: Pack, options: Options) -> CaseContext:
+    return numbered_case(case, pack, KIND.name, "Notice Requiring Restoration of Lands")
 
 
 KIND = Kind(

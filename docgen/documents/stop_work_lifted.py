@@ -8,8 +8,6 @@ persons the order was served on. ``docgen lift`` issues it from the register.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from docgen.cases.common import (
     IsoDate,
     Jurisdiction,
@@ -22,11 +20,11 @@ from docgen.cases.common import (
 )
 from docgen.documents.base import (
     COURTESY_LANGUAGES,
-    Context,
-    DocMeta,
+    CaseContext,
     Kind,
     Options,
     issued_on,
+    numbered_case,
     recipient_of,
     site_of,
 )
@@ -89,16 +87,8 @@ def check(case: LiftCase, pack: Pack, options: Options) -> list[Problem]:
     return []
 
 
-@dataclass(frozen=True, kw_only=True)
-class LiftContext(Context):
-    case: LiftCase
-
-
-def context(case: LiftCase, pack: Pack, options: Options) -> LiftContext:
-    title = "Notice Lifting Stop-Work Order"
-    return LiftContext(
-        case=case, doc=DocMeta.numbered(KIND.name, title, case.number, pack, case.issued)
-    )
+def context(case: LiftCase, pack: Pack, options: Options) -> CaseContext:
+    return numbered_case(case, pack, KIND.name, "Notice Lifting Stop-Work Order")
 
 
 KIND = Kind(

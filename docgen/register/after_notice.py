@@ -17,11 +17,36 @@ from sqlalchemy.orm import Session
 from docgen.documents import get_kind, kinds_with, the_kind
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
+from docgen.law.packs import load_pack
 from docgen.register import db
 from docgen.register.db import Refused, RegisterError
 from docgen.register.models import Document
-from docgen.register.queries import in_effect
+from docgen.register.queries import document_row, in_effect
 from docgen.register.standing import served_on
+
+
+def opened(
+    session: Session, number: str, jurisdiction: str | None, on: date, step: str
+) -> tuple[Document, Pack, str]:
+    """The document ``number`` a step is taken on, its municipality's pack as of ``on``,
+    and the provision the document of ``step`` rests on (refused where the law has none)."""
+    doc: Document = document_row(session, number, jurisdiction)
+    pack = load_pack(doc.jurisdiction, on)
+    return doc, pack, pack.require(kind_of(step))
+
+
+def once(session: Session, doc: Document, step: str, why: str, said: str) -> None:
+    """Refused when ``doc`` already has its document of ``step``: ``said`` says so, naming
+    ``{doc}`` and the one that follows it, ``{done}``."""
+    done = following(session, doc, step)
+    if done is not None:
+        raise RegisterError(f"{said.format(doc=doc.number, done=done.number)} ({why})")
+
+
+def without_article(person: dict[str, Any]) -> dict[str, Any]:
+    """A person served, without an earlier piece's certified article number (each mailed
+    piece has its own: LAW.md § 2)."""
+    return {k: v for k, v in person.items() if k != "certified_article"}
 
 
 def kind_of(step: str) -> str:

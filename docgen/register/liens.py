@@ -24,16 +24,22 @@ from sqlalchemy.orm import Session
 from docgen.api import FORMATS
 from docgen.documents.affidavit_of_service import issuing_officer
 from docgen.errors import Problem
-from docgen.law.packs import load_pack
 from docgen.register import db
-from docgen.register.after_notice import dated, following, kind_of, of_step, refuse
+from docgen.register.after_notice import (
+    dated,
+    kind_of,
+    of_step,
+    once,
+    opened,
+    refuse,
+    without_article,
+)
 from docgen.register.audit import actor, record
 from docgen.register.db import RegisterError, guarded
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
 from docgen.register.models import Document, LienPayment
 from docgen.register.models import Site as SiteRow
-from docgen.register.occupancy import _without_article
 from docgen.register.queries import document_row
 from docgen.register.records import Issued
 from docgen.register.restoration import COST, RESTORE
@@ -73,13 +79,9 @@ def record_lien(
         session,
         held,
     ):
-        statement: Document = document_row(session, number, jurisdiction)
-        pack = load_pack(statement.jurisdiction, on)
-        why = pack.require(kind)
+        statement, pack, why = opened(session, number, jurisdiction, on, LIEN)
         of_step(statement, COST, why)
-        done = following(session, statement, LIEN)
-        if done is not None:
-            raise RegisterError(f"{statement.number} has its notice of lien: {done.number} ({why})")
+        once(session, statement, LIEN, why, "{doc} has its notice of lien: {done}")
         refuse(dated(on, pack, statement.issued, f"the statement {statement.number}", why))
         site = session.get(SiteRow, statement.site_id) if statement.site_id else None
         tax_map = (site.tax_map if site else None) or statement.case["site"].get("tax_map")
@@ -96,7 +98,7 @@ def record_lien(
             "jurisdiction": statement.jurisdiction,
             "issued": on.isoformat(),
             "officer": issuing_officer(statement.case),
-            "owner": _without_article(statement.case["recipient"]),
+            "owner": without_article(statement.case["recipient"]),
             "property": {"address": address, "tax_map": tax_map},
             "amount": statement.case["total"],
             "statement": {"number": statement.number, "issued": statement.issued.isoformat()},
@@ -147,13 +149,9 @@ def record_payment(
     more than the balance, a day after today or before the lien."""
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        lien: Document = document_row(session, number)
-        pack = load_pack(lien.jurisdiction, on)
-        why = pack.require(kind_of(LIEN))
+        lien, pack, why = opened(session, number, None, on, LIEN)
         of_step(lien, LIEN, why)
-        released = following(session, lien, RELEASE)
-        if released is not None:
-            raise RegisterError(f"{lien.number} was released by {released.number} ({why})")
+        once(session, lien, RELEASE, why, "{doc} was released by {done}")
         owed = balance(session, lien)
         amount = Decimal(amount).quantize(CENT)
         problems: list[Problem] = dated(on, pack, lien.issued, f"the lien {lien.number}", why)
@@ -199,13 +197,9 @@ def release_lien(
         session,
         held,
     ):
-        lien: Document = document_row(session, number, jurisdiction)
-        pack = load_pack(lien.jurisdiction, on)
-        why = pack.require(kind)
+        lien, pack, why = opened(session, number, jurisdiction, on, RELEASE)
         of_step(lien, LIEN, why)
-        done = following(session, lien, RELEASE)
-        if done is not None:
-            raise RegisterError(f"{lien.number} was already released by {done.number} ({why})")
+        once(session, lien, RELEASE, why, "{doc} was already released by {done}")
         owed = balance(session, lien)
         if owed > 0:
             raise RegisterError(

@@ -17,23 +17,24 @@ from docgen.api import FORMATS
 from docgen.documents import get_kind
 from docgen.documents.affidavit_of_service import issuing_officer, persons_served
 from docgen.errors import Problem
-from docgen.law.packs import load_pack
 from docgen.register.after_notice import (
     dated,
     following,
     kind_of,
     of_step,
+    once,
+    opened,
     refuse,
     rests_on,
     served,
     violations_of,
+    without_article,
 )
 from docgen.register.audit import actor
 from docgen.register.db import RegisterError
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
 from docgen.register.models import Document
-from docgen.register.queries import document_row
 from docgen.register.records import Issued
 
 ORDER, RELEASE = "withholds", "releases-hold"  # the steps (Kind.step)
@@ -74,9 +75,7 @@ def withhold(
         session,
         held,
     ):
-        doc: Document = document_row(session, number, jurisdiction)
-        pack = load_pack(doc.jurisdiction, on)
-        why = pack.require(kind)
+        doc, pack, why = opened(session, number, jurisdiction, on, ORDER)
         day = rests_on(doc, pack, why)
         problems: list[Problem] = []
         if not premises.strip():
@@ -84,7 +83,7 @@ def withhold(
             problems.append(Problem("premises", missing, why))
         problems += dated(on, pack, day, f"service of {doc.number} was complete", why)
         refuse(problems)
-        people = [_without_article(p) for p in persons_served(doc.case)]
+        people = [without_article(p) for p in persons_served(doc.case)]
         case = {
             "jurisdiction": doc.jurisdiction,
             "issued": on.isoformat(),
@@ -133,13 +132,9 @@ def release(
         session,
         held,
     ):
-        order: Document = document_row(session, number, jurisdiction)
-        pack = load_pack(order.jurisdiction, on)
-        why = pack.require(kind)
+        order, pack, why = opened(session, number, jurisdiction, on, RELEASE)
         of_step(order, ORDER, why)
-        done = following(session, order, RELEASE)
-        if done is not None:
-            raise RegisterError(f"{order.number} was already released by {done.number} ({why})")
+        once(session, order, RELEASE, why, "{doc} was already released by {done}")
         day = served(order, pack, why)
         refuse(dated(on, pack, day, f"service of {order.number} was complete", why))
         case = {
@@ -151,8 +146,8 @@ def release(
                 "served": day.isoformat(),
             },
             "officer": issuing_officer(order.case),
-            "recipient": _without_article(order.case["recipient"]),
-            "copies_to": [_without_article(p) for p in order.case.get("copies_to") or []],
+            "recipient": without_article(order.case["recipient"]),
+            "copies_to": [without_article(p) for p in order.case.get("copies_to") or []],
             "site": order.case["site"],
             "premises": order.case["premises"],
             "building_department": order.case["building_department"],
@@ -168,9 +163,3 @@ def release(
 
 def released_by(session: Any, order: Document) -> Document | None:
     return following(session, order, RELEASE)
-
-
-def _without_article(person: dict[str, Any]) -> dict[str, Any]:
-    """A person served, without an earlier piece's certified article number (each mailed
-    piece has its own: LAW.md § 2)."""
-    return {k: v for k, v in person.items() if k != "certified_article"}

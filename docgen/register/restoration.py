@@ -22,16 +22,17 @@ from docgen.api import FORMATS
 from docgen.documents import get_kind
 from docgen.documents.affidavit_of_service import issuing_officer, persons_served
 from docgen.errors import Problem
-from docgen.law.packs import load_pack
 from docgen.register.after_notice import (
     dated,
-    following,
     kind_of,
     of_step,
+    once,
+    opened,
     refuse,
     rests_on,
     served,
     violations_of,
+    without_article,
 )
 from docgen.register.audit import actor
 from docgen.register.db import RegisterError
@@ -39,7 +40,6 @@ from docgen.register.inspections import INSPECTION
 from docgen.register.issuing import Request, issue_in, write_out
 from docgen.register.lost import recording
 from docgen.register.models import Document
-from docgen.register.occupancy import _without_article
 from docgen.register.queries import document_row, in_effect
 from docgen.register.records import Issued
 
@@ -69,9 +69,7 @@ def require(
         session,
         held,
     ):
-        doc: Document = document_row(session, number, jurisdiction)
-        pack = load_pack(doc.jurisdiction, on)
-        why = pack.require(kind)
+        doc, pack, why = opened(session, number, jurisdiction, on, RESTORE)
         day = rests_on(doc, pack, why)
         problems: list[Problem] = []
         if not restore.strip():
@@ -84,7 +82,7 @@ def require(
             )
             problems.append(Problem("restore_by", message, why))
         refuse(problems)
-        people = [_without_article(p) for p in persons_served(doc.case)]
+        people = [without_article(p) for p in persons_served(doc.case)]
         case = {
             "jurisdiction": doc.jurisdiction,
             "issued": on.isoformat(),
@@ -169,13 +167,9 @@ def state_cost(
         session,
         held,
     ):
-        notice: Document = document_row(session, number, jurisdiction)
-        pack = load_pack(notice.jurisdiction, on)
-        why = pack.require(kind)
+        notice, pack, why = opened(session, number, jurisdiction, on, COST)
         of_step(notice, RESTORE, why)
-        done = following(session, notice, COST)
-        if done is not None:
-            raise RegisterError(f"{notice.number} has its statement of cost: {done.number} ({why})")
+        once(session, notice, COST, why, "{doc} has its statement of cost: {done}")
         day = served(notice, pack, why)
         restore_by = date.fromisoformat(notice.case["restore_by"])
         problems = dated(on, pack, restore_by, "the date set for restoration", why)
