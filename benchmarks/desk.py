@@ -63,7 +63,7 @@ def fill_register(url: str, count: int) -> None:
     from docgen.cases.loader import read_case_file
     from docgen.demo import sample_cases
     from docgen.register import Register
-    from docgen.register.models import Document, DocumentFile, Offense, Respondent
+    from docgen.register.storage.models import Document, DocumentFile, Offense, Respondent
 
     samples = [read_case_file(p) for k, p in sample_cases() if k == "notice-of-violation"]
     with Register.open(url) as register:
@@ -204,8 +204,8 @@ def main() -> None:
         started = time.perf_counter()
         fill_register(url, args.documents)
         print(f"filled in {time.perf_counter() - started:.1f} s")
-        from docgen.desk import accounts
-        from docgen.desk.database import sessions
+        from docgen.desk.admin import accounts
+        from docgen.desk.base.database import sessions
 
         accounts.add_user(sessions(url), "clerk", "clerk", PASSWORD)
         port = free_port()
@@ -221,8 +221,8 @@ def main() -> None:
 
 
 def run(base: str, count: int) -> None:
-    from docgen.desk import forms
-    from docgen.register.filters import FILTERS
+    from docgen.desk.base import forms
+    from docgen.register.reading.filters import FILTERS
 
     with httpx.Client(base_url=base, timeout=120) as client:
         for _ in range(300):
@@ -379,7 +379,7 @@ def percentile(times: list[float], share: float) -> float:
 
 def clerks_at_work(base: str, args: argparse.Namespace, number: str, issuing: bool) -> Timings:
     """``args.clerks`` clerks working while (with ``issuing``) the issuers issue."""
-    from docgen.desk import forms
+    from docgen.desk.base import forms
 
     case = sample_notice()
     typed = dict(forms.pairs_of({k: v for k, v in case.items() if k not in forms.SET_BY_DESK}))
@@ -437,8 +437,8 @@ def concurrent_clerks(args: argparse.Namespace) -> None:
 
 
 def concurrent_on(home: str, url: str, label: str, args: argparse.Namespace) -> None:
-    from docgen.desk import accounts
-    from docgen.desk.database import sessions
+    from docgen.desk.admin import accounts
+    from docgen.desk.base.database import sessions
 
     os.environ["DOCGEN_HOME"] = home
     fill_register(url, min(args.documents, 2000))

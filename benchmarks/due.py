@@ -9,7 +9,7 @@ of deficiency (served) and a notice of violation (served) issued for real; then 
 gets copies of those rows (new numbers, the site's own row, the service events), and the
 rest of ``--documents`` are inspection reports, so every site has a halt in effect, two
 corrective actions, a remedy date and an appeal deadline. Printed: the median and the
-slowest of ``--rounds`` calls of docgen.register.due.calendar (everything due, overdue
+slowest of ``--rounds`` calls of docgen.register.reading.due.calendar (everything due, overdue
 first) and of the iCalendar feed made from it; of ``docgen due --json`` (a process each
 time, its start included); and of GET /due on `docgen serve` signed in as a clerk
 (everything), beside the target and the machine's load.
@@ -46,8 +46,8 @@ def main() -> None:
         os.environ["DOCGEN_HOME"] = home
         os.environ.pop("DOCGEN_DATABASE_URL", None)
         from docgen.register import Register
-        from docgen.register.due import calendar
-        from docgen.register.feed import ics
+        from docgen.register.reading.due import calendar
+        from docgen.register.reading.feed import ics
 
         with Register.open() as reg:
             made = fill(reg, Path(home), args.documents, args.sites)
@@ -114,8 +114,8 @@ def timed_command(url: str, rounds: int) -> tuple[list[float], list[float]]:
 def timed_page(home: str, url: str, rounds: int) -> tuple[list[float], list[float]]:
     """GET /due on `docgen serve`, signed in as a clerk (everything due), after one
     warm-up: (wall, the server process's CPU per request)."""
-    from docgen.desk import accounts
-    from docgen.desk.database import sessions
+    from docgen.desk.admin import accounts
+    from docgen.desk.base.database import sessions
 
     accounts.add_user(sessions(url), "clerk", "clerk", PASSWORD)
     server, base = serve_desk(home, url, 1)
@@ -140,10 +140,10 @@ def timed_page(home: str, url: str, rounds: int) -> tuple[list[float], list[floa
 def fill(reg, home: Path, documents: int, sites: int) -> int:
     """Real documents at one site, copied to ``sites`` sites; inspection reports up to
     ``documents``. Returns the number of documents."""
-    from docgen.register import db
-    from docgen.register.inspections import notify_deficiency, record_inspection_case
-    from docgen.register.models import Document, Offense, ServiceEvent, Site
-    from docgen.register.service import Service
+    from docgen.register.matter.inspections import notify_deficiency, record_inspection_case
+    from docgen.register.matter.service import Service
+    from docgen.register.storage import db
+    from docgen.register.storage.models import Document, Offense, ServiceEvent, Site
 
     inspected = record_inspection_case(reg, inspection(home, photos=0), formats=("html",))
     nod = notify_deficiency(reg, inspected.number, date(2026, 11, 30), formats=("html",))

@@ -20,7 +20,7 @@ import argparse
 import unicodedata
 from collections import defaultdict
 
-from docgen.register.matching import look_alikes, loose_key, loose_keys, name_key
+from docgen.register.people.matching import look_alikes, loose_key, loose_keys, name_key
 
 LOCALES = {
     "Latin": ["en_US", "es_ES", "de_DE", "fr_FR", "pl_PL", "vi_VN"],

@@ -66,7 +66,7 @@ def bulk_register(url: str, documents: int) -> list[int]:
     """A register holding ``documents`` notices, inserted as rows; the respondents' ids."""
     from sqlalchemy import insert
 
-    from docgen.register import models as m
+    from docgen.register.storage import models as m
 
     per_person = 5
     now = datetime.now().astimezone()

@@ -30,16 +30,17 @@ from pathlib import Path
 
 import yaml
 
-from docgen.register import Register, db
-from docgen.register.imports import CHUNK, HEADER_ROW, import_history
-from docgen.register.models import Respondent, RespondentAddress
+from docgen.register import Register
+from docgen.register.people.imports import CHUNK, HEADER_ROW, import_history
+from docgen.register.storage import db
+from docgen.register.storage.models import Respondent, RespondentAddress
 from tests.helpers import pgserver
 from tests.helpers.register_cases import notice
 
 ISSUER = """
 import sys, time
 from docgen.register import Register
-from docgen.register.db import RegisterError
+from docgen.register.storage.db import RegisterError
 url, case, stop = sys.argv[1], sys.argv[2], sys.argv[3]
 import os
 times, failures = [], 0

@@ -11,7 +11,7 @@ inspection reports, notices of deficiency, notices of violation, stop-work order
 penalty statements of the past fourteen months spread over ``--sites`` sites, every tenth
 one superseded by a correction, and an offense with a disposition for every notice of
 violation. Printed: the median and the slowest of ``--rounds`` calls of
-docgen.register.year.figures for the last twelve months (every count with its numbers),
+docgen.register.reading.year.figures for the last twelve months (every count with its numbers),
 beside the target and the machine's load, and a check that the counts add up; and the
 median of by_month, the chart's counts made from them.
 """
@@ -46,8 +46,8 @@ def fill(url: str, documents: int, sites: int) -> int:
     """``documents`` rows, the newest first; every tenth one a correction of the one before
     it. Returns how many of them the twelve months' figures must count (not superseded,
     issued in the period)."""
-    from docgen.register import db
-    from docgen.register.models import Document, Offense, Respondent, Site
+    from docgen.register.storage import db
+    from docgen.register.storage.models import Document, Offense, Respondent, Site
 
     now = datetime.now(UTC)
     start = TODAY - timedelta(days=364)
@@ -118,7 +118,7 @@ def fill(url: str, documents: int, sites: int) -> int:
 
 
 def measure(url: str, label: str, documents: int, sites: int, rounds: int) -> None:
-    from docgen.register.year import Period, by_month, figures
+    from docgen.register.reading.year import Period, by_month, figures
 
     start = time.perf_counter()
     expected = fill(url, documents, sites)

@@ -39,12 +39,12 @@ from docgen.desk.commands import serve, users
 from docgen.errors import CaseInvalid, DocgenError, OutputUsage, Unanswered
 from docgen.law import JURISDICTION_HELP
 from docgen.queue.cli import worker
-from docgen.register.after_notice_cli import COMMANDS as AFTER_NOTICE
-from docgen.register.appeal_cli import COMMANDS as APPEAL_COMMANDS
-from docgen.register.certify_cli import certify
-from docgen.register.cli import attach
-from docgen.register.inspection_cli import COMMANDS
-from docgen.register.swppp_cli import fees, swppp, year
+from docgen.register.commands.after_notice import COMMANDS as AFTER_NOTICE
+from docgen.register.commands.appeals import COMMANDS as APPEAL_COMMANDS
+from docgen.register.commands.certify import certify
+from docgen.register.commands.documents import attach
+from docgen.register.commands.inspections import COMMANDS
+from docgen.register.commands.swppp import fees, swppp, year
 from docgen.render.variants import check_variant
 from docgen.signing.cli import keys
 
@@ -122,8 +122,8 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``docgen --version``: this docgen's version and the register's schema revision."""
     if not value or ctx.resilient_parsing:
         return
-    # register.db loads sqlalchemy, asyncio, ssl (+260 ms): kept out of `docgen --help`'s start
-    from docgen.register.db import default_url, schema_said
+    # register.storage.db loads sqlalchemy, asyncio, ssl (+260 ms): kept out of `docgen --help`'s start
+    from docgen.register.storage.db import default_url, schema_said
 
     click.echo(f"docgen {__version__}")
     click.echo(schema_said(default_url()))

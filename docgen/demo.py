@@ -58,7 +58,7 @@ def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int
         f"{len(jobs) - failures} documents rendered into {out}/"
         + (f", {failures} failed" if failures else "")
     )
-    # register.demo loads sqlalchemy, asyncio, ssl (+310 ms): loaded on first use
-    from docgen.register.demo import issue_samples
+    # register.commands.demo loads sqlalchemy, asyncio, ssl (+310 ms): loaded on first use
+    from docgen.register.commands.demo import issue_samples
 
     return failures + issue_samples(out, sample_cases(), formats, echo)

@@ -1,4 +1,4 @@
-"""What a secret a person chooses must be: a desk user's password (docgen.desk.auth) and
+"""What a secret a person chooses must be: a desk user's password (docgen.desk.base.auth) and
 a signing key's passphrase (`docgen keys create`, docgen.signing.keys), by one rule, as
 NIST SP 800-63B (5.1.1.2) has it: at least 12 characters, counted as they show (a
 character that prints nothing, or a combining mark drawn on the one before it, adds no

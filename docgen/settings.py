@@ -361,7 +361,7 @@ def public_address_problems(jurisdictions: list[str]) -> list[str]:
     Every issued document tells the public to check it at the settings'
     ``verification.address``: each municipality with a settings file must give one that
     is not loopback, and at least one must. (A municipality without settings cannot issue
-    from such a desk: :func:`docgen.register.checks.prepare` refuses.) Empty when fine."""
+    from such a desk: :func:`docgen.register.matter.checks.prepare` refuses.) Empty when fine."""
     found = [local for j in jurisdictions if (local := load_settings(j)) is not None]
     problems = [said for local in found if (said := address_problem(local)) is not None]
     if not found:

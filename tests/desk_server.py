@@ -77,7 +77,7 @@ def typed_sample(kind: str, name: str) -> tuple[dict, dict[str, str]]:
     """A sample case (fixtures/KIND/NAME.yaml) and what a clerk types for it in the form
     (what the form asks for: a served kind's service is recorded after issue, not typed)."""
     from docgen.cases.loader import read_case_file
-    from docgen.desk import forms
+    from docgen.desk.base import forms
 
     case = read_case_file(ROOT / "fixtures" / kind / f"{name}.yaml")
     typed = forms.pairs_of({k: v for k, v in case.items() if k not in forms.not_asked(kind)})
@@ -163,8 +163,8 @@ def start_desk(home: Path, database: str = "", options: tuple[str, ...] = ()) ->
 
 def add_users(database: str) -> None:
     """USERS added to ``database``, each with PASSWORD, through the accounts' API."""
-    from docgen.desk import accounts
-    from docgen.desk.database import sessions
+    from docgen.desk.admin import accounts
+    from docgen.desk.base.database import sessions
 
     db = sessions(database)
     try:

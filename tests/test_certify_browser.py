@@ -20,7 +20,7 @@ from desk_browser import axe_violations, sign_in
 from desk_server import docgen, free_port, start_desk, stop_desk
 from playwright.sync_api import expect
 
-from docgen.desk.certify_public import MISSES
+from docgen.desk.public.certify_public import MISSES
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import pki
 

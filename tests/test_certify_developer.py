@@ -20,7 +20,7 @@ import pytest
 from desk_server import PASSWORD, csrf_of, docgen, start_desk, stop_desk
 from pypdf import PdfReader
 
-from docgen.register.invitations import statement
+from docgen.register.sites.invitations import statement
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import cli, pki
 
@@ -287,7 +287,7 @@ def test_the_swppp_set_downloaded_from_the_desk_verifies(desk, tmp_path):
 def test_the_firms_page_says_sealed_only_when_it_is(sealed):
     """Issue 47, item 3: "It is sealed by the municipality" was said of every certification,
     sealed or not (a Village without a signing key issues unsealed)."""
-    from docgen.desk.web import pages
+    from docgen.desk.base.web import pages
 
     page = (
         pages()

@@ -150,10 +150,10 @@ def test_caddy_closes_connections_slow_to_send_their_request():
     """The documented Caddyfile, as Caddy reads it: a request's head within 10 s, the
     whole request within 2 minutes 30 seconds, an idle connection closed after 2 minutes
     (Caddy's own defaults have no limit; `docgen serve --header-timeout` is the desk's
-    own). The body's time is longer than each of the desk's own (docgen.desk.limits), so
+    own). The body's time is longer than each of the desk's own (docgen.desk.server.limits), so
     a slow body is refused by the desk's 408, never Caddy's empty 200
     (tests/test_desk_slow_clients.py drives one through)."""
-    from docgen.desk import limits
+    from docgen.desk.server import limits
 
     caddy = need("caddy")
     adapted = subprocess.run(

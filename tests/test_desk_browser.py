@@ -141,7 +141,8 @@ def test_a_notice_is_issued_served_found_and_verified(page, desk, tmp_path):
     with page.expect_download() as docx_download:
         page.get_by_role("link", name="Download DOCX").click()
     assert docx_download.value.path().read_bytes()[:2] == b"PK"
-    from docgen.register import Register, issuing
+    from docgen.register import Register
+    from docgen.register.matter import issuing
 
     with Register.open(f"sqlite:///{desk.home / 'docgen.sqlite'}") as register:
         assert register.files(number)["pdf"] == pdf

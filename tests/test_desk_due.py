@@ -55,7 +55,7 @@ def test_home_is_what_is_due_and_the_feed_is_the_officers_calendar(desk, tmp_pat
 
 
 def test_each_user_sees_their_own_and_the_clerk_everything(desk, tmp_path):
-    """A calendar per user (a reading of issue 32 item 6, docgen.register.due): the items
+    """A calendar per user (a reading of issue 32 item 6, docgen.register.reading.due): the items
     of the documents a user recorded (a notice of deficiency's also for whoever recorded
     its inspection); a clerk sees everything first, anyone may switch views; each feed
     is its user's own."""

@@ -17,7 +17,7 @@ import zipfile
 import pytest
 from desk_server import start_draft, typed_sample
 
-from docgen.desk.forms import input_id
+from docgen.desk.base.forms import input_id
 from tests.helpers import hostile, readback
 from tests.helpers.procs import peak_memory_kb, renderer_pids
 

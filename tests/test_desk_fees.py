@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 
 from docgen.law.packs import load_pack
 from docgen.register import Register
-from docgen.register.invitations import today_in
-from docgen.register.swppp import add_plan, record_review
+from docgen.register.plans.swppp import add_plan, record_review
+from docgen.register.sites.invitations import today_in
 from tests.helpers.readback import pdf_text
 
 PHONE = {"width": 390, "height": 844}

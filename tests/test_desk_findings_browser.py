@@ -231,9 +231,9 @@ def test_a_stop_work_order_from_a_notice_without_a_landowner_is_a_draft_asking_f
     for beside their fields in the form's words, never a refusal on the notice's page."""
     from datetime import timedelta
 
-    from docgen.desk.forms import input_id
+    from docgen.desk.base.forms import input_id
     from docgen.register import Register
-    from docgen.register.inspections import notify_deficiency
+    from docgen.register.matter.inspections import notify_deficiency
     from tests.helpers.inspection_cases import APPLICANT, DEVELOPER, INSPECTION, TODAY
 
     day = TODAY - timedelta(days=20)

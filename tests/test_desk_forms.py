@@ -9,7 +9,7 @@ import pytest
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.demo import sample_cases
-from docgen.desk import forms
+from docgen.desk.base import forms
 from docgen.documents import KINDS
 from docgen.errors import Problem
 from docgen.law.packs import load_pack, pack_names
@@ -55,7 +55,7 @@ def test_every_input_is_labelled_and_named_once(kind, jurisdiction):
 @pytest.mark.parametrize("kind", ["maintenance-easement", "maintenance-agreement"])
 def test_the_map_exhibit_is_a_file_sent_never_a_path_typed(kind):
     """Exhibits are the case's files, not the server's (issue 29 item 5): the desk asks for
-    the map as an upload (docgen.desk.uploads), beside its provision."""
+    the map as an upload (docgen.desk.drafting.uploads), beside its provision."""
     (path, node), *others = forms.uploads(forms.form_for(kind, "homer")).items()
     assert (path, node.widget, others) == ("easement.exhibit", "upload", [])
     assert node.citation in ("§ 228-78D(3)", "§ 228-78D(5)")

@@ -26,11 +26,11 @@ from desk_browser import axe_violations, sign_in
 from desk_server import csrf_of, database, start_draft, typed_sample
 from playwright.sync_api import expect
 
-from docgen.desk.forms import input_id
+from docgen.desk.base.forms import input_id
 from docgen.documents.photos import MAX_PHOTOS
 from docgen.register import Register
-from docgen.register.db import RegisterError
-from docgen.register.inspections import notify_deficiency
+from docgen.register.matter.inspections import notify_deficiency
+from docgen.register.storage.db import RegisterError
 from tests.helpers.inspection_cases import (
     CHOSEN,
     GPS_IFD,
@@ -352,8 +352,8 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
     naming the notice and the inspection; the officer sets only the remedies' dates."""
     from datetime import timedelta
 
-    from docgen.desk import forms
-    from docgen.register.inspections import STARTED
+    from docgen.desk.base import forms
+    from docgen.register.matter.inspections import STARTED
     from tests.helpers.readback import pdf_text
     from tests.helpers.served import service_of
 

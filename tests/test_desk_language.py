@@ -131,7 +131,7 @@ def test_the_clerk_keeps_a_respondents_language_and_the_next_notice_offers_its_c
     among the languages docgen has courtesy renditions in; the register keeps it with an
     audit entry, and the next notice to them starts at, and is issued with, the courtesy
     copy in that language."""
-    from docgen.register.copies import rendition_languages
+    from docgen.register.rules.copies import rendition_languages
 
     clerk = desk.signed_in("ann")
     number, respondent = respondent_of_an_issued_notice(desk, clerk, "homer-deadline-thanksgiving")

@@ -72,7 +72,7 @@ def test_ids_of_25_digits_or_not_ascii_digits_are_not_found(desk, path):
 
 
 def test_rows_stop_at_the_cap(desk):
-    from docgen.desk.forms import MAX_ROW
+    from docgen.desk.base.forms import MAX_ROW
 
     client = desk.signed_in("ann")
     where, token = start_draft(client, "notice-of-violation")
@@ -89,7 +89,7 @@ def test_crlf_typed_in_a_legal_description_prints_its_paragraphs(desk):
     from pypdf import PdfReader
 
     from docgen import api
-    from docgen.desk import forms
+    from docgen.desk.base import forms
 
     attorney = desk.signed_in("ada")
     where, token = start_draft(attorney, "maintenance-easement")
@@ -158,7 +158,7 @@ def test_content_disposition_is_rfc_6266_whatever_the_number(desk):
     """A number typed on the command line with quotes and a second filename is either
     refused at issue or sent as a sanitized filename and an encoded filename*."""
     from docgen.register import Register
-    from docgen.register.db import RegisterError
+    from docgen.register.storage.db import RegisterError
 
     case, _ = typed_sample("stop-work-order", "homer-silt-fence")
     case = {**case, "number": 'X"; filename="evil.exe'}
@@ -191,7 +191,7 @@ def test_the_register_and_its_folder_are_the_owners_only(tmp_path):
 
 
 def test_a_connection_slow_to_send_its_head_is_closed_and_a_kept_one_is_not(tmp_path):
-    """uvicorn has no header timeout of its own (docgen.desk.connections): a connection
+    """uvicorn has no header timeout of its own (docgen.desk.server.connections): a connection
     that sends nothing, or its headers a byte at a time, is closed after --header-timeout;
     a kept-alive connection that asks again later, within the keep-alive, is answered."""
     from desk_server import environment, free_port, sqlite_of
@@ -264,8 +264,8 @@ def test_the_public_certify_door_has_its_own_budget_and_checks_the_link_first(de
     """An anonymous POST to /certify/<token>: past the scan's size it is refused before the
     page is asked (not the signed-in pages' 20 MB), and to a link that does not work it is
     answered at once, its body never read (a client sending nothing after its head)."""
-    from docgen.desk import limits
-    from docgen.register import invitations
+    from docgen.desk.server import limits
+    from docgen.register.sites import invitations
 
     assert limits.SCAN_UPLOAD == invitations.MAX_SCAN
     stranger = desk.client()

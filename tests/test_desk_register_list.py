@@ -275,6 +275,6 @@ def test_the_same_filters_and_export_on_postgresql(postgres_server, tmp_path):
 )
 def test_a_csv_cell_is_neutralised_after_any_separator(typed, kept):
     """European Excel splits a CSV on ";": a formula after one ran (issue 48)."""
-    from docgen.desk.register_list import _cell
+    from docgen.desk.documents.register_list import _cell
 
     assert _cell(typed) == kept

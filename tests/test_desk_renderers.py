@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 
-from docgen.desk import renderers
+from docgen.desk.server import renderers
 from docgen.documents import DOCUMENTS, get_kind
 from docgen.render import PRELOAD
 from tests.helpers.cli import python_process

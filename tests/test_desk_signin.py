@@ -71,7 +71,7 @@ def test_a_strangers_wrong_passwords_slow_the_name_down_and_unlock_ends_it(desk)
 def test_the_wait_grows_but_never_holds_a_name_past_a_minute(desk):
     from datetime import UTC, datetime, timedelta
 
-    from docgen.desk import auth
+    from docgen.desk.base import auth
 
     stranger = desk.client()
     for _ in range(3):
@@ -219,7 +219,7 @@ def test_x_forwarded_for_is_believed_only_from_the_proxy(tmp_path):
     (127.0.0.2 here) is believed."""
     import httpx
 
-    from docgen.desk import auth
+    from docgen.desk.base import auth
 
     desk = start_desk(
         tmp_path,

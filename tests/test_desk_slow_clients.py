@@ -1,8 +1,8 @@
 """Slow and many clients against a real `docgen serve`, bare and behind the documented
 Caddy: a body has its page's total time and size (not a time per byte), a stranger's
 body is never waited for, and one address holds only its share of the desk's requests
-and connections while a normal client keeps getting pages (docgen.desk.limits,
-docgen.desk.connections). Figures (p50/p95 under the flood): benchmarks/slow_clients.py."""
+and connections while a normal client keeps getting pages (docgen.desk.server.limits,
+docgen.desk.server.connections). Figures (p50/p95 under the flood): benchmarks/slow_clients.py."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_a_sign_in_body_a_byte_at_a_time_is_cut_off_at_10_seconds_in_all(desk):
     # Still sending for half a second, as a client that has not read the answer yet
     # would: the desk reads and drops what comes for a moment (a lingering close), so the
     # answer is read whole and the connection ends, never reset. Closed at once, the
-    # desk's system answered these bytes with a reset (docgen.desk.connections).
+    # desk's system answered these bytes with a reset (docgen.desk.server.connections).
     for _ in range(10):
         sock.sendall(b"a" * 100)
         time.sleep(0.05)

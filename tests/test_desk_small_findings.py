@@ -11,8 +11,8 @@ import socket
 import pytest
 from desk_server import csrf_of, start_desk, stop_desk
 
-from docgen.desk import renderers
-from docgen.desk.register_list import _cell
+from docgen.desk.documents.register_list import _cell
+from docgen.desk.server import renderers
 from tests.helpers import pgserver, pki
 from tests.helpers.flood import status_of
 from tests.helpers.register_cases import notice

@@ -15,7 +15,7 @@ from desk_server import docgen, serving
 from playwright.sync_api import expect
 
 from docgen.law.packs import load_pack
-from docgen.register.invitations import today_in
+from docgen.register.sites.invitations import today_in
 
 PHONE = {"width": 390, "height": 844}
 

@@ -16,8 +16,8 @@ import pytest
 from desk_server import csrf_of, start_draft, typed_sample
 
 from docgen.demo import sample_cases
-from docgen.desk import auth
-from docgen.desk.forms import not_asked, pairs_of
+from docgen.desk.base import auth
+from docgen.desk.base.forms import not_asked, pairs_of
 
 USERS = {"clerk": "ann", "officer": "otto", "attorney": "ada"}
 CODE_WORDS = {

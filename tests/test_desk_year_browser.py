@@ -14,7 +14,7 @@ from desk_server import serving
 from playwright.sync_api import expect
 
 from docgen.law.year import named_holding
-from docgen.register.invitations import today_in
+from docgen.register.sites.invitations import today_in
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
 

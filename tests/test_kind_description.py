@@ -157,8 +157,8 @@ def test_what_a_kind_follows_is_declared_and_offered_only_there():
     reinspection from a notice of deficiency); a field called ``notice`` is no claim: the
     approval of corrected work names a notice of deficiency and is made from a
     reinspection, never offered on a notice of violation's page."""
-    from docgen.desk.actions import REFERENCES, follows
-    from docgen.register.inspections import STARTED
+    from docgen.desk.documents.actions import REFERENCES, follows
+    from docgen.register.matter.inspections import STARTED
 
     for name, spec in KINDS.items():
         for source in spec.follows:

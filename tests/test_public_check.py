@@ -16,7 +16,7 @@ from desk_browser import axe_violations
 from desk_server import TIMEOUT, start_desk, start_draft, stop_desk, typed_sample
 from playwright.sync_api import expect
 
-from docgen.desk.public_check import LIMIT
+from docgen.desk.public.public_check import LIMIT
 from docgen.signing.check import check_signature
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import pki

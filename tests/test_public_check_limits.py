@@ -12,9 +12,9 @@ import httpx
 import pytest
 from desk_server import sqlite_of, start_desk, stop_desk
 
-from docgen.desk import public_check
-from docgen.desk.database import sessions
-from docgen.desk.public_check import BUSY, LIMIT, UPLOADING, UPLOADS_IN_FLIGHT, admit, finish
+from docgen.desk.base.database import sessions
+from docgen.desk.public import public_check
+from docgen.desk.public.public_check import BUSY, LIMIT, UPLOADING, UPLOADS_IN_FLIGHT, admit, finish
 from docgen.register import Register
 from tests.helpers import pgserver
 from tests.helpers.register_cases import notice
@@ -139,7 +139,7 @@ def test_the_limit_counts_uploads_and_checks_together(desk_db):
 def test_a_malformed_code_costs_one_check_for_an_issued_and_an_unknown_number(
     tmp_path, monkeypatch
 ):
-    from docgen.register.checks import public_record
+    from docgen.register.matter.checks import public_record
     from docgen.signing import codes
 
     with Register.open(sqlite_of(tmp_path)) as register:
@@ -173,7 +173,7 @@ def test_a_malformed_code_is_refused_before_the_register_is_asked(tmp_path):
     of a look-up told an issued number from an unknown one (issue 48)."""
     from sqlalchemy import event
 
-    from docgen.register.checks import public_record
+    from docgen.register.matter.checks import public_record
 
     with Register.open(sqlite_of(tmp_path)) as register:
         asked: list[str] = []

@@ -69,7 +69,7 @@ def _file_name(value: Any) -> Any:
 
 
 # A file the case names (a map exhibit): a path, read by docgen.documents.exhibits; on the
-# desk, a file uploaded to the draft (docgen.desk.uploads), never a path typed.
+# desk, a file uploaded to the draft (docgen.desk.drafting.uploads), never a path typed.
 FILE = BeforeValidator(_file_name)
 FileName = Annotated[str, FILE]
 

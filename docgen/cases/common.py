@@ -53,7 +53,7 @@ class Model(BaseModel):
 def cited(provision: str, description: str = "", signers_own: bool = False, **kwargs: Any) -> Any:
     """A pydantic Field that records the provision needing it (shown in errors and schema);
     ``signers_own``: filled in by the signer alone, through its own link, never on the
-    clerk's form (docgen.desk.forms)."""
+    clerk's form (docgen.desk.base.forms)."""
     extra: dict[str, Any] = {"provision": provision}
     if signers_own:
         extra["signers_own"] = True

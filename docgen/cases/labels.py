@@ -2,7 +2,7 @@
 ("Remedy 1, measure", counted from 1), a choice in words, and a check's problem said with
 them ("Remedy 1, measure: missing. § ... requires it.").
 
-One source for the desk's forms (docgen.desk.forms) and for ``docgen check --labels``: a
+One source for the desk's forms (docgen.desk.base.forms) and for ``docgen check --labels``: a
 label is the case model's own (the field's ``title`` where its name is not plain words,
 else its name in words); what the field is for is its description, shown as the hint.
 """

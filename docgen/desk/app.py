@@ -26,34 +26,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from docgen import __version__, library_warnings
-from docgen.desk import (
-    actions,
-    appeal_forms,
-    auth,
-    certify,
-    certify_public,
-    document_page,
-    drafts,
-    due,
-    fees_pages,
-    history_import,
-    issue_page,
-    limits,
-    logbook,
-    mailing,
-    photos,
-    public_check,
-    register_list,
-    renderers,
-    respondent_pages,
-    swppp_pages,
-    uploads,
-    users,
-    verify_page,
-    year_page,
-)
-from docgen.desk.database import sessions
-from docgen.desk.web import (
+from docgen.desk.admin import users
+from docgen.desk.base import auth
+from docgen.desk.base.database import sessions
+from docgen.desk.base.web import (
     CSP,
     CSRF_FIELD,
     LOGIN_CSRF_COOKIE,
@@ -63,6 +39,14 @@ from docgen.desk.web import (
     form_of,
     render,
 )
+from docgen.desk.day import due, mailing, year_page
+from docgen.desk.documents import actions, appeal_forms, document_page, register_list, verify_page
+from docgen.desk.drafting import drafts, photos, uploads
+from docgen.desk.issuing import issue_page
+from docgen.desk.people import history_import, respondent_pages
+from docgen.desk.public import certify_public, public_check
+from docgen.desk.server import limits, renderers
+from docgen.desk.sites import certify, fees_pages, logbook, swppp_pages
 from docgen.errors import DocgenError
 from docgen.register import Register
 
@@ -219,7 +203,7 @@ async def render_lost(request: Request, err: Exception) -> Response:
 
 async def health(request: Request) -> Response:
     """200 when the rendering processes answer (a dead one is replaced first), else 503:
-    the probe of the service's watchdog (docgen.desk.watchdog, docs/deploy.md)."""
+    the probe of the service's watchdog (docgen.desk.server.watchdog, docs/deploy.md)."""
     if await run_in_threadpool(renderers.healthy):
         # "ok" first (what a probe reads), then which docgen answers
         return PlainTextResponse(f"ok\nversion: {__version__}\n")
@@ -234,7 +218,7 @@ async def bad_input(request: Request, err: Exception) -> Response:
 
 
 async def body_refused(request: Request, err: Exception) -> Response:
-    """A body too large (413) or too slow to arrive (408) for its page (docgen.desk.limits):
+    """A body too large (413) or too slow to arrive (408) for its page (docgen.desk.server.limits):
     the words on a page; the connection is closed (the rest of the body is not read)."""
     assert isinstance(err, HTTPException)
     response = render(request, "error.html.j2", status=err.status_code, message=err.detail)

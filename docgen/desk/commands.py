@@ -93,7 +93,7 @@ def serve(
     names += [n for n in LOOPBACK if host in LOOPBACK and n not in names]
     os.environ["DOCGEN_SERVE_HOSTS"] = ",".join(n.strip("[]") for n in names)
     os.environ["DOCGEN_SERVE_SECURE"] = "1" if behind_proxy else "0"
-    os.environ["DOCGEN_SERVE_PUBLIC"] = "1" if public else "0"  # docgen.register.checks
+    os.environ["DOCGEN_SERVE_PUBLIC"] = "1" if public else "0"  # docgen.register.matter.checks
     os.environ["DOCGEN_SERVE_HEADER_TIMEOUT"] = str(header_timeout)
     os.environ["DOCGEN_SERVE_PER_ADDRESS"] = str(per_address)
     os.environ["DOCGEN_SERVE_PROXY"] = proxy_address if behind_proxy else ""
@@ -101,9 +101,9 @@ def serve(
     from docgen.signing.codes import LOCAL_DESK
 
     os.environ[LOCAL_DESK] = "" if public else _address(host, port)
-    # desk.watchdog and desk.database load sqlalchemy (+270 ms): kept out of `docgen --help`'s start
-    from docgen.desk import watchdog
-    from docgen.desk.database import engine
+    # desk.server.watchdog and desk.base.database load sqlalchemy (+270 ms): kept out of `docgen --help`'s start
+    from docgen.desk.base.database import engine
+    from docgen.desk.server import watchdog
 
     engine()  # the register made or upgraded (desk tables too) once, before the workers
     click.echo(f"docgen desk on {_address(host, port)}/ (Ctrl-C stops it)")
@@ -118,7 +118,7 @@ def serve(
         forwarded_allow_ips=proxy_address if behind_proxy else None,
         server_header=False,
         log_level="info",
-        http="docgen.desk.connections:HeadTimeout",  # uvicorn has no header timeout itself
+        http="docgen.desk.server.connections:HeadTimeout",  # uvicorn has no header timeout itself
         timeout_keep_alive=5,  # an idle connection is closed after 5 s
         timeout_graceful_shutdown=30,  # an issue in flight finishes; no request hangs on
         h11_max_incomplete_event_size=64 * 1024,  # request line and headers: 64 KB
@@ -171,8 +171,8 @@ def _password(from_stdin: bool) -> str:
 
 
 def _db():
-    # desk.database loads sqlalchemy, asyncio, ssl (+270 ms): kept out of `docgen --help`'s start
-    from docgen.desk.database import sessions
+    # desk.base.database loads sqlalchemy, asyncio, ssl (+270 ms): kept out of `docgen --help`'s start
+    from docgen.desk.base.database import sessions
 
     return sessions()
 
@@ -201,8 +201,8 @@ def add(
     name: str, role: str, full_name: str, title: str, sites: tuple[int, ...], password_stdin: bool
 ) -> None:
     """Add user NAME with a ROLE (the password read from standard input, or prompted)."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     password = _password(password_stdin)
     accounts.add_user(_db(), name, role, password, full_name=full_name, title=title, sites=sites)
@@ -216,8 +216,8 @@ def add(
 @click.option("--remove", "removed", type=click.IntRange(1), multiple=True, help="a site no more")
 def sites(name: str, added: tuple[int, ...], removed: tuple[int, ...]) -> None:
     """The sites developer NAME acts for: add or remove some (one at least stays)."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     after = accounts.set_sites(_db(), name, added, removed)
     click.echo(f"{name} acts for site{'s' * (len(after) > 1)} {', '.join(map(str, after))}")
@@ -226,8 +226,8 @@ def sites(name: str, added: tuple[int, ...], removed: tuple[int, ...]) -> None:
 @users.command("list")
 def list_() -> None:
     """List the users, their roles, full names and titles."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     db = _db()
     bound = accounts.bound_sites(db)
@@ -243,8 +243,8 @@ def list_() -> None:
 def remove(name: str) -> None:
     """Remove user NAME: signed out, and their calendar feed addresses and (a developer's)
     unsigned invitation links revoked; their unissued drafts are kept."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     kept = accounts.remove_user(_db(), name)
     note = f"; {kept} unissued draft(s) kept (docgen users transfer {name} OTHER)" if kept else ""
@@ -259,8 +259,8 @@ def remove(name: str) -> None:
 @click.option("--password-stdin", is_flag=True, help="read the password from standard input")
 def passwd(name: str, password_stdin: bool) -> None:
     """Set a new password for NAME (their sessions end)."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     accounts.set_password(_db(), name, _password(password_stdin))
     click.echo(f"password of {name} changed")
@@ -271,8 +271,8 @@ def passwd(name: str, password_stdin: bool) -> None:
 @click.argument("role", type=ROLE)
 def role(name: str, role: str) -> None:
     """Give NAME another ROLE (their sessions end)."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     accounts.set_role(_db(), name, role)
     click.echo(f"{name} is now {role}")
@@ -284,8 +284,8 @@ def role(name: str, role: str) -> None:
 @click.option("--title", default="", help="e.g. Code Enforcement Officer")
 def set_(name: str, full_name: str, title: str) -> None:
     """Set the full name and title of NAME (the officer their forms are filled with)."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     accounts.set_details(_db(), name, full_name, title)
     click.echo(f"{name}: {', '.join(filter(None, (full_name, title)))}")
@@ -295,8 +295,8 @@ def set_(name: str, full_name: str, title: str) -> None:
 @click.argument("name")
 def unlock(name: str) -> None:
     """Forget the failed sign-ins of NAME, so they can sign in at once."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     forgotten = accounts.unlock(_db(), name)
     click.echo(f"{name} unlocked ({forgotten} failed sign-in(s) forgotten)")
@@ -307,8 +307,8 @@ def unlock(name: str) -> None:
 @click.argument("target")
 def transfer(source: str, target: str) -> None:
     """Hand the unissued drafts of SOURCE (a removed user, say) to TARGET."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     moved = accounts.transfer_drafts(_db(), source, target)
     click.echo(f"{moved} draft(s) of {source} handed to {target}")
@@ -318,8 +318,8 @@ def transfer(source: str, target: str) -> None:
 @click.option("--limit", type=click.IntRange(1, 100_000), default=50, show_default=True)
 def audit(limit: int) -> None:
     """The newest sign-ins and changes to users, newest first."""
-    # desk.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
-    from docgen.desk import accounts
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    from docgen.desk.admin import accounts
 
     for row in accounts.audit_rows(_db(), limit):
         when = row.at.strftime("%Y-%m-%d %H:%M:%S")

@@ -7,7 +7,7 @@ the CEO": the approval names the notice, the deficiencies found corrected on rei
 (with the reinspection's photos), those still open, and whether work may resume (only
 when none is open; a partial approval says which stay open). It is dated on or after the
 day the notice was served and the reinspection made. Its case is made from the notice and
-the reinspection in the register (docgen.register.inspections).
+the reinspection in the register (docgen.register.matter.inspections).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def context(case: ApprovalCase, pack: Pack, options: Options) -> ApprovalContext
 
 def reinspects_a_notice(report: dict[str, Any]) -> bool:
     """Whether an inspection report's stored case is a reinspection of a notice: the
-    approval is made from such a report only (docgen.register.inspections)."""
+    approval is made from such a report only (docgen.register.matter.inspections)."""
     return bool((report.get("reinspects") or {}).get("notice"))
 
 

@@ -423,12 +423,12 @@ class Kind(_Described):
     new_notice_from: bool = False
     # The kinds it may be started from on an issued document's page, that document's
     # number going in its case's field that names it (``notice``, ``notices``), or its
-    # draft filled by the register (docgen.register.inspections.STARTED: a reinspection
+    # draft filled by the register (docgen.register.matter.inspections.STARTED: a reinspection
     # from a notice of deficiency's open deficiencies, or the violations it escalates to).
     follows: tuple[str, ...] = ()
     # The kinds an issued document of which this kind is made from by the register, whole,
     # with nothing typed (a notice of deficiency from an inspection report's deficiencies):
-    # the issued document's page offers it (docgen.register.inspections.MADE).
+    # the issued document's page offers it (docgen.register.matter.inspections.MADE).
     made_from: tuple[str, ...] = ()
     # Whether the register makes it from an issued document of a kind in ``made_from``,
     # read from that document's stored case (an approval of corrected work only from a

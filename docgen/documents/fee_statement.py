@@ -4,7 +4,7 @@ the site in the period (a review of its SWPPP, an inspection report), its date a
 reference, the rate from the municipality's fee schedule (a setting, named as the
 municipality's schedule) and the amount; the total in words and figures. Never a fee for
 a service the register has no record of: its case is made from the register
-(docgen.register.fees)."""
+(docgen.register.plans.fees)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ weather), each practice inspected with what was found and whether it is a defici
 the photos taken, each an exhibit with its time. An inspection that found nothing is
 recorded too. A deficiency carries what the notice of deficiency needs (the provision or
 SWPPP requirement, the corrective action and its date), so the notice is made from the
-report without retyping (docgen.register.inspections). A reinspection names the notice
+report without retyping (docgen.register.matter.inspections). A reinspection names the notice
 whose corrective work it inspects, and each finding says which deficiency it is about.
 """
 
@@ -184,7 +184,7 @@ KIND = Kind(
     summary="the record of an inspection: findings, deficiencies, photos with their time",
     needs=("inspection",),
     permission="enforce",
-    follows=("notice-of-deficiency",),  # its reinspection (docgen.register.inspections)
+    follows=("notice-of-deficiency",),  # its reinspection (docgen.register.matter.inspections)
     issued=issued_on,
     site=site_of,
 )

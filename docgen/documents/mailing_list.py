@@ -6,7 +6,7 @@ filled in at the counter, the count of pieces, and the space for the post office
 acceptance stamp. A piece without an article number is listed as missing it, so it is
 caught before the envelopes leave.
 
-``docgen mailing-list --date D`` builds the case from the register (docgen.register.mailing);
+``docgen mailing-list --date D`` builds the case from the register (docgen.register.matter.mailing);
 it can also be rendered from a case file like any kind. Numbered per day: ML-2026-11-04.
 """
 

@@ -4,7 +4,7 @@ oversight): for the pack's reporting period, each category in plain words with i
 the rule it follows and the document numbers behind it, and a chart by month of the
 inspections, notices and orders with a table of the same numbers. A draft for public
 review, not served and not numbered in a served series: its case is made from the
-register (docgen.register.year)."""
+register (docgen.register.reading.year)."""
 
 from __future__ import annotations
 

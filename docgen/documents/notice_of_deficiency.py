@@ -12,7 +12,7 @@ words, from service; the right of entry; how to ask for the reinspection; the of
 Print first, serve second: it is issued, then served and proved like a notice of
 violation. It carries no appeal statement: A(1) gives none, and C(1)(f)'s is not borrowed.
 
-Its case is made from the inspection report in the register (docgen.register.inspections):
+Its case is made from the inspection report in the register (docgen.register.matter.inspections):
 nothing is typed twice.
 """
 

@@ -424,7 +424,9 @@ KIND = Kind(
     reads_history=True,
     opens_matter=True,
     new_notice_from=True,
-    follows=("notice-of-deficiency",),  # its open items escalated (docgen.register.inspections)
+    follows=(
+        "notice-of-deficiency",
+    ),  # its open items escalated (docgen.register.matter.inspections)
     permission="enforce",
     issued=issued_on,
     party=recipient_of,

@@ -4,7 +4,7 @@
 this law as are necessary to determine compliance with this law." The letter names the
 site, the inspections the log book is required to hold (§ 228-78D(2)), each gap the
 register computed with its provision, and the day by which the reports are to be
-submitted. Its case is made from the site's log book (docgen.register.logbook).
+submitted. Its case is made from the site's log book (docgen.register.sites.logbook).
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ KIND = Kind(
 def from_log(
     log: Any, persons: list[dict[str, Any]], officer: dict[str, Any], issued: date, submit_by: date
 ) -> dict[str, Any]:
-    """The letter's case from a site's log book (docgen.register.logbook.Log) and the
+    """The letter's case from a site's log book (docgen.register.sites.logbook.Log) and the
     persons and officer of the site's latest inspection report."""
     addressed = [p for p in persons if p["role"] in ADDRESSED]
     return {

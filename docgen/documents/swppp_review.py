@@ -1,7 +1,7 @@
 """What the SWPPP approval and return letter share (LAW.md § 15): the plan reviewed, the
 review (reviewer, date) and each item of the pack's list as it was found, with the
 item's citation. Their cases are made from a review in the register
-(docgen.register.swppp_letters)."""
+(docgen.register.plans.swppp_letters)."""
 
 from __future__ import annotations
 

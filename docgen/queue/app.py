@@ -66,8 +66,8 @@ class Settings:
 
 def queue_url(url: str | None = None) -> str:
     """The register's URL, which must be PostgreSQL's: a SQLite file cannot hold a queue."""
-    # register.db loads sqlalchemy, asyncio, ssl (+270 ms): loaded on first use
-    from docgen.register.db import default_url
+    # register.storage.db loads sqlalchemy, asyncio, ssl (+270 ms): loaded on first use
+    from docgen.register.storage.db import default_url
 
     url = url or default_url()
     if not url.startswith(("postgresql", "postgres:")):

@@ -77,8 +77,8 @@ def job_payload(
         stored = {"json": json.dumps(case.data, ensure_ascii=False)}
         data, _ = load(case.data or {}, case.source)
     if job.issue:  # as the register validates it: its number still to come, not yet served
-        # register.issuing loads sqlalchemy, cryptography, lxml (+270 ms): loaded on first use
-        from docgen.register.issuing import facts
+        # register.matter.issuing loads sqlalchemy, cryptography, lxml (+270 ms): loaded on first use
+        from docgen.register.matter.issuing import facts
 
         facts(get_kind(job.kind), data, case.source, case_dir)
     else:  # a bundle: built whole
@@ -103,11 +103,11 @@ def job_payload(
     if photos:
         payload[PHOTOS] = photos
     if job.issue:
-        # register.audit and others load sqlalchemy, cryptography (+270 ms): loaded on first use
-        from docgen.register.audit import actor
-        from docgen.register.issuing import asked_hash
+        # register.storage.audit and others load sqlalchemy, cryptography (+270 ms): loaded on first use
+        from docgen.register.matter.issuing import asked_hash
+        from docgen.register.storage.audit import actor
 
-        # what the register records the document under (docgen.register.issuing)
+        # what the register records the document under (docgen.register.matter.issuing)
         asked = asked_hash(job.kind, json.loads(stored["json"]) if "json" in stored else data)
         return {**payload, "by": actor(by), "asked": asked}
     return {**payload, "layout": job.layout, "review": job.review}
@@ -117,7 +117,7 @@ def photos_sent(
     data: dict[str, Any], case_dir: CaseFiles | None, files: dict[str, str] | None = None
 ) -> tuple[dict[str, str], list[Problem]]:
     """The photos the case names, and its other ``files`` ({field: the name the case gives:
-    a desk draft's map exhibit, docgen.desk.uploads}), as its job carries them ({the case's
+    a desk draft's map exhibit, docgen.desk.drafting.uploads}), as its job carries them ({the case's
     name: base64}), read from the case's folder as its renderers read them (confined to
     it: a desk draft's folder, or the case file's); or the problems: a file that cannot be
     read, or more bytes together than a job may carry (``DOCGEN_QUEUE_PHOTOS_MB``: they
@@ -315,12 +315,12 @@ def _failed(
 
 
 def _recorded(url: str, hashes: list[str]) -> dict[str, str]:
-    """The register's numbers for these requests (docgen.register.issuing.asked_hash)."""
+    """The register's numbers for these requests (docgen.register.matter.issuing.asked_hash)."""
     if not hashes:
         return {}
-    # register.db and others load sqlalchemy, cryptography, lxml (+270 ms): loaded on first use
-    from docgen.register.db import make_engine, read_session
-    from docgen.register.issuing import numbers_asked
+    # register.storage.db and others load sqlalchemy, cryptography, lxml (+270 ms): loaded on first use
+    from docgen.register.matter.issuing import numbers_asked
+    from docgen.register.storage.db import make_engine, read_session
 
     engine = make_engine(url, readonly=True)
     try:

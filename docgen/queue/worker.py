@@ -37,8 +37,8 @@ RECOVERY_LOCK = 4242078  # one recoverer at a time, across machines
 
 def engine_for(url: str) -> Engine:
     """An engine whose connections find procrastinate's tables (and functions' tables)."""
-    # register.db loads sqlalchemy (+140 ms): loaded on first use
-    from docgen.register.db import driver_url
+    # register.storage.db loads sqlalchemy (+140 ms): loaded on first use
+    from docgen.register.storage.db import driver_url
 
     return create_engine(
         driver_url(url),
@@ -66,8 +66,8 @@ def run(
 ) -> None:
     """Start ``concurrency`` worker processes (default: one per core) and watch them until
     SIGTERM, SIGINT or SIGHUP; then stop them gracefully and return."""
-    # register.db loads sqlalchemy (+140 ms): loaded on first use
-    from docgen.register.db import guarded
+    # register.storage.db loads sqlalchemy (+140 ms): loaded on first use
+    from docgen.register.storage.db import guarded
 
     url = queue_url(url)
     settings = Settings.from_env()
@@ -259,8 +259,8 @@ class Status:
 
 
 def status(url: str | None = None) -> Status:
-    # register.db loads sqlalchemy (+140 ms): loaded on first use
-    from docgen.register.db import guarded
+    # register.storage.db loads sqlalchemy (+140 ms): loaded on first use
+    from docgen.register.storage.db import guarded
 
     url = queue_url(url)
     settings = Settings.from_env()

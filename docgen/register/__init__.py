@@ -12,9 +12,9 @@ from typing import Any
 
 _HOMES = {
     "Register": "docgen.register.store",
-    "RegisterError": "docgen.register.db",
-    "AmbiguousRespondent": "docgen.register.respondents",
-    "Service": "docgen.register.service",
+    "RegisterError": "docgen.register.storage.db",
+    "AmbiguousRespondent": "docgen.register.people.respondents",
+    "Service": "docgen.register.matter.service",
 }
 __all__ = sorted(_HOMES)
 

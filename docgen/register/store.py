@@ -7,10 +7,10 @@
     reg.record_disposition(issued.number, "convicted", date(2026, 11, 30), court="Village Court")
     reg.history(issued.respondent.id)
 
-Each verb is one transaction over the register's jobs: issuing (docgen.register.issuing),
-the offense history (docgen.register.history), service (docgen.register.service) and
-reading (docgen.register.queries). A verb that issues a document renders it outside its
-write transaction (docgen.register.issuing.rendered_outside).
+Each verb is one transaction over the register's jobs: issuing (docgen.register.matter.issuing),
+the offense history (docgen.register.people.history), service (docgen.register.matter.service) and
+reading (docgen.register.reading.queries). A verb that issues a document renders it outside its
+write transaction (docgen.register.matter.issuing.rendered_outside).
 """
 
 from __future__ import annotations
@@ -24,19 +24,30 @@ from sqlalchemy import Engine
 
 from docgen import api
 from docgen.faults import checkpoint
-from docgen.register import db, history, import_runs, issuing, queries, receipts, respondents
-from docgen.register.appeals import appeal_state, decide_appeal, record_appeal, schedule_hearing
-from docgen.register.audit import actor
-from docgen.register.copies import copy_of, refuse_copies, refuse_language
-from docgen.register.db import RegisterError, guarded
-from docgen.register.extensions import extend, schedule
-from docgen.register.finals import COUNSEL_FILES, counsel_targets, refuse_final
-from docgen.register.liens import record_lien, record_payment, release_lien
-from docgen.register.lifting import lift
-from docgen.register.lost import recording
-from docgen.register.matching import name_key
-from docgen.register.occupancy import release, withhold
-from docgen.register.records import (
+from docgen.register.after_notice.appeals import (
+    appeal_state,
+    decide_appeal,
+    record_appeal,
+    schedule_hearing,
+)
+from docgen.register.after_notice.liens import record_lien, record_payment, release_lien
+from docgen.register.after_notice.occupancy import release, withhold
+from docgen.register.after_notice.restoration import require, state_cost
+from docgen.register.matter import issuing, receipts
+from docgen.register.matter.extensions import extend, schedule
+from docgen.register.matter.finals import COUNSEL_FILES, counsel_targets, refuse_final
+from docgen.register.matter.lifting import lift
+from docgen.register.matter.lost import recording
+from docgen.register.people import history, import_runs, respondents
+from docgen.register.people.matching import name_key
+from docgen.register.people.respondents import candidates, ref
+from docgen.register.plans.swppp_letters import decide
+from docgen.register.reading import queries
+from docgen.register.rules.copies import copy_of, refuse_copies, refuse_language
+from docgen.register.storage import db
+from docgen.register.storage.audit import actor
+from docgen.register.storage.db import RegisterError, guarded
+from docgen.register.storage.records import (
     DocumentRecord,
     History,
     Issued,
@@ -45,14 +56,11 @@ from docgen.register.records import (
     Verified,
     VerifiedSet,
 )
-from docgen.register.respondents import candidates, ref
-from docgen.register.restoration import require, state_cost
-from docgen.register.swppp_letters import decide
 from docgen.render.output import safe_name, write_files
 
 if TYPE_CHECKING:
     from docgen.documents.exhibits import CaseFiles
-    from docgen.register.service import Service
+    from docgen.register.matter.service import Service
 
 
 class Register:
@@ -127,18 +135,18 @@ class Register:
         holds it, and a new address is added to it; with ``keep_name`` the case's name is
         kept and added to the record as an alias), ``"new"`` to make a new respondent, or
         None to match on the case's name and address (several or near matches raise
-        AmbiguousRespondent listing the candidates: docgen.register.choices.asked says
+        AmbiguousRespondent listing the candidates: docgen.register.people.choices.asked says
         what each would make the penalty). A case may not list
         ``prior_offenses``: the register is the history the penalty reads. ``final``:
         counsel's edited DOCX of an instrument, kept with the draft, its redline and its
-        PDF/A-2b (docgen.register.finals). ``jurisdiction``: whose ``supersedes`` it is,
+        PDF/A-2b (docgen.register.matter.finals). ``jurisdiction``: whose ``supersedes`` it is,
         when two municipalities sharing the register both issued that number.
         ``copies``: a copy for each person in copies_to, kept with the document
-        (docgen.register.copies). ``number_gap``: why the numbers before a typed number
-        above its series' next were never issued here (docgen.register.numbering); without
+        (docgen.register.rules.copies). ``number_gap``: why the numbers before a typed number
+        above its series' next were never issued here (docgen.register.rules.numbering); without
         it such a number is refused. ``language``: a courtesy rendition in that language
         (LAW.md § 13), kept with the same number as its own file; None: the one in the
-        language the respondent prefers, if any (docgen.register.copies.offered); "en":
+        language the respondent prefers, if any (docgen.register.rules.copies.offered); "en":
         none. ``case_dir``: the folder the files a case names are read from, when its
         source is data, not a file (a desk draft's photos), or the files sent with it
         (docgen.documents.exhibits.SentFiles: a queued draft's photos). With ``out``, the files are
@@ -204,7 +212,7 @@ class Register:
     ) -> list[Path]:
         """Write the stored bytes of ``number`` (of ``jurisdiction``) again (exactly as
         served) to ``out``, with the copies kept with it (each person's copy, named as
-        when issued) and counsel's files asked for (docgen.register.finals.export_formats:
+        when issued) and counsel's files asked for (docgen.register.matter.finals.export_formats:
         NUMBER-kind-to-record.pdf, -final.docx, -redline.docx)."""
         with guarded(self.url), db.read_session(self.engine) as session:
             row = queries.document_row(session, number, jurisdiction)
@@ -222,7 +230,7 @@ class Register:
         paths = api.output_paths(out, stem, blobs) if blobs else {}
         paths |= counsel_targets(out, stem, counsel)
         files = {paths[fmt]: blob for fmt, blob in (blobs | counsel).items()}
-        if copies:  # beside the original, as issued (docgen.register.copies)
+        if copies:  # beside the original, as issued (docgen.register.rules.copies)
             targets = issuing.copy_targets(out, stem, copies)
             files |= {path: copies[stored] for stored, path in targets.items()}
         return write_files(files, force)
@@ -248,49 +256,49 @@ class Register:
             )
 
     def record_appeal(self, number: str, received: date, **kwargs: Any) -> Issued:
-        """Record a notice of appeal of ``number``; see docgen.register.appeals.record_appeal."""
+        """Record a notice of appeal of ``number``; see docgen.register.after_notice.appeals.record_appeal."""
         return record_appeal(self, number, received, **kwargs)
 
     def appeal(self, number: str, jurisdiction: str | None = None) -> Any:
-        """The appeal recorded of ``number`` (docgen.register.appeals.AppealState), or None."""
+        """The appeal recorded of ``number`` (docgen.register.after_notice.appeals.AppealState), or None."""
         return appeal_state(self, number, jurisdiction)
 
     def schedule_hearing(self, number: str, day: date, time: str, **kwargs: Any) -> Issued:
-        """The notice of hearing; see docgen.register.appeals.schedule_hearing."""
+        """The notice of hearing; see docgen.register.after_notice.appeals.schedule_hearing."""
         return schedule_hearing(self, number, day, time, **kwargs)
 
     def decide_appeal(self, number: str, outcome: str, reasons: list[str], **kwargs: Any) -> Issued:
-        """The decision on an appeal; see docgen.register.appeals.decide_appeal."""
+        """The decision on an appeal; see docgen.register.after_notice.appeals.decide_appeal."""
         return decide_appeal(self, number, outcome, reasons, **kwargs)
 
     def schedule(self, number: str, jurisdiction: str | None = None) -> Any:
         """Each dated item of ``number`` and its date as extended; see
-        docgen.register.extensions.schedule."""
+        docgen.register.matter.extensions.schedule."""
         return schedule(self, number, jurisdiction)
 
     def extend(self, number: str, item: int, until: date, **kwargs: Any) -> Issued:
         """A later date for a corrective action or remedial measure; see
-        docgen.register.extensions.extend."""
+        docgen.register.matter.extensions.extend."""
         return extend(self, number, item, until, **kwargs)
 
     def lift(self, number: str, on: date, **kwargs: Any) -> Issued:
-        """Lift the stop-work order ``number`` on ``on``; see docgen.register.lifting.lift."""
+        """Lift the stop-work order ``number`` on ``on``; see docgen.register.matter.lifting.lift."""
         return issuing.rendered_outside(lambda: lift(self, number, on, **kwargs))
 
     def withhold_occupancy(self, number: str, premises: str, on: date, **kwargs: Any) -> Issued:
         """Prevent the occupancy of ``premises``, resting on ``number`` (§ 228-79C(5)); see
-        docgen.register.occupancy.withhold."""
+        docgen.register.after_notice.occupancy.withhold."""
         return issuing.rendered_outside(lambda: withhold(self, number, premises, on, **kwargs))
 
     def release_occupancy(self, number: str, on: date, **kwargs: Any) -> Issued:
         """Release the order preventing occupancy ``number``; see
-        docgen.register.occupancy.release."""
+        docgen.register.after_notice.occupancy.release."""
         return issuing.rendered_outside(lambda: release(self, number, on, **kwargs))
 
     def require_restoration(
         self, number: str, restore: str, restore_by: date, on: date, **kwargs: Any
     ) -> Issued:
-        """Require restoration (§ 228-79C(6)); see docgen.register.restoration.require."""
+        """Require restoration (§ 228-79C(6)); see docgen.register.after_notice.restoration.require."""
         return issuing.rendered_outside(
             lambda: require(self, number, restore, restore_by, on, **kwargs)
         )
@@ -299,51 +307,51 @@ class Register:
         self, number: str, inspection: str, items: list[Any], on: date, **kwargs: Any
     ) -> Issued:
         """The statement of the cost of corrective action; see
-        docgen.register.restoration.state_cost."""
+        docgen.register.after_notice.restoration.state_cost."""
         return issuing.rendered_outside(
             lambda: state_cost(self, number, inspection, items, on, **kwargs)
         )
 
     def record_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
-        """The notice of lien; see docgen.register.liens.record_lien."""
+        """The notice of lien; see docgen.register.after_notice.liens.record_lien."""
         return issuing.rendered_outside(lambda: record_lien(self, number, on, **kwargs))
 
     def record_lien_payment(self, number: str, amount: Any, on: date, paid_by: str, **kwargs: Any):
-        """A payment on a lien; the balance after it (docgen.register.liens)."""
+        """A payment on a lien; the balance after it (docgen.register.after_notice.liens)."""
         return record_payment(self, number, amount, on, paid_by, **kwargs)
 
     def release_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
-        """The release of a lien paid in full; see docgen.register.liens.release_lien."""
+        """The release of a lien paid in full; see docgen.register.after_notice.liens.release_lien."""
         return issuing.rendered_outside(lambda: release_lien(self, number, on, **kwargs))
 
     def swppp_decide(self, plan_id: int, outcome: str, on: date, **kwargs: Any) -> Issued:
         """Approve (``approved``) or return (``returned``) the SWPPP ``plan_id`` on its last
-        review; see docgen.register.swppp_letters.decide."""
+        review; see docgen.register.plans.swppp_letters.decide."""
         return issuing.rendered_outside(lambda: decide(self, plan_id, outcome, on, **kwargs))
 
     def record_service(self, number: str, event: Service, **kwargs: Any):
         """Record the service ``event`` of ``number``; see
-        docgen.register.service.record_service."""
-        # register.service takes 15 ms to import (docgen modules): loaded on first use
-        from docgen.register.service import record_service
+        docgen.register.matter.service.record_service."""
+        # register.matter.service takes 15 ms to import (docgen modules): loaded on first use
+        from docgen.register.matter.service import record_service
 
         return issuing.rendered_outside(lambda: record_service(self, number, event, **kwargs))
 
     def record_receipt(self, number: str, received: date, signed_by: str, **kwargs: Any):
-        """Record a mailing's return receipt; see docgen.register.receipts.record_receipt."""
+        """Record a mailing's return receipt; see docgen.register.matter.receipts.record_receipt."""
         return issuing.rendered_outside(
             lambda: receipts.record_receipt(self, number, received, signed_by, **kwargs)
         )
 
     def record_return(self, number: str, on: date, reason: str, **kwargs: Any):
-        """Record a mailing returned undelivered; see docgen.register.receipts.record_return."""
+        """Record a mailing returned undelivered; see docgen.register.matter.receipts.record_return."""
         return receipts.record_return(self, number, on, reason, **kwargs)
 
     def prefer_language(
         self, respondent: int, language: str | None, by: str | None = None
     ) -> RespondentRef:
         """Keep the language respondent ``respondent`` prefers (LAW.md § 13; None: none),
-        as the clerk chose it; see docgen.register.respondents.choose_language."""
+        as the clerk chose it; see docgen.register.people.respondents.choose_language."""
         who = actor(by)
         with guarded(self.url), db.write_session(self.engine) as session:
             return respondents.choose_language(session, respondent, language, who)
@@ -420,7 +428,7 @@ class Register:
         limit: int = 500,
     ) -> list[DocumentRecord]:
         """Issued documents, newest first, optionally narrowed by a named ``filter``
-        (docgen.register.filters.FILTERS: awaiting-service, appeal-running,
+        (docgen.register.reading.filters.FILTERS: awaiting-service, appeal-running,
         appeal-passed, remedies-overdue, stop-work-in-effect) as of ``today``."""
         with guarded(self.url), db.read_session(self.engine) as session:
             return queries.documents(session, filter, kind, respondent, today or _today(), limit)

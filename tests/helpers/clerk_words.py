@@ -44,7 +44,7 @@ def slugs() -> frozenset[str]:
 
     for spec in KINDS.values():
         walk(spec.model)
-    from docgen.register.models import SERVICE_METHODS
+    from docgen.register.storage.models import SERVICE_METHODS
 
     found.update(m for m in SERVICE_METHODS if not m.isalpha())
     return frozenset(found)

@@ -13,7 +13,7 @@ from alembic import command
 from alembic.config import Config
 
 import docgen.register
-from docgen.register import db
+from docgen.register.storage import db
 
 MIGRATIONS = Path(docgen.register.__file__).parent / "migrations"
 
@@ -67,7 +67,7 @@ def old_desk_tables(url: str, later_columns: bool = True) -> None:
     """The desk's tables as docgen 0019 and before made them itself (``create_all`` on
     first use, then ``ALTER TABLE`` for the users' columns added since, which a desk
     older still did not have: ``later_columns`` off), with its own ``desk_audit``."""
-    from docgen.register.models import UtcDateTime
+    from docgen.register.storage.models import UtcDateTime
 
     meta = sa.MetaData()
     users = ("desk_users.id", "CASCADE")

@@ -32,7 +32,7 @@ def descendants(pid: int) -> list[Path]:
 
 def renderer_pids(server: int) -> list[int]:
     """A desk server's rendering processes: the children of its fork server
-    (docgen.desk.renderers), not the fork server itself nor the resource tracker."""
+    (docgen.desk.server.renderers), not the fork server itself nor the resource tracker."""
     found = []
     for child in children(server):
         try:

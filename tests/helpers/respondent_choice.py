@@ -59,7 +59,7 @@ def convicted_record(register: Any, folder: Path) -> int:
     """The record of Glenwood Heights Holding LLC in ``register``, with one conviction
     (entered 2026-09-01, before the offenses the tests type: LAW.md § 4, reading 9),
     imported as older history is: its id."""
-    from docgen.register.imports import import_history
+    from docgen.register.people.imports import import_history
 
     older = folder / "older.csv"
     older.write_text(

@@ -13,7 +13,7 @@ from pathlib import Path
 from desk_server import start_desk, start_draft, stop_desk, typed_sample
 from PIL import Image
 
-from docgen.desk.forms import input_id
+from docgen.desk.base.forms import input_id
 from tests.helpers import hostile, readback
 from tests.helpers.inspection_cases import CHOSEN, TODAY, TYPED, images_of, phone_photo
 from tests.helpers.readback import docx_text, pdf_text

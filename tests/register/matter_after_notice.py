@@ -26,10 +26,10 @@ from sqlalchemy import select
 from docgen.documents import get_kind
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
-from docgen.register import db
-from docgen.register.liens import balance, payments
-from docgen.register.models import Document
-from docgen.register.standing import served_on
+from docgen.register.after_notice.liens import balance, payments
+from docgen.register.storage import db
+from docgen.register.storage.models import Document
+from docgen.register.storage.standing import served_on
 from tests.helpers.served import service_of
 from tests.register.test_register_restoration import ITEMS, RESTORE, inspection
 

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from docgen.errors import DocgenError
-from docgen.register.inspections import escalate, notify_deficiency
+from docgen.register.matter.inspections import escalate, notify_deficiency
 from tests.helpers.inspection_cases import INSPECTION, LANDOWNER, inspection, reinspection
 from tests.helpers.served import service_of
 

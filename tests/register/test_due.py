@@ -18,10 +18,14 @@ from docgen.law.deadlines import appeal_deadline
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
-from docgen.register.due import calendar
-from docgen.register.feed import ics, new_token, revoke, user_of
-from docgen.register.inspections import ask_reinspection, notify_deficiency, record_inspection_case
-from docgen.register.logbook import add_entries, logbook, open_log
+from docgen.register.matter.inspections import (
+    ask_reinspection,
+    notify_deficiency,
+    record_inspection_case,
+)
+from docgen.register.reading.due import calendar
+from docgen.register.reading.feed import ics, new_token, revoke, user_of
+from docgen.register.sites.logbook import add_entries, logbook, open_log
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import inspection
 from tests.helpers.readback import docx_text, pdf_text
@@ -130,7 +134,7 @@ def test_the_feed_is_an_icalendar_at_a_revocable_secret(reg, register_url, tmp_p
 
 
 def test_each_user_has_their_own_calendar_and_the_clerk_everything(reg, tmp_path):
-    """A calendar per user, derived from who recorded what (docgen.register.due): the
+    """A calendar per user, derived from who recorded what (docgen.register.reading.due): the
     officer who recorded an inspection has its notice's corrective actions, halt and
     reinspections asked for, as has whoever issued the notice; a notice of violation's
     appeal deadline and remedies are its issuer's; a log book's next inspection is for

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from docgen.register.inspections import notify_deficiency
+from docgen.register.matter.inspections import notify_deficiency
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import INSPECTION, inspection
 from tests.helpers.register_cases import notice

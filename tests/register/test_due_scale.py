@@ -10,11 +10,11 @@ from datetime import date
 from sqlalchemy import event
 
 from benchmarks.due import fill
-from docgen.desk import due as desk_due
-from docgen.desk.due import grouped
+from docgen.desk.day import due as desk_due
+from docgen.desk.day.due import grouped
 from docgen.law import packs as pack_files
-from docgen.register.due import calendar
-from docgen.register.logbook import open_log
+from docgen.register.reading.due import calendar
+from docgen.register.sites.logbook import open_log
 
 
 def _counted(monkeypatch, module, name: str) -> list[str]:

@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 
 from docgen.errors import DocgenError
-from docgen.register.inspections import escalate, notify_deficiency
+from docgen.register.matter.inspections import escalate, notify_deficiency
 from tests.helpers.inspection_cases import INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.served import service_of

@@ -16,7 +16,7 @@ from PIL import Image
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
-from docgen.register.inspections import approve_work, escalate, halts, notify_deficiency
+from docgen.register.matter.inspections import approve_work, escalate, halts, notify_deficiency
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import GPS_IFD, INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
@@ -82,7 +82,7 @@ def test_an_officer_keeps_a_photos_location_only_when_asked(reg, tmp_path):
 
 
 def reg_issue(reg, path: Path) -> str:
-    from docgen.register.inspections import record_inspection_case
+    from docgen.register.matter.inspections import record_inspection_case
 
     return record_inspection_case(reg, path, formats=("html", "docx")).number
 

@@ -11,7 +11,7 @@ from datetime import date
 import pytest
 
 from docgen.register import RegisterError
-from docgen.register.due import calendar
+from docgen.register.reading.due import calendar
 from tests.helpers.cli import docgen
 from tests.helpers.register_cases import notice
 from tests.helpers.served import service_of

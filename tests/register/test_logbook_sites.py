@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from docgen.register.logbook import logbook
-from docgen.register.models import Document, LogSite, Site
+from docgen.register.sites.logbook import logbook
+from docgen.register.storage.models import Document, LogSite, Site
 from tests.helpers.cli import docgen
 from tests.helpers.register_cases import notice
 

@@ -11,7 +11,7 @@ import pytest
 from docgen import api
 from docgen.cases.mail import with_check_digit
 from docgen.register import RegisterError
-from docgen.register.mailing import mailing_list_case
+from docgen.register.matter.mailing import mailing_list_case
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, html_text, pdf_text
 from tests.helpers.register_cases import notice

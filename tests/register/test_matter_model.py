@@ -106,11 +106,12 @@ from docgen.errors import DocgenError
 from docgen.law.deadlines import long_date, non_business_day
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
-from docgen.register import Register, db
-from docgen.register.due import calendar
-from docgen.register.inspections import approve_work, escalate, notify_deficiency
-from docgen.register.models import RETURN_REASONS, Document, NumberGap
-from docgen.register.standing import kept_deadline
+from docgen.register import Register
+from docgen.register.matter.inspections import approve_work, escalate, notify_deficiency
+from docgen.register.reading.due import calendar
+from docgen.register.storage import db
+from docgen.register.storage.models import RETURN_REASONS, Document, NumberGap
+from docgen.register.storage.standing import kept_deadline
 from tests.helpers.inspection_cases import INSPECTION
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice

@@ -12,7 +12,7 @@ from conftest import ROOT
 
 from docgen.law.packs import ENV, load_pack
 from docgen.pack_check import moved_into
-from docgen.register.due import calendar
+from docgen.register.reading.due import calendar
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 from tests.helpers.served import service_of

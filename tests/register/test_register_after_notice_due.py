@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from icalendar import Calendar
 
-from docgen.register.due import calendar
-from docgen.register.feed import ics
+from docgen.register.reading.due import calendar
+from docgen.register.reading.feed import ics
 from tests.helpers.served import service_of
 from tests.register.test_register_occupancy import PREMISES, served_order
 from tests.register.test_register_restoration import ITEMS, RESTORE, inspection

@@ -12,8 +12,8 @@ import pytest
 from icalendar import Calendar
 
 from docgen.register import RegisterError
-from docgen.register.due import calendar
-from docgen.register.feed import ics
+from docgen.register.reading.due import calendar
+from docgen.register.reading.feed import ics
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice

@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from docgen.register import Register
-from docgen.register.db import HEAD
+from docgen.register.storage.db import HEAD
 from tests.helpers import cli
 from tests.helpers.cli import Run
 from tests.helpers.register_cases import notice

@@ -1,6 +1,6 @@
 """`docgen issue` where the respondent is a question (issue 28 item 6; LAW.md § 2(a), § 4):
 the refusal lists each record the name may be with the offense number and penalty its
-history would give (the desk's figures, from docgen.register.choices), ``--respondent ID``
+history would give (the desk's figures, from docgen.register.people.choices), ``--respondent ID``
 issues under the name the register holds for that record with that record's penalty, and
 the name as typed is kept, and recorded as an alias, only with ``--keep-typed-name``.
 Run as a user runs them (tests/helpers/cli.py), on both backends; the issued PDF and DOCX

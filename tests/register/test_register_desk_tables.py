@@ -15,8 +15,10 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from docgen.register import Register, db  # Register: every model of the register loaded
-from docgen.register.models import Base
+# Register: every model of the register loaded
+from docgen.register import Register
+from docgen.register.storage import db
+from docgen.register.storage.models import Base
 from tests.helpers import pgserver
 from tests.helpers.old_registers import execute, migrated_to, old_desk_tables
 
@@ -89,8 +91,8 @@ def old_desk_register(url: str, later_columns: bool) -> None:
 
 @pytest.mark.parametrize("later_columns", [True, False], ids=["0019-desk", "older-desk"])
 def test_a_register_an_older_desk_used_keeps_its_users_sessions_and_audit(empty_url, later_columns):
-    from docgen.desk import accounts
-    from docgen.desk.database import sessions
+    from docgen.desk.admin import accounts
+    from docgen.desk.base.database import sessions
 
     old_desk_register(empty_url, later_columns)
     desk = sessions(empty_url)  # the desk's first use upgrades it, as the register's does
@@ -122,8 +124,8 @@ def test_a_register_an_older_desk_used_keeps_its_users_sessions_and_audit(empty_
 
 
 def test_a_fresh_register_gets_the_desks_tables_from_its_migrations(empty_url):
-    from docgen.desk import accounts
-    from docgen.desk.database import sessions
+    from docgen.desk.admin import accounts
+    from docgen.desk.base.database import sessions
 
     desk = sessions(empty_url)
     tables = set(sa.inspect(desk.kw["bind"]).get_table_names())
@@ -145,7 +147,7 @@ def test_a_fresh_register_gets_the_desks_tables_from_its_migrations(empty_url):
 
 
 def test_the_desk_refuses_a_register_a_newer_docgen_upgraded(empty_url):
-    from docgen.desk.database import engine
+    from docgen.desk.base.database import engine
     from docgen.register import RegisterError
 
     migrated_to(empty_url, "head")
@@ -156,7 +158,7 @@ def test_the_desk_refuses_a_register_a_newer_docgen_upgraded(empty_url):
 
 def test_the_desks_default_database_is_the_one_the_environment_names_now(tmp_path, monkeypatch):
     """Its engine is kept per database, never under "the default" a process saw first."""
-    from docgen.desk.database import engine
+    from docgen.desk.base.database import engine
 
     monkeypatch.delenv("DOCGEN_DATABASE_URL", raising=False)
     for name in ("first", "second"):

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from docgen.register import Register, RegisterError
-from docgen.register.issuing import NotWritten
+from docgen.register.matter.issuing import NotWritten
 from tests.helpers.register_cases import notice
 from tests.helpers.served import service_of
 from tests.register.test_register_cli import case_file, docgen
@@ -39,7 +39,7 @@ def test_export_writes_the_stored_files_byte_for_byte(register_url, tmp_path):
 
 
 def test_files_not_written_after_the_commit_say_the_number_was_recorded(reg, tmp_path, monkeypatch):
-    import docgen.register.issuing as issuing
+    import docgen.register.matter.issuing as issuing
 
     def disk_full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")

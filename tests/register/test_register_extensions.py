@@ -12,9 +12,9 @@ from icalendar import Calendar
 
 from docgen.errors import DocgenError
 from docgen.register import RegisterError
-from docgen.register.due import calendar
-from docgen.register.feed import ics
-from docgen.register.inspections import escalate, halts, notify_deficiency
+from docgen.register.matter.inspections import escalate, halts, notify_deficiency
+from docgen.register.reading.due import calendar
+from docgen.register.reading.feed import ics
 from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text

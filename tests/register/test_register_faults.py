@@ -41,11 +41,11 @@ with Register.open(sys.argv[1]) as reg:
 ISSUE_IMPORTS = (
     "docgen.cli",
     "docgen.api",
-    "docgen.register.cli",
-    "docgen.register.db",
-    "docgen.register.issuing",
-    "docgen.register.lifting",
-    "docgen.register.history",
+    "docgen.register.commands.documents",
+    "docgen.register.storage.db",
+    "docgen.register.matter.issuing",
+    "docgen.register.matter.lifting",
+    "docgen.register.people.history",
     "docgen.render.docx",
     "docgen.instruments.docx_checks",
     "docgen.desk.commands",
@@ -142,7 +142,7 @@ def test_a_read_only_register_is_a_clear_error(register_url, tmp_path):
 
 
 def test_a_locked_register_is_a_clear_error_not_a_hang(register_url):
-    from docgen.register.db import WRITE
+    from docgen.register.storage.db import WRITE
 
     with Register.open(register_url) as holder, holder.engine.connect() as conn:
         conn = conn.execution_options(**{WRITE: True})  # SQLite: BEGIN IMMEDIATE

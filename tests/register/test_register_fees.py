@@ -12,10 +12,10 @@ from datetime import timedelta
 import pytest
 
 from docgen.register import RegisterError
-from docgen.register import fees as fee_register
-from docgen.register.inspections import record_inspection_case
-from docgen.register.invitations import add_site, today_in
-from docgen.register.swppp import add_plan, record_review
+from docgen.register.matter.inspections import record_inspection_case
+from docgen.register.plans import fees as fee_register
+from docgen.register.plans.swppp import add_plan, record_review
+from docgen.register.sites.invitations import add_site, today_in
 from tests.helpers.inspection_cases import INSPECTION
 from tests.helpers.readback import pdf_text
 

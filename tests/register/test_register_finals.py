@@ -19,7 +19,7 @@ from sqlalchemy import select
 from docgen import api
 from docgen.errors import DocgenError
 from docgen.instruments.final import FinalRefused
-from docgen.register.models import DocumentFile
+from docgen.register.storage.models import DocumentFile
 from tests.helpers.cli import docgen
 
 CASE = ROOT / "fixtures" / "maintenance-easement" / "homer-llc-two-signers.yaml"

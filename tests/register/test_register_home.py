@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from docgen.register import Register, RegisterError, db
+from docgen.register import Register, RegisterError
+from docgen.register.storage import db
 from tests.helpers import pgserver
 from tests.helpers.register_cases import notice
 from tests.register.conftest import _numbers

@@ -1,4 +1,4 @@
-"""One history import at a time, and none counted half-done (docgen.register.import_runs),
+"""One history import at a time, and none counted half-done (docgen.register.people.import_runs),
 on SQLite and PostgreSQL: two imports of one file at once (one imports), an issue during
 an import (one respondent, either way round), a killed import (listed, reported by
 `register check`, counting for nothing until finished or withdrawn)."""
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from docgen.register.import_runs import ImportRunning
-from docgen.register.imports import CHUNK, HEADER_ROW, import_history
-from docgen.register.models import Offense, Respondent
+from docgen.register.people.import_runs import ImportRunning
+from docgen.register.people.imports import CHUNK, HEADER_ROW, import_history
+from docgen.register.storage.models import Offense, Respondent
 from tests.helpers.cli import docgen
 from tests.helpers.faults import held_at
 from tests.helpers.readback import html_text

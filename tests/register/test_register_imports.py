@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from docgen.register import RegisterError
-from docgen.register.imports import import_history, undo_import
+from docgen.register.people.imports import import_history, undo_import
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 

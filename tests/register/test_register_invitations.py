@@ -1,4 +1,4 @@
-"""Contractors' certifications through the register (docgen.register.invitations), on
+"""Contractors' certifications through the register (docgen.register.sites.invitations), on
 SQLite and PostgreSQL: a token kept only as its SHA-256, links refused alike when unknown,
 expired, revoked or used; a signed certification issued with its own number and verified
 naming signer, firm and site; a paper scan kept with its hash; a refused signing records
@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from docgen.cases.loader import read_case_file
-from docgen.desk.clock import local_time, zone
+from docgen.desk.base.clock import local_time, zone
 from docgen.errors import CaseInvalid
-from docgen.register import db, invitations
-from docgen.register.checks import public_record
-from docgen.register.models import Invitation
+from docgen.register.matter.checks import public_record
+from docgen.register.sites import invitations
+from docgen.register.storage import db
+from docgen.register.storage.models import Invitation
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import pki
 from tests.helpers.cli import docgen

@@ -18,10 +18,14 @@ import pytest
 from desk_server import PASSWORD, csrf_of, start_desk, stop_desk
 from sqlalchemy import update
 
-from docgen.desk import accounts, auth
-from docgen.desk.database import sessions
-from docgen.register import RegisterError, db, feed, invitations
-from docgen.register.models import Base, CalendarToken, Invitation
+from docgen.desk.admin import accounts
+from docgen.desk.base import auth
+from docgen.desk.base.database import sessions
+from docgen.register import RegisterError
+from docgen.register.reading import feed
+from docgen.register.sites import invitations
+from docgen.register.storage import db
+from docgen.register.storage.models import Base, CalendarToken, Invitation
 from tests.helpers.cli import docgen
 
 SITE = {"address": {"street": "12 Elm Street", "city": "Homer", "state": "NY", "zip": "13077"}}

@@ -8,8 +8,8 @@ from datetime import date
 
 import pytest
 
-from docgen.register import AmbiguousRespondent, RegisterError, db
-from docgen.register.matching import (
+from docgen.register import AmbiguousRespondent, RegisterError
+from docgen.register.people.matching import (
     EXTRA_LOOK_ALIKES,
     TWO_WAYS,
     is_near,
@@ -18,6 +18,7 @@ from docgen.register.matching import (
     loose_keys,
     name_key,
 )
+from docgen.register.storage import db
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 
@@ -341,7 +342,7 @@ def test_a_transliterated_name_is_another_respondent(reg, typed, on_record):
 
 
 def test_an_import_asks_about_a_whole_name_look_alike(reg, tmp_path):
-    from docgen.register.imports import import_history
+    from docgen.register.people.imports import import_history
 
     first = convicted(reg, "John Smith")
     rows = "name,street,city,state,zip,committed,convicted,court,docket\n"

@@ -13,8 +13,8 @@ from sqlalchemy import delete
 
 from docgen.errors import CaseInvalid
 from docgen.register import RegisterError
-from docgen.register.db import write_session
-from docgen.register.models import NumberGap
+from docgen.register.storage.db import write_session
+from docgen.register.storage.models import NumberGap
 from tests.helpers.cli import docgen
 from tests.helpers.register_cases import notice
 

@@ -11,7 +11,7 @@ import pytest
 
 from docgen.law.packs import load_pack
 from docgen.register import RegisterError
-from docgen.register.numbering import normalize, typed_number
+from docgen.register.rules.numbering import normalize, typed_number
 from tests.helpers.register_cases import notice
 
 HTML = ("html",)

@@ -16,9 +16,9 @@ from sqlalchemy import func, select
 from docgen.errors import CaseInvalid
 from docgen.law.logbook import QUALIFIED
 from docgen.register import RegisterError
-from docgen.register.inspections import ask_reinspection
-from docgen.register.logbook import add_entries, add_entry, logbook, open_log
-from docgen.register.models import ReinspectionRequest
+from docgen.register.matter.inspections import ask_reinspection
+from docgen.register.sites.logbook import add_entries, add_entry, logbook, open_log
+from docgen.register.storage.models import ReinspectionRequest
 from tests.helpers.cli import docgen
 from tests.helpers.faults import held_at
 from tests.helpers.inspection_cases import INSPECTION, reinspection

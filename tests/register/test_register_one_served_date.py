@@ -1,6 +1,6 @@
 """One served date, one deadline, one place (LAW.md § 2; issue 28, item 2): every reader of
 the register says the day service was complete and the kept deadline as
-docgen.register.standing derives them from the events, never an event's raw date.
+docgen.register.storage.standing derives them from the events, never an event's raw date.
 
 The scenario that tells them apart: a document mailed by certified mail to the landowner
 (its mailing date, the first event), the return receipt signed two days after mailing + 5
@@ -21,7 +21,7 @@ from docgen.cases.mail import with_check_digit
 from docgen.law.deadlines import appeal_deadline, long_date
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
-from docgen.register.due import calendar
+from docgen.register.reading.due import calendar
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice

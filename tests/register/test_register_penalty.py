@@ -174,7 +174,7 @@ def test_the_cli_refuses_a_future_disposition_in_one_line(register_url, tmp_path
 
 def test_import_history_refuses_a_conviction_ahead_of_today_or_before_its_offense(reg, tmp_path):
     """Reading 13 for convictions from before the register: the whole file or nothing."""
-    from docgen.register.imports import import_history
+    from docgen.register.people.imports import import_history
 
     ahead = (new_york_today() + timedelta(days=3)).isoformat()
     today = new_york_today().isoformat()
@@ -202,7 +202,7 @@ def test_import_history_refuses_a_conviction_ahead_of_today_or_before_its_offens
 def test_an_imported_prior_is_printed_without_the_clerks_file_and_row(reg, tmp_path):
     """A conviction imported from the clerk's CSV is printed by its court and docket; the
     file's name and row ("imported from history.csv:2") stay in the register only."""
-    from docgen.register.imports import import_history
+    from docgen.register.people.imports import import_history
 
     rows = tmp_path / "history.csv"
     rows.write_text(

@@ -16,9 +16,10 @@ from pathlib import Path
 import yaml
 from sqlalchemy import select, update
 
-from docgen.register import Register, db
-from docgen.register.inspections import notify_deficiency, record_inspection_case
-from docgen.register.models import Counter, Document, NumberGap, Restore
+from docgen.register import Register
+from docgen.register.matter.inspections import notify_deficiency, record_inspection_case
+from docgen.register.storage import db
+from docgen.register.storage.models import Counter, Document, NumberGap, Restore
 from tests.helpers import cli, pgserver
 from tests.helpers.cli import Run
 from tests.helpers.inspection_cases import inspection

@@ -8,12 +8,12 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from docgen.register import db
-from docgen.register.models import Base
+from docgen.register.storage import db
+from docgen.register.storage.models import Base
 
 
 def test_head_constant_is_the_newest_migration():
-    scripts = ScriptDirectory(str(Path(db.__file__).parent / "migrations"))
+    scripts = ScriptDirectory(str(Path(db.__file__).parent.parent / "migrations"))
     assert scripts.get_current_head() == db.HEAD
 
 

@@ -1,6 +1,6 @@
 """Short write transactions: an issue renders outside the register's write transaction, so
 another process writes while it renders; a number or a case taken meanwhile is noticed in
-the transaction that records, and the document is rendered again (docgen.register.issuing,
+the transaction that records, and the document is rendered again (docgen.register.matter.issuing,
 rendered_outside). The issuing process is held in its render (faults.pause) while the
 test's own process acts: the order of events is the assertion, not a time."""
 
@@ -17,7 +17,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from docgen.register import Register
-from docgen.register.db import WRITE_LOCK
+from docgen.register.storage.db import WRITE_LOCK
 from tests.helpers.register_cases import notice
 
 # Issues argv[2] (a case as JSON) and prints its number and whether it was a repeat.

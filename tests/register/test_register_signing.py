@@ -13,7 +13,7 @@ import yaml
 from sqlalchemy import text
 
 from docgen import api
-from docgen.register.checks import public_record, same_file
+from docgen.register.matter.checks import public_record, same_file
 from docgen.signing.check import check_signature
 from docgen.signing.keys import PASSPHRASE_ENV, SigningKeyError
 from tests.helpers import pki

@@ -12,11 +12,12 @@ from datetime import timedelta
 
 import pytest
 
-from docgen.register import RegisterError, swppp
-from docgen.register.invitation_mail import message as invitation
-from docgen.register.invitations import add_site, today_in
-from docgen.register.swppp import add_plan, last_review, prefill, record_review, state
-from docgen.register.swppp import plan as plan_of
+from docgen.register import RegisterError
+from docgen.register.plans import swppp
+from docgen.register.plans.swppp import add_plan, last_review, prefill, record_review, state
+from docgen.register.plans.swppp import plan as plan_of
+from docgen.register.sites.invitation_mail import message as invitation
+from docgen.register.sites.invitations import add_site, today_in
 from tests.helpers.readback import pdf_text
 
 HOMER_SITE = {

@@ -22,7 +22,7 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from docgen.register import db
+from docgen.register.storage import db
 from tests.helpers import pgserver
 from tests.helpers.register_cases import notice
 from tests.helpers.wheels import built, environment, pip_install, run

@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import text
 
 from docgen import __version__
-from docgen.register import Register, db
+from docgen.register import Register
+from docgen.register.storage import db
 from tests.helpers.cli import docgen
 
 

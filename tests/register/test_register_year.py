@@ -20,11 +20,11 @@ from docgen.errors import DocgenError
 from docgen.law.deadlines import long_date
 from docgen.law.packs import load_pack
 from docgen.law.year import named_holding, period
-from docgen.register import db
-from docgen.register.invitations import add_site, today_in
-from docgen.register.models import Document
-from docgen.register.swppp import add_plan, record_review
-from docgen.register.year import as_csv, by_month, figures, reporting_period, write_report
+from docgen.register.plans.swppp import add_plan, record_review
+from docgen.register.reading.year import as_csv, by_month, figures, reporting_period, write_report
+from docgen.register.sites.invitations import add_site, today_in
+from docgen.register.storage import db
+from docgen.register.storage.models import Document
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
 

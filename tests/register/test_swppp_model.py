@@ -42,12 +42,13 @@ from hypothesis.stateful import (
 
 from docgen.errors import DocgenError
 from docgen.law.packs import load_pack
-from docgen.register import Register, db
-from docgen.register import fees as fee_register
-from docgen.register.inspections import record_inspection_case
-from docgen.register.invitations import add_site, today_in
-from docgen.register.queries import document_row
-from docgen.register.swppp import OPEN, add_plan, last_review, record_review
+from docgen.register import Register
+from docgen.register.matter.inspections import record_inspection_case
+from docgen.register.plans import fees as fee_register
+from docgen.register.plans.swppp import OPEN, add_plan, last_review, record_review
+from docgen.register.reading.queries import document_row
+from docgen.register.sites.invitations import add_site, today_in
+from docgen.register.storage import db
 from tests.helpers.inspection_cases import INSPECTION
 from tests.register.conftest import fresh_postgres, fresh_sqlite
 

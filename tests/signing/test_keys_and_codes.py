@@ -95,7 +95,7 @@ def test_a_passphrase_is_never_an_argument(tmp_path, monkeypatch):
 def test_keys_create_refuses_what_the_desk_refuses_for_a_password(
     typed, said, tmp_path, monkeypatch
 ):
-    from docgen.desk.auth import password_problem
+    from docgen.desk.base.auth import password_problem
 
     monkeypatch.setenv("DOCGEN_SETTINGS", str(tmp_path))
     refused = CliRunner().invoke(

@@ -1,8 +1,8 @@
-"""Alembic environment: migrations run on the connection docgen.register.db hands over."""
+"""Alembic environment: migrations run on the connection docgen.register.storage.db hands over."""
 
 from alembic import context
 
-from docgen.register.models import Base
+from docgen.register.storage.models import Base
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)

@@ -1,4 +1,4 @@
-"""Names' and addresses' keys computed again by docgen.register.matching, for a migration
+"""Names' and addresses' keys computed again by docgen.register.people.matching, for a migration
 that changes how they are read: each row whose key differs is updated, the rest left."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from docgen.register.matching import address_key, loose_key, name_key
+from docgen.register.people.matching import address_key, loose_key, name_key
 
 
 def rekey(conn: Connection) -> int:

@@ -1,7 +1,7 @@
 """Names keyed in every script, with a loose key for near matches; imported history in
 batches that can be withdrawn.
 
-Every name and address key is computed again by docgen.register.matching (the first
+Every name and address key is computed again by docgen.register.people.matching (the first
 keys dropped every letter outside ASCII, so 李娜 and 王伟 had the same, empty key).
 
 Revision ID: 0005

@@ -16,7 +16,7 @@ Revises: 0007
 import sqlalchemy as sa
 from alembic import op
 
-from docgen.register.models import UtcDateTime
+from docgen.register.storage.models import UtcDateTime
 
 revision = "0012"
 down_revision = "0007"

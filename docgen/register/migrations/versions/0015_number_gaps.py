@@ -5,7 +5,7 @@ series with its reason or "unexplained".
 
 Names' keys read anew: a space inside a CJK name is no word break, and look-alike
 letters are Unicode's confusables (UTS #39), so the keys recorded before are recomputed
-(docgen.register.matching) for every respondent and alias.
+(docgen.register.people.matching) for every respondent and alias.
 
 Revision ID: 0015
 Revises: 0014

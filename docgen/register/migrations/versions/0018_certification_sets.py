@@ -1,5 +1,5 @@
 """The SWPPP's set of a site's signed certifications as one PDF, recorded and sealed
-(docgen.register.certification_sets): the site, the numbers it holds in order, its
+(docgen.register.sites.certification_sets): the site, the numbers it holds in order, its
 SHA-256 and bytes; frozen once written, like the documents it holds.
 
 Revision ID: 0018

@@ -15,7 +15,7 @@ Revises: 0019
 import sqlalchemy as sa
 from alembic import op
 
-from docgen.register.models import UtcDateTime
+from docgen.register.storage.models import UtcDateTime
 
 revision = "0020"
 down_revision = "0019"
@@ -24,7 +24,7 @@ depends_on = None
 
 USERS = "desk_users"
 OLD_AUDIT = "desk_audit"
-ACCOUNT = "user"  # docgen.register.models.DESK_ACCOUNT, as of this revision
+ACCOUNT = "user"  # docgen.register.storage.models.DESK_ACCOUNT, as of this revision
 
 
 def _tables() -> list[tuple[str, list, list[str]]]:

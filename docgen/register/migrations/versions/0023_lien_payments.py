@@ -10,7 +10,7 @@ Revises: 0020
 import sqlalchemy as sa
 from alembic import op
 
-from docgen.register.models import UtcDateTime
+from docgen.register.storage.models import UtcDateTime
 
 revision = "0023"
 down_revision = "0020"

@@ -1,0 +1,497 @@
+"""Recording service of an issued document, and the appeal deadline it starts.
+
+The day the 15 days of § 228-79C(1)(f) run from depends on how the notice was served:
+the pack's service rule (LAW.md § 2) read by docgen.law.deadlines.service_start, which
+also gives the last day (GCL §§ 24, 25-a). Posting counts with the copy mailed, so a
+posting is recorded after the mailing it goes with.
+
+Each person served is an event of its own (the landowner, or a person the document was
+copied to); the appeal period runs from service on the landowner, and the notice keeps one
+deadline, the latest any such event gives: a later event never shortens it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from docgen.api import FORMATS
+from docgen.cases.labels import choice
+from docgen.cases.mail import article_problem
+from docgen.documents import get_kind, kinds_with
+from docgen.documents.affidavit_of_service import KIND as AFFIDAVIT
+from docgen.documents.affidavit_of_service import (
+    MAIL,
+    appeal_from,
+    issuing_officer,
+    one_line,
+    persons_served,
+    site_line,
+)
+from docgen.errors import Problem
+from docgen.law.pack import Pack, municipal_today
+from docgen.law.packs import load_pack
+from docgen.register.matter.issuing import Request, issue_in, write_out
+from docgen.register.matter.lost import recording
+from docgen.register.matter.mailing import article_used, service_article
+from docgen.register.reading.queries import closed, corrections, document_row, successor
+from docgen.register.storage.audit import actor, record
+from docgen.register.storage.db import Refused, RegisterError
+from docgen.register.storage.models import SERVICE_METHODS, Document, ServiceEvent
+from docgen.register.storage.records import Served, service_record
+from docgen.register.storage.standing import (
+    complete,
+    kept_deadline,
+    persons_of,
+    ran_out,
+    served_from,
+)
+
+
+@dataclass(frozen=True)
+class Service:
+    """One service event as it happened: how (``method``), when (``on``, at ``time``), on
+    whom (the landowner, or ``to``: a person the document was copied to), where
+    (``place``), who took it (``person``, their ``capacity``, a ``description``), when a
+    mailed copy was received and who signed for it (``received``, ``received_by``), the
+    certified-mail ``article`` number, and who served (``served_by``, with
+    ``served_by_title``, their office, printed in the affidavit; or ``by_officer``: the
+    issuing officer named on the document served it). Nothing here is filled in when left
+    out: an affidavit states only what was recorded (LAW.md § 10).
+    ``on`` None: the date of service could not be read (its reader says why)."""
+
+    method: str
+    on: date | None
+    to: str | None = None
+    time: str | None = None
+    place: str | None = None
+    person: str | None = None
+    capacity: str | None = None
+    description: str | None = None
+    received: date | None = None
+    received_by: str | None = None
+    served_by: str | None = None
+    served_by_title: str | None = None
+    article: str | None = None
+    by_officer: bool = False
+
+    def problems(self) -> list[Problem]:
+        """What was given that does not fit the method (every problem at once), found
+        before anything is recorded; each names its field (``received``, ``time``...)."""
+        method, on, received, time = self.method, self.on, self.received, self.time
+        if method not in SERVICE_METHODS:
+            listed = ", ".join(SERVICE_METHODS)
+            return [Problem("method", f"{method!r}: choose one of {listed}")]
+        problems = []
+        how = choice(method).lower()
+        mail = "CPLR 2103(b)(2), by analogy; LAW.md § 2"
+        if received is not None and method not in MAIL:
+            message = f"is the day a mailed copy was received; not for {how}"
+            problems.append(Problem("received", message, mail))
+        elif received is not None and on is not None and received < on:
+            message = f"{received} is before the mailing {on}: a receipt follows the mailing"
+            problems.append(Problem("received", message, mail))
+        if self.received_by and received is None:
+            message = "names who signed the return receipt: give {received}"
+            problems.append(Problem("received_by", message))
+        article = self.article
+        if article and method != "certified-mail":
+            message = f"is a certified-mail article number; not for {how}"
+            problems.append(Problem("article", message))
+        elif article:
+            wrong = article_problem(article.strip().replace(" ", ""))
+            if wrong:
+                problems.append(Problem("article", f"{article!r} {wrong}", "USPS Publication 199"))
+        delivery = "CPLR 311(a)(1) by analogy; LAW.md § 2"
+        described = self.person or self.capacity or self.description or time
+        if described and method != "personal-delivery":
+            message = (
+                "{person}, {capacity}, {description} and {time} describe a personal "
+                f"delivery; the method is {how}"
+            )
+            problems.append(Problem("", message, delivery))
+        if self.capacity and not self.person:
+            message = "is the capacity of {person}: name them"
+            problems.append(Problem("capacity", message, delivery))
+        if time is not None and not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", time):
+            message = f"{time!r}: the time of delivery as HH:MM, e.g. 10:45"
+            problems.append(Problem("time", message))
+        return problems + self.unsaid()
+
+    def unsaid(self) -> list[Problem]:
+        """The facts the affidavit of this event must state that were not given: who
+        served, and for a personal delivery where, when and to whom it was described as
+        (the firm's person and capacity are checked against the person served, whom the
+        register knows). Never filled in by a default (LAW.md § 10)."""
+        problems = []
+        server = (self.served_by or "").strip()
+        if not server and not self.by_officer:
+            message = (
+                "missing: an affidavit states only what was recorded: say who served it "
+                "(their name; {served_by_officer} when it was the issuing officer)"
+            )
+            problems.append(Problem("served_by", message))
+        elif server and self.by_officer:
+            message = (
+                "names a server, and {served_by_officer} is given too: say one, as it happened"
+            )
+            problems.append(Problem("served_by", message))
+        if self.method != "personal-delivery":
+            return problems
+        wanted = (
+            ("place", self.place, "where the copy was delivered"),
+            ("time", self.time, "at what time it was delivered"),
+            (
+                "description",
+                self.description,
+                "how the person who took it looked (sex, approximate age, height, weight, "
+                "hair), as a court weighs it when service is denied",
+            ),
+        )
+        for field, value, what in wanted:
+            if not (value or "").strip():
+                message = f"missing: an affidavit states only what was recorded: say {what}"
+                problems.append(Problem(field, message))
+        return problems
+
+
+def _firm_taker(served: dict[str, Any] | None, event: Service) -> list[Problem]:
+    """A firm takes a copy through a person: who took it and in what capacity, each
+    recorded, never the firm itself (LAW.md § 10)."""
+    if event.method != "personal-delivery" or not served or served.get("entity") != "firm":
+        return []
+    name = served["name"]
+    wanted = (
+        ("person", event.person, f"who took the copy for {name}"),
+        ("capacity", event.capacity, f"in what capacity they took it for {name} (e.g. president)"),
+    )
+    return [
+        Problem(
+            field,
+            f"missing: {name} is a firm, and an affidavit states only what was recorded: "
+            f"say {what}",
+        )
+        for field, value, what in wanted
+        if not (value or "").strip()
+    ]
+
+
+def record_service(
+    reg: Any,
+    number: str,
+    event: Service,
+    *,
+    by: str | None = None,
+    affidavit: bool = True,
+    oath: str = "notary",
+    formats: Iterable[str] = FORMATS,
+    out: str | Path | None = None,
+    force: bool = False,
+    jurisdiction: str | None = None,
+) -> Served:
+    """Record that ``number`` (of ``jurisdiction``, when two municipalities sharing the
+    register hold that number) was served as ``event`` tells, on one person (the
+    landowner, or ``event.to``); for a notice served on the landowner, compute the
+    deadline this service gives and keep the notice's one deadline, never lowered. Who
+    served (``event.served_by``) is apart from ``by`` (who records it). The same event
+    recorded twice is refused.
+
+    With ``affidavit`` (the default), the affidavit of service (or, with ``oath=
+    "affirmation"``, the CPLR 2106 affirmation) of this event is issued into the register
+    in the same transaction, numbered, and written to ``out`` after the commit.
+    """
+    problems = event.problems()
+    if event.on is None:
+        problems.insert(0, Problem("date", "missing: the day of delivery, mailing or posting"))
+        raise Refused(problems)
+    method, on, received, time = event.method, event.on, event.received, event.time
+    who = actor(by)
+    again, safe = "record the service again", "a service already recorded is refused, never twice"
+    what = f"the service of {number} on {on}"
+    with recording(reg, again, safe, what) as (session, held):
+        doc: Document = document_row(session, number, jurisdiction)
+        spec = get_kind(doc.kind)
+        if doc.kind == AFFIDAVIT.name:
+            raise RegisterError(
+                f"{number} is an affidavit of service: it proves service of another document "
+                "and is not served itself; record the service on that document"
+            )
+        if not spec.served:
+            raise RegisterError(
+                f"{number} is a {doc.kind}: not a document served on persons, so no service "
+                f"is recorded on it (service is recorded on: {', '.join(kinds_with(served=True))})"
+            )
+        pack = load_pack(doc.jurisdiction, doc.issued)
+        # The appeal period's section only for a document it runs from (a notice of
+        # violation); an order or a notice of deficiency is served under its own section,
+        # and a message about it speaks of no appeal (issue 47).
+        period = pack.part("enforcement").appeal_days  # none where the law gives no appeal
+        cited = period.ref if period and spec.appealable else pack.require(doc.kind)
+        why = f"{cited}; LAW.md § 2"
+        problems += _ahead(pack, event, why)
+        later = successor(session, doc.id)
+        if later:
+            now = corrections(session, doc)[-1]  # the correction in effect
+            raise RegisterError(
+                f"{number} was superseded by {later}; the correction in effect is the document "
+                f"served: record the service on {now}"
+            )
+        closed(session, doc)  # a lifted order is no longer served
+        if on < doc.issued:
+            message = (
+                f"{on}: before {number} was issued ({doc.issued}); a document is served on "
+                "or after its issue date"
+            )
+            problems.append(Problem("date", message, why))
+        served = _person(doc, number, event.to, why, problems) if spec.served else None
+        problems += _firm_taker(served, event)
+        name = served["name"] if served else None
+        events = list(doc.services)
+        mailed, mailing = None, None
+        if method == "posting":
+            mails = [e for e in events if e.method in MAIL and e.served_on in (name, None)]
+            mail = [e.date for e in mails]
+            if not mail:
+                message = (
+                    "posting: posting at the site counts with a copy mailed: record the "
+                    f"mailing to {name or 'the person served'} first (by first-class or "
+                    "certified mail)"
+                )
+                problems.append(Problem("method", message, why))
+            mailed = max(mail, default=None)
+            mailing = max(mails, key=lambda e: (e.date, e.id), default=None)
+        if problems:
+            raise Refused(problems)
+        owner = persons_served(doc.case)[0]["name"]  # the landowner, named first
+        twice = [e for e in events if _same_event(e, owner, name, event)]
+        if twice and received is not None and method in MAIL:
+            raise RegisterError(
+                f"{number}: the mailing to {name or 'the recipient'} on {on} is already "
+                "recorded; its return receipt is recorded on that mailing, not as a second "
+                f"service: docgen record-receipt {number} --received {received} --signed-by "
+                "NAME (LAW.md § 2)"
+            )
+        if twice:
+            raise RegisterError(
+                f"{number}: service on {name or 'the recipient'} by {choice(method).lower()} "
+                f"on {on}"
+                f"{' at ' + time if time else ''} is already recorded; the same event is "
+                "recorded once, with its one affidavit (LAW.md § 10)"
+            )
+        if spec.liftable and doc.case.get("effective"):
+            problems += _effective(doc, pack, method, on, received, mailed, why)
+            if problems:
+                raise Refused(problems)
+        article = service_article(served, method, event.article)
+        if article is not None:
+            used = article_used(session, article)
+            if used:
+                raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
+        server_name, server_title = _server(doc, event)
+        deadline, rule, reasons = None, "", ()
+        # The person the document is issued to (named first: the landowner under
+        # § 228-79C(1), or whom another adopter's law names), not a person copied.
+        recipient = served is None or served == persons_served(doc.case)[0]
+        if spec.appealable and recipient and pack.part("enforcement").appealable:
+            start, computed = appeal_from(method, on, received, mailed, pack)
+            deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
+        address = one_line(served["address"]) if served else None
+        place = event.place
+        if method == "posting":  # posted at the site the document names (LAW.md § 3)
+            place = place or site_line(doc.case)
+        row = ServiceEvent(
+            document_id=doc.id,
+            method=method,
+            date=on,
+            received=received,
+            served_by=", ".join(p for p in (server_name, server_title) if p),
+            article=article,
+            appeal_deadline=deadline,
+            served_on=name,
+            role=served.get("role") if served else None,
+            time=time,
+            place=place,
+            address=address if method != "personal-delivery" else None,
+            individual=event.person,
+            capacity=event.capacity,
+            description=event.description,
+            received_by=event.received_by,
+            recorded_at=datetime.now().astimezone(),
+            recorded_by=who,
+        )
+        session.add(row)
+        session.flush()
+        kept = kept_deadline([*events, row])
+        before = served_from(persons_of(doc.case, events, pack))
+        now = served_from(persons_of(doc.case, [*events, row], pack))
+        # Warned once, when this service is the one that completes it (LAW.md §§ 2, 11)
+        warnings = tuple(ran_out(number, doc.case, now)) if now != before else ()
+        record(
+            session,
+            who,
+            "service",
+            "document",
+            doc.id,
+            {
+                "number": number,
+                "to": name,
+                "method": method,
+                "date": on.isoformat(),
+                "time": time,
+                "received": received.isoformat() if received else None,
+                "article": article,
+                "served_by": row.served_by,
+                "appeal_deadline": deadline.isoformat() if deadline else None,
+                "notice_deadline": kept.isoformat() if kept else None,
+            },
+        )
+        result = service_record(row, reasons, rule, kept)
+        proof, targets = None, {}
+        if affidavit and served is not None:
+            case = {
+                "jurisdiction": doc.jurisdiction,
+                "document": {"kind": doc.kind, "number": number, "issued": doc.issued.isoformat()},
+                "recipient": served,
+                "server": {"name": server_name, "title": server_title},
+                "service": {
+                    "method": method,
+                    "date": on.isoformat(),
+                    "time": time,
+                    "received": received.isoformat() if received else None,
+                    "received_by": event.received_by,
+                    "mailed": mailed.isoformat() if mailed else None,
+                    "article": article,
+                    "place": place,
+                    "address": row.address,
+                    "individual": event.person,
+                    "capacity": event.capacity,
+                    "description": event.description,
+                    **_mailer(session, mailing, row.served_by),
+                },
+                "oath": oath,
+            }
+            request = Request(
+                AFFIDAVIT.name,
+                case,
+                f"{number} service",
+                doc.respondent_id if recipient else None,
+                tuple(formats),
+                out,
+                who,
+                force=force,
+                about=doc.id,
+            )
+            proof, targets = issue_in(session, request)
+            held.issuing(request, proof.number)
+            row.affidavit_id = proof.id
+    if proof is not None:
+        proof = write_out(proof, targets, force)
+    return Served(number=number, service=result, affidavit=proof, warnings=warnings)
+
+
+def _effective(
+    doc: Document,
+    pack: Pack,
+    method: str,
+    on: date,
+    received: date | None,
+    mailed: date | None,
+    why: str,
+) -> list[Problem]:
+    """An order that states its ``effective`` date takes effect on service, never before
+    (LAW.md § 3): by mail alone it is not in effect before mail service is complete. A
+    service that would leave no service complete by that date is refused."""
+    effective = date.fromisoformat(str(doc.case["effective"]))
+    start, _ = appeal_from(method, on, received, mailed, pack)
+    events = list(doc.services)
+    days = [d for e in events if (d := complete(e, events, pack)) is not None]
+    first = min([start.start, *days])
+    if first <= effective:
+        return []
+    message = (
+        f"{on}: {doc.number} states it is effective {effective}; served by "
+        f"{choice(method).lower()} on {on}, service is complete only {start.start} "
+        f"({start.rule}): serve it by delivery or posting by {effective}, or correct it "
+        f"(docgen supersede) with an effective date on or after {start.start}"
+    )
+    return [Problem("date", message, f"{why}; LAW.md § 3")]
+
+
+def _ahead(pack: Pack, event: Service, why: str) -> list[Problem]:
+    """A service is recorded once it happened: neither its day nor the day of receipt
+    may be after today in the municipality (its time zone, from the pack)."""
+    today = municipal_today(pack)
+    return [
+        Problem(
+            field,
+            f"{day}: after today ({today} in the {pack.name.value}); service is recorded once "
+            "it has happened, and its affidavit states facts, not plans",
+            f"{why}; LAW.md § 10",
+        )
+        for field, day in (("date", event.on), ("received", event.received))
+        if day is not None and day > today
+    ]
+
+
+def _same_event(row: ServiceEvent, owner: str, name: str | None, event: Service) -> bool:
+    """``row`` is the service ``event`` (by its method on ``name``, on its day, at its
+    time). An event recorded before each person served was an event of its own (migration
+    0006: no one named, no time kept) was service on the landowner at a time not kept, so
+    it is the same event whatever time is given now (LAW.md § 10: one event, one
+    affidavit)."""
+    given = (name, event.method, event.on)
+    if row.served_on is None:
+        return (owner, row.method, row.date) == given
+    return (row.served_on, row.method, row.date, row.time) == (*given, event.time)
+
+
+def _person(
+    doc: Document, number: str, to: str | None, why: str, problems: list[Problem]
+) -> dict[str, Any] | None:
+    """The person served: the landowner, or the one named ``to`` the document was sent to
+    (None, with the problem added, when it was not sent to that person)."""
+    people = persons_served(doc.case)
+    if to is None:
+        return people[0]
+    wanted = " ".join(to.split()).casefold()
+    for p in people:
+        if " ".join(p["name"].split()).casefold() == wanted:
+            return p
+    listed = "; ".join(f"{p['name']} ({p.get('role', 'copied')})" for p in people)
+    message = (
+        f"{to!r}: {number} was not sent to that person; it was sent to {listed} (each "
+        "person served is a service event of its own)"
+    )
+    problems.append(Problem("to", message, why))
+    return None
+
+
+def _server(doc: Document, event: Service) -> tuple[str, str | None]:
+    """Who served, as recorded: the name given with their office (``served_by_title``: a
+    deputy officer's affidavit states the office, LAW.md § 10), or the issuing officer
+    (named with their title on the document) when the recorder says the officer served."""
+    officer = issuing_officer(doc.case)
+    served_by, title = (event.served_by or "").strip(), event.served_by_title
+    title = " ".join(title.split()) if title and title.strip() else None
+    if served_by and served_by != officer.get("name"):
+        return served_by, title
+    return officer["name"], title or officer.get("title")
+
+
+def _mailer(session: Any, mailing: ServiceEvent | None, server: str) -> dict[str, Any]:
+    """Who mailed the copy a posting counts with (the mailing's own server, as recorded),
+    and the affidavit that proves that mailing when it is another person's: the posting's
+    affiant says "I mailed" only when they did (LAW.md § 10; Metzger v. Esseks)."""
+    if mailing is None:
+        return {}
+    made = session.get(Document, mailing.affidavit_id) if mailing.affidavit_id else None
+    proof = made.number if made is not None else None
+    return {
+        "mailed_by": mailing.served_by or None,
+        "mailer": "affiant" if mailing.served_by == server else "another",
+        "mailing_proof": proof,
+    }
