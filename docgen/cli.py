@@ -122,7 +122,8 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``docgen --version``: this docgen's version and the register's schema revision."""
     if not value or ctx.resilient_parsing:
         return
-    # register.storage.db loads sqlalchemy, asyncio, ssl (+260 ms): kept out of `docgen --help`'s start
+    # register.storage.db loads sqlalchemy, asyncio, ssl (+260 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.storage.db import default_url, schema_said
 
     click.echo(f"docgen {__version__}")

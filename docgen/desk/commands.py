@@ -101,7 +101,8 @@ def serve(
     from docgen.signing.codes import LOCAL_DESK
 
     os.environ[LOCAL_DESK] = "" if public else _address(host, port)
-    # desk.server.watchdog and desk.base.database load sqlalchemy (+270 ms): kept out of `docgen --help`'s start
+    # desk.server.watchdog and desk.base.database load sqlalchemy (+270 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.base.database import engine
     from docgen.desk.server import watchdog
 
@@ -171,7 +172,8 @@ def _password(from_stdin: bool) -> str:
 
 
 def _db():
-    # desk.base.database loads sqlalchemy, asyncio, ssl (+270 ms): kept out of `docgen --help`'s start
+    # desk.base.database loads sqlalchemy, asyncio, ssl (+270 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.base.database import sessions
 
     return sessions()
@@ -201,7 +203,8 @@ def add(
     name: str, role: str, full_name: str, title: str, sites: tuple[int, ...], password_stdin: bool
 ) -> None:
     """Add user NAME with a ROLE (the password read from standard input, or prompted)."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     password = _password(password_stdin)
@@ -216,7 +219,8 @@ def add(
 @click.option("--remove", "removed", type=click.IntRange(1), multiple=True, help="a site no more")
 def sites(name: str, added: tuple[int, ...], removed: tuple[int, ...]) -> None:
     """The sites developer NAME acts for: add or remove some (one at least stays)."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     after = accounts.set_sites(_db(), name, added, removed)
@@ -226,7 +230,8 @@ def sites(name: str, added: tuple[int, ...], removed: tuple[int, ...]) -> None:
 @users.command("list")
 def list_() -> None:
     """List the users, their roles, full names and titles."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     db = _db()
@@ -243,7 +248,8 @@ def list_() -> None:
 def remove(name: str) -> None:
     """Remove user NAME: signed out, and their calendar feed addresses and (a developer's)
     unsigned invitation links revoked; their unissued drafts are kept."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     kept = accounts.remove_user(_db(), name)
@@ -259,7 +265,8 @@ def remove(name: str) -> None:
 @click.option("--password-stdin", is_flag=True, help="read the password from standard input")
 def passwd(name: str, password_stdin: bool) -> None:
     """Set a new password for NAME (their sessions end)."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     accounts.set_password(_db(), name, _password(password_stdin))
@@ -271,7 +278,8 @@ def passwd(name: str, password_stdin: bool) -> None:
 @click.argument("role", type=ROLE)
 def role(name: str, role: str) -> None:
     """Give NAME another ROLE (their sessions end)."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     accounts.set_role(_db(), name, role)
@@ -284,7 +292,8 @@ def role(name: str, role: str) -> None:
 @click.option("--title", default="", help="e.g. Code Enforcement Officer")
 def set_(name: str, full_name: str, title: str) -> None:
     """Set the full name and title of NAME (the officer their forms are filled with)."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     accounts.set_details(_db(), name, full_name, title)
@@ -295,7 +304,8 @@ def set_(name: str, full_name: str, title: str) -> None:
 @click.argument("name")
 def unlock(name: str) -> None:
     """Forget the failed sign-ins of NAME, so they can sign in at once."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     forgotten = accounts.unlock(_db(), name)
@@ -307,7 +317,8 @@ def unlock(name: str) -> None:
 @click.argument("target")
 def transfer(source: str, target: str) -> None:
     """Hand the unissued drafts of SOURCE (a removed user, say) to TARGET."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     moved = accounts.transfer_drafts(_db(), source, target)
@@ -318,7 +329,8 @@ def transfer(source: str, target: str) -> None:
 @click.option("--limit", type=click.IntRange(1, 100_000), default=50, show_default=True)
 def audit(limit: int) -> None:
     """The newest sign-ins and changes to users, newest first."""
-    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms): kept out of `docgen --help`'s start
+    # desk.admin.accounts loads sqlalchemy, asyncio, ssl (+280 ms):
+    # kept out of `docgen --help`'s start
     from docgen.desk.admin import accounts
 
     for row in accounts.audit_rows(_db(), limit):

@@ -77,7 +77,8 @@ def job_payload(
         stored = {"json": json.dumps(case.data, ensure_ascii=False)}
         data, _ = load(case.data or {}, case.source)
     if job.issue:  # as the register validates it: its number still to come, not yet served
-        # register.matter.issuing loads sqlalchemy, cryptography, lxml (+270 ms): loaded on first use
+        # register.matter.issuing loads sqlalchemy, cryptography, lxml (+270 ms):
+        # loaded on first use
         from docgen.register.matter.issuing import facts
 
         facts(get_kind(job.kind), data, case.source, case_dir)
@@ -103,7 +104,8 @@ def job_payload(
     if photos:
         payload[PHOTOS] = photos
     if job.issue:
-        # register.storage.audit and others load sqlalchemy, cryptography (+270 ms): loaded on first use
+        # register.storage.audit and others load sqlalchemy, cryptography (+270 ms):
+        # loaded on first use
         from docgen.register.matter.issuing import asked_hash
         from docgen.register.storage.audit import actor
 
@@ -318,7 +320,8 @@ def _recorded(url: str, hashes: list[str]) -> dict[str, str]:
     """The register's numbers for these requests (docgen.register.matter.issuing.asked_hash)."""
     if not hashes:
         return {}
-    # register.storage.db and others load sqlalchemy, cryptography, lxml (+270 ms): loaded on first use
+    # register.storage.db and others load sqlalchemy, cryptography, lxml (+270 ms):
+    # loaded on first use
     from docgen.register.matter.issuing import numbers_asked
     from docgen.register.storage.db import make_engine, read_session
 

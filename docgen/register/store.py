@@ -7,10 +7,11 @@
     reg.record_disposition(issued.number, "convicted", date(2026, 11, 30), court="Village Court")
     reg.history(issued.respondent.id)
 
-Each verb is one transaction over the register's jobs: issuing (docgen.register.matter.issuing),
-the offense history (docgen.register.people.history), service (docgen.register.matter.service) and
-reading (docgen.register.reading.queries). A verb that issues a document renders it outside its
-write transaction (docgen.register.matter.issuing.rendered_outside).
+Each verb is one transaction over the register's jobs: issuing
+(docgen.register.matter.issuing), the offense history (docgen.register.people.history),
+service (docgen.register.matter.service) and reading (docgen.register.reading.queries). A
+verb that issues a document renders it outside its write transaction
+(docgen.register.matter.issuing.rendered_outside).
 """
 
 from __future__ import annotations
@@ -256,11 +257,13 @@ class Register:
             )
 
     def record_appeal(self, number: str, received: date, **kwargs: Any) -> Issued:
-        """Record a notice of appeal of ``number``; see docgen.register.after_notice.appeals.record_appeal."""
+        """Record a notice of appeal of ``number``; see
+        docgen.register.after_notice.appeals.record_appeal."""
         return record_appeal(self, number, received, **kwargs)
 
     def appeal(self, number: str, jurisdiction: str | None = None) -> Any:
-        """The appeal recorded of ``number`` (docgen.register.after_notice.appeals.AppealState), or None."""
+        """The appeal recorded of ``number``
+        (docgen.register.after_notice.appeals.AppealState), or None."""
         return appeal_state(self, number, jurisdiction)
 
     def schedule_hearing(self, number: str, day: date, time: str, **kwargs: Any) -> Issued:
@@ -282,7 +285,8 @@ class Register:
         return extend(self, number, item, until, **kwargs)
 
     def lift(self, number: str, on: date, **kwargs: Any) -> Issued:
-        """Lift the stop-work order ``number`` on ``on``; see docgen.register.matter.lifting.lift."""
+        """Lift the stop-work order ``number`` on ``on``; see
+        docgen.register.matter.lifting.lift."""
         return issuing.rendered_outside(lambda: lift(self, number, on, **kwargs))
 
     def withhold_occupancy(self, number: str, premises: str, on: date, **kwargs: Any) -> Issued:
@@ -298,7 +302,8 @@ class Register:
     def require_restoration(
         self, number: str, restore: str, restore_by: date, on: date, **kwargs: Any
     ) -> Issued:
-        """Require restoration (§ 228-79C(6)); see docgen.register.after_notice.restoration.require."""
+        """Require restoration (§ 228-79C(6)); see
+        docgen.register.after_notice.restoration.require."""
         return issuing.rendered_outside(
             lambda: require(self, number, restore, restore_by, on, **kwargs)
         )
@@ -321,7 +326,8 @@ class Register:
         return record_payment(self, number, amount, on, paid_by, **kwargs)
 
     def release_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
-        """The release of a lien paid in full; see docgen.register.after_notice.liens.release_lien."""
+        """The release of a lien paid in full; see
+        docgen.register.after_notice.liens.release_lien."""
         return issuing.rendered_outside(lambda: release_lien(self, number, on, **kwargs))
 
     def swppp_decide(self, plan_id: int, outcome: str, on: date, **kwargs: Any) -> Issued:
@@ -344,7 +350,8 @@ class Register:
         )
 
     def record_return(self, number: str, on: date, reason: str, **kwargs: Any):
-        """Record a mailing returned undelivered; see docgen.register.matter.receipts.record_return."""
+        """Record a mailing returned undelivered; see
+        docgen.register.matter.receipts.record_return."""
         return receipts.record_return(self, number, on, reason, **kwargs)
 
     def prefer_language(

@@ -1,7 +1,7 @@
 """The appeal of a notice of violation on its page (§ 228-79C(1)(f)): the notice of
 appeal received (its acknowledgment), the notice of hearing and the decision, each a form
-whose post is the register's call (docgen.register.after_notice.appeals, as `docgen appeal`); the desk
-adds no rule of its own, and a refusal is said with the form's labels."""
+whose post is the register's call (docgen.register.after_notice.appeals, as `docgen
+appeal`); the desk adds no rule of its own, and a refusal is said with the form's labels."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The files a draft's case names (an inspection's photos, docgen.desk.drafting.photos; an easement's
-map exhibit, docgen.desk.drafting.uploads): kept in the draft's own folder on the desk's server under
-names the desk made, and read from there as the files sent with a case are
+"""The files a draft's case names (an inspection's photos, docgen.desk.drafting.photos; an
+easement's map exhibit, docgen.desk.drafting.uploads): kept in the draft's own folder on the
+desk's server under names the desk made, and read from there as the files sent with a case are
 (docgen.documents.exhibits.SentFiles): a name in the draft is a key among the files the
 desk wrote, never a path, so nothing else on the server's disk can be named."""
 

@@ -404,7 +404,8 @@ def issue(
     chosen keeps the name as typed, Register.issue): ("issued", number),
     ("ambiguous", candidates), ("problems", problems) or ("refused", the register's
     message)."""
-    # register.people.respondents and signing.keys load sqlalchemy, pydantic (+490 ms): loaded on first use
+    # register.people.respondents and signing.keys load sqlalchemy, pydantic (+490 ms):
+    # loaded on first use
     from docgen.register import AmbiguousRespondent
     from docgen.signing.keys import SigningKeyError
 

@@ -56,7 +56,8 @@ def sign(
 ) -> Result:
     """("issued", (number, whether the municipality sealed its PDF)), ("problems",
     [(path, message)]) or ("refused", why)."""
-    # register.sites.invitations loads sqlalchemy, pydantic, cryptography (+580 ms): loaded on first use
+    # register.sites.invitations loads sqlalchemy, pydantic, cryptography (+580 ms):
+    # loaded on first use
     from docgen.register.sites import invitations
 
     try:

@@ -3,8 +3,8 @@ violation or stop-work order a step rests on, checked in the register; the docum
 follows another (its ``about``), found by its kind's step; the issue date checked against
 today and against what it rests on.
 
-Each step's own module (docgen.register.after_notice.occupancy, .restoration, .liens) records its event
-and issues its document in one transaction through these."""
+Each step's own module (docgen.register.after_notice.occupancy, .restoration, .liens)
+records its event and issues its document in one transaction through these."""
 
 from __future__ import annotations
 

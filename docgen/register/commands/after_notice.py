@@ -9,7 +9,8 @@ LAW.md § 14), attached to the main ``docgen`` group beside the register's:
     docgen record-lien-payment LIEN --amount A --paid-on D --paid-by NAME
     docgen release-lien LIEN [--date D]                           once paid in full
 
-A thin shell over docgen.register.after_notice.occupancy, .restoration and .liens: parse, call, print.
+A thin shell over docgen.register.after_notice.occupancy, .restoration and .liens: parse,
+call, print.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@
                          --signed-by NAME --title TITLE [--modification TEXT]
     docgen extend NUMBER --item N --until D --granted-by NAME --reason R [--date D]
 
-A thin shell over docgen.register.after_notice.appeals and docgen.register.matter.extensions: parse, call, print.
+A thin shell over docgen.register.after_notice.appeals and
+docgen.register.matter.extensions: parse, call, print.
 """
 
 from __future__ import annotations

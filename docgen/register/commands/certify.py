@@ -63,7 +63,8 @@ def add_site(
     by: str | None,
 ) -> None:
     """Add a site whose firms may be invited; prints its id."""
-    # register.storage.audit and others load sqlalchemy (+580 ms): kept out of `docgen --help`'s start
+    # register.storage.audit and others load sqlalchemy (+580 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.sites.invitations import add_site as add
     from docgen.register.storage.audit import actor
 
@@ -90,7 +91,8 @@ def add_site(
 def invite(site: int, firm: str, email: str | None, expires: date | None, by: str | None) -> None:
     """Invite FIRM to certify for SITE: e-mailed when the municipality has a mail server
     and --email is given, else the link and its QR code are printed to hand over."""
-    # register.sites.invitations and others load sqlalchemy (+580 ms): kept out of `docgen --help`'s start
+    # register.sites.invitations and others load sqlalchemy (+580 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.plans.swppp import approved
     from docgen.register.sites import invitations
     from docgen.register.sites.invitation_mail import link_for, message, send, smtp_of
@@ -123,7 +125,8 @@ def invite(site: int, firm: str, email: str | None, expires: date | None, by: st
 @click.argument("site", type=int)
 def list_invitations(site: int) -> None:
     """Each firm invited for SITE: invited, opened, signed (when, by whom), expired, revoked."""
-    # register.sites.invitations loads sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
+    # register.sites.invitations loads sqlalchemy, pydantic (+580 ms):
+    # kept out of `docgen --help`'s start
     from docgen.law.deadlines import local_time
     from docgen.register.sites import invitations
 
@@ -148,7 +151,8 @@ def list_invitations(site: int) -> None:
 @click.option("--by", default=None, help="who revokes (default: your user name)")
 def revoke(invitation: int, by: str | None) -> None:
     """Stop INVITATION's link from working."""
-    # register.sites.invitations and others load sqlalchemy (+580 ms): kept out of `docgen --help`'s start
+    # register.sites.invitations and others load sqlalchemy (+580 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.sites import invitations
     from docgen.register.storage.audit import actor
 

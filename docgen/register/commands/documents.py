@@ -163,7 +163,8 @@ def _folder_or_file(out: str | None) -> str:
 def _recorded_number_said():
     """A document recorded whose files could not be written: its number on a line of its
     own on standard output (for scripts), then the one-line error (exit 1)."""
-    # register.matter.issuing loads sqlalchemy, pydantic (+560 ms): kept out of `docgen --help`'s start
+    # register.matter.issuing loads sqlalchemy, pydantic (+560 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.matter.issuing import NotWritten
 
     try:
@@ -755,7 +756,8 @@ def register() -> None:
 @register.command()
 def upgrade() -> None:
     """Migrate the register to the newest schema."""
-    # register.store and register.storage.db load sqlalchemy (+580 ms): kept out of `docgen --help`'s start
+    # register.store and register.storage.db load sqlalchemy (+580 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register import Register
     from docgen.register.storage.db import safe_url
 
@@ -772,7 +774,8 @@ def upgrade() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup(file: Path) -> None:
     """Write a consistent copy of the register to FILE, while it is in use."""
-    # register.keeping.maintenance loads sqlalchemy, pydantic (+420 ms): kept out of `docgen --help`'s start
+    # register.keeping.maintenance loads sqlalchemy, pydantic (+420 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.keeping.maintenance import backup as make_backup
 
     with _open() as reg:
@@ -783,7 +786,8 @@ def backup(file: Path) -> None:
 def check_register() -> None:
     """Check every stored file against its SHA-256 and the database's own integrity, and
     report imports that stopped unfinished."""
-    # register.people.import_runs and others load sqlalchemy (+420 ms): kept out of `docgen --help`'s start
+    # register.people.import_runs and others load sqlalchemy (+420 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.keeping.maintenance import check
     from docgen.register.people.import_runs import stopped
 
@@ -805,7 +809,8 @@ def check_register() -> None:
 def restore_register(backup: Path, force: bool, by) -> None:
     """Put the register back as BACKUP holds it; it issues nothing until the numbers used
     after the backup are accounted for (docgen register account-numbers)."""
-    # register.storage.audit and others load sqlalchemy (+420 ms): kept out of `docgen --help`'s start
+    # register.storage.audit and others load sqlalchemy (+420 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.keeping.restores import restore
     from docgen.register.storage.audit import actor
     from docgen.register.storage.db import default_url, safe_url
@@ -851,7 +856,8 @@ def account_numbers(
     """After a restore: say which numbers were used after the backup, in every series the
     register numbers (--list names them), so none is given twice; each series named starts
     above its number and the gap is recorded with its reason."""
-    # register.storage.audit and others load sqlalchemy (+420 ms): kept out of `docgen --help`'s start
+    # register.storage.audit and others load sqlalchemy (+420 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.keeping.restores import account, series_of
     from docgen.register.storage.audit import actor
 
@@ -871,7 +877,8 @@ def account_numbers(
 @register.command("imports")
 def imports() -> None:
     """Every history import: its file, who ran it, its rows, and whether it finished."""
-    # register.people.import_runs loads sqlalchemy, asyncio (+270 ms): kept out of `docgen --help`'s start
+    # register.people.import_runs loads sqlalchemy, asyncio (+270 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.people.import_runs import runs
 
     with _open(readonly=True) as reg:
@@ -889,7 +896,8 @@ def imports() -> None:
 def import_history(csv_file: Path | None, undo: str | None, by) -> None:
     """Convictions from before the register, one per row, each with its court reference;
     one import is one batch, withdrawn whole with --undo ID."""
-    # register.people.imports loads sqlalchemy, pydantic (+480 ms): kept out of `docgen --help`'s start
+    # register.people.imports loads sqlalchemy, pydantic (+480 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.people.imports import import_history as run_import
     from docgen.register.people.imports import undo_import
 

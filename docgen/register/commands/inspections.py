@@ -111,7 +111,8 @@ def approve(notice, reinspection, on: date, out, fmt, force, by, jurisdiction) -
 @click.option("--json", "as_json", is_flag=True, help="one JSON array")
 def halts_command(site, as_json) -> None:
     """Per site, whether the halt of § 228-79A(1) is in effect or lifted."""
-    # register.matter.inspections loads sqlalchemy, pydantic (+590 ms): kept out of `docgen --help`'s start
+    # register.matter.inspections loads sqlalchemy, pydantic (+590 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.matter.inspections import halts
 
     with _open(readonly=True) as reg:
@@ -131,7 +132,8 @@ def halts_command(site, as_json) -> None:
 @WHOSE
 def ask(notice, on, asked_by, by, jurisdiction) -> None:
     """Record that a reinspection of NOTICE's corrective work was asked for."""
-    # register.matter.inspections loads sqlalchemy, pydantic (+590 ms): kept out of `docgen --help`'s start
+    # register.matter.inspections loads sqlalchemy, pydantic (+590 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.matter.inspections import ask_reinspection
 
     with _open() as reg:
@@ -151,7 +153,8 @@ def ask(notice, on, asked_by, by, jurisdiction) -> None:
 def due(site, through, as_json, user) -> None:
     """What is due and what is in effect, overdue first (corrective actions, remedies,
     appeal deadlines, reinspections asked for, log-book inspections, orders and halts)."""
-    # register.reading.due loads sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
+    # register.reading.due loads sqlalchemy, pydantic, yaml (+600 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.reading.due import calendar
 
     with _open(readonly=True) as reg:
@@ -176,7 +179,8 @@ def due(site, through, as_json, user) -> None:
 def calendar_feed(user, revoke_) -> None:
     """A new secret address of USER's calendar feed (the earlier one stops working), or
     --revoke it. The desk serves it at /calendar/SECRET.ics."""
-    # register.reading.feed loads sqlalchemy, pydantic (+640 ms): kept out of `docgen --help`'s start
+    # register.reading.feed loads sqlalchemy, pydantic (+640 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.reading.feed import new_token, revoke
 
     with _open() as reg:
@@ -202,7 +206,8 @@ def logbook_command(
     site, opening, jurisdiction, started, exemption, acre_authorized, csv_file, through, as_json, by
 ) -> None:
     """SITE's log book with its gaps (§ 228-78D(2); § 301-73A(2)); --open it, --add a CSV."""
-    # register.sites.logbook loads sqlalchemy, pydantic (+600 ms): kept out of `docgen --help`'s start
+    # register.sites.logbook loads sqlalchemy, pydantic (+600 ms):
+    # kept out of `docgen --help`'s start
     from docgen.register.sites.logbook import add_entries, logbook, open_log
 
     with _open(readonly=not (opening or csv_file)) as reg:
