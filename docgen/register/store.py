@@ -44,6 +44,7 @@ from docgen.register.people.matching import name_key
 from docgen.register.people.respondents import candidates, ref
 from docgen.register.plans.swppp_letters import decide
 from docgen.register.reading import queries
+from docgen.register.rules import rows
 from docgen.register.rules.copies import copy_of, refuse_copies, refuse_language
 from docgen.register.storage import db
 from docgen.register.storage.audit import actor
@@ -199,7 +200,7 @@ class Register:
         ``jurisdiction``); the original stays in the register as issued (its record and
         files never change)."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            kind = queries.document_row(session, number, jurisdiction).kind
+            kind = rows.document_row(session, number, jurisdiction).kind
         return self.issue(kind, source, supersedes=number, jurisdiction=jurisdiction, **kwargs)
 
     # -- files ---------------------------------------------------------------------------
@@ -216,7 +217,7 @@ class Register:
         when issued) and counsel's files asked for (docgen.register.matter.finals.export_formats:
         NUMBER-kind-to-record.pdf, -final.docx, -redline.docx)."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            row = queries.document_row(session, number, jurisdiction)
+            row = rows.document_row(session, number, jurisdiction)
             formats = tuple(formats)
             blobs = queries.stored_files(row, set(formats))
             counsel = {f: blobs.pop(f) for f in COUNSEL_FILES if f in blobs}
@@ -367,13 +368,13 @@ class Register:
     def document(self, number: str, jurisdiction: str | None = None) -> DocumentRecord:
         """One issued document, with its service events and what supersedes it."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            row = queries.document_row(session, number, jurisdiction)
+            row = rows.document_row(session, number, jurisdiction)
             return queries.document_record(session, row)
 
     def files(self, number: str, jurisdiction: str | None = None) -> dict[str, bytes]:
         """The stored bytes of each format of ``number``, exactly as issued."""
         with guarded(self.url), db.read_session(self.engine) as session:
-            return queries.stored_files(queries.document_row(session, number, jurisdiction))
+            return queries.stored_files(rows.document_row(session, number, jurisdiction))
 
     def verify(self, blob: bytes) -> Verified | VerifiedSet | None:
         """The issued document whose file has these exact bytes, the set of certifications

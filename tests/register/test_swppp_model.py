@@ -46,7 +46,7 @@ from docgen.register import Register
 from docgen.register.matter.inspections import record_inspection_case
 from docgen.register.plans import fees as fee_register
 from docgen.register.plans.swppp import OPEN, add_plan, last_review, record_review
-from docgen.register.reading.queries import document_row
+from docgen.register.rules.rows import document_row
 from docgen.register.sites.invitations import add_site, today_in
 from docgen.register.storage import db
 from tests.helpers.inspection_cases import INSPECTION

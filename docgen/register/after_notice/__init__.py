@@ -18,7 +18,7 @@ from docgen.documents import get_kind, kinds_with, the_kind
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
-from docgen.register.reading.queries import document_row, in_effect
+from docgen.register.rules.rows import document_row, in_effect
 from docgen.register.storage import db
 from docgen.register.storage.db import Refused, RegisterError
 from docgen.register.storage.models import Document

@@ -36,7 +36,7 @@ from docgen.register.after_notice import (
 from docgen.register.after_notice.restoration import COST, RESTORE
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
-from docgen.register.reading.queries import document_row
+from docgen.register.rules.rows import document_row
 from docgen.register.storage import db
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import RegisterError, guarded

@@ -37,7 +37,7 @@ from docgen.register.after_notice import (
 from docgen.register.matter.inspections import INSPECTION
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
-from docgen.register.reading.queries import document_row, in_effect
+from docgen.register.rules.rows import document_row, in_effect
 from docgen.register.storage.audit import actor
 from docgen.register.storage.db import RegisterError
 from docgen.register.storage.models import Document

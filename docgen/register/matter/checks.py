@@ -32,8 +32,8 @@ from docgen.documents import get_kind
 from docgen.documents.base import Options
 from docgen.law.pack import Pack
 from docgen.law.packs import pack_names
-from docgen.register.reading.queries import in_effect, lifting, successor
 from docgen.register.rules.certifiers import certified, sets_holding
+from docgen.register.rules.rows import in_effect, lifting, successor
 from docgen.register.storage import db
 from docgen.register.storage.models import Base, Document, DocumentFile
 from docgen.register.storage.records import VerifiedSet

@@ -28,7 +28,7 @@ from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
-from docgen.register.reading.queries import document_row, in_effect
+from docgen.register.rules.rows import document_row, in_effect
 from docgen.register.storage import db
 from docgen.register.storage.audit import actor
 from docgen.register.storage.db import Refused, RegisterError

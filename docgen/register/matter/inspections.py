@@ -27,8 +27,8 @@ from docgen.faults import pause
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader, load_pack
 from docgen.register.matter.answers import after_service
-from docgen.register.reading.queries import document_row, in_effect, lifting
 from docgen.register.rules.numbering import normalize
+from docgen.register.rules.rows import document_row, in_effect, lifting
 from docgen.register.storage import db, standing
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import RegisterError, guarded

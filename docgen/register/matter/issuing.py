@@ -54,7 +54,6 @@ from docgen.register.people.history import add_offense, current_offense, priors,
 from docgen.register.people.import_runs import history_incomplete
 from docgen.register.people.matching import _words
 from docgen.register.people.respondents import parse_id, prefer, ref, resolve
-from docgen.register.reading.queries import document_row, lifter, line_of, successor
 from docgen.register.rules.copies import (
     copy_format,
     copy_of,
@@ -64,6 +63,7 @@ from docgen.register.rules.copies import (
 )
 from docgen.register.rules.numbering import next_number, normalize, typed_ahead, typed_number
 from docgen.register.rules.parts import part_format, parts
+from docgen.register.rules.rows import document_row, lifter, line_of, successor
 from docgen.register.storage.audit import record
 from docgen.register.storage.db import RegisterError
 from docgen.register.storage.models import Document, DocumentFile, Respondent, Site, kept_version

@@ -23,8 +23,8 @@ from docgen.register.matter.inspections import halts_standing
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
 from docgen.register.matter.mailing import article_used, service_article
-from docgen.register.reading.queries import corrections, document_row, in_effect, lifter
 from docgen.register.rules.copies import refuse_copies, refuse_language
+from docgen.register.rules.rows import corrections, document_row, in_effect, lifter
 from docgen.register.storage.audit import actor
 from docgen.register.storage.db import Refused, RegisterError
 from docgen.register.storage.models import Document

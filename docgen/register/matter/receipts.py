@@ -31,7 +31,7 @@ from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
-from docgen.register.reading.queries import closed, document_row, numbers_of
+from docgen.register.rules.rows import closed, document_row, numbers_of
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import Refused, RegisterError
 from docgen.register.storage.models import (

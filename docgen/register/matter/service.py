@@ -38,7 +38,7 @@ from docgen.law.packs import load_pack
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
 from docgen.register.matter.mailing import article_used, service_article
-from docgen.register.reading.queries import closed, corrections, document_row, successor
+from docgen.register.rules.rows import closed, corrections, document_row, successor
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import Refused, RegisterError
 from docgen.register.storage.models import SERVICE_METHODS, Document, ServiceEvent

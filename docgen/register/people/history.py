@@ -17,7 +17,7 @@ from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.law.penalties import disposition_problem, is_current_offense
 from docgen.register.people.import_runs import counted
-from docgen.register.reading.queries import corrections, document_row, successor
+from docgen.register.rules.rows import corrections, document_row, successor
 from docgen.register.storage.audit import record
 from docgen.register.storage.db import Refused, RegisterError
 from docgen.register.storage.models import DISPOSITIONS, Document, ImportBatch, Offense

@@ -25,7 +25,7 @@ from docgen.documents.fee_statement import KIND as STATEMENT
 from docgen.documents.inspection_report import KIND as INSPECTION
 from docgen.law.packs import load_pack
 from docgen.register.matter.issuing import Request, issue_in, write_out
-from docgen.register.reading.queries import document_row
+from docgen.register.rules.rows import document_row
 from docgen.register.sites.invitations import today_in
 from docgen.register.storage import db
 from docgen.register.storage.audit import actor, record

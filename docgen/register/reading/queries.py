@@ -1,5 +1,7 @@
-"""Reading the register: a document by number, a respondent, their history, the lists
-the clerk works from, and which issued document a file is."""
+"""Reading the register (the read model): a document as the command line and the desk show
+it, a respondent and their history, the lists the clerk works from, and which issued
+document a file is. The lookups the writers take (a document by number, whether it is in
+effect) are docgen.register.rules.rows."""
 
 from __future__ import annotations
 
@@ -10,14 +12,14 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, lazyload
 
-from docgen.documents import get_kind, kinds_with
+from docgen.documents import get_kind
 from docgen.law.packs import load_pack
 from docgen.register.people.respondents import candidates, parse_id, ref
 from docgen.register.reading.filters import apply
 from docgen.register.rules.certifiers import certification_set, certified
 from docgen.register.rules.copies import copy_for, copy_of, rendition_name, rendition_of
-from docgen.register.rules.numbering import normalize
 from docgen.register.rules.parts import part_for
+from docgen.register.rules.rows import corrections, in_effect, lifting, numbers_of, successor
 from docgen.register.storage.db import RegisterError
 from docgen.register.storage.models import (
     AuditEntry,
@@ -82,31 +84,6 @@ def stored_files(row: Document, formats: set[str] | None = None) -> dict[str, by
     return out
 
 
-def document_row(session: Session, number: str, jurisdiction: str | None = None) -> Document:
-    """The document numbered ``number`` (in ``jurisdiction``: numbers are unique per
-    municipality, and two may share a register), or a RegisterError saying why there is
-    not one. A number two municipalities hold is never guessed: ``jurisdiction`` says which."""
-    number = normalize(number)
-    found = session.scalars(select(Document).where(Document.number == number)).all()
-    if not found:
-        raise RegisterError(f"{number}: no document with that number in this register")
-    where = sorted(d.jurisdiction for d in found)
-    if jurisdiction is not None:
-        chosen = [d for d in found if d.jurisdiction == jurisdiction.strip().casefold()]
-        if not chosen:
-            raise RegisterError(
-                f"--jurisdiction {jurisdiction}: {number} is not a document of "
-                f"{jurisdiction} in this register (it is {', '.join(where)}'s)"
-            )
-        return chosen[0]
-    if len(found) > 1:
-        raise RegisterError(
-            f"{number} exists in several jurisdictions ({', '.join(where)}); say which "
-            f"with --jurisdiction ({' or '.join(where)})"
-        )
-    return found[0]
-
-
 def respondent_row(session: Session, who: int | str) -> Respondent:
     """``who`` as an id (or "#id"), or a name matching exactly one respondent (else the
     candidates are listed)."""
@@ -127,100 +104,10 @@ def respondent_row(session: Session, who: int | str) -> Respondent:
     raise RegisterError(f"respondent {text!r} is not one record; candidates:\n  {lines}")
 
 
-def successor(session: Session, document_id: int) -> str | None:
-    """The number of the document that supersedes ``document_id``, if any."""
-    return session.scalar(select(Document.number).where(Document.supersedes_id == document_id))
-
-
-def corrections(session: Session, doc: Document) -> tuple[str, ...]:
-    """The numbers of the chain of corrections ``doc`` belongs to, oldest first: what it
-    corrected (and what that corrected), itself, then each later correction. A document is
-    superseded at most once (the register refuses a second correction), so it is a line;
-    the last number is the one in effect."""
-    earlier: list[str] = []
-    previous = doc.supersedes_id
-    while previous is not None:
-        number, previous = session.execute(
-            select(Document.number, Document.supersedes_id).where(Document.id == previous)
-        ).one()
-        earlier.append(number)
-    later: list[str] = []
-    following = doc.id
-    while (
-        row := session.execute(
-            select(Document.id, Document.number).where(Document.supersedes_id == following)
-        ).first()
-    ) is not None:
-        following, number = row
-        later.append(number)
-    return (*reversed(earlier), doc.number, *later)
-
-
-def line_of(session: Session, doc: Document) -> list[Document]:
-    """``doc`` and every document it corrected, back to the first: oldest first."""
-    line = [doc]
-    while line[0].supersedes_id is not None:
-        line.insert(0, session.get(Document, line[0].supersedes_id))
-    return line
-
-
-def in_effect(session: Session, doc: Document) -> str | None:
-    """The number of the latest correction of ``doc`` (the one in effect), or None when
-    ``doc`` was never superseded."""
-    chain = corrections(session, doc)
-    return chain[-1] if chain[-1] != doc.number else None
-
-
-def lifting(session: Session, doc: Document) -> tuple[str, date] | None:
-    """The written notice that lifted ``doc`` (a liftable order), if any: its number, and
-    the day it lifts the order as of (its issue date: LAW.md § 3, a lifting is dated on or
-    before the day it is recorded)."""
-    if not get_kind(doc.kind).liftable:
-        return None
-    found = session.execute(
-        select(Document.number, Document.issued).where(
-            Document.about_id == doc.id, Document.kind.in_(kinds_with(lifts=True))
-        )
-    ).first()
-    return (found[0], found[1]) if found is not None else None
-
-
-def lifter(session: Session, doc: Document) -> str | None:
-    """The number of the written notice that lifted ``doc`` (a liftable order), if any."""
-    found = lifting(session, doc)
-    return found[0] if found is not None else None
-
-
-def numbers_of(session: Session, ids: Any) -> dict[int, str]:
-    """Document numbers by id, for the ids given (None skipped)."""
-    wanted = {i for i in ids if i}
-    if not wanted:
-        return {}
-    rows = session.execute(select(Document.id, Document.number).where(Document.id.in_(wanted)))
-    return {id_: number for id_, number in rows}
-
-
 def event_numbers(doc: Document) -> set[int | None]:
     """The documents a document's events name: each affidavit, each receipt's annex."""
     ids = {e.affidavit_id for e in doc.services}
     return ids | {e.outcome.annex_id for e in doc.services if e.outcome is not None}
-
-
-def closed(session: Session, doc: Document) -> None:
-    """Refuse a record on ``doc`` when it is superseded or lifted: nothing is recorded on
-    a document no longer in effect (LAW.md § 2 "Corrections"; § 3)."""
-    later = successor(session, doc.id)
-    if later:
-        raise RegisterError(
-            f"{doc.number} was superseded by {later}; nothing more is recorded on it: "
-            f"the correction is the document in effect (record it on {later})"
-        )
-    lifted = lifter(session, doc)
-    if lifted:
-        raise RegisterError(
-            f"{doc.number} was lifted by {lifted}; nothing more is recorded on an order "
-            "no longer in effect (LAW.md § 3)"
-        )
 
 
 def document_record(session: Session, doc: Document) -> DocumentRecord:
