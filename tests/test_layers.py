@@ -3,12 +3,20 @@
 Layers, lowest first (DESIGN.md, wave 4): basics (errors, text, values, the kinds'
 names) -> law (and the municipality's settings) -> cases -> render (and signing) ->
 documents (and counsel's instruments) -> api -> register -> queue and batch -> desk and
-the command line (every ``cli`` module, pack check, and the demo). Imports are read with
-``ast`` from the source, those inside functions and under ``if TYPE_CHECKING:`` included
-(an import moved into a function, or kept for a type's name, still ties two modules).
+the command line (every ``cli`` module, the register's commands, pack check, and the
+demo). Imports are read with ``ast`` from the source, those inside functions and under
+``if TYPE_CHECKING:`` included (an import moved into a function, or kept for a type's name,
+still ties two modules).
 
-No module imports from a layer above its own, and no modules import each other, directly
-or around a ring: either fails, naming the modules. An import inside a function is kept
+Inside the register and the desk each folder is a layer of its own (INNER, lowest first;
+docs/contributing.md draws them): storage -> rules -> keeping, people, migrations -> matter
+-> sites, after_notice, plans -> reading -> the register's face (store) -> its commands; and
+base -> server -> the pages' folders -> the app and the desk's commands. A module sits in
+a folder: a new flat module fails until INNER gives it a layer.
+
+No module imports from a layer above its own, no modules import each other, directly or
+around a ring, and no folders of one layer import each other around a ring: each fails,
+naming the modules or the folders. An import inside a function is kept
 only where it is truly optional (a heavy library, or a module that loads one, on first
 use) and says why in a comment: on its own line, or on the line directly above it or above
 the block of imports it belongs to.
@@ -19,6 +27,7 @@ from __future__ import annotations
 import ast
 import io
 import re
+import shutil
 import tokenize
 from pathlib import Path
 
@@ -45,6 +54,7 @@ LAYERS = (
     ("docgen.queue", "docgen.batch"),
     (
         "docgen.desk",
+        "docgen.register.commands",
         "docgen.cli",
         "docgen.demo",
         "docgen.reference",
@@ -53,6 +63,27 @@ LAYERS = (
     ),
 )
 TOP = len(LAYERS) - 1
+
+# Inside the register and the desk: each package's folders, lowest layer first. "" is the
+# package itself; a name without a folder is a module kept at the package's top.
+INNER = {
+    "docgen.register": (
+        ("storage",),
+        ("rules",),
+        ("keeping", "people", "migrations"),
+        ("matter",),
+        ("sites", "after_notice", "plans"),
+        ("reading",),
+        ("", "store"),
+        ("commands",),
+    ),
+    "docgen.desk": (
+        ("base",),
+        ("server",),
+        ("admin", "drafting", "documents", "people", "issuing", "day", "sites", "public"),
+        ("", "app", "commands"),
+    ),
+}
 
 
 def modules(root: Path) -> dict[str, Path]:
@@ -138,20 +169,85 @@ def layer(module: str) -> int | None:
     return max(matches)[1] if matches else None
 
 
+def package(module: str) -> str | None:
+    """The register or the desk, for a module of theirs (or the package itself)."""
+    return next((p for p in INNER if module == p or module.startswith(p + ".")), None)
+
+
+def folder(module: str) -> str | None:
+    """The folder of the register or the desk a module is in (``docgen.register.matter``),
+    the module itself when it is kept at the package's top, the package for the package
+    itself; None outside the two."""
+    home = package(module)
+    if home is None or module == home:
+        return home
+    return home + "." + module[len(home) + 1 :].split(".")[0]
+
+
+def inner_layer(module: str) -> int | None:
+    """The layer of a module's folder inside the register or the desk (INNER); None for a
+    module outside them, or in a folder (or flat) that INNER does not name."""
+    home, place = package(module), folder(module)
+    if home is None or place is None:
+        return None
+    name = place[len(home) + 1 :]
+    return next((n for n, names in enumerate(INNER[home]) if name in names), None)
+
+
 def upward(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Every import of a higher layer: of the package's, or inside the register or the
+    desk, of a higher folder's."""
+
+    def above(module: str, other: str) -> bool:
+        if (layer(other) or 0) != (layer(module) or 0):
+            return (layer(other) or 0) > (layer(module) or 0)
+        same = package(module) is not None and package(module) == package(other)
+        return same and (inner_layer(other) or 0) > (inner_layer(module) or 0)
+
     return {
         (module, other)
         for module, others in graph.items()
         for other in others
-        if other != "docgen" and (layer(other) or 0) > (layer(module) or 0)
+        if other != "docgen" and above(module, other)
     }
 
 
+def folders(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between the register's and the desk's folders (and their top modules)."""
+    found: dict[str, set[str]] = {}
+    for module, others in graph.items():
+        place = folder(module)
+        if place is None or place in INNER:
+            continue
+        found.setdefault(place, set())
+        found[place] |= {
+            other
+            for other in map(folder, others)
+            if other is not None and other not in INNER and other != place
+        }
+    return found
+
+
 def problems(graph: dict[str, set[str]]) -> list[str]:
-    """Every import cycle, and every import reaching up to a higher layer."""
+    """Every import cycle, between modules or between folders, and every import reaching up
+    to a higher layer."""
     found = [f"an import cycle: {sorted(component)}" for component in cycles(graph)]
+    found += [
+        f"an import cycle between folders: {sorted(component)}"
+        for component in cycles(folders(graph))
+    ]
     found += [f"{a} imports {b}, a layer above it" for a, b in sorted(upward(graph))]
     return found
+
+
+def unplaced(root: Path) -> list[str]:
+    """Every module no layer names, and every module of the register or the desk in no
+    folder INNER names (a new flat module, a new folder)."""
+    return [
+        m
+        for m in modules(root)
+        if layer(m) is None or (folder(m) is not None and inner_layer(m) is None)
+    ]
 
 
 # Markers for tools that say nothing about why: what is left must be words.
@@ -208,8 +304,66 @@ def test_no_cycle_and_no_import_reaching_up():
 
 
 def test_every_module_has_a_layer():
-    assert [m for m in modules(ROOT) if layer(m) is None] == []
+    assert unplaced(ROOT) == []
     assert layer("docgen.newcomer") is None  # a new top-level module is given its layer
+    assert inner_layer("docgen.register.newcomer") is None  # a new module, a folder
+    assert inner_layer("docgen.desk.newcomer.page") is None  # a new folder, a layer
+    assert inner_layer("docgen.register.matter.newcomer") == inner_layer(
+        "docgen.register.matter.issuing"
+    )
+
+
+def test_the_folders_are_layers_in_the_order_the_imports_go():
+    graph = imports(ROOT)
+    between = folders(graph)
+    assert cycles(between) == []
+    assert "docgen.register.rules" in between["docgen.register.matter"]  # matter on rules
+    assert "docgen.register.reading" in between["docgen.register.store"]  # the face reads
+    assert "docgen.desk.drafting" in between["docgen.desk.documents"]  # a page starts a draft
+    assert [n for names in INNER["docgen.register"] for n in names if n] == [
+        "storage", "rules", "keeping", "people", "migrations", "matter", "sites",
+        "after_notice", "plans", "reading", "store", "commands",
+    ]  # fmt: skip
+    for package, layers in INNER.items():  # every folder INNER names is there
+        for name in (n for names in layers for n in names if n):
+            assert (ROOT / package.replace(".", "/") / name).exists() or (
+                ROOT / package.replace(".", "/") / f"{name}.py"
+            ).exists(), f"{package}.{name}"
+
+
+def test_a_folder_reaching_up_or_around_a_ring_fails_in_a_copy_of_the_tree(tmp_path):
+    def keep(where: str, names: list[str]) -> list[str]:
+        return [n for n in names if not (Path(where, n).is_dir() or n.endswith(".py"))]
+
+    shutil.copytree(ROOT / "docgen", tmp_path / "docgen", ignore=keep)
+    assert problems(imports(tmp_path)) == []  # the copy is the tree, whole
+    plant = {
+        # storage, the lowest folder, reaching up to the matter
+        "register/storage/audit.py": "from docgen.register.matter import lost\n",
+        # two folders of one layer, each importing the other: no two modules in a ring
+        "register/sites/invitation_mail.py": "from docgen.register.plans import swppp\n",
+        # the desk's base reaching up to a page
+        "desk/base/clock.py": "from docgen.desk.day import due\n",
+        # a new module left flat in the register
+        "register/helpers.py": "",
+    }
+    for name, text in plant.items():
+        path = tmp_path / "docgen" / name
+        path.write_text(
+            (path.read_text(encoding="utf-8") if path.exists() else "") + text, encoding="utf-8"
+        )
+    found = problems(imports(tmp_path))
+    assert (
+        "docgen.register.storage.audit imports docgen.register.matter.lost, a layer above it"
+        in found
+    )
+    assert (
+        "an import cycle between folders: ['docgen.register.plans', 'docgen.register.sites']"
+        in found
+    )
+    assert "docgen.desk.base.clock imports docgen.desk.day.due, a layer above it" in found
+    assert not [p for p in found if "plans" in p and "cycle: [" in p]  # modules: no ring
+    assert unplaced(tmp_path) == ["docgen.register.helpers"]
 
 
 def test_a_new_cycle_and_an_import_reaching_up_fail(tmp_path):
