@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
@@ -64,7 +65,7 @@ async def login_page(request: Request) -> Response:
     return _login(request, token, SAVED if saved else "", 200)
 
 
-def _cookie(request: Request, response: Response, name: str, value: str, **kw) -> None:
+def _cookie(request: Request, response: Response, name: str, value: str, **kw: Any) -> None:
     """An HttpOnly cookie, Secure behind an HTTPS proxy (`docgen serve --behind-proxy`)."""
     secure = request.app.state.secure_cookies
     response.set_cookie(name, value, httponly=True, secure=secure, **kw)
@@ -83,7 +84,7 @@ async def login(request: Request) -> Response:
     form = await form_of(request)
     cookie = request.cookies.get(LOGIN_CSRF_COOKIE)
     name = str(form.get("username") or "").strip()
-    if not auth.same_token(cookie, form.get(CSRF_FIELD)):
+    if cookie is None or not auth.same_token(cookie, form.get(CSRF_FIELD)):
         return _login(request, auth.new_csrf(), "This form is out of date; try again.", 400, name)
     try:
         found = await run_in_threadpool(
@@ -281,7 +282,7 @@ def create_app(
     }
     app = Starlette(
         routes=routes,
-        exception_handlers=handlers,  # type: ignore[arg-type]
+        exception_handlers=handlers,
         lifespan=_lifespan,
     )
     app.state.db = sessions(database_url)

@@ -5,10 +5,14 @@ from __future__ import annotations
 import ipaddress
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from docgen.errors import DocgenError
+
+if TYPE_CHECKING:
+    from docgen.desk.base.database import Sessions
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
@@ -171,7 +175,7 @@ def _password(from_stdin: bool) -> str:
     return click.prompt("password", hide_input=True, confirmation_prompt=True)
 
 
-def _db():
+def _db() -> Sessions:
     # desk.base.database loads sqlalchemy, asyncio, ssl (+270 ms):
     # kept out of `docgen --help`'s start
     from docgen.desk.base.database import sessions

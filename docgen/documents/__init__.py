@@ -9,7 +9,16 @@ description).
 
 from __future__ import annotations
 
-from docgen.documents.base import DOCUMENTS, KINDS, get_kind, kinds_with, the_kind
+from docgen.documents.base import DOCUMENTS, KINDS, get_kind, kind_named, kinds_with, the_kind
 from docgen.kinds import BUNDLES, MODULES
 
-__all__ = ["BUNDLES", "DOCUMENTS", "KINDS", "MODULES", "get_kind", "kinds_with", "the_kind"]
+__all__ = [
+    "BUNDLES",
+    "DOCUMENTS",
+    "KINDS",
+    "MODULES",
+    "get_kind",
+    "kind_named",
+    "kinds_with",
+    "the_kind",
+]

@@ -871,3 +871,19 @@ def get_kind(name: str) -> Spec:
         raise DocgenError(
             f"unknown document kind {name!r}; kinds: {', '.join(DOCUMENTS)}"
         ) from None
+
+
+def kind_named(name: str) -> Kind:
+    """The kind called ``name``: one document, as the register issues and keeps them (a
+    bundle is rendered, each of its parts issued on its own); a bundle's name or an
+    unknown one is a DocgenError naming the kinds."""
+    try:
+        return KINDS[name]
+    except KeyError:
+        if name in BUNDLES:
+            parts = ", ".join(DOCUMENTS[name].parts)
+            raise DocgenError(
+                f"{name} serves several documents in one file ({parts}): it is rendered "
+                f"(`docgen render {name}`), not issued; issue each of them on its own"
+            ) from None
+        raise DocgenError(f"unknown document kind {name!r}; kinds: {', '.join(KINDS)}") from None

@@ -404,9 +404,11 @@ def escalated(
     if problems:
         raise CaseInvalid(problems, number)
     inspection = notice["inspection"]["number"]
+    # Every late deficiency was seen not corrected on a day (None was refused above).
+    observed = {item: at for item, at in seen.items() if isinstance(at, tuple)}
     violations = []
     for d in late:
-        day, report = seen[d["item"]]  # type: ignore[misc]
+        day, report = observed[d["item"]]
         cited = CITATION.fullmatch(d["requirement"])
         violation = {
             "provision": d["requirement"] if cited else "",  # asking: the officer's to give

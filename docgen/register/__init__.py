@@ -8,7 +8,13 @@ costs its start-up nothing (SQLAlchemy and the renderers load when a command run
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as the type checker reads them; loaded on first use below
+    from docgen.register.matter.service import Service as Service
+    from docgen.register.people.respondents import AmbiguousRespondent as AmbiguousRespondent
+    from docgen.register.storage.db import RegisterError as RegisterError
+    from docgen.register.store import Register as Register
 
 _HOMES = {
     "Register": "docgen.register.store",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,11 +51,13 @@ from docgen.register.storage import db
 from docgen.register.storage.audit import actor
 from docgen.register.storage.db import RegisterError, guarded
 from docgen.register.storage.records import (
+    Candidate,
     DocumentRecord,
     History,
     Issued,
     OffenseRecord,
     RespondentRef,
+    Served,
     Verified,
     VerifiedSet,
 )
@@ -80,7 +83,7 @@ class Register:
         migrate: bool = True,
         timeout: float | None = None,
         readonly: bool = False,
-    ):
+    ) -> Register:
         """The register at ``url`` (default: DOCGEN_DATABASE_URL, or the SQLite file in
         DOCGEN_HOME), migrated to the newest schema on first use unless ``migrate`` is off.
         ``readonly``: for reading only (verify, history, export): nothing is created or
@@ -322,7 +325,9 @@ class Register:
         """The notice of lien; see docgen.register.after_notice.liens.record_lien."""
         return issuing.rendered_outside(lambda: record_lien(self, number, on, **kwargs))
 
-    def record_lien_payment(self, number: str, amount: Any, on: date, paid_by: str, **kwargs: Any):
+    def record_lien_payment(
+        self, number: str, amount: Decimal, on: date, paid_by: str, **kwargs: Any
+    ) -> Decimal:
         """A payment on a lien; the balance after it (docgen.register.after_notice.liens)."""
         return record_payment(self, number, amount, on, paid_by, **kwargs)
 
@@ -336,7 +341,7 @@ class Register:
         review; see docgen.register.plans.swppp_letters.decide."""
         return issuing.rendered_outside(lambda: decide(self, plan_id, outcome, on, **kwargs))
 
-    def record_service(self, number: str, event: Service, **kwargs: Any):
+    def record_service(self, number: str, event: Service, **kwargs: Any) -> Served:
         """Record the service ``event`` of ``number``; see
         docgen.register.matter.service.record_service."""
         # register.matter.service takes 15 ms to import (docgen modules): loaded on first use
@@ -344,13 +349,15 @@ class Register:
 
         return issuing.rendered_outside(lambda: record_service(self, number, event, **kwargs))
 
-    def record_receipt(self, number: str, received: date, signed_by: str, **kwargs: Any):
+    def record_receipt(
+        self, number: str, received: date, signed_by: str, **kwargs: Any
+    ) -> receipts.CameBack:
         """Record a mailing's return receipt; see docgen.register.matter.receipts.record_receipt."""
         return issuing.rendered_outside(
             lambda: receipts.record_receipt(self, number, received, signed_by, **kwargs)
         )
 
-    def record_return(self, number: str, on: date, reason: str, **kwargs: Any):
+    def record_return(self, number: str, on: date, reason: str, **kwargs: Any) -> receipts.CameBack:
         """Record a mailing returned undelivered; see
         docgen.register.matter.receipts.record_return."""
         return receipts.record_return(self, number, on, reason, **kwargs)
@@ -382,13 +389,15 @@ class Register:
         with guarded(self.url), db.read_session(self.engine) as session:
             return queries.verify(session, blob)
 
-    def find_respondents(self, name: str, address: Any | None = None) -> list:
+    def find_respondents(self, name: str, address: Any | None = None) -> list[Candidate]:
         """Respondents that are, or may be, ``name`` (at ``address``): exact and near
         matches, each with its id and why it was listed."""
         with guarded(self.url), db.read_session(self.engine) as session:
             return candidates(session, name, address)
 
-    def match(self, name: str, address: Any | None = None) -> tuple[Any, list]:
+    def match(
+        self, name: str, address: Any | None = None
+    ) -> tuple[Candidate | None, list[Candidate]]:
         """(the respondent an issue would take without asking, or None; every candidate):
         an issue takes the one record of the same name and address, and asks otherwise. A
         name with no letter or digit matches nothing (an issue refuses it)."""

@@ -101,6 +101,7 @@ def _configure(env: jinja2.Environment) -> jinja2.Environment:
     # catalog however the template wraps it.
     env.add_extension("jinja2.ext.i18n")
     env.policies["ext.i18n.trimmed"] = True
+    # The i18n extension adds this method to the environment when it is added (above)
     env.install_gettext_callables(  # type: ignore[attr-defined]
         language.gettext, language.ngettext, newstyle=True
     )

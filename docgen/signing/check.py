@@ -14,11 +14,15 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cryptography.hazmat.primitives import serialization
 
 from docgen.signing.keys import read_certificate
 from docgen.signing.sign import off_loop
+
+if TYPE_CHECKING:  # pyHanko publishes no types: this names what its object is
+    from pyhanko.sign.validation.pdf_embedded import EmbeddedPdfSignature
 
 # What an incremental update after the signature changed, by pyHanko's ModificationLevel.
 _MODIFICATIONS = {
@@ -75,7 +79,7 @@ def check_signature(pdf: bytes, trust_root: Path | None) -> SignatureReport:
     return off_loop(_validated, signatures[0], trust_root)
 
 
-def _validated(signature, trust_root: Path | None) -> SignatureReport:  # type: ignore[no-untyped-def]
+def _validated(signature: EmbeddedPdfSignature, trust_root: Path | None) -> SignatureReport:
 
     # asn1crypto takes 12 ms to import: loaded on first use
     from asn1crypto import x509 as asn1_x509

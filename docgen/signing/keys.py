@@ -25,6 +25,7 @@ from typing import Any
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import NameOID
 
@@ -44,7 +45,7 @@ class SigningKey:
     """A key and its certificate, read from the PKCS#12 file at ``path``."""
 
     path: Path
-    key: object  # a cryptography private key
+    key: PrivateKeyTypes
     certificate: x509.Certificate
     chain: tuple[x509.Certificate, ...] = ()
 

@@ -23,14 +23,20 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ec import ECDSA
+from cryptography.hazmat.primitives.asymmetric.ec import ECDSA, EllipticCurvePrivateKey
 from cryptography.hazmat.primitives.asymmetric.padding import PKCS1v15
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 
 from docgen.errors import DocgenError
 from docgen.signing.keys import SigningKey, passphrase, read_certificate, read_key, usable
+
+if TYPE_CHECKING:  # pyHanko publishes no types: these name what its objects are
+    from cryptography import x509
+    from pyhanko.sign.signers import SimpleSigner
+    from pyhanko.sign.timestamps.api import TimeStamper
 
 T = TypeVar("T")
 FIELD = "Signature"
@@ -161,7 +167,7 @@ def _signed(
     return out.getvalue()
 
 
-def _time_stamper(url: str):  # type: ignore[no-untyped-def]
+def _time_stamper(url: str) -> TimeStamper:
     """An RFC 3161 client over the standard library (pyHanko's own need requests or
     aiohttp): the time-stamp token that makes the signature PAdES B-T."""
     # asyncio, ssl take 21 ms to import: loaded on first use
@@ -192,7 +198,7 @@ def _time_stamper(url: str):  # type: ignore[no-untyped-def]
     return UrllibTimeStamper()
 
 
-def _pyhanko_signer(key: SigningKey):  # type: ignore[no-untyped-def]
+def _pyhanko_signer(key: SigningKey) -> SimpleSigner:
     """pyHanko's signer over the key already opened (pyHanko's own reloads the key from
     DER at every signature, a check of the RSA key that costs about 0.4 s each time)."""
     # asn1crypto takes 11 ms to import: loaded on first use
@@ -208,16 +214,16 @@ def _pyhanko_signer(key: SigningKey):  # type: ignore[no-untyped-def]
         def sign_raw(self, data: bytes, digest_algorithm: str) -> bytes:
             mechanism = self.get_signature_mechanism_for_digest(digest_algorithm).signature_algo
             digest = get_pyca_cryptography_hash(digest_algorithm)
-            if mechanism == "rsassa_pkcs1v15":
-                return key.key.sign(data, PKCS1v15(), digest)  # type: ignore[attr-defined]
-            if mechanism == "ecdsa":
-                return key.key.sign(data, ECDSA(digest))  # type: ignore[attr-defined]
+            if mechanism == "rsassa_pkcs1v15" and isinstance(key.key, RSAPrivateKey):
+                return key.key.sign(data, PKCS1v15(), digest)
+            if mechanism == "ecdsa" and isinstance(key.key, EllipticCurvePrivateKey):
+                return key.key.sign(data, ECDSA(digest))
             return super().sign_raw(data, digest_algorithm)
 
-    def der(certificate):  # type: ignore[no-untyped-def]
+    def der(certificate: x509.Certificate) -> asn1_x509.Certificate:
         return asn1_x509.Certificate.load(certificate.public_bytes(serialization.Encoding.DER))
 
-    der_key = key.key.private_bytes(  # type: ignore[attr-defined]
+    der_key = key.key.private_bytes(
         serialization.Encoding.DER,
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
@@ -232,7 +238,7 @@ def _pyhanko_signer(key: SigningKey):  # type: ignore[no-untyped-def]
     )
 
 
-def _signature_box(writer) -> tuple[int, tuple[int, int, int, int]]:  # type: ignore[no-untyped-def]
+def _signature_box(writer: Any) -> tuple[int, tuple[int, int, int, int]]:
     """The page index and rectangle of the template's signature box (a named destination)."""
     names = writer.root.get("/Names")
     dests = names.get("/Dests") if names is not None else None
@@ -250,7 +256,7 @@ def _signature_box(writer) -> tuple[int, tuple[int, int, int, int]]:  # type: ig
     return page, box
 
 
-def _find_name(node, name: str):  # type: ignore[no-untyped-def]
+def _find_name(node: Any, name: str) -> Any:
     node = node.get_object()
     if "/Names" in node:
         entries = node["/Names"]
@@ -264,10 +270,10 @@ def _find_name(node, name: str):  # type: ignore[no-untyped-def]
     return None
 
 
-def _page_refs(writer) -> list:  # type: ignore[no-untyped-def]
+def _page_refs(writer: Any) -> list[Any]:
     refs = []
 
-    def walk(ref):  # type: ignore[no-untyped-def]
+    def walk(ref: Any) -> None:
         node = ref.get_object()
         if node["/Type"] == "/Pages":
             for kid in node["/Kids"]:
@@ -279,7 +285,7 @@ def _page_refs(writer) -> list:  # type: ignore[no-untyped-def]
     return refs
 
 
-def _tag_widget(writer, page: int, described: str) -> None:  # type: ignore[no-untyped-def]
+def _tag_widget(writer: Any, page: int, described: str) -> None:
     """Put the signature's widget in the structure tree (PDF/UA: an annotation is tagged,
     a widget inside a Form element) and make it printable (PDF/A)."""
     # pyhanko_certvalidator, asn1crypto, asyncio take 72 ms to import: loaded on first use

@@ -9,7 +9,10 @@ import re
 from pathlib import Path
 
 import yaml
+from conftest import ROOT
 
+from docgen.documents import DOCUMENTS
+from docgen.kinds import BUNDLES
 from docgen.register import Register
 from docgen.register.storage.db import HEAD
 from tests.helpers import cli
@@ -137,6 +140,23 @@ def test_refusals_are_one_line_errors_with_exit_1(register_url, tmp_path):
         "record-disposition", "NOV-2026-0099", "--disposition", "dismissed", cwd=tmp_path
     )
     assert missing.returncode == 1 and "no document with that number" in missing.stderr
+
+
+def test_a_bundle_is_refused_as_rendered_not_issued(register_url, tmp_path):
+    """`docgen issue packet` is a one-line refusal naming the documents the packet serves
+    (it failed with an internal error on the bundle's want of renditions), and nothing is
+    numbered: the notice issued after it is the first."""
+    data = yaml.safe_load((ROOT / "fixtures/packet/homer-silt-fence-packet.yaml").read_text())
+    data.pop("prior_offenses")
+    (bundle,) = BUNDLES
+    run = docgen("issue", bundle, case_file(tmp_path, data), cwd=tmp_path)
+    assert run.returncode == 1, run.stderr
+    assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+    assert f"it is rendered (`docgen render {bundle}`), not issued" in run.stderr
+    parts = ", ".join(DOCUMENTS[bundle].parts)
+    assert f"({parts})" in run.stderr
+    after = docgen("issue", "notice-of-violation", case_file(tmp_path, notice()), cwd=tmp_path)
+    assert after.returncode == 0 and after.stdout.startswith("issued NOV-2026-0001 ")
 
 
 def test_import_history_is_all_or_nothing_and_feeds_the_penalty(register_url, tmp_path):

@@ -13,7 +13,6 @@ from datetime import datetime
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session as DbSession
-from sqlalchemy.orm import sessionmaker
 
 from docgen.desk.base.auth import ROLES, SITE_BOUND, hashed, password_problem
 from docgen.desk.base.database import (
@@ -21,6 +20,7 @@ from docgen.desk.base.database import (
     Draft,
     LoginAttempt,
     Session,
+    Sessions,
     User,
     UserSite,
     account_events,
@@ -87,13 +87,13 @@ def site_numbers(sites: Iterable[int | str]) -> list[int]:
     return sorted(set(numbers))
 
 
-def sites_of(db: sessionmaker, user_id: int) -> frozenset[int]:
+def sites_of(db: Sessions, user_id: int) -> frozenset[int]:
     """The sites a developer's account acts for (none for any other role)."""
     with db() as s:
         return frozenset(s.scalars(select(UserSite.site_id).where(UserSite.user_id == user_id)))
 
 
-def bound_sites(db: sessionmaker) -> dict[str, list[int]]:
+def bound_sites(db: Sessions) -> dict[str, list[int]]:
     """Each developer's sites, by user name."""
     with db() as s:
         rows = s.execute(
@@ -108,7 +108,7 @@ def bound_sites(db: sessionmaker) -> dict[str, list[int]]:
 
 
 def set_sites(
-    db: sessionmaker,
+    db: Sessions,
     name: str,
     add: Iterable[int | str] = (),
     remove: Iterable[int | str] = (),
@@ -147,7 +147,7 @@ def _user(s: DbSession, name: str) -> User:
 
 
 def add_user(
-    db: sessionmaker,
+    db: Sessions,
     name: str,
     role: str,
     password: str,
@@ -189,7 +189,7 @@ def add_user(
     return user
 
 
-def list_users(db: sessionmaker) -> list[User]:
+def list_users(db: Sessions) -> list[User]:
     """The users who may sign in, by name."""
     with db() as s:
         return list(s.scalars(select(User).where(User.removed.is_(None)).order_by(User.name)))
@@ -204,7 +204,7 @@ class Removed:
     drafts: int
 
 
-def removed_with_drafts(db: sessionmaker) -> list[Removed]:
+def removed_with_drafts(db: Sessions) -> list[Removed]:
     with db() as s:
         rows = s.execute(
             select(User.name, User.removed, func.count(Draft.id))
@@ -213,10 +213,10 @@ def removed_with_drafts(db: sessionmaker) -> list[Removed]:
             .group_by(User.id, User.name, User.removed)
             .order_by(User.name)
         ).all()
-    return [Removed(*row) for row in rows]
+    return [Removed(name, gone, drafts) for name, gone, drafts in rows if gone is not None]
 
 
-def remove_user(db: sessionmaker, name: str, *, by: str = "cli") -> int:
+def remove_user(db: Sessions, name: str, *, by: str = "cli") -> int:
     """Remove user ``name``, ending in one transaction everything that let them in: their
     sessions, their calendar feed addresses, a developer's sites and the invitation links
     it made that no firm has signed yet. No sign-in again. Their drafts are kept (the
@@ -245,23 +245,26 @@ def remove_user(db: sessionmaker, name: str, *, by: str = "cli") -> int:
     return kept or 0
 
 
-def transfer_drafts(db: sessionmaker, source: str, target: str, *, by: str = "cli") -> int:
+def transfer_drafts(db: Sessions, source: str, target: str, *, by: str = "cli") -> int:
     """Hand a removed (or any) user's unissued drafts to ``target``; how many moved."""
     with db.begin() as s:
         giver = s.scalar(select(User).where(User.name == source))
         if giver is None:
             raise DocgenError(f"no user {source!r}")
         taker = _user(s, target)
-        moved = s.execute(
-            update(Draft)
-            .where(Draft.user_id == giver.id, Draft.issued_as.is_(None))
-            .values(user_id=taker.id)
-        ).rowcount
+        moved = len(
+            s.execute(
+                update(Draft)
+                .where(Draft.user_id == giver.id, Draft.issued_as.is_(None))
+                .values(user_id=taker.id)
+                .returning(Draft.id)
+            ).all()
+        )
         audit(s, by, "drafts transferred", source, detail=f"{moved} to {target}")
     return moved
 
 
-def set_password(db: sessionmaker, name: str, password: str, *, by: str = "cli") -> None:
+def set_password(db: Sessions, name: str, password: str, *, by: str = "cli") -> None:
     """A new password for ``name``; every session of theirs ends."""
     _checked_password(password, name)
     with db.begin() as s:
@@ -271,7 +274,7 @@ def set_password(db: sessionmaker, name: str, password: str, *, by: str = "cli")
         audit(s, by, "password changed", name)
 
 
-def set_role(db: sessionmaker, name: str, role: str, *, by: str = "cli") -> None:
+def set_role(db: Sessions, name: str, role: str, *, by: str = "cli") -> None:
     """Another role for ``name`` (their sessions end). A developer's account is added with
     its sites, never made from another; one leaving the role loses its sites."""
     _checked_role(role)
@@ -289,9 +292,7 @@ def set_role(db: sessionmaker, name: str, role: str, *, by: str = "cli") -> None
         audit(s, by, "role changed", name, detail=f"{before} to {role}")
 
 
-def set_details(
-    db: sessionmaker, name: str, full_name: str, title: str, *, by: str = "cli"
-) -> None:
+def set_details(db: Sessions, name: str, full_name: str, title: str, *, by: str = "cli") -> None:
     """The full name and title documents print for ``name`` (a form's officer)."""
     _refuse(_detail_problem("full name", full_name), _detail_problem("title", title))
     full_name, title = " ".join(full_name.split()), " ".join(title.split())
@@ -301,16 +302,20 @@ def set_details(
         audit(s, by, "details changed", name, detail=f"{full_name}, {title}".strip(", "))
 
 
-def unlock(db: sessionmaker, name: str, *, by: str = "cli") -> int:
+def unlock(db: Sessions, name: str, *, by: str = "cli") -> int:
     """Forget the failed sign-ins of ``name`` (its waits end); how many were forgotten."""
     with db.begin() as s:
         _user(s, name)
-        forgotten = s.execute(delete(LoginAttempt).where(LoginAttempt.name == name)).rowcount
+        forgotten = len(
+            s.execute(
+                delete(LoginAttempt).where(LoginAttempt.name == name).returning(LoginAttempt.id)
+            ).all()
+        )
         audit(s, by, "unlocked", name, detail=f"{forgotten} failures forgotten")
     return forgotten
 
 
-def audit_rows(db: sessionmaker, limit: int = 200) -> list[AccountEvent]:
+def audit_rows(db: Sessions, limit: int = 200) -> list[AccountEvent]:
     """The newest sign-ins and changes to accounts (the register's audit trail)."""
     with db() as s:
         return account_events(s, limit)

@@ -21,9 +21,8 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, update
-from sqlalchemy.orm import sessionmaker
 
-from docgen.desk.base.database import LoginAttempt, Session, User, audit, now
+from docgen.desk.base.database import LoginAttempt, Session, Sessions, User, audit, now
 from docgen.errors import DocgenError
 from docgen.passwords import MIN_LENGTH, secret_problem
 
@@ -122,7 +121,7 @@ def _dummy() -> str:
     return _hasher.hash(secrets.token_urlsafe(32))
 
 
-def sign_in(db: sessionmaker, name: str, password: str, client: str) -> tuple[User, str] | None:
+def sign_in(db: Sessions, name: str, password: str, client: str) -> tuple[User, str] | None:
     """(user, session token) for a right password; None for a wrong one (counted).
     TooManyAttempts while the name or the address must wait. Every outcome is audited."""
     moment = now()
@@ -200,7 +199,7 @@ class Visitor:
 TOUCH = timedelta(seconds=60)  # a session's last use is written at most this often
 
 
-def visitor(db: sessionmaker, token: str | None) -> Visitor | None:
+def visitor(db: Sessions, token: str | None) -> Visitor | None:
     """The session's user (a use keeps it alive), or None when there is no such session.
 
     Checked on every request: past its idle or absolute expiry a session is not live
@@ -226,13 +225,13 @@ def visitor(db: sessionmaker, token: str | None) -> Visitor | None:
     return Visitor(user.id, user.name, user.role, row.csrf, live, user.full_name, user.title)
 
 
-def sign_out(db: sessionmaker, token: str | None) -> None:
+def sign_out(db: Sessions, token: str | None) -> None:
     if token:
         with db.begin() as s:
             s.execute(delete(Session).where(Session.token_hash == _token_hash(token)))
 
 
-def token_of_user(db: sessionmaker, user_id: int, given: Any) -> bool:
+def token_of_user(db: Sessions, user_id: int, given: Any) -> bool:
     """Whether ``given`` is the CSRF token of any session of this user (live or kept for
     saving): only that user's pages carry it."""
     if not given:

@@ -19,7 +19,8 @@ def zone(jurisdiction: str | None = None) -> ZoneInfo:
     from docgen.law.packs import load_pack, pack_names
 
     names = [jurisdiction] if jurisdiction else pack_names()
-    zones = {load_pack(name).certification.time_zone.value for name in names}
+    packs = [load_pack(name) for name in names]
+    zones = {p.certification.time_zone.value for p in packs if p.certification is not None}
     return ZoneInfo(zones.pop() if len(zones) == 1 else "UTC")
 
 

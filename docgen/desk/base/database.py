@@ -10,6 +10,7 @@ rows of the register's one audit trail (entity ``user``).
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -103,7 +104,7 @@ def _engine(url: str) -> Engine:
     return made
 
 
-class Sessions(sessionmaker):
+class Sessions(sessionmaker[DbSession]):
     """``db()`` a session for reading; ``db.begin()`` a write transaction that takes
     SQLite's write lock at once (BEGIN IMMEDIATE, waited for up to the busy timeout), so
     a read never has to become a write while another process writes."""
@@ -114,7 +115,7 @@ class Sessions(sessionmaker):
         writing.hide_parameters = True
         self.writer = sessionmaker(writing, expire_on_commit=False)
 
-    def begin(self):  # type: ignore[override]
+    def begin(self) -> AbstractContextManager[DbSession]:
         return self.writer.begin()
 
 

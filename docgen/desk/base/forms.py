@@ -152,7 +152,7 @@ def _node(key: str, info: FieldInfo, pack_id: str, inherited: str) -> Node:
 
 
 def _scalar(
-    key: str, label: str, citation: str, bare: Any, metadata: list, required: bool, name: str
+    key: str, label: str, citation: str, bare: Any, metadata: list[Any], required: bool, name: str
 ) -> Node:
     if typing.get_origin(bare) is Literal:
         choices = tuple(str(c) for c in typing.get_args(bare))
@@ -224,7 +224,7 @@ def _steps(name: str) -> list[str | int] | None:
     return steps if len(steps) <= MAX_DEPTH else None
 
 
-def _put(tree: dict, steps: list[str | int], value: str) -> None:
+def _put(tree: dict[str, Any], steps: list[str | int], value: str) -> None:
     node: Any = tree
     for step, following in itertools.pairwise(steps):
         default: Any = {} if isinstance(following, str) else {"__list__": True}

@@ -16,7 +16,8 @@ from typing import Any
 from starlette.requests import Request
 
 from docgen.desk.base import auth
-from docgen.documents import BUNDLES, KINDS, get_kind
+from docgen.desk.base.web import register
+from docgen.documents import BUNDLES, KINDS, get_kind, kind_named
 from docgen.documents.affidavit_of_service import persons_served
 from docgen.register.after_notice import resting_kinds, step_after
 
@@ -116,7 +117,7 @@ def shared(kind: str, other: str) -> list[str]:
 
 def for_document(request: Request, record: Any) -> dict[str, Any]:
     """What the document's page offers the visitor."""
-    role, spec = request.scope["visitor"].role, get_kind(record.kind)
+    role, spec = request.scope["visitor"].role, kind_named(record.kind)
     return {
         "persons": [p["name"] for p in persons_served(record.case)] if spec.served else [],
         "offenses": _offenses(request, record) if spec.charges_offense else [],
@@ -209,4 +210,4 @@ def _offenses(request: Request, record: Any) -> list[Any]:
     """The offense the document charges, with its disposition (the register's history)."""
     if record.respondent is None:
         return []
-    return request.app.state.register().charged(record)
+    return register(request).charged(record)

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from functools import cache, wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from sqlalchemy import delete
@@ -29,11 +29,14 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from docgen import __version__
 from docgen.cases.labels import choice
 from docgen.desk.base import auth, clock
-from docgen.desk.base.database import Submission, now
+from docgen.desk.base.database import Sessions, Submission, now
 from docgen.desk.base.forms import MAX_DEPTH, MAX_ROW
 from docgen.documents import get_kind
 from docgen.documents.photos import MAX_PHOTOS
 from docgen.law.taglines import language_name
+
+if TYPE_CHECKING:
+    from docgen.register import Register
 
 SESSION_COOKIE = "docgen_session"
 LOGIN_CSRF_COOKIE = "docgen_login_csrf"
@@ -214,10 +217,10 @@ def guarded(permission: str | None, saves_when_expired: bool = False) -> Callabl
             db = request.app.state.db
             visitor = auth.visitor(db, request.cookies.get(SESSION_COOKIE))
             posting = request.method == "POST"
-            form = request.scope.get("form")
+            given = posted(request).get(CSRF_FIELD) if posting else None
             request.scope["stale"] = False
-            if posting and visitor and not auth.same_token(visitor.csrf, form.get(CSRF_FIELD)):
-                if auth.token_of_user(db, visitor.user_id, form.get(CSRF_FIELD)):
+            if posting and visitor and not auth.same_token(visitor.csrf, given):
+                if auth.token_of_user(db, visitor.user_id, given):
                     pass  # a page of the same user's other session (signed in again elsewhere)
                 elif saves_when_expired:
                     request.scope["stale"] = True  # shown back with what was typed, not saved
@@ -302,7 +305,8 @@ STILL_WORKING = "The first time this form was sent is still being worked on; rel
 
 
 def posted(request: Request) -> FormData:
-    return request.scope["form"]
+    form: FormData = request.scope["form"]  # read by the route before the page ran
+    return form
 
 
 def client_of(request: Request) -> str:
@@ -318,9 +322,16 @@ FORMAT_TYPES = {
 }
 
 
-def register(request: Request) -> Any:
+def register(request: Request) -> Register:
     """The register the desk serves (a new handle on its database)."""
-    return request.app.state.register()
+    served: Register = request.app.state.register()  # docgen.desk.app sets it
+    return served
+
+
+def database(request: Request) -> Sessions:
+    """The desk's sessions on the register's database."""
+    sessions: Sessions = request.app.state.db  # docgen.desk.app sets it
+    return sessions
 
 
 def typed(value: Any) -> str | None:

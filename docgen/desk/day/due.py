@@ -94,9 +94,9 @@ def feed(request: Request) -> Response:
     except DocgenError:
         return Response("not found", status_code=404, media_type="text/plain")
     items = calendar(reg, user=user)  # the user's own
-    packs = [load_pack(j) for j in sorted({i.jurisdiction for i in items})] or [None]
-    zone = packs[0].part("certification").time_zone.value if packs[0] else "UTC"
-    made = min((municipal_today(p) for p in packs if p), default=datetime.now(UTC).date())
+    packs = [load_pack(j) for j in sorted({i.jurisdiction for i in items})]
+    zone = packs[0].part("certification").time_zone.value if packs else "UTC"
+    made = min((municipal_today(p) for p in packs), default=datetime.now(UTC).date())
     body = ics(items, f"docgen: due for {user}", zone, made)
     return Response(body, media_type=FEED_TYPE, headers={"Cache-Control": "no-store"})
 

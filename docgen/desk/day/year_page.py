@@ -55,7 +55,9 @@ def _asked(request: Request, known: list[tuple[str, str]]) -> tuple[str, int]:
     return chosen, int(text)
 
 
-def _report(request: Request, jurisdiction: str, year: int) -> tuple[Any, list[Any], dict]:
+def _report(
+    request: Request, jurisdiction: str, year: int
+) -> tuple[Any, list[Any], dict[str, Any]]:
     visitor = request.scope["visitor"]
     when = reporting_period(jurisdiction, year, None, None)
     found = figures(register(request).engine, jurisdiction, when.start, when.through)

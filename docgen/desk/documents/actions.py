@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from docgen.desk.base import auth, forms
 from docgen.desk.base.offers import PART, REFERENCES, Follow, copies, follows, made, shared
-from docgen.desk.base.web import attachment, guarded, once, posted, render
+from docgen.desk.base.web import Handler, attachment, guarded, once, posted, register, render
 from docgen.desk.documents import record_forms
 from docgen.desk.documents.document_page import document_page
 from docgen.desk.drafting import drafts
@@ -65,7 +65,7 @@ def _kept_part(request: Request, number: str, jurisdiction: str, name: str) -> b
     if not name.startswith(PART):
         return None
     stored = part_format(int(name.removeprefix(PART)) - 1, "pdf")
-    return request.app.state.register().files(number, jurisdiction).get(stored)
+    return register(request).files(number, jurisdiction).get(stored)
 
 
 @guarded(None)
@@ -286,7 +286,7 @@ def _lien_release(reg: Any, number: str, form: Any, by: str) -> str:
 STEPS = {"cost": _cost, "lien": _lien, "payment": _payment, "release-lien": _lien_release}
 
 
-def _step(form: str) -> Callable[[Request], Response]:
+def _step(form: str) -> Handler:
     @guarded("enforce")
     def handle(request: Request) -> Response:
         return once(request, lambda r: _after(r, form, STEPS[form]))

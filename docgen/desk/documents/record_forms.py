@@ -182,6 +182,15 @@ def dates(form: Any, wanted: dict[str, bool]) -> tuple[dict[str, date | None], l
     return found, problems
 
 
+def _day(days: dict[str, date | None], field: str) -> date:
+    """A required date, once the problems of the form were refused: :func:`dates` named it
+    missing if it was not typed."""
+    day = days[field]
+    if day is None:
+        raise Refused([Problem(field, "missing")])
+    return day
+
+
 def service(reg: Any, number: str, form: Any, by: str) -> None:
     """Record the service typed in the form; every problem of it refused at once."""
     # register.matter.service loads cryptography, lxml (+160 ms): loaded on first use
@@ -194,18 +203,13 @@ def service(reg: Any, number: str, form: Any, by: str) -> None:
         to=text(form.get("to")),
         received=days["received"],
         served_by=text(form.get("served_by")),
-        **{
-            key: text(form.get(key))
-            for key in (
-                "place",
-                "time",
-                "person",
-                "capacity",
-                "description",
-                "received_by",
-                "article",
-            )
-        },
+        place=text(form.get("place")),
+        time=text(form.get("time")),
+        person=text(form.get("person")),
+        capacity=text(form.get("capacity")),
+        description=text(form.get("description")),
+        received_by=text(form.get("received_by")),
+        article=text(form.get("article")),
     )
     if problems:
         raise Refused(problems + event.problems())
@@ -256,7 +260,7 @@ def lift_date(form: Any) -> date:
     days, problems = dates(form, {"date": True})
     if problems:
         raise Refused(problems)
-    return days["date"]
+    return _day(days, "date")
 
 
 def withheld(form: Any) -> tuple[str, date]:
@@ -267,7 +271,7 @@ def withheld(form: Any) -> tuple[str, date]:
         problems.insert(0, Problem("premises", "missing"))
     if problems:
         raise Refused(problems)
-    return premises or "", days["date"]
+    return premises or "", _day(days, "date")
 
 
 def restoration(form: Any) -> tuple[str, date, date]:
@@ -278,7 +282,7 @@ def restoration(form: Any) -> tuple[str, date, date]:
         problems.insert(0, Problem("restore", "missing"))
     if problems:
         raise Refused(problems)
-    return restore or "", days["restore_by"], days["date"]
+    return restore or "", _day(days, "restore_by"), _day(days, "date")
 
 
 def amount(typed: Any) -> Decimal | None:
@@ -314,7 +318,7 @@ def cost(form: Any) -> tuple[list[tuple[str, Decimal]], str, date]:
         problems.append(Problem("inspection", "missing"))
     if problems:
         raise Refused(problems)
-    return items, report or "", days["date"]
+    return items, report or "", _day(days, "date")
 
 
 def payment(form: Any) -> tuple[Decimal, date, str]:
@@ -330,7 +334,7 @@ def payment(form: Any) -> tuple[Decimal, date, str]:
         problems.append(Problem("paid_by", "missing"))
     if problems:
         raise Refused(problems)
-    return value or Decimal(0), days["date"], paid_by or ""
+    return value or Decimal(0), _day(days, "date"), paid_by or ""
 
 
 def mailing(reg: Any, number: str, form: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ name of the record, only when the clerk ticks "keep the name as typed".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from starlette.requests import Request
@@ -27,6 +27,10 @@ from docgen.documents.base import party_field
 from docgen.errors import DocgenError
 from docgen.register.people.choices import choices, priced
 from docgen.register.people.respondents import NEW, parse_id
+from docgen.register.storage.records import Candidate
+
+if TYPE_CHECKING:
+    from docgen.register import Register
 
 
 def party_of(kind: str, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -36,7 +40,9 @@ def party_of(kind: str, data: dict[str, Any]) -> dict[str, Any] | None:
     return party if isinstance(party, dict) else None
 
 
-def match(register: Any, kind: str, data: dict[str, Any]) -> tuple[Any, list[Any]]:
+def match(
+    register: Register, kind: str, data: dict[str, Any]
+) -> tuple[Candidate | None, list[Candidate]]:
     """(the record an issue would take without asking, or None; every record the draft's
     party may be): (None, []) while no party is named."""
     party = party_of(kind, data)
@@ -49,7 +55,7 @@ def match(register: Any, kind: str, data: dict[str, Any]) -> tuple[Any, list[Any
     return register.match(str(party["name"]), address)
 
 
-def question(register: Any, kind: str, data: dict[str, Any]) -> list[Any]:
+def question(register: Register, kind: str, data: dict[str, Any]) -> list[Candidate]:
     """The records the case's party may be, when which one it is is a question (else [])."""
     taken, candidates = match(register, kind, data)
     return candidates if taken is None else []

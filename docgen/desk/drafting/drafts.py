@@ -29,6 +29,7 @@ from docgen.desk.base.web import (
     ONCE_FIELD,
     PREVIEW_CSP,
     attachment,
+    database,
     guarded,
     id_of,
     once,
@@ -148,7 +149,7 @@ def own_draft(request: Request) -> Draft | None:
     if draft_id is None:
         return None
     visitor = request.scope["visitor"]
-    with request.app.state.db() as s:
+    with database(request)() as s:
         draft = s.get(Draft, draft_id)
     if draft is None or draft.user_id != visitor.user_id or not _may_draft(request, draft.kind):
         return None
@@ -228,7 +229,7 @@ def providing(kind: str) -> list[str]:
 
 def _latest_jurisdiction(request: Request) -> str | None:
     """The municipality of the visitor's latest draft: their default for the next one."""
-    with request.app.state.db() as s:
+    with database(request)() as s:
         return s.scalars(
             select(Draft.jurisdiction)
             .where(Draft.user_id == request.scope["visitor"].user_id)
@@ -330,7 +331,7 @@ def _unsaved(request: Request, draft: Draft, pairs: list[list[str]]) -> Response
     return response
 
 
-def _abilities(request: Request, draft: Draft) -> dict[str, bool]:
+def _abilities(request: Request, draft: Draft) -> dict[str, Any]:
     # register.matter.finals loads lxml (+15 ms): loaded on first use
     from docgen.register.matter.finals import instruments
 

@@ -23,11 +23,12 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.cases.inspection import INSPECT as WHY  # photos taken at the inspection
+from docgen.cases.inspection import PHOTOS as FIELD
 from docgen.desk.base import forms
 from docgen.desk.base.database import Draft
 from docgen.desk.base.web import posted
 from docgen.desk.drafting import drafts
-from docgen.desk.drafting.draft_files import FIELD, folder, takes_photos
+from docgen.desk.drafting.draft_files import folder, takes_photos
 from docgen.desk.server import renderers
 from docgen.documents.photos import MAX_BYTES, MAX_PHOTOS
 from docgen.errors import Problem
@@ -45,7 +46,11 @@ def add(request: Request, draft: Draft) -> Response:
     if not takes_photos(draft.kind):
         return drafts.refused(request, draft, [Problem(FIELD, "this document takes no photos")])
     form = posted(request)
-    sent = [f for f in form.getlist(FIELD) if not isinstance(f, str) and f.filename]
+    sent = [
+        (Path(f.filename).name, f)
+        for f in form.getlist(FIELD)
+        if not isinstance(f, str) and f.filename
+    ]
     keep = form.get("keep_location") == "yes"
     filled = _filled(draft.fields)
     problems = []
@@ -58,8 +63,7 @@ def add(request: Request, draft: Draft) -> Response:
         )
         problems.append(Problem(FIELD, message, WHY))
     made: list[Any] = []
-    for upload in sent if not problems else []:
-        name = Path(upload.filename).name
+    for name, upload in sent if not problems else []:
         tag, value = renderers.run(renderers.photo, upload.file.read(MAX_BYTES + 1), name, keep)
         if tag == "refused":
             problems.append(Problem(FIELD, value, WHY))

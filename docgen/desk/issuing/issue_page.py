@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
@@ -93,7 +94,7 @@ def _uploaded(draft: Any) -> dict[str, str]:
     return {path: typed[path] for path in paths if typed.get(path)}
 
 
-def _final(upload: Any) -> bytes | None:
+def _final(upload: UploadFile | str | None) -> bytes | None:
     """Counsel's final DOCX sent with Issue (an instrument's), or None when none was chosen;
     the register refuses one it cannot record (docgen.register.matter.finals), a larger one too:
     no more than one byte past the limit is read."""

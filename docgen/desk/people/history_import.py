@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path, PurePath
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -42,7 +43,7 @@ def upload_page(request: Request) -> Response:
     return _page(request)
 
 
-def _page(request: Request, status: int = 200, **context) -> Response:
+def _page(request: Request, status: int = 200, **context: Any) -> Response:
     # register.people.imports takes 58 ms to import (docgen modules): loaded on first use
     from docgen.register.people.imports import REQUIRED
 

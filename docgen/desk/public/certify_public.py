@@ -95,7 +95,8 @@ def _limits(request: Request) -> tuple[RateLimit, RateLimit]:
     state = request.app.state
     if not hasattr(state, "certify_limits"):
         state.certify_limits = (RateLimit(REQUESTS, WINDOW), RateLimit(MISSES, WINDOW))
-    return state.certify_limits
+    limits: tuple[RateLimit, RateLimit] = state.certify_limits
+    return limits
 
 
 def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -122,7 +123,8 @@ def _engine(request: Request) -> Any:
 
 
 def _token(request: Request) -> str:
-    return request.path_params["token"]
+    token: str = request.path_params["token"]  # the route's {token} is text
+    return token
 
 
 def _statement_hash(text: str) -> str:

@@ -163,7 +163,7 @@ async def check(request: Request) -> Response:
     try:
         return await _answer(request, number)
     finally:
-        if uploading:
+        if uploading and asked is not None:  # admitted: refused asks returned above
             await run_in_threadpool(finish, db, asked)
 
 

@@ -82,8 +82,10 @@ class HeadTimeout(H11Protocol):
         self.raw: asyncio.Transport | None = None  # the transport itself, under _Lingering
         self.lingering = False
 
+    # uvicorn's own H11Protocol narrows asyncio's BaseTransport to a Transport; so does this
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self.raw = transport
+        # A proxy, not a subclass (whose methods would hide the transport's): typed apart
         super().connection_made(_Lingering(transport, self))  # type: ignore[arg-type]
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else None

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from datetime import date
 from functools import cache
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +126,8 @@ class Renderer:
             raise RenderTooBig(value, TOO_BIG)
         if outcome == "raised":
             raise value
-        return value
+        result: Result = value  # what ``work`` returned, sent back through the pipe
+        return result
 
     def alive(self) -> bool:
         return self.process.is_alive()
@@ -159,7 +161,7 @@ def _death(code: int | None) -> str:
     return "the process making it stopped"
 
 
-def _start() -> tuple[Any, Connection]:
+def _start() -> tuple[BaseProcess, Connection]:
     ours, theirs = _context.Pipe()
     process = _context.Process(target=_serve, args=(theirs, _memory_limit()), daemon=True)
     process.start()

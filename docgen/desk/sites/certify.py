@@ -94,7 +94,9 @@ def site_list(request: Request) -> Response:
     return _sites_page(request, {}, [])
 
 
-def _sites_page(request: Request, typed: dict[str, str], error: list[str], status: int = 200):
+def _sites_page(
+    request: Request, typed: dict[str, str], error: list[str], status: int = 200
+) -> Response:
     reach = _reach(request)
     found = invitations.sites(_engine(request))
     return render(

@@ -95,9 +95,9 @@ def appeals(session: Session, ids: Iterable[int] | None = None) -> dict[int, App
     return {
         notice: Appeal(
             notice,
-            (by.get("received") or [None])[0],
-            tuple(by.get("hearing") or ()),
-            (by.get("decision") or [None])[0],
+            next(iter(by.get("received", ())), None),
+            tuple(by.get("hearing", ())),
+            next(iter(by.get("decision", ())), None),
         )
         for notice, by in found.items()
     }

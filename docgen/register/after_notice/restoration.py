@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from docgen.api import FORMATS
-from docgen.documents import get_kind
+from docgen.documents import kind_named
 from docgen.documents.affidavit_of_service import issuing_officer, persons_served
 from docgen.errors import Problem
 from docgen.register.after_notice import (
@@ -92,7 +92,7 @@ def require(
             "site": doc.case["site"],
             "rests_on": {
                 "number": doc.number,
-                "title": get_kind(doc.kind).heading or get_kind(doc.kind).title,
+                "title": kind_named(doc.kind).heading or kind_named(doc.kind).title,
                 "issued": doc.issued.isoformat(),
                 "served": day.isoformat(),
                 "violations": violations_of(doc),

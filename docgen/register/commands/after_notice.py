@@ -46,7 +46,16 @@ def _today(on: date | None) -> date:
 @DATE
 @output_options
 @WHOSE
-def withhold_occupancy(number, premises, on, out, fmt, force, by, jurisdiction) -> None:
+def withhold_occupancy(
+    number: str,
+    premises: str,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Issue an order preventing the occupancy of the building or land (§ 228-79C(5)),
     resting on the notice of violation or stop-work order NUMBER; serve it with
     record-service."""
@@ -66,7 +75,15 @@ def withhold_occupancy(number, premises, on, out, fmt, force, by, jurisdiction) 
 @DATE
 @output_options
 @WHOSE
-def release_occupancy(order, on, out, fmt, force, by, jurisdiction) -> None:
+def release_occupancy(
+    order: str,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Release in writing the order preventing occupancy ORDER (§ 228-79C(5))."""
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
@@ -94,7 +111,17 @@ def release_occupancy(order, on, out, fmt, force, by, jurisdiction) -> None:
 @DATE
 @output_options
 @WHOSE
-def require_restoration(number, restore, restore_by, on, out, fmt, force, by, jurisdiction) -> None:
+def require_restoration(
+    number: str,
+    restore: str,
+    restore_by: date,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Issue the notice requiring restoration of lands (§ 228-79C(6)), resting on the
     notice of violation or stop-work order NUMBER; serve it with record-service."""
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
@@ -132,7 +159,17 @@ def _item(text: str) -> tuple[str, Decimal]:
 @DATE
 @output_options
 @WHOSE
-def state_restoration_cost(notice, inspection, items, on, out, fmt, force, by, jurisdiction):
+def state_restoration_cost(
+    notice: str,
+    inspection: str,
+    items: tuple[str, ...],
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Issue the statement of the cost of the corrective action the municipality took after
     the notice requiring restoration NOTICE (§ 228-79C(6))."""
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
@@ -152,7 +189,15 @@ def state_restoration_cost(notice, inspection, items, on, out, fmt, force, by, j
 @DATE
 @output_options
 @WHOSE
-def record_lien(statement, on, out, fmt, force, by, jurisdiction) -> None:
+def record_lien(
+    statement: str,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Issue the notice of lien for the cost the statement STATEMENT states, for recording
     with the County Clerk (§ 228-79C(6))."""
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
@@ -172,7 +217,9 @@ def record_lien(statement, on, out, fmt, force, by, jurisdiction) -> None:
 @click.option("--paid-on", "paid_on", type=ISO, required=True, help="the day it was paid")
 @click.option("--paid-by", "paid_by", required=True, help="who paid it")
 @click.option("--by", "by", default=None, help="who records this (default: your user name)")
-def record_lien_payment(lien, amount, paid_on, paid_by, by) -> None:
+def record_lien_payment(
+    lien: str, amount: str, paid_on: date, paid_by: str, by: str | None
+) -> None:
     """Record a payment on the lien LIEN (§ 228-79C(6): a lien until paid)."""
     # render.filters loads babel, num2words (+150 ms): kept out of `docgen --help`'s start
     from docgen.render.filters import money
@@ -192,7 +239,15 @@ def record_lien_payment(lien, amount, paid_on, paid_by, by) -> None:
 @DATE
 @output_options
 @WHOSE
-def release_lien(lien, on, out, fmt, force, by, jurisdiction) -> None:
+def release_lien(
+    lien: str,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Issue the release of the lien LIEN, paid in full, for recording (§ 228-79C(6))."""
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api

@@ -13,6 +13,8 @@ docgen.register.matter.extensions: parse, call, print.
 
 from __future__ import annotations
 
+from datetime import date
+
 import click
 
 from docgen.register.commands.documents import (
@@ -38,7 +40,18 @@ def appeal() -> None:
 @click.option("--date", "on", type=ISO, default=None, help="the acknowledgment's date (today)")
 @output_options
 @WHOSE
-def record(number, received, received_by, filed_by, on, out, fmt, force, by, jurisdiction):
+def record(
+    number: str,
+    received: date,
+    received_by: str,
+    filed_by: str | None,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Record the written notice of appeal of the notice of violation NUMBER, on time or late
     counted from its service, and issue the acknowledgment."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
@@ -68,7 +81,19 @@ def record(number, received, received_by, filed_by, on, out, fmt, force, by, jur
 @click.option("--date", "on", type=ISO, default=None, help="the notice's date (today)")
 @output_options
 @WHOSE
-def hearing(number, day, time, place, signed_by, on, out, fmt, force, by, jurisdiction):
+def hearing(
+    number: str,
+    day: date,
+    time: str,
+    place: str | None,
+    signed_by: str | None,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Issue the notice of the hearing of the appeal of NUMBER."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
@@ -94,8 +119,19 @@ def hearing(number, day, time, place, signed_by, on, out, fmt, force, by, jurisd
 @output_options
 @WHOSE
 def decide(
-    number, outcome, reasons, modification, on, signed_by, title, out, fmt, force, by, jurisdiction
-):
+    number: str,
+    outcome: str,
+    reasons: tuple[str, ...],
+    modification: str | None,
+    on: date,
+    signed_by: str,
+    title: str,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Record the decision on the appeal of NUMBER and issue it."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
@@ -121,7 +157,19 @@ def decide(
 @click.option("--date", "on", type=ISO, default=None, help="the day it was granted (today)")
 @output_options
 @WHOSE
-def extend(number, item, until, granted_by, reason, on, out, fmt, force, by, jurisdiction):
+def extend(
+    number: str,
+    item: int,
+    until: date,
+    granted_by: str,
+    reason: str,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Grant a later date for a corrective action (notice of deficiency) or a remedial
     measure (notice of violation) of NUMBER, and issue the letter to the person it binds."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start

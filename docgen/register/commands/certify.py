@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from docgen.law import JURISDICTION_HELP
+
+if TYPE_CHECKING:
+    from docgen.register import Register
 
 
 def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
@@ -21,7 +25,7 @@ def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date
         raise click.BadParameter(str(err)) from None
 
 
-def _register():
+def _register() -> Register:
     # register.store loads sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen.register import Register
 
@@ -68,7 +72,7 @@ def add_site(
     from docgen.register.sites.invitations import add_site as add
     from docgen.register.storage.audit import actor
 
-    site: dict = {}
+    site: dict[str, Any] = {}
     if street or city or zip_code:
         site["address"] = {"street": street, "city": city, "state": state, "zip": zip_code}
     if description:
@@ -133,8 +137,9 @@ def list_invitations(site: int) -> None:
     with _register() as reg:
         found = invitations.invitations(reg.engine, site)
         where = invitations.site(reg.engine, site) if found else None
-    if not found:
+    if where is None:
         click.echo(f"site {site}: nobody invited yet")
+        return
     for i in found:
         line = f"{i.id}  {i.firm}  {i.status}"
         if i.status == "signed":

@@ -16,17 +16,33 @@ import os
 from collections.abc import Callable, Iterable
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from docgen import api
 from docgen.documents import get_kind
 from docgen.register import AmbiguousRespondent
 from docgen.register.people.imports import REQUIRED, import_history
+from docgen.register.storage.records import Issued
+
+if TYPE_CHECKING:
+    from docgen.register import Register
 
 METHODS = (("certified", "certified-mail"), ("first-class", "first-class-mail"))
 # What the demo's server recorded of each sample delivered by hand (the sample's number):
 # an affidavit states only what was recorded (LAW.md § 10), so each is written out here.
-DELIVERIES: dict[str, dict[str, str]] = {
+
+
+class Delivery(TypedDict, total=False):
+    """How a sample was delivered by hand, as the affidavit of service states it."""
+
+    place: str
+    time: str
+    person: str
+    capacity: str
+    description: str
+
+
+DELIVERIES: dict[str, Delivery] = {
     "NOV-2026-0014": {
         "place": "the vacant lot on the east side of Route 11",
         "time": "09:40",
@@ -76,7 +92,10 @@ def _prior_rows(samples: list[tuple[str, dict[str, Any]]]) -> list[dict[str, str
 
 
 def issue_samples(
-    out: Path, samples: Iterable[tuple[str, Path]], formats: Iterable[str], echo: Callable
+    out: Path,
+    samples: Iterable[tuple[str, Path]],
+    formats: Iterable[str],
+    echo: Callable[[str], object],
 ) -> int:
     """Issue ``samples`` into a new register at ``out/docgen.sqlite``; the failures count."""
     # register.people.respondents and others load cryptography, lxml (+110 ms): loaded on first use
@@ -133,6 +152,8 @@ def issue_samples(
                     out=f"{out / 'register'}/",
                     force=True,
                 ).affidavit
+                if proof is None:  # no affidavit was made (each sample served has one)
+                    continue
                 echo(f"register: {proof.number:<14} affidavit of service of {issued.number}")
     for suffix in ("", "-wal", "-shm"):
         Path(f"{out / 'docgen.sqlite'}{suffix}").unlink(missing_ok=True)
@@ -141,7 +162,9 @@ def issue_samples(
     return failures
 
 
-def _issue(reg: Any, kind: str, data: dict[str, Any], formats: tuple[str, ...], folder: Path):
+def _issue(
+    reg: Register, kind: str, data: dict[str, Any], formats: tuple[str, ...], folder: Path
+) -> Issued:
     """Issue one sample; a sample naming a respondent already issued to takes that record,
     keeping the sample's name as written (the same name: no alias is made)."""
     try:
@@ -164,5 +187,5 @@ def _issue(reg: Any, kind: str, data: dict[str, Any], formats: tuple[str, ...], 
         )
 
 
-def _date(value: Any):
+def _date(value: Any) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))

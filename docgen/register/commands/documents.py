@@ -25,21 +25,31 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from docgen.errors import Unanswered
 
+if TYPE_CHECKING:
+    from docgen.register import Register
+
+F = TypeVar("F", bound=Callable[..., Any])  # a command, as its options decorate it
+if TYPE_CHECKING:  # ParamType is generic in the click locked, not in 8.1 (pyproject allows it)
+    DateParam = click.ParamType[date, Any]
+else:
+    DateParam = click.ParamType
+
 METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
 DISPOSITIONS = ("pending", "convicted", "dismissed", "acquitted", "withdrawn")
 
 
-class IsoDateParam(click.ParamType):
+class IsoDateParam(DateParam):
     name = "YYYY-MM-DD"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> date:
@@ -63,7 +73,7 @@ WHOSE = click.option(
 )
 
 
-def _open(readonly: bool = False):
+def _open(readonly: bool = False) -> Register:
     """The register; ``readonly`` for commands that only read it (verify, history, export),
     so they work on a register without write access and never create or migrate one."""
     # register.store loads sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
@@ -116,7 +126,7 @@ def _print_issued(issued: Any) -> None:
         click.echo(str(path))
 
 
-def output_options(func):
+def output_options(func: F) -> F:
     """-o, -f, --force and --by: where a recorded document's files go, and who records it
     (every command that issues a document; the inspection commands too)."""
     func = click.option(
@@ -131,7 +141,7 @@ def output_options(func):
     return BY(func)
 
 
-def _issue_options(func):
+def _issue_options(func: F) -> F:
     func = click.option(
         "--keep-typed-name",
         "keep_name",
@@ -160,7 +170,7 @@ def _folder_or_file(out: str | None) -> str:
 
 
 @contextmanager
-def _recorded_number_said():
+def _recorded_number_said() -> Iterator[None]:
     """A document recorded whose files could not be written: its number on a line of its
     own on standard output (for scripts), then the one-line error (exit 1)."""
     # register.matter.issuing loads sqlalchemy, pydantic (+560 ms):
@@ -176,8 +186,8 @@ def _recorded_number_said():
 
 @contextmanager
 def _figures_asked(
-    reg: Any, case: Path, kind: str | None, supersedes: str | None, whose: str | None
-):
+    reg: Register, case: Path, kind: str | None, supersedes: str | None, whose: str | None
+) -> Iterator[None]:
     """A respondent that is a question (several or near matches) refused with each record
     and the offense number and penalty it would give, as the desk shows them
     (docgen.register.people.choices.asked), and the options that answer it."""
@@ -189,27 +199,36 @@ def _figures_asked(
     try:
         yield
     except AmbiguousRespondent as err:
-        kind = kind or reg.document(supersedes, whose).kind
         data = api.load(case)[0]
-        raise RegisterError(asked(reg, kind, data, err.name, err.candidates)) from None
+        issued = _kind(reg, kind, supersedes, whose)
+        raise RegisterError(asked(reg, issued, data, err.name, err.candidates)) from None
+
+
+def _kind(reg: Register, kind: str | None, supersedes: str | None, whose: str | None) -> str:
+    """KIND as `issue` was given it, or (None) the kind of the document `supersede` corrects."""
+    if kind is not None:
+        return kind
+    if supersedes is None:
+        raise click.UsageError("KIND: missing")  # `issue` requires it, `supersede` has NUMBER
+    return reg.document(supersedes, whose).kind
 
 
 def _issue(
     kind: str | None,
     case: Path,
-    out,
-    respondent,
-    fmt,
-    by,
-    force,
-    supersedes=None,
-    final=None,
-    copies=False,
-    jurisdiction=None,
-    gap=None,
-    language=None,
-    keep_name=False,
-):
+    out: str | None,
+    respondent: str | None,
+    fmt: str,
+    by: str | None,
+    force: bool,
+    supersedes: str | None = None,
+    final: Path | None = None,
+    copies: bool = False,
+    jurisdiction: str | None = None,
+    gap: str | None = None,
+    language: str | None = None,
+    keep_name: bool = False,
+) -> None:
     # api and others load pydantic, yaml (+190 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.instruments.docx_checks import read_final
@@ -217,7 +236,7 @@ def _issue(
     asked = (case, kind, supersedes, jurisdiction)
     with _open() as reg, _recorded_number_said(), _figures_asked(reg, *asked):
         issued = reg.issue(
-            kind or reg.document(supersedes, jurisdiction).kind,
+            _kind(reg, kind, supersedes, jurisdiction),
             case,
             respondent=respondent,
             keep_name=keep_name,
@@ -242,7 +261,7 @@ _copies_option = click.option(
 )
 
 
-def _language_option(what: str) -> Any:
+def _language_option(what: str) -> Callable[[F], F]:
     return click.option(
         "--language",
         default=None,
@@ -277,9 +296,19 @@ _final_option = click.option(
 )
 @_language_option("the document")
 def issue(
-    kind: str, case: Path, out, respondent, keep_name, fmt, by, force, final, copies,
-    number_gap, language,
-) -> None:  # fmt: skip
+    kind: str,
+    case: Path,
+    out: str | None,
+    respondent: str | None,
+    keep_name: bool,
+    fmt: str,
+    by: str | None,
+    force: bool,
+    final: Path | None,
+    copies: bool,
+    number_gap: str | None,
+    language: str | None,
+) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
     _issue(
         kind, case, out, respondent, fmt, by, force,
@@ -294,7 +323,16 @@ def issue(
 @_final_option
 @WHOSE
 def supersede(
-    number: str, case: Path, out, respondent, keep_name, fmt, by, force, final, jurisdiction
+    number: str,
+    case: Path,
+    out: str | None,
+    respondent: str | None,
+    keep_name: bool,
+    fmt: str,
+    by: str | None,
+    force: bool,
+    final: Path | None,
+    jurisdiction: str | None,
 ) -> None:
     """Issue a corrected document from CASE under a new number, replacing NUMBER (which stays)."""
     _issue(
@@ -354,27 +392,27 @@ def supersede(
 @BY
 @WHOSE
 def record_service(
-    number,
-    method,
-    on,
-    received,
-    article,
-    received_by,
-    to,
-    time,
-    place,
-    person,
-    capacity,
-    description,
-    served_by,
-    by_officer,
-    served_by_title,
-    affirmation,
-    out,
-    fmt,
-    force,
-    by,
-    jurisdiction,
+    number: str,
+    method: str,
+    on: date,
+    received: date | None,
+    article: str | None,
+    received_by: str | None,
+    to: str | None,
+    time: str | None,
+    place: str | None,
+    person: str | None,
+    capacity: str | None,
+    description: str | None,
+    served_by: str | None,
+    by_officer: bool,
+    served_by_title: str | None,
+    affirmation: bool,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
 ) -> None:
     """Record service of NUMBER on one person (the landowner, or --to), print the notice's
     last day to appeal (§ 228-79C(1)(f); never shortened) and issue the affidavit of
@@ -445,7 +483,17 @@ def record_service(
 @BY
 @WHOSE
 def record_receipt(
-    number, received, signed_by, to, article, mailed, out, fmt, force, by, jurisdiction
+    number: str,
+    received: date,
+    signed_by: str,
+    to: str | None,
+    article: str | None,
+    mailed: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
 ) -> None:
     """Record the return receipt of a certified mailing of NUMBER on that mailing (LAW.md
     § 2): the deadline is computed again (never earlier), and the receipt is annexed to
@@ -468,9 +516,10 @@ def record_receipt(
             jurisdiction=jurisdiction,
         )
     s = came.service
+    on = s.received or received  # as the register reads it back: the receipt's day
     click.echo(
         f"{number}: the mailing to {s.served_on} on {s.date.isoformat()} was received on "
-        f"{s.received.isoformat()}, signed by {s.received_by}"
+        f"{on.isoformat()}, signed by {s.received_by}"
     )
     if came.deadline is not None:
         click.echo(f"last day to appeal: {came.deadline.isoformat()}")
@@ -490,7 +539,16 @@ def record_receipt(
 @click.option("--mailed", type=ISO, default=None, help="the mailing's date (several mailings)")
 @BY
 @WHOSE
-def record_return(number, on, reason, to, article, mailed, by, jurisdiction) -> None:
+def record_return(
+    number: str,
+    on: date,
+    reason: str,
+    to: str | None,
+    article: str | None,
+    mailed: date | None,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Record that a mailing of NUMBER came back undelivered (LAW.md § 2): it completes no
     service; the person is not served and the deadline is withdrawn until service is
     complete by another means."""
@@ -538,7 +596,18 @@ def record_return(number, on, reason, to, article, mailed, by, jurisdiction) -> 
 )
 @WHOSE
 @_language_option("the notice")
-def lift(number, on, out, fmt, force, by, copies, articles, jurisdiction, language) -> None:
+def lift(
+    number: str,
+    on: date,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    copies: bool,
+    articles: tuple[str, ...],
+    jurisdiction: str | None,
+    language: str | None,
+) -> None:
     """Record the confirmation of compliance that lifts the stop-work order NUMBER
     (§ 228-79C(2)) and issue the written notice lifting it."""
     # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
@@ -569,7 +638,15 @@ def lift(number, on, out, fmt, force, by, copies, articles, jurisdiction, langua
 @click.option("--docket", default=None)
 @BY
 @WHOSE
-def record_disposition(number, disposition, on, court, docket, by, jurisdiction) -> None:
+def record_disposition(
+    number: str,
+    disposition: str,
+    on: date | None,
+    court: str | None,
+    docket: str | None,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Record what came of the offense NUMBER charged (convicted, dismissed, ...)."""
     with _open() as reg:
         offense = reg.record_disposition(
@@ -731,7 +808,7 @@ def verify(file: Path) -> None:
 )
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
 @WHOSE
-def export(number: str, out: str, fmt: str, force: bool, jurisdiction) -> None:
+def export(number: str, out: str, fmt: str, force: bool, jurisdiction: str | None) -> None:
     """Write NUMBER's stored files again, byte for byte, each checked against its SHA-256."""
     # register.matter.finals loads pydantic, yaml (+190 ms): kept out of `docgen --help`'s start
     from docgen.register.matter.finals import export_formats
@@ -806,7 +883,7 @@ def check_register() -> None:
 @click.argument("backup", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--force", is_flag=True, help="restore over a register that has issued documents")
 @BY
-def restore_register(backup: Path, force: bool, by) -> None:
+def restore_register(backup: Path, force: bool, by: str | None) -> None:
     """Put the register back as BACKUP holds it; it issues nothing until the numbers used
     after the backup are accounted for (docgen register account-numbers)."""
     # register.storage.audit and others load sqlalchemy (+420 ms):
@@ -851,7 +928,7 @@ def restore_register(backup: Path, force: bool, by) -> None:
 @BY
 def account_numbers(
     used_through: tuple[str, ...], others_unused: bool, none_since: bool, listing: bool,
-    jurisdiction, by
+    jurisdiction: str | None, by: str | None
 ) -> None:  # fmt: skip
     """After a restore: say which numbers were used after the backup, in every series the
     register numbers (--list names them), so none is given twice; each series named starts
@@ -893,7 +970,7 @@ def imports() -> None:
 @click.argument("csv_file", metavar="CSV", required=False, type=click.Path(path_type=Path))
 @click.option("--undo", "undo", default=None, metavar="ID", help="withdraw import ID")
 @BY
-def import_history(csv_file: Path | None, undo: str | None, by) -> None:
+def import_history(csv_file: Path | None, undo: str | None, by: str | None) -> None:
     """Convictions from before the register, one per row, each with its court reference;
     one import is one batch, withdrawn whole with --undo ID."""
     # register.people.imports loads sqlalchemy, pydantic (+480 ms):
@@ -901,13 +978,14 @@ def import_history(csv_file: Path | None, undo: str | None, by) -> None:
     from docgen.register.people.imports import import_history as run_import
     from docgen.register.people.imports import undo_import
 
-    if (csv_file is None) == (undo is None):
+    if undo is not None and csv_file is None:
+        with _open() as reg:
+            gone = undo_import(reg, undo, by=by)
+        click.echo(f"import {undo.strip()} withdrawn: {gone} offense(s) removed")
+        return
+    if csv_file is None or undo is not None:
         raise click.UsageError("give a CSV to import, or --undo ID to withdraw an import")
     with _open() as reg:
-        if undo is not None:
-            gone = undo_import(reg, undo, by=by)
-            click.echo(f"import {undo.strip()} withdrawn: {gone} offense(s) removed")
-            return
         done = run_import(reg, csv_file, by=by)
     for line in done.lines:
         click.echo(line)
@@ -931,7 +1009,9 @@ def import_history(csv_file: Path | None, undo: str | None, by) -> None:
     "-f", "--format", "fmt", default="all", show_default=True, help="pdf, docx, html or all"
 )
 @click.option("--force", is_flag=True, help="replace a different file already at the output path")
-def mailing_list(day: date, jurisdiction, out, fmt, force) -> None:
+def mailing_list(
+    day: date, jurisdiction: str | None, out: str | None, fmt: str, force: bool
+) -> None:
     """The firm mailing list of DAY's certified pieces, for the post office (PS Form 3877)."""
     # api and others load sqlalchemy, pydantic, yaml (+450 ms): kept out of `docgen --help`'s start
     from docgen import api

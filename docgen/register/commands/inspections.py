@@ -39,7 +39,7 @@ from docgen.register.commands.documents import (
 @click.command("record-inspection")
 @click.argument("case", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @output_options
-def record_inspection(case: Path, out, fmt, force, by) -> None:
+def record_inspection(case: Path, out: str | None, fmt: str, force: bool, by: str | None) -> None:
     """Record an inspection (a finding of nothing too) and issue its numbered report."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
@@ -58,7 +58,16 @@ def record_inspection(case: Path, out, fmt, force, by) -> None:
 @output_options
 @_copies_option
 @WHOSE
-def notify(inspection, on, out, fmt, force, by, copies, jurisdiction) -> None:
+def notify(
+    inspection: str,
+    on: date | None,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    copies: bool,
+    jurisdiction: str | None,
+) -> None:
     """Issue the notice of deficiency of INSPECTION's deficiencies (§ 228-79A(1))."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
@@ -85,7 +94,16 @@ def notify(inspection, on, out, fmt, force, by, copies, jurisdiction) -> None:
 @click.option("--date", "on", type=ISO, required=True, help="the day the work is approved")
 @output_options
 @WHOSE
-def approve(notice, reinspection, on: date, out, fmt, force, by, jurisdiction) -> None:
+def approve(
+    notice: str,
+    reinspection: str,
+    on: date,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    jurisdiction: str | None,
+) -> None:
     """Approve the corrected work of NOTICE found on a reinspection (§ 228-79A(1))."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
@@ -109,7 +127,7 @@ def approve(notice, reinspection, on: date, out, fmt, force, by, jurisdiction) -
 @click.command("halts")
 @click.option("--site", default=None, help="only sites whose address or description has this")
 @click.option("--json", "as_json", is_flag=True, help="one JSON array")
-def halts_command(site, as_json) -> None:
+def halts_command(site: str | None, as_json: bool) -> None:
     """Per site, whether the halt of § 228-79A(1) is in effect or lifted."""
     # register.matter.inspections loads sqlalchemy, pydantic (+590 ms):
     # kept out of `docgen --help`'s start
@@ -130,7 +148,7 @@ def halts_command(site, as_json) -> None:
 @click.option("--asked-by", required=True, help="who asked (name, and firm)")
 @BY
 @WHOSE
-def ask(notice, on, asked_by, by, jurisdiction) -> None:
+def ask(notice: str, on: date, asked_by: str, by: str | None, jurisdiction: str | None) -> None:
     """Record that a reinspection of NOTICE's corrective work was asked for."""
     # register.matter.inspections loads sqlalchemy, pydantic (+590 ms):
     # kept out of `docgen --help`'s start
@@ -150,7 +168,7 @@ def ask(notice, on, asked_by, by, jurisdiction) -> None:
     default=None,
     help="only USER's own: what comes from documents USER recorded (default: everything)",
 )
-def due(site, through, as_json, user) -> None:
+def due(site: str | None, through: date | None, as_json: bool, user: str | None) -> None:
     """What is due and what is in effect, overdue first (corrective actions, remedies,
     appeal deadlines, reinspections asked for, log-book inspections, orders and halts)."""
     # register.reading.due loads sqlalchemy, pydantic, yaml (+600 ms):
@@ -176,7 +194,7 @@ def due(site, through, as_json, user) -> None:
 @click.command("calendar-feed")
 @click.argument("user")
 @click.option("--revoke", "revoke_", is_flag=True, help="revoke the user's feed address")
-def calendar_feed(user, revoke_) -> None:
+def calendar_feed(user: str, revoke_: bool) -> None:
     """A new secret address of USER's calendar feed (the earlier one stops working), or
     --revoke it. The desk serves it at /calendar/SECRET.ics."""
     # register.reading.feed loads sqlalchemy, pydantic (+640 ms):
@@ -203,7 +221,16 @@ def calendar_feed(user, revoke_) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @BY
 def logbook_command(
-    site, opening, jurisdiction, started, exemption, acre_authorized, csv_file, through, as_json, by
+    site: str,
+    opening: bool,
+    jurisdiction: str | None,
+    started: date | None,
+    exemption: str | None,
+    acre_authorized: bool,
+    csv_file: Path | None,
+    through: date | None,
+    as_json: bool,
+    by: str | None,
 ) -> None:
     """SITE's log book with its gaps (§ 228-78D(2); § 301-73A(2)); --open it, --add a CSV."""
     # register.sites.logbook loads sqlalchemy, pydantic (+600 ms):
@@ -246,7 +273,9 @@ def logbook_command(
 @click.option("--date", "on", type=ISO, required=True, help="the letter's date")
 @click.option("--submit-by", type=ISO, required=True, help="the day the reports are due")
 @output_options
-def require(site, on, submit_by, out, fmt, force, by) -> None:
+def require(
+    site: str, on: date, submit_by: date, out: str | None, fmt: str, force: bool, by: str | None
+) -> None:
     """Require SITE's log book reports (§ 228-79A(4)) in a letter made from its gaps."""
     # api and others load sqlalchemy, pydantic, yaml (+610 ms): kept out of `docgen --help`'s start
     from docgen import api
@@ -274,7 +303,18 @@ def require(site, on, submit_by, out, fmt, force, by) -> None:
 @output_options
 @_copies_option
 @WHOSE
-def escalate_command(notice, kind, on, due, out, fmt, force, by, copies, jurisdiction) -> None:
+def escalate_command(
+    notice: str,
+    kind: str,
+    on: date,
+    due: date,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+    copies: bool,
+    jurisdiction: str | None,
+) -> None:
     """A notice of violation or a stop-work order from NOTICE's deficiencies still open
     past their dates, with nothing typed again."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start

@@ -54,7 +54,18 @@ def _today(site_id: int, reg: Any) -> date:
 @click.option("--preparer", required=True, help="who prepared it")
 @click.option("--qualification", required=True, help="the preparer's qualification")
 @_plan_options
-def add(site, title, preparer, qualification, revision, dated, received, permit, applicant, by):
+def add(
+    site: int,
+    title: str,
+    preparer: str,
+    qualification: str,
+    revision: str,
+    dated: date | None,
+    received: date | None,
+    permit: str | None,
+    applicant: str | None,
+    by: str | None,
+) -> None:
     """Record the SWPPP received for SITE (a site's id, `docgen certify site`)."""
     # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
     from docgen.register.plans.swppp import add_plan
@@ -89,8 +100,18 @@ def add(site, title, preparer, qualification, revision, dated, received, permit,
 @click.option("--qualification", default=None, help="default: as the revision amended")
 @_plan_options
 def amend(
-    plan, changes, title, preparer, qualification, revision, dated, received, permit, applicant, by
-):
+    plan: int,
+    changes: str,
+    title: str | None,
+    preparer: str | None,
+    qualification: str | None,
+    revision: str,
+    dated: date | None,
+    received: date | None,
+    permit: str | None,
+    applicant: str | None,
+    by: str | None,
+) -> None:
     """Record an amended revision of PLAN: it is reviewed against the items it changes."""
     # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
     from docgen.register.plans.swppp import add_plan
@@ -161,7 +182,9 @@ def _parse(values: tuple[str, ...], path: str | None) -> dict[str, tuple[str, st
 @click.option("--reviewer", required=True, help="who reviewed it: 'Name, Title'")
 @click.option("--date", "on", type=ISO, required=True, help="the day of the review")
 @BY
-def review(plan, values, path, reviewer, on, by) -> None:
+def review(
+    plan: int, values: tuple[str, ...], path: str | None, reviewer: str, on: date, by: str | None
+) -> None:
     """Record a review of PLAN, item by item."""
     # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
     from docgen.register.plans.swppp import SAID, record_review
@@ -183,7 +206,9 @@ def _decide(outcome: str) -> Any:
     @click.option("-f", "--format", "fmt", default="all", show_default=True)
     @click.option("--force", is_flag=True, help="replace a different file at the output path")
     @BY
-    def command(plan, on, out, fmt, force, by) -> None:
+    def command(
+        plan: int, on: date, out: str | None, fmt: str, force: bool, by: str | None
+    ) -> None:
         # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
         from docgen import api
 
@@ -240,7 +265,18 @@ def fees() -> None:
 @click.option("-f", "--format", "fmt", default="all", show_default=True)
 @click.option("--force", is_flag=True, help="replace a different file at the output path")
 @BY
-def statement(site, start, end, on, payer, officer, out, fmt, force, by) -> None:
+def statement(
+    site: int,
+    start: date,
+    end: date,
+    on: date,
+    payer: str,
+    officer: str,
+    out: str | None,
+    fmt: str,
+    force: bool,
+    by: str | None,
+) -> None:
     """Issue the statement of fees of SITE for the period."""
     # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
     from docgen import api
@@ -275,7 +311,7 @@ def statement(site, start, end, on, payer, officer, out, fmt, force, by) -> None
 @click.option("--date", "on", type=ISO, required=True, help="the day it was paid")
 @click.option("--method", required=True, help="check no. 1234, cash, card")
 @BY
-def pay(number, amount, on, method, by) -> None:
+def pay(number: str, amount: str, on: date, method: str, by: str | None) -> None:
     """Record a payment against the statement of fees NUMBER."""
     # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
     from docgen.register.plans import fees as fee_register
@@ -305,7 +341,16 @@ def pay(number, amount, on, method, by) -> None:
 )
 @click.option("--prepared-by", default=None, help="with --out: who draws the figures")
 @click.option("--title", default=None, help="with --out: their title (e.g. Village Clerk)")
-def year(jurisdiction: str, year_named, start, end, as_csv: bool, out, prepared_by, title) -> None:
+def year(
+    jurisdiction: str,
+    year_named: int | None,
+    start: date | None,
+    end: date | None,
+    as_csv: bool,
+    out: Path | None,
+    prepared_by: str | None,
+    title: str | None,
+) -> None:
     """The municipality's year in figures, from the register only, each count with the
     rule it follows and its document numbers (a draft for public review): for the pack's
     reporting period named by --period, or from --from to --to."""

@@ -127,7 +127,7 @@ def _issued_documents(url: str) -> int:
         with engine.connect() as conn:
             if not conn.dialect.has_table(conn, "documents"):
                 return 0
-            return conn.execute(text("SELECT count(*) FROM documents")).scalar_one()
+            return int(conn.execute(text("SELECT count(*) FROM documents")).scalar_one())
     finally:
         engine.dispose()
 
@@ -384,7 +384,7 @@ def account(
             key = series_key(name, kind, year)
             where = (Counter.jurisdiction == name, Counter.kind == kind, Counter.year == year)
             ensure_counter(session, name, kind, year)
-            last = session.scalar(select(Counter.last).where(*where))
+            last = session.execute(select(Counter.last).where(*where)).scalar_one()
             if seq <= last:
                 raise RegisterError(
                     f"--used-through {typed}: the restored register already holds the {kind} "

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from docgen.api import FORMATS
-from docgen.documents import get_kind, the_kind
+from docgen.documents import kind_named, the_kind
 from docgen.documents.affidavit_of_service import persons_served
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
@@ -69,7 +69,7 @@ def as_extended(case: dict[str, Any], dates: Dates | None) -> dict[str, Any]:
 def _items(doc: Document) -> tuple[str, dict[int, tuple[str, date]]]:
     """What ``doc`` schedules: ("deficiency", {item: (corrective action, date)}) for a
     notice of deficiency, ("remedy", {n: (measure, date)}) for a notice of violation."""
-    if get_kind(doc.kind).halts:
+    if kind_named(doc.kind).halts:
         return "deficiency", {
             int(d["item"]): (d["corrective_action"], date.fromisoformat(d["due"]))
             for d in doc.case["deficiencies"]
@@ -110,7 +110,7 @@ def extend(
         pack = load_pack(doc.jurisdiction, doc.issued)
         pack.require(kind)
         ref = pack.cite("extensions.rule")
-        spec = get_kind(doc.kind)
+        spec = kind_named(doc.kind)
         if not (spec.halts or spec.charges_offense):
             raise RegisterError(
                 f"{number} is a {spec.title.lower()}; a date is extended on a notice of "
@@ -176,7 +176,7 @@ def extend(
             "reason": reason.strip(),
             "granted_by": {
                 "name": granted_by.strip(),
-                "title": officer.get("title") or pack.officer.value,
+                "title": officer.get("title") or (pack.officer.value if pack.officer else None),
             },
             "recipient": people[0],
             "copies_to": people[1:],
@@ -196,7 +196,7 @@ def schedule(reg: Any, number: str, jurisdiction: str | None = None) -> list[tup
     of ``number`` that has a date: what its page offers to extend."""
     with db.guarded(reg.url), db.read_session(reg.engine) as session:
         doc = document_row(session, number, jurisdiction)
-        spec = get_kind(doc.kind)
+        spec = kind_named(doc.kind)
         if not (spec.halts or spec.charges_offense):
             return []
         of, items = _items(doc)

@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, lazyload
 
 from docgen.documents import approval_of_corrected_work as approval
-from docgen.documents import get_kind, kinds_with
 from docgen.documents import inspection_report as report
+from docgen.documents import kind_named, kinds_with
 from docgen.documents import notice_of_deficiency as notice
 from docgen.faults import pause
 from docgen.law.pack import Pack, municipal_today
@@ -33,6 +33,7 @@ from docgen.register.storage import db, standing
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import RegisterError, guarded
 from docgen.register.storage.models import Document, ReinspectionRequest
+from docgen.register.storage.opened import Issuer, Opened
 from docgen.register.storage.records import Issued
 
 INSPECTION, NOTICE, APPROVAL = report.KIND.name, notice.KIND.name, approval.KIND.name
@@ -52,7 +53,7 @@ def _halting(session: Session, number: str, jurisdiction: str | None) -> Documen
     """The notice ``number``, a kind whose service halts work pending correction
     (§ 228-79A(1): its description's ``halts``); any other document is refused."""
     doc = document_row(session, number, jurisdiction)
-    kind = get_kind(doc.kind)
+    kind = kind_named(doc.kind)
     if not kind.halts:
         cited = load_pack(doc.jurisdiction).require(NOTICE)
         raise RegisterError(
@@ -89,8 +90,18 @@ def approvals(session: Session) -> dict[str, list[Document]]:
     return found
 
 
+class Noticed(Protocol):
+    """A notice of deficiency as its open deficiencies are read: its number and its case
+    (a Document, or the calendar's plain row)."""
+
+    @property
+    def number(self) -> str: ...
+    @property
+    def case(self) -> dict[str, Any]: ...
+
+
 def open_deficiencies(
-    session: Session, doc: Document, approved: dict[str, list[Document]] | None = None
+    session: Session, doc: Noticed, approved: dict[str, list[Document]] | None = None
 ) -> set[int]:
     """The numbers of the notice's deficiencies no approval has named corrected."""
     numbers = {d["item"] for d in doc.case["deficiencies"]}
@@ -118,14 +129,14 @@ def reinspections(session: Session, doc: Document) -> list[tuple[str, dict[str, 
     ]
 
 
-def record_inspection_case(reg: Any, case: Path, **issue: Any) -> Issued:
+def record_inspection_case(reg: Issuer, case: Path, **issue: Any) -> Issued:
     """Record the inspection CASE describes: its report issued into the register (its
     photos read from the case file's folder, docgen.documents.exhibits)."""
     return reg.issue(INSPECTION, case, **issue)
 
 
 def notify_deficiency(
-    reg: Any,
+    reg: Issuer,
     inspection: str,
     on: date | None = None,
     *,
@@ -149,7 +160,7 @@ def notify_deficiency(
 
 
 def approve_work(
-    reg: Any,
+    reg: Issuer,
     notice_number: str,
     reinspection: str,
     on: date,
@@ -203,7 +214,7 @@ def approve_work(
 
 
 def approve_reinspected(
-    reg: Any, reinspection: str, on: date | None = None, **issue: Any
+    reg: Issuer, reinspection: str, on: date | None = None, **issue: Any
 ) -> Issued:
     """Issue the approval of the work found on ``reinspection`` (an inspection report that
     reinspects a notice of deficiency), of the notice it names, dated ``on`` (default:
@@ -221,17 +232,20 @@ def approve_reinspected(
     return approve_work(reg, reinspects, again.number, on, jurisdiction=again.jurisdiction, **issue)
 
 
-def make(reg: Any, kind: str, number: str, on: date | None = None, **issue: Any) -> Issued:
+def make(reg: Issuer, kind: str, number: str, on: date | None = None, **issue: Any) -> Issued:
     """Issue the document of ``kind`` the register makes from issued document ``number``
     (its kind's ``made_from``), dated ``on`` (default: today in the municipality)."""
     return MADE[kind](reg, number, on, **issue)
 
 
 # kind -> how the register makes it from a document
-MADE = {NOTICE: notify_deficiency, APPROVAL: approve_reinspected}
+MADE: dict[str, Callable[..., Issued]] = {
+    NOTICE: notify_deficiency,
+    APPROVAL: approve_reinspected,
+}
 
 
-def reinspection_of(reg: Any, notice_number: str) -> dict[str, Any]:
+def reinspection_of(reg: Opened, notice_number: str) -> dict[str, Any]:
     """The case a reinspection of ``notice_number`` starts with: its site, persons and
     number, each deficiency still open a finding to re-check (inspection_report.from_notice)."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
@@ -246,18 +260,18 @@ def escalation_of(kind: str) -> Any:
     the inspection (notice_of_deficiency.escalated, as `docgen escalate` issues it). The
     remedies' dates are left for the officer to set (the command line's --due)."""
 
-    def started(reg: Any, notice_number: str) -> dict[str, Any]:
+    def started(reg: Opened, notice_number: str) -> dict[str, Any]:
         with guarded(reg.url), db.read_session(reg.engine) as session:
             doc = _halting(session, notice_number, None)
             pack = load_pack(doc.jurisdiction)
             today = municipal_today(pack)
-            after_service(doc, today, f"a {get_kind(kind).title.lower()}", "it is dated")
+            after_service(doc, today, f"a {kind_named(kind).title.lower()}", "it is dated")
             still_open = open_deficiencies(session, doc)
             data = notice.escalated(
                 doc.case,
                 doc.number,
                 still_open,
-                get_kind(kind),
+                kind_named(kind),
                 today,
                 today,
                 pack,
@@ -303,7 +317,7 @@ class Halt:
         return f"lifted by {self.approvals[-1]}: every deficiency approved"
 
 
-def halts(reg: Any, site: str | None = None) -> list[Halt]:
+def halts(reg: Opened, site: str | None = None) -> list[Halt]:
     """Per notice of deficiency, its site and whether the halt is in effect or lifted."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
         rows = session.scalars(
@@ -393,7 +407,7 @@ def site_label(site: dict[str, Any]) -> str:
 
 
 def ask_reinspection(
-    reg: Any,
+    reg: Opened,
     notice_number: str,
     on: date,
     asked_by: str,
@@ -459,7 +473,7 @@ def asked_already(
 
 
 def escalate(
-    reg: Any,
+    reg: Issuer,
     notice_number: str,
     kind: str,
     on: date,
@@ -481,7 +495,7 @@ def escalate(
         )
     with guarded(reg.url), db.read_session(reg.engine) as session:
         doc = _halting(session, notice_number, jurisdiction)
-        what = f"a {get_kind(kind).title.lower()} escalated from it"
+        what = f"a {kind_named(kind).title.lower()} escalated from it"
         after_service(doc, on, what, "it is dated")
         pack = load_pack(doc.jurisdiction)
         still_open = open_deficiencies(session, doc)
@@ -491,7 +505,7 @@ def escalate(
             as_extended(doc.case, extended(session, [doc.id]).get(doc.id)),  # LAW.md § 11
             doc.number,
             still_open,
-            get_kind(kind),
+            kind_named(kind),
             on,
             due,
             pack,

@@ -38,7 +38,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from docgen import __version__, api
-from docgen.documents import get_kind
+from docgen.documents import kind_named
 from docgen.documents.base import Addressee, Correction, Options, Spec, jurisdiction_of
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.faults import checkpoint, pause
@@ -249,7 +249,7 @@ def numbers_asked(session: Session, hashes: list[str]) -> dict[str, str]:
     rows = session.execute(
         select(Document.source_sha256, Document.number).where(Document.source_sha256.in_(hashes))
     )
-    return {asked: number for asked, number in rows}
+    return {asked: number for asked, number in rows if asked is not None}
 
 
 def issued_before(session: Session, source: str) -> Document | None:
@@ -280,11 +280,11 @@ def again(session: Session, row: Document, request: Request) -> tuple[Issued, di
         if request.out is not None:
             targets |= copy_targets(request.out, stem, kept)
     if request.final is not None:
-        kept = next((f for f in row.files if f.format == FINAL), None)
-        if kept is None or kept.content != request.final:
+        final = next((f for f in row.files if f.format == FINAL), None)
+        if final is None or final.content != request.final:
             raise RegisterError(
                 f"{row.number} was issued from this case "
-                + ("without counsel's final" if kept is None else "with another final")
+                + ("without counsel's final" if final is None else "with another final")
                 + "; its number stands as issued: a final text for it is a correction "
                 "(`docgen supersede` with --final)"
             )
@@ -364,7 +364,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     kind, data, name = request.kind, copy.deepcopy(request.data), request.name
     respondent, formats, out = request.respondent, request.formats, request.out
     who, supersedes = request.who, request.supersedes
-    spec = get_kind(kind)
+    spec = kind_named(kind)
     refuse_typed_priors(data, name)
     data = as_chosen(session, kind, data, respondent, request.keep_name)
     found = facts(spec, data, name, request.case_dir)

@@ -22,7 +22,7 @@ from docgen.law.packs import load_pack
 from docgen.register.matter.inspections import halts_standing
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
-from docgen.register.matter.mailing import article_used, service_article
+from docgen.register.matter.mailing import article_used, typed_article
 from docgen.register.rules.copies import refuse_copies, refuse_language
 from docgen.register.rules.rows import corrections, document_row, in_effect, lifter
 from docgen.register.storage.audit import actor
@@ -174,7 +174,7 @@ def _articles(
         if not typed or not typed.strip():
             continue  # left blank: filled in by hand on the envelope's copy
         try:
-            article = service_article(person, "certified-mail", typed)
+            article = typed_article(typed)
         except RegisterError as err:
             problems.append(Problem("article", str(err).removeprefix("--article ")))
             continue

@@ -69,10 +69,10 @@ def lost(reg: Any, held: Recording, err: Exception) -> Exception:
             with guarded(reg.url), db.read_session(reg.engine) as session:
                 row = issuing.issued_before(session, issuing.source_hash(held.request))
         except db.DatabaseFailure:
-            row = False  # not answered: not known
-        if row is None:
-            return nothing
-        if row:
+            pass  # not answered: not known
+        else:
+            if row is None:
+                return nothing
             return issuing.NotWritten(row.number, f"the register went away ({err})")
     subject = " with ".join(filter(None, (held.what, held.number)))
     return RegisterError(

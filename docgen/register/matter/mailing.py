@@ -32,6 +32,12 @@ def service_article(person: dict[str, Any] | None, method: str, article: str | N
     if article is None:
         given = (person or {}).get("certified_article")
         return grouped(str(given).replace(" ", "")) if given else None
+    return typed_article(article)
+
+
+def typed_article(article: str) -> str:
+    """A certified article number as typed, grouped as on the label once checked as the
+    Postal Service specifies; a RegisterError naming the problem otherwise."""
     digits = article.strip().replace(" ", "")
     problem = article_problem(digits)
     if problem:

@@ -83,6 +83,7 @@ def record_receipt(
     if not (signed_by or "").strip():
         message = "names who signed the return receipt, as signed or printed on the card"
         problems.append(Problem("signed_by", message, WHY))
+    signed = " ".join(signed_by.split())
     again = "record the receipt again"
     safe = "a mailing has one outcome; a second is refused, never recorded twice"
     with recording(reg, again, safe, f"the return receipt of {number}") as (session, held):
@@ -95,22 +96,23 @@ def record_receipt(
         deadline = None
         if event.appeal_deadline is not None:  # it started the appeal period: again
             _, computed = appeal_from(event.method, event.date, received, None, pack)
-            deadline = computed.last_day
+            deadline = computed.last_day if computed is not None else None
         outcome = MailOutcome(
             event_id=event.id,
             outcome=RECEIPT,
             date=received,
-            signed_by=" ".join(signed_by.split()),
+            signed_by=signed,
             appeal_deadline=deadline,
             recorded_at=datetime.now().astimezone(),
             recorded_by=who,
         )
-        annex, targets = None, {}
+        annex: Issued | None = None
+        targets: dict[str, Path] = {}
         affidavit = session.get(Document, event.affidavit_id) if event.affidavit_id else None
         if affidavit is not None:
             request = Request(
                 the_kind(annexes_receipt=True),
-                _annex_case(doc, event, affidavit, received, outcome.signed_by),
+                _annex_case(doc, event, affidavit, received, signed),
                 f"{number} return receipt",
                 affidavit.respondent_id,
                 tuple(formats),
@@ -272,8 +274,9 @@ def _mailing(
 def _named(people: list[dict[str, Any]], to: str, number: str) -> str:
     wanted = " ".join(to.split()).casefold()
     for p in people:
-        if " ".join(p["name"].split()).casefold() == wanted:
-            return p["name"]
+        name: str = p["name"]
+        if " ".join(name.split()).casefold() == wanted:
+            return name
     listed = "; ".join(p["name"] for p in people)
     message = f"{to!r}: {number} was not sent to that person; it was sent to {listed}"
     raise Refused([Problem("to", message, WHY)])

@@ -42,7 +42,7 @@ from docgen.register.rules.rows import closed, corrections, document_row, succes
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import Refused, RegisterError
 from docgen.register.storage.models import SERVICE_METHODS, Document, ServiceEvent
-from docgen.register.storage.records import Served, service_record
+from docgen.register.storage.records import Issued, Served, service_record
 from docgen.register.storage.standing import (
     complete,
     kept_deadline,
@@ -292,13 +292,16 @@ def record_service(
             if used:
                 raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
         server_name, server_title = _server(doc, event)
-        deadline, rule, reasons = None, "", ()
+        deadline: date | None = None
+        rule = ""
+        reasons: tuple[str, ...] = ()
         # The person the document is issued to (named first: the landowner under
         # § 228-79C(1), or whom another adopter's law names), not a person copied.
         recipient = served is None or served == persons_served(doc.case)[0]
         if spec.appealable and recipient and pack.part("enforcement").appealable:
             start, computed = appeal_from(method, on, received, mailed, pack)
-            deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
+            if computed is not None:
+                deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
         address = one_line(served["address"]) if served else None
         place = event.place
         if method == "posting":  # posted at the site the document names (LAW.md § 3)
@@ -327,9 +330,9 @@ def record_service(
         session.flush()
         kept = kept_deadline([*events, row])
         before = served_from(persons_of(doc.case, events, pack))
-        now = served_from(persons_of(doc.case, [*events, row], pack))
+        after = served_from(persons_of(doc.case, [*events, row], pack))
         # Warned once, when this service is the one that completes it (LAW.md §§ 2, 11)
-        warnings = tuple(ran_out(number, doc.case, now)) if now != before else ()
+        warnings = tuple(ran_out(number, doc.case, after)) if after != before else ()
         record(
             session,
             who,
@@ -350,7 +353,8 @@ def record_service(
             },
         )
         result = service_record(row, reasons, rule, kept)
-        proof, targets = None, {}
+        proof: Issued | None = None
+        targets: dict[str, Path] = {}
         if affidavit and served is not None:
             case = {
                 "jurisdiction": doc.jurisdiction,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from docgen import api
 from docgen.documents import get_kind
@@ -19,6 +19,13 @@ from docgen.documents.base import jurisdiction_of, party_field
 from docgen.errors import DocgenError
 from docgen.register.people.respondents import NEW
 from docgen.register.storage.db import RegisterError
+from docgen.register.storage.records import Candidate
+
+
+class Priors(Protocol):
+    """What the answers read of the register (docgen.register.store.Register gives it)."""
+
+    def priors(self, respondent: int, jurisdiction: str, as_of: date) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -27,7 +34,7 @@ class Choice:
     the issue state: the offense number counts that record's prior convictions
     (§ 228-79C(4), through the pack; LAW.md § 4), a new respondent has none."""
 
-    candidate: Any  # the register's Candidate; None: a new respondent
+    candidate: Candidate | None  # None: a new respondent
     penalty: dict[str, Any] | None  # api.penalty's; None until the dates it needs are typed
 
     @property
@@ -51,10 +58,10 @@ class Choice:
 
 
 def choices(
-    register: Any,
+    register: Priors,
     jurisdiction: str,
     data: dict[str, Any],
-    candidates: list[Any],
+    candidates: list[Candidate],
     priced: bool = True,
 ) -> list[Choice]:
     """Each candidate record, and a new respondent, with the penalty it would give; not
@@ -83,7 +90,7 @@ def penalty_with(data: dict[str, Any], priors: list[dict[str, Any]]) -> dict[str
 
 
 def priors_of(
-    register: Any, jurisdiction: str, data: dict[str, Any], respondent: int | None
+    register: Priors, jurisdiction: str, data: dict[str, Any], respondent: int | None
 ) -> list[dict[str, Any]]:
     """The prior offenses an issue would read from the register for ``respondent`` (a new
     respondent, None, has none) as of the case's issue date."""
@@ -115,7 +122,9 @@ def refuse_keep_name(chosen: int | str | None) -> None:
         )
 
 
-def asked(register: Any, kind: str, data: dict[str, Any], name: str, candidates: list[Any]) -> str:
+def asked(
+    register: Priors, kind: str, data: dict[str, Any], name: str, candidates: list[Candidate]
+) -> str:
     """The refusal of an issue whose respondent is a question: each candidate (id, name,
     addresses, why) with the offense number and penalty it would give (:func:`choices`,
     as the desk shows them; none for a kind whose penalty reads no history), and the

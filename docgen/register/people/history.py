@@ -37,15 +37,16 @@ def add_offense(
     """The offense ``row`` charges; a correction carries what a court decided on the
     offense it restates."""
     previous = session.scalar(select(Offense).where(Offense.document_id == old.id)) if old else None
-    carried = {k: getattr(previous, k) for k in CARRIED} if previous is not None else {}
-    if previous is not None and previous.respondent_id != respondent_id:
-        if previous.disposition != "pending":
+    carried: dict[str, Any] = {}
+    if old is not None and previous is not None:
+        if previous.respondent_id == respondent_id:
+            carried = {k: getattr(previous, k) for k in CARRIED}
+        elif previous.disposition != "pending":
             raise RegisterError(
                 f"{old.number}: its offense was {previous.disposition} against respondent "
                 f"#{previous.respondent_id}; a correction addressed to another respondent "
                 "cannot carry that outcome to them. Issue a new notice to them instead"
             )
-        carried = {}
     session.add(
         Offense(
             respondent_id=respondent_id,
@@ -131,7 +132,7 @@ def priors(
             "disposition": disposition,
             "reference": printed_reference(offense, number)[:500],
         }
-        if disposition == "convicted":
+        if disposition == "convicted" and offense.convicted is not None:
             entry["convicted"] = offense.convicted.isoformat()
         out.append((entry, label))
     return out

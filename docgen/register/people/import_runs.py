@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, or_, select, text
+from sqlalchemy.orm import Session
 
 from docgen.register.storage import db
 from docgen.register.storage.db import RegisterError, guarded
@@ -153,7 +154,7 @@ def stopped(reg: Any) -> list[Run]:
     return [run for run in runs(reg) if run.state == "stopped"]
 
 
-def history_incomplete(session: Any) -> list[str]:
+def history_incomplete(session: Session) -> list[str]:
     """What a document whose penalty reads the offense history says while an import has
     not finished (running, or stopped): its convictions count only once it has (a prior is
     read only from a finished import), so the priors read may be missing some. Said, not
@@ -169,7 +170,7 @@ def history_incomplete(session: Any) -> list[str]:
     ]
 
 
-def unfinished(session: Any, sha256: str, source: str) -> int | None:
+def unfinished(session: Session, sha256: str, source: str) -> int | None:
     """The unfinished import of this same file (its id: this import finishes it), or None;
     an unfinished import of another file is refused (it must be finished or withdrawn)."""
     batch = session.scalar(

@@ -36,14 +36,15 @@ import hashlib
 import io
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError, field_validator
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import Table, delete, select, text, update
+from sqlalchemy.orm import Session
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Zip
 from docgen.cases.loader import read_regular
@@ -67,6 +68,7 @@ from docgen.register.storage.db import RegisterError, guarded
 from docgen.register.storage.models import (
     Alias,
     AuditEntry,
+    Base,
     ImportBatch,
     Offense,
     Respondent,
@@ -132,6 +134,9 @@ class Imported:
     lines: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     before: int = 0
+
+
+Planned = list[tuple[int, HistoryRow, int]]  # (line, row, respondent id: -n a new one)
 
 
 def read_rows(path: Path, default: str | None) -> list[tuple[int, dict[str, str]]]:
@@ -394,8 +399,10 @@ def _import(
         resumed = unfinished(session, digest, path.name)
         people = People(session)
         known_ids = set(session.scalars(select(Respondent.id)))
-        dockets, dates, own = set(), set(), set()
-        for court, docket, rid, committed, convicted, batch in session.execute(
+        dockets: set[tuple[str, str]] = set()
+        own: set[tuple[str, str]] = set()  # the dockets of this file's run that stopped
+        dates: set[tuple[int, date, date]] = set()
+        for court, docket, holder, committed, convicted, batch in session.execute(
             select(
                 Offense.court,
                 Offense.docket,
@@ -410,17 +417,18 @@ def _import(
                     _docket_key(court, docket)
                 )
             if convicted is not None:
-                dates.add((rid, committed, convicted))
-    plan: list[tuple[int, HistoryRow, int]] = []
+                dates.add((holder, committed, convicted))
+    plan: Planned = []
     result = Imported(batch=None)
     problems: list[str] = []
     for line, row in rows:
         where = f"{path.name}:{line}"
+        rid: int | None
         if row.respondent_id is not None:
             if row.respondent_id not in known_ids:
                 problems.append(f"{where}: respondent_id: no respondent #{row.respondent_id}")
                 continue
-            rid: int | None = row.respondent_id
+            rid = row.respondent_id
         else:
             rid, asked = people.who(row)
             if asked:
@@ -431,18 +439,18 @@ def _import(
                     "after checking it is nobody on record)"
                 )
                 continue
-        docket = _docket_key(row.court, row.docket)
-        if docket in own:  # imported by this file's run that stopped
+        key = _docket_key(row.court, row.docket)
+        if key in own:  # imported by this file's run that stopped
             result.before += 1
             continue
-        if docket in dockets or (rid is not None and (rid, row.committed, row.convicted) in dates):
+        if key in dockets or (rid is not None and (rid, row.committed, row.convicted) in dates):
             result.duplicates.append(
                 f"{where}: already in the register ({row.court}, docket {row.docket}); not imported"
             )
             continue
         if rid is None:
             rid = people.add(row)
-        dockets.add(docket)
+        dockets.add(key)
         dates.add((rid, row.committed, row.convicted))
         plan.append((line, row, rid))
     if problems:
@@ -463,7 +471,7 @@ def _write(
     path: Path,
     digest: str,
     who: str,
-    plan: list[tuple[int, HistoryRow, int]],
+    plan: Planned,
     people: People,
     duplicates: int,
     lines: list[str],
@@ -482,7 +490,7 @@ def _write(
             session.add(batch)
             session.flush()
         else:
-            batch = session.get(ImportBatch, resumed)
+            batch = session.get_one(ImportBatch, resumed)
         batch_id = batch.id
         record(session, who, "import-start", "import_batch", batch_id, {"source": path.name})
     made: dict[int, int] = {}
@@ -498,7 +506,7 @@ def _write(
                 ids = _inserted(session, Offense, values)
                 now = datetime.now(UTC)
                 session.execute(
-                    AuditEntry.__table__.insert(),
+                    _table(AuditEntry).insert(),
                     [
                         {
                             "at": now,
@@ -529,7 +537,7 @@ def _write(
             f"what it wrote with `docgen register import-history --undo {batch_id}`"
         ) from None
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        batch = session.get(ImportBatch, batch_id)
+        batch = session.get_one(ImportBatch, batch_id)
         batch.finished_at = datetime.now(UTC)
         done = batch.rows
         record(
@@ -543,7 +551,9 @@ def _write(
     return batch_id
 
 
-def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) -> None:
+def _new_respondents(
+    session: Session, who: str, chunk: Planned, people: People, made: dict[int, int]
+) -> None:
     fresh = sorted({rid for _, _, rid in chunk if rid < 0 and rid not in made}, reverse=True)
     for pseudo in list(fresh):  # made by an issue since the file was read: that one
         if (found := people.made_meanwhile(pseudo)) is not None:
@@ -570,7 +580,7 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
     made.update(zip(fresh, ids, strict=True))
     people.own.update(ids)
     session.execute(
-        RespondentAddress.__table__.insert(),
+        _table(RespondentAddress).insert(),
         [
             {
                 "respondent_id": rid,
@@ -584,7 +594,7 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
         ],
     )
     session.execute(
-        AuditEntry.__table__.insert(),
+        _table(AuditEntry).insert(),
         [
             {
                 "at": now,
@@ -599,13 +609,18 @@ def _new_respondents(session, who, chunk, people: People, made: dict[int, int]) 
     )
 
 
-def _inserted(session, model: Any, rows: list[dict[str, Any]]) -> list[int]:
+def _table(model: type[Base]) -> Table:
+    """The table ``model`` maps, written with Core statements (not the ORM's unit of work)."""
+    return Base.metadata.tables[model.__tablename__]
+
+
+def _inserted(session: Session, model: type[Base], rows: list[dict[str, Any]]) -> list[int]:
     """Insert ``rows`` into ``model``'s table (Core, not the ORM's unit of work): their
     new ids, in the order of ``rows``. PostgreSQL: the ids are taken from the table's
     sequence in one query, and the rows sent as one pipelined executemany of a short
     statement (a multi-row INSERT of 500 rows spends most of its time in the driver's
     parsing of its placeholders); SQLite: one multi-row INSERT ... RETURNING."""
-    table = model.__table__
+    table = _table(model)
     if session.get_bind().dialect.name == "postgresql":
         ids = list(
             session.scalars(
@@ -621,12 +636,12 @@ def _inserted(session, model: Any, rows: list[dict[str, Any]]) -> list[int]:
     return list(done.scalars())
 
 
-def _remember(session, who, chunk) -> None:
+def _remember(session: Session, who: str, chunk: Planned) -> None:
     """A row naming its respondent by id: its spelling and address are kept on that record
     (the clerk said so by giving the id)."""
     for _, row, rid in chunk:
         if row.respondent_id is not None:
-            remember(session, session.get(Respondent, rid), row.name, row, who)
+            remember(session, session.get_one(Respondent, rid), row.name, row, who)
 
 
 def _offense(path: Path, line: int, row: HistoryRow, rid: int, batch: int) -> dict[str, Any]:

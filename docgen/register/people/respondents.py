@@ -112,8 +112,10 @@ def _ids_at(session: Session, key: str) -> set[int]:
 def near_names(session: Session, key: str) -> dict[int, str]:
     """Respondents whose name or an alias is near ``key`` (but not equal): id -> that name."""
     found: dict[int, str] = {}
-    rows = session.execute(select(Respondent.id, Respondent.name_key, Respondent.name)).all()
-    rows += session.execute(select(Alias.respondent_id, Alias.name_key, Alias.name)).all()
+    rows = [
+        *session.execute(select(Respondent.id, Respondent.name_key, Respondent.name)),
+        *session.execute(select(Alias.respondent_id, Alias.name_key, Alias.name)),
+    ]
     for rid, other, name in rows:
         if other != key and rid not in found and is_near(key, other):
             found[rid] = name
@@ -136,7 +138,7 @@ def candidates(session: Session, name: str, address: Any | None) -> list[Candida
         found.setdefault(rid, f"similar name ({other})")
     out = []
     for rid, why in sorted(found.items()):
-        r = session.get(Respondent, rid)
+        r = session.get_one(Respondent, rid)
         where = tuple(a.one_line() for a in r.addresses)
         out.append(Candidate(rid, r.name, where, why, r.language))
     return out
@@ -182,10 +184,9 @@ def resolve(
         found = candidates(session, name, address)
         exact = [c for c in found if c.why == "same name and address"]
         if len(exact) == 1 and expected in (None, exact[0].id):
-            respondent = session.get(Respondent, exact[0].id)
-            return respondent, False
+            return session.get_one(Respondent, exact[0].id), False
         if expected is not None and expected not in {c.id for c in found}:
-            r = session.get(Respondent, expected)
+            r = session.get_one(Respondent, expected)
             where = tuple(a.one_line() for a in r.addresses)
             found.append(Candidate(r.id, r.name, where, "the superseded document's respondent"))
         if found:
@@ -208,7 +209,7 @@ def resolve(
     return respondent, True
 
 
-def remember(session: Session, respondent: Respondent, name: str, address: Any, actor: str):
+def remember(session: Session, respondent: Respondent, name: str, address: Any, actor: str) -> None:
     """Keep a new spelling of the name as an alias, and a new address, on the record."""
     key = key_of(name)
     if key != respondent.name_key and key not in {a.name_key for a in respondent.aliases}:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import Session, aliased
 
 from docgen.api import FORMATS
 from docgen.cases.common import Site as SiteModel
@@ -39,7 +39,7 @@ from docgen.register.storage.models import (
     SwpppReview,
 )
 from docgen.register.storage.records import Issued
-from docgen.settings import load_settings
+from docgen.settings import FeeSchedule, load_settings
 
 
 def _place(site: dict[str, Any]) -> str:
@@ -50,17 +50,25 @@ def _place(site: dict[str, Any]) -> str:
     return " ".join(text.split()).casefold()
 
 
-def services(session: Any, site: CertificationSite, start: date, end: date) -> list[dict]:
-    """Each service the register holds for ``site`` from ``start`` to ``end``, by date."""
-    local = load_settings(site.jurisdiction)
+def fee_schedule(jurisdiction: str) -> FeeSchedule:
+    """The municipality's fee schedule, as its settings adopt it; refused where none is."""
+    local = load_settings(jurisdiction)
     schedule = local.settings.fee_schedule if local else None
     if schedule is None:
         raise RegisterError(
-            f"{load_pack(site.jurisdiction).name.value} has no fee schedule in its settings "
+            f"{load_pack(jurisdiction).name.value} has no fee schedule in its settings "
             "(fee_schedule: adopted, swppp_review, inspection): a fee is stated at the "
             "rate of the municipality's schedule"
         )
-    found: list[dict] = []
+    return schedule
+
+
+def services(
+    session: Session, site: CertificationSite, start: date, end: date
+) -> list[dict[str, str]]:
+    """Each service the register holds for ``site`` from ``start`` to ``end``, by date."""
+    schedule = fee_schedule(site.jurisdiction)
+    found: list[dict[str, str]] = []
     reviews = session.execute(
         select(SwpppReview, SwpppPlan)
         .join(SwpppPlan, SwpppPlan.id == SwpppReview.plan_id)
@@ -146,7 +154,7 @@ def statement(
                 f"{start.isoformat()} to {end.isoformat()}: no fee is stated for a service "
                 f"it has no record of ({pack.enforcement.fees.ref if pack.enforcement else ''})"
             )
-        schedule = load_settings(site.jurisdiction).settings.fee_schedule  # type: ignore[union-attr]
+        schedule = fee_schedule(site.jurisdiction)
         total = sum((Decimal(s["amount"]) for s in listed), Decimal(0))
         case = {
             "jurisdiction": site.jurisdiction,
@@ -187,7 +195,9 @@ def balance(reg: Any, number: str) -> tuple[Decimal, Decimal]:
         return Decimal(str(doc.case["total"])), Decimal(str(paid))
 
 
-def pay(reg: Any, number: str, amount: str, on: date, method: str, by: str | None = None):
+def pay(
+    reg: Any, number: str, amount: str, on: date, method: str, by: str | None = None
+) -> Decimal:
     """Record a payment of ``amount`` against the statement ``number``."""
     who = actor(by)
     try:

@@ -33,7 +33,7 @@ from docgen.register.storage.models import (
 from docgen.register.storage.records import Issued
 
 
-def _case(review: Review, site: CertificationSite, amended: str | None, on: date) -> dict:
+def _case(review: Review, site: CertificationSite, amended: str | None, on: date) -> dict[str, Any]:
     p = review.plan
     plan: dict[str, Any] = {
         "title": p.title,

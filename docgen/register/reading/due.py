@@ -24,10 +24,12 @@ without a user it is everything (the clerk's view).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session, aliased
@@ -56,6 +58,7 @@ from docgen.register.storage.models import (
     ServiceEvent,
     Site,
 )
+from docgen.register.storage.opened import Opened
 from docgen.register.storage.standing import PersonServed, kept_deadline, persons, served_from
 
 
@@ -106,7 +109,7 @@ def site_line(site: Site | None) -> str:
 
 
 def calendar(
-    reg: object,
+    reg: Opened,
     site: str | None = None,
     through: date | None = None,
     jurisdictions: Iterable[str] | None = None,
@@ -116,7 +119,7 @@ def calendar(
     description contains it; ``through``: dated items up to that day (what is in effect
     is always listed); ``user``: only that user's own (:attr:`Due.users`)."""
     packs = PackReader()  # each pack and its settings read once for the whole calendar
-    with guarded(reg.url), db.read_session(reg.engine) as session:  # type: ignore[attr-defined]
+    with guarded(reg.url), db.read_session(reg.engine) as session:
         items = list(_items(session, packs))
     todays: dict[str, date] = {}
     notes: dict[tuple[str, date], str | None] = {}  # a town's items fall on a few hundred days
@@ -156,10 +159,10 @@ class _Outcome:
     """What came back after a mailing, as docgen.register.storage.standing reads it."""
 
     outcome: str
-    date: date
+    date: dt.date
     signed_by: str | None
     reason: str | None
-    appeal_deadline: date | None
+    appeal_deadline: dt.date | None
 
 
 @dataclass(frozen=True)
@@ -168,11 +171,11 @@ class _Event:
 
     id: int
     method: str
-    date: date
-    received: date | None
+    date: dt.date
+    received: dt.date | None
     received_by: str | None
     served_on: str | None
-    appeal_deadline: date | None
+    appeal_deadline: dt.date | None
     outcome: _Outcome | None
 
 
@@ -189,7 +192,7 @@ class _Notice:
     issued: date
     remedies_due: date | None
     recorded_by: str
-    case: dict
+    case: dict[str, Any]
     site: str
     services: list[_Event]
 
@@ -200,7 +203,21 @@ def _notices(session: Session, kinds: Iterable[str]) -> list[_Notice]:
     successor = aliased(Document)
     wanted = (~exists().where(successor.supersedes_id == Document.id), Document.kind.in_(kinds))
     events: dict[int, list[_Event]] = {}
-    for row in session.execute(
+    for (
+        document_id,
+        event_id,
+        method,
+        day,
+        received,
+        received_by,
+        served_on,
+        deadline,
+        outcome,
+        came_on,
+        signed_by,
+        reason,
+        came_deadline,
+    ) in session.execute(
         select(
             ServiceEvent.document_id,
             ServiceEvent.id,
@@ -221,8 +238,14 @@ def _notices(session: Session, kinds: Iterable[str]) -> list[_Notice]:
         .where(*wanted)
         .order_by(ServiceEvent.id)
     ):
-        came = _Outcome(*row[8:]) if row[8] is not None else None
-        events.setdefault(row[0], []).append(_Event(*row[1:8], came))
+        came = (
+            _Outcome(outcome, came_on, signed_by, reason, came_deadline)
+            if outcome is not None
+            else None
+        )
+        events.setdefault(document_id, []).append(
+            _Event(event_id, method, day, received, received_by, served_on, deadline, came)
+        )
     rows = session.execute(
         select(
             Document.id,
@@ -241,8 +264,30 @@ def _notices(session: Session, kinds: Iterable[str]) -> list[_Notice]:
         .order_by(Document.id)
     )
     return [
-        _Notice(*row[:8], "; ".join(p for p in row[8:] if p), events.get(row[0], []))
-        for row in rows
+        _Notice(
+            id_,
+            number,
+            kind,
+            jurisdiction,
+            issued,
+            remedies_due,
+            recorded_by,
+            case,
+            "; ".join(p for p in (address, description) if p),
+            events.get(id_, []),
+        )
+        for (
+            id_,
+            number,
+            kind,
+            jurisdiction,
+            issued,
+            remedies_due,
+            recorded_by,
+            case,
+            address,
+            description,
+        ) in rows
     ]
 
 

@@ -23,6 +23,7 @@ from docgen.register.reading.due import Due
 from docgen.register.storage import db
 from docgen.register.storage.db import RegisterError, guarded
 from docgen.register.storage.models import CalendarToken, DeskUser
+from docgen.register.storage.opened import Opened
 
 PRODUCT = "-//docgen//stormwater enforcement calendar//EN"
 
@@ -31,11 +32,11 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def new_token(reg: object, user: str) -> str:
+def new_token(reg: Opened, user: str) -> str:
     """A new feed secret for ``user`` (shown once); the user's earlier ones are revoked.
     Only a user who may sign in to the desk has a feed."""
     token = secrets.token_urlsafe(32)
-    with guarded(reg.url), db.write_session(reg.engine) as session:  # type: ignore[attr-defined]
+    with guarded(reg.url), db.write_session(reg.engine) as session:
         if session.scalar(_active(user)) is None:
             raise RegisterError(
                 f"{user!r} is not a user of the desk (docgen users list names them): a "
@@ -48,7 +49,7 @@ def new_token(reg: object, user: str) -> str:
     return token
 
 
-def _active(user: str) -> Select[tuple[int]]:
+def _active(user: str) -> Select[int]:
     """The id of desk user ``user`` while they may sign in (none once removed)."""
     return select(DeskUser.id).where(DeskUser.name == user, DeskUser.removed.is_(None))
 
@@ -60,20 +61,21 @@ def revoke_in(session: Session, user: str) -> int:
         update(CalendarToken)
         .where(CalendarToken.user_name == user, CalendarToken.revoked_at.is_(None))
         .values(revoked_at=datetime.now(UTC))
+        .returning(CalendarToken.id)
     )
-    return done.rowcount or 0
+    return len(done.all())
 
 
-def revoke(reg: object, user: str) -> int:
+def revoke(reg: Opened, user: str) -> int:
     """Revoke every feed secret of ``user``; how many were live."""
-    with guarded(reg.url), db.write_session(reg.engine) as session:  # type: ignore[attr-defined]
+    with guarded(reg.url), db.write_session(reg.engine) as session:
         return revoke_in(session, user)
 
 
-def user_of(reg: object, token: str) -> str:
+def user_of(reg: Opened, token: str) -> str:
     """The user whose live secret ``token`` is, while that user may sign in to the desk;
     RegisterError for any other (revoked, unknown, or its user removed: alike)."""
-    with guarded(reg.url), db.read_session(reg.engine) as session:  # type: ignore[attr-defined]
+    with guarded(reg.url), db.read_session(reg.engine) as session:
         found = session.scalar(
             select(CalendarToken.user_name)
             .join(DeskUser, DeskUser.name == CalendarToken.user_name)
@@ -112,4 +114,5 @@ def ics(items: Iterable[Due], name: str, time_zone: str, made: date) -> bytes:
             event.add("location", item.site)
         event.add("categories", [item.category])
         feed.add_component(event)
-    return feed.to_ical()
+    ical: bytes = feed.to_ical()  # icalendar leaves its return unannotated
+    return ical

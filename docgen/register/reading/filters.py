@@ -19,6 +19,7 @@ A superseded document is never listed but in ``superseded``: its successor is.
 from __future__ import annotations
 
 from datetime import date
+from typing import TypeVarTuple
 
 from sqlalchemy import ColumnElement, Select, case, exists, func, select
 from sqlalchemy.orm import aliased
@@ -78,7 +79,10 @@ def kept_deadline_column() -> ColumnElement[date | None]:
     return case((landowner, latest), else_=None)
 
 
-def apply(query: Select, name: str | None, today: date) -> Select:
+Selected = TypeVarTuple("Selected")
+
+
+def apply(query: Select[*Selected], name: str | None, today: date) -> Select[*Selected]:
     if not name:
         return query
     successor = aliased(Document)

@@ -97,7 +97,7 @@ def respondent_row(session: Session, who: int | str) -> Respondent:
     listed = candidates(session, text, None)
     exact = [c for c in listed if c.why.startswith("same name")]
     if len(exact) == 1:
-        return session.get(Respondent, exact[0].id)
+        return session.get_one(Respondent, exact[0].id)
     if not listed:
         raise RegisterError(f"respondent {text!r}: no respondent of that name")
     lines = "\n  ".join(str(c) for c in listed)

@@ -172,7 +172,8 @@ def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figu
         ).all()
         first: dict[int, str] = {}
         for site_id, number in active:
-            first.setdefault(site_id, number)
+            if site_id is not None:  # only sites: the query asks for them
+                first.setdefault(site_id, number)
         outcomes = tuple(
             f"{number}: {disposition} {day.isoformat()}"
             for number, disposition, day in session.execute(
@@ -185,6 +186,7 @@ def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figu
                 )
                 .order_by(Offense.disposition_date, Document.number)
             )
+            if day is not None  # decided in the period: the query asks for a date
         )
         return [
             Figure("Plans reviewed", "each review of a SWPPP dated in the period", reviewed),
@@ -286,7 +288,7 @@ def as_csv(found: list[Figure]) -> str:
 
 def case_of(
     jurisdiction: str, when: Period, found: list[Figure], prepared: date, by: dict[str, str]
-) -> dict:
+) -> dict[str, Any]:
     """The case of the municipal-year document (docgen.documents.municipal_year): the
     figures and the months, as the register gives them."""
     return {

@@ -76,12 +76,12 @@ def offered(kind: str, asked: str | None, preferred: str | None) -> str | None:
     asked, the one in the language the respondent prefers, if ``kind`` has it. The English
     document is the same either way."""
     # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
-    from docgen.documents import get_kind
+    from docgen.documents import kind_named
     from docgen.documents.base import ENGLISH
 
     if asked is not None:
         return None if asked == ENGLISH else asked
-    return preferred if preferred in get_kind(kind).renditions else None
+    return preferred if preferred in kind_named(kind).renditions else None
 
 
 def refuse_copies(kind: str, data: dict[str, Any]) -> None:

@@ -100,13 +100,14 @@ def allowed(number: str, pack: Pack, kind: str) -> str:
 def typed_number(pack: Pack, kind: str, year: int, typed: str) -> str:
     """The number a case typed, in its one spelling, or an error saying what is wrong."""
     number = normalize(typed)
-    fmt = pack.numbering.format_for(kind) if pack.numbering else None
-    if fmt is None:
+    numbering = pack.numbering
+    fmt = numbering.format_for(kind) if numbering else None
+    if numbering is None or fmt is None:
         if not number:
             raise RegisterError("number: empty; leave it out and the register numbers the case")
         return allowed(number, pack, kind)
     example = fmt.format(year=year, seq=1)
-    ref = pack.numbering.ref
+    ref = numbering.ref
     found = _pattern(fmt).fullmatch(number)
     if found is None:
         raise RegisterError(
@@ -131,11 +132,14 @@ def ensure_counter(session: Session, jurisdiction: str, kind: str, year: int) ->
     values = {"jurisdiction": jurisdiction, "kind": kind, "year": year, "last": 0}
     if session.get_bind().dialect.name == "postgresql":
         # sqlalchemy takes 28 ms to import: loaded on first use
-        from sqlalchemy.dialects.postgresql import insert
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        session.execute(postgresql_insert(Counter).values(**values).on_conflict_do_nothing())
     else:
         # sqlalchemy takes 8 ms to import: loaded on first use
-        from sqlalchemy.dialects.sqlite import insert
-    session.execute(insert(Counter).values(**values).on_conflict_do_nothing())
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        session.execute(sqlite_insert(Counter).values(**values).on_conflict_do_nothing())
 
 
 def next_number(session: Session, pack: Pack, kind: str, year: int) -> str:
@@ -193,7 +197,8 @@ def typed_ahead(
         return
     first, last = fmt.format(year=year, seq=nxt), fmt.format(year=year, seq=seq - 1)
     unused = f"{first}" if seq - 1 == nxt else f"{first} to {last}"
-    if not (reason or "").strip():
+    said = (reason or "").strip()
+    if not said:
         raise RegisterError(
             f"number: {number} is ahead of its series, whose next number is {first}: issuing "
             f"it would leave {seq - nxt} number(s) unused ({unused}); leave the number out "
@@ -207,7 +212,7 @@ def typed_ahead(
         year=year,
         first=nxt,
         last=seq - 1,
-        reason=reason.strip()[:1000],
+        reason=said[:1000],
         recorded_by=who,
         recorded_at=datetime.now().astimezone(),
     )
@@ -243,7 +248,7 @@ def gaps(session: Session) -> list[tuple[str, bool]]:
     for series in sorted(issued):
         jurisdiction, kind, year = series
         fmt = number_format(packs[jurisdiction], kind)
-        runs: list[list[int | str]] = []  # [first, last, why]
+        runs: list[tuple[int, int, str]] = []  # (first, last, why)
         for seq in range(1, max(issued[series])):
             if seq in issued[series]:
                 continue
@@ -256,11 +261,11 @@ def gaps(session: Session) -> list[tuple[str, bool]]:
                 "unexplained",
             )
             if runs and runs[-1][1] == seq - 1 and runs[-1][2] == why:
-                runs[-1][1] = seq
+                runs[-1] = (runs[-1][0], seq, why)
             else:
-                runs.append([seq, seq, why])
+                runs.append((seq, seq, why))
         for first, last, why in runs:
-            count = int(last) - int(first) + 1
+            count = last - first + 1
             said = fmt.format(year=year, seq=first)
             if count > 1:
                 said += f" to {fmt.format(year=year, seq=last)}"

@@ -8,8 +8,8 @@ show of a document is read by docgen.register.reading.queries."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -78,7 +78,7 @@ def line_of(session: Session, doc: Document) -> list[Document]:
     """``doc`` and every document it corrected, back to the first: oldest first."""
     line = [doc]
     while line[0].supersedes_id is not None:
-        line.insert(0, session.get(Document, line[0].supersedes_id))
+        line.insert(0, session.get_one(Document, line[0].supersedes_id))
     return line
 
 
@@ -109,7 +109,7 @@ def lifter(session: Session, doc: Document) -> str | None:
     return found[0] if found is not None else None
 
 
-def numbers_of(session: Session, ids: Any) -> dict[int, str]:
+def numbers_of(session: Session, ids: Iterable[int | None]) -> dict[int | None, str]:
     """Document numbers by id, for the ids given (None skipped)."""
     wanted = {i for i in ids if i}
     if not wanted:

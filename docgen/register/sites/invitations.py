@@ -544,9 +544,9 @@ def signed_file(reg: Any, token: str) -> tuple[str, bytes] | None:
         row = session.scalar(select(Invitation).where(Invitation.token_sha256 == token_hash(token)))
         if row is None or row.document_id is None:
             return None
-        where = session.get(CertificationSite, row.site_id)
+        where = session.get_one(CertificationSite, row.site_id)
         if row.expires < _today(where.jurisdiction):
             return None
-        doc = session.get(Document, row.document_id)
+        doc = session.get_one(Document, row.document_id)
         number, jurisdiction = doc.number, doc.jurisdiction
     return number, reg.files(number, jurisdiction)["pdf"]

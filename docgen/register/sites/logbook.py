@@ -40,6 +40,7 @@ from docgen.register.storage import db
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import Refused, RegisterError, guarded
 from docgen.register.storage.models import Document, LogEntry, LogSite, Site
+from docgen.register.storage.opened import Issuer, Opened
 from docgen.register.storage.records import Issued
 
 ROLES = (QUALIFIED, "trained-contractor", "rain-gauge")
@@ -161,7 +162,7 @@ def _site_to_open(session: Session, text: str) -> Site | None:
 
 
 def open_log(
-    reg: Any,
+    reg: Opened,
     site: str,
     jurisdiction: str,
     started: date,
@@ -285,7 +286,7 @@ def entry_problems(
         if not row.get(column):
             problems.append(Problem(f"{where}{column}", "missing", why))
     rain = row.get("rainfall") or ""
-    if rain and (inches(rain) is None or inches(rain) < 0):
+    if rain and ((amount := inches(rain)) is None or amount < 0):
         problems.append(
             Problem(f"{where}rainfall", f"{rain!r} is not inches of rain, e.g. 0.6", why)
         )
@@ -400,7 +401,7 @@ def _new_rows(
     return new, already
 
 
-def add_entries(reg: Any, site: str, path: Path, by: str | None = None) -> Added:
+def add_entries(reg: Opened, site: str, path: Path, by: str | None = None) -> Added:
     """Record the reports of ``path`` (CSV) in ``site``'s log book, as written; all or
     none. Reports the log book has already are not recorded again (:class:`Added`)."""
     who = actor(by)
@@ -418,7 +419,7 @@ def add_entries(reg: Any, site: str, path: Path, by: str | None = None) -> Added
         return Added(len(rows), already)
 
 
-def add_entry(reg: Any, site: str, typed: dict[str, str], by: str | None = None) -> None:
+def add_entry(reg: Opened, site: str, typed: dict[str, str], by: str | None = None) -> None:
     """Record one report in ``site``'s log book as the inspector wrote it (the desk's
     form), checked as a CSV row is; Refused names every problem by its column."""
     who = actor(by)
@@ -428,7 +429,7 @@ def add_entry(reg: Any, site: str, typed: dict[str, str], by: str | None = None)
     with guarded(reg.url), db.write_session(reg.engine) as session:
         log = _find(session, site)
         day, problems = entry_problems(row, load_pack(log.jurisdiction))
-        if problems:
+        if day is None or problems:  # a day not read is one of the problems
             raise Refused(problems)
         there = _recorded(session, log).get(_key(day, row["time"], row["inspector"]))
         if there is not None:
@@ -464,7 +465,7 @@ def _facts(
     return rule, entries
 
 
-def logbook(reg: Any, site: str, through: date | None = None) -> Log:
+def logbook(reg: Opened, site: str, through: date | None = None) -> Log:
     """``site``'s log book with its gaps through ``through`` (default: today there)."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
         log = _find(session, site)
@@ -514,7 +515,7 @@ def next_due(
             )
 
 
-def require_reports(reg: Any, site: str, issued: date, submit_by: date, **issue: Any) -> Issued:
+def require_reports(reg: Issuer, site: str, issued: date, submit_by: date, **issue: Any) -> Issued:
     """Issue the letter requiring ``site``'s log book reports (§ 228-79A(4)), made from its
     gaps, to the developer or applicant of the site's latest inspection report."""
     log = logbook(reg, site, through=issued)
@@ -540,7 +541,7 @@ def require_reports(reg: Any, site: str, issued: date, submit_by: date, **issue:
     return reg.issue(LETTER, data, jurisdiction=log.jurisdiction, **issue)
 
 
-def log_sites(reg: Any) -> list[str]:
+def log_sites(reg: Opened) -> list[str]:
     """The sites whose log book the register keeps, by their address or description."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
         return sorted(_label(log.site) for log in session.scalars(select(LogSite)))

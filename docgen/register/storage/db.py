@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event, insert, inspect, text
@@ -33,6 +34,9 @@ from docgen import __version__
 from docgen.environ import number
 from docgen.errors import DocgenError, Problem
 from docgen.register.storage.models import RegisterUpgrade
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 # The newest migration in docgen/register/migrations/versions (a test keeps them equal),
 # so opening an up-to-date register does not load Alembic at all.
@@ -221,7 +225,7 @@ def _sqlite_transactions(engine: Engine) -> None:
     """Let docgen emit BEGIN itself (pysqlite's own BEGIN is deferred and untimed)."""
 
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_connection, _record) -> None:
+    def _connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -330,7 +334,7 @@ def schema_said(url: str) -> str:
     return f"register {where}: schema revision {revision or 'empty'} (this docgen reads {HEAD})"
 
 
-def _migrations():
+def _migrations() -> Config:
     # alembic, sqlalchemy, pygments take 130 ms to import: loaded on first use
     from alembic.config import Config
 

@@ -8,6 +8,7 @@ it: a service event, the offense's disposition (audited), a superseding document
 
 from __future__ import annotations
 
+import datetime as dt
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -49,7 +50,7 @@ def kept_version(version: str) -> str:
     return version[:VERSION_WIDTH]
 
 
-class UtcDateTime(TypeDecorator):
+class UtcDateTime(TypeDecorator[datetime]):
     """A moment stored in UTC and read back with its offset on both backends (SQLite has
     no time zone type: SQLAlchemy would write the wall-clock time and drop the offset, so
     moments made under different offsets would sort wrongly)."""
@@ -254,13 +255,13 @@ class ServiceEvent(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     document_id: Mapped[int] = mapped_column(ForeignKey("documents.id"), index=True)
     method: Mapped[str] = mapped_column(String(30))
-    date: Mapped[date] = mapped_column(Date)
-    received: Mapped[date | None] = mapped_column(Date)
+    date: Mapped[dt.date] = mapped_column(Date)
+    received: Mapped[dt.date | None] = mapped_column(Date)
     served_by: Mapped[str] = mapped_column(String(200))
     # Certified-mail article number: each mailed piece has its own (looked up on record).
     article: Mapped[str | None] = mapped_column(String(60), index=True)
     # The deadline this event gives (service on the landowner of an appealable notice).
-    appeal_deadline: Mapped[date | None] = mapped_column(Date)
+    appeal_deadline: Mapped[dt.date | None] = mapped_column(Date)
     served_on: Mapped[str | None] = mapped_column(String(500))  # the person served
     role: Mapped[str | None] = mapped_column(String(20))  # landowner, developer, applicant
     time: Mapped[str | None] = mapped_column(String(5))  # HH:MM, personal delivery
@@ -295,11 +296,11 @@ class MailOutcome(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("service_events.id"), unique=True)
     outcome: Mapped[str] = mapped_column(String(20))  # receipt | returned
-    date: Mapped[date] = mapped_column(Date)  # the day of receipt, or the day returned
+    date: Mapped[dt.date] = mapped_column(Date)  # the day of receipt, or the day returned
     signed_by: Mapped[str | None] = mapped_column(String(500))  # who signed the receipt
     reason: Mapped[str | None] = mapped_column(String(40))  # RETURN_REASONS
     # The deadline the mailing gives with its receipt (a landowner's appealable notice).
-    appeal_deadline: Mapped[date | None] = mapped_column(Date)
+    appeal_deadline: Mapped[dt.date | None] = mapped_column(Date)
     scan_sha256: Mapped[str | None] = mapped_column(String(64))  # the card's scan, if any
     annex_id: Mapped[int | None] = mapped_column(ForeignKey("documents.id"))
     recorded_at: Mapped[datetime] = mapped_column()
@@ -684,7 +685,7 @@ class Draft(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("desk_users.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(40))
     jurisdiction: Mapped[str] = mapped_column(String(40))
-    fields: Mapped[list] = mapped_column(JSON, default=list)
+    fields: Mapped[list[Any]] = mapped_column(JSON, default=list)
     created: Mapped[datetime] = mapped_column(default=_now)
     updated: Mapped[datetime] = mapped_column(default=_now)
     issued_as: Mapped[str | None] = mapped_column(String(100), default=None)

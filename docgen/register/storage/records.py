@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, tzinfo
 from pathlib import Path
@@ -75,11 +77,11 @@ class Issued:
 @dataclass(frozen=True)
 class ServiceRecord:
     method: str
-    date: date
-    received: date | None
+    date: dt.date
+    received: dt.date | None
     served_by: str
     article: str | None
-    appeal_deadline: date | None  # what this event gives (service on the landowner)
+    appeal_deadline: dt.date | None  # what this event gives (service on the landowner)
     deadline_reasons: tuple[str, ...] = ()
     clock_rule: str = ""  # from which day the appeal period ran, and why
     served_on: str | None = None
@@ -92,18 +94,18 @@ class ServiceRecord:
     description: str | None = None
     received_by: str | None = None
     # The notice's one deadline after this event: the latest any service gave, never lower.
-    notice_deadline: date | None = None
+    notice_deadline: dt.date | None = None
     recorded_at: datetime | None = None  # when the register recorded it (aware)
     # What came back after mailing (LAW.md § 2): "receipt" or "returned" (None: nothing
     # yet), its day, and for a returned mailing the reason on the envelope.
     outcome: str | None = None
-    outcome_date: date | None = None
+    outcome_date: dt.date | None = None
     return_reason: str | None = None
     annex: str | None = None  # the number of the receipt's annex to the affidavit
     affidavit: str | None = None  # the number of this event's affidavit of service
     # The day service by this event was complete (docgen.register.storage.standing; None: returned,
     # or not read for this record).
-    complete: date | None = None
+    complete: dt.date | None = None
 
 
 @dataclass(frozen=True)
@@ -227,7 +229,7 @@ def service_record(
     reasons: tuple[str, ...] = (),
     rule: str = "",
     notice: date | None = None,
-    numbers: dict[int, str] | None = None,
+    numbers: Mapping[int | None, str] | None = None,
     complete: date | None = None,
 ) -> ServiceRecord:
     """A recorded service event (docgen.register.storage.models.ServiceEvent) as read back, the day

@@ -17,22 +17,60 @@ notice, the filters, the model of the matter):
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from docgen.documents.affidavit_of_service import MAIL, completed, persons_served
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
-from docgen.register.storage.models import RECEIPT, RETURNED, ServiceEvent
+from docgen.register.storage.models import RECEIPT, RETURNED
 
 
-def returned(event: ServiceEvent) -> bool:
+class Outcome(Protocol):
+    """What came back after a mailing, as read here (a MailOutcome, or the calendar's row)."""
+
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def date(self) -> dt.date: ...
+    @property
+    def signed_by(self) -> str | None: ...
+    @property
+    def reason(self) -> str | None: ...
+    @property
+    def appeal_deadline(self) -> dt.date | None: ...
+
+
+class Event(Protocol):
+    """A service event, as read here (a ServiceEvent, or the calendar's plain row)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def date(self) -> dt.date: ...
+    @property
+    def received(self) -> dt.date | None: ...
+    @property
+    def received_by(self) -> str | None: ...
+    @property
+    def served_on(self) -> str | None: ...
+    @property
+    def appeal_deadline(self) -> dt.date | None: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+
+def returned(event: Event) -> bool:
     """The mailing came back undelivered: it completes no service."""
     return event.outcome is not None and event.outcome.outcome == RETURNED
 
 
-def received(event: ServiceEvent) -> date | None:
+def received(event: Event) -> date | None:
     """The day of receipt: recorded with the mailing, or from the return receipt since."""
     if event.received is not None:
         return event.received
@@ -41,7 +79,7 @@ def received(event: ServiceEvent) -> date | None:
     return None
 
 
-def signed_by(event: ServiceEvent) -> str | None:
+def signed_by(event: Event) -> str | None:
     if event.received_by:
         return event.received_by
     if event.outcome is not None and event.outcome.outcome == RECEIPT:
@@ -49,7 +87,7 @@ def signed_by(event: ServiceEvent) -> str | None:
     return None
 
 
-def mailed_with(event: ServiceEvent, events: list[ServiceEvent]) -> date | None:
+def mailed_with(event: Event, events: Sequence[Event]) -> date | None:
     """For a posting, the day of the copy mailed to the same person, recorded before it."""
     if event.method != "posting":
         return None
@@ -61,7 +99,7 @@ def mailed_with(event: ServiceEvent, events: list[ServiceEvent]) -> date | None:
     return max(days, default=None)
 
 
-def complete(event: ServiceEvent, events: list[ServiceEvent], pack: Pack) -> date | None:
+def complete(event: Event, events: Sequence[Event], pack: Pack) -> date | None:
     """The day service by ``event`` was complete (the pack's rule), or None: returned."""
     if returned(event):
         return None
@@ -70,7 +108,7 @@ def complete(event: ServiceEvent, events: list[ServiceEvent], pack: Pack) -> dat
     ).start
 
 
-def stated(event: ServiceEvent) -> list[date]:
+def stated(event: Event) -> list[date]:
     """Every deadline the register stated from ``event``: at recording, and with its receipt."""
     days = [event.appeal_deadline] if event.appeal_deadline else []
     if event.outcome is not None and event.outcome.appeal_deadline:
@@ -78,14 +116,14 @@ def stated(event: ServiceEvent) -> list[date]:
     return days
 
 
-def gives(event: ServiceEvent) -> date | None:
+def gives(event: Event) -> date | None:
     """The deadline ``event`` gives now (None: it starts none, or it was returned)."""
     if returned(event):
         return None
     return max(stated(event), default=None)
 
 
-def kept_deadline(events: list[ServiceEvent]) -> date | None:
+def kept_deadline(events: Sequence[Event]) -> date | None:
     """The notice's one appeal deadline: the latest any service on the landowner ever gave,
     while one stands; None (withdrawn) while none does."""
     if not any(stated(e) and not returned(e) for e in events):
@@ -109,7 +147,7 @@ def persons(doc: Any, pack: Pack) -> tuple[PersonServed, ...]:
 
 
 def persons_of(
-    case: dict[str, Any], events: list[ServiceEvent], pack: Pack
+    case: dict[str, Any], events: Sequence[Event], pack: Pack
 ) -> tuple[PersonServed, ...]:
     """Each person a document of ``case`` was sent to, with their service by ``events``
     (its recorded events, oldest first): for a reader that has the rows, not the document."""
@@ -119,7 +157,9 @@ def persons_of(
         theirs = [e for e in events if e.served_on in names]
         days = [d for e in theirs if (d := complete(e, events, pack)) is not None]
         back = tuple(
-            f"{e.outcome.date.isoformat()} ({e.outcome.reason})" for e in theirs if returned(e)
+            f"{came.date.isoformat()} ({came.reason})"
+            for e in theirs
+            if returned(e) and (came := e.outcome) is not None
         )
         out.append(PersonServed(person["name"], person.get("role"), min(days, default=None), back))
     return tuple(out)

@@ -18,7 +18,7 @@ depends_on = None
 FROZEN = ("documents", "document_files", "audit")
 
 
-def _when() -> sa.Column:
+def _when() -> sa.DateTime:
     return sa.DateTime(timezone=True)
 
 

@@ -15,6 +15,8 @@ from importlib import resources
 
 from alembic import op
 
+from docgen.register.storage.db import DatabaseFailure
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -56,6 +58,8 @@ def upgrade() -> None:
         return
     schema_sql = (resources.files("procrastinate.sql") / "schema.sql").read_text("utf-8")
     raw = bind.connection.driver_connection
+    if raw is None:  # the pool gave back an invalidated connection: nothing to run on
+        raise DatabaseFailure("the connection to PostgreSQL was lost; nothing was changed")
     saved = raw.execute("SELECT current_setting('search_path')").fetchone()[0]
     raw.execute(f"CREATE SCHEMA {SCHEMA}")
     # procrastinate's functions name their tables unqualified: they are created, and

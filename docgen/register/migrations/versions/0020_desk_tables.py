@@ -12,6 +12,8 @@ Revision ID: 0020
 Revises: 0019
 """
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -27,7 +29,7 @@ OLD_AUDIT = "desk_audit"
 ACCOUNT = "user"  # docgen.register.storage.models.DESK_ACCOUNT, as of this revision
 
 
-def _tables() -> list[tuple[str, list, list[str]]]:
+def _tables() -> list[tuple[str, list[sa.schema.SchemaItem], list[str]]]:
     """Each desk table: its name, its columns, its indexed columns."""
 
     def users() -> sa.ForeignKey:
@@ -113,7 +115,7 @@ def _tables() -> list[tuple[str, list, list[str]]]:
     ]
 
 
-def _added_columns() -> list[sa.Column]:
+def _added_columns() -> list[sa.Column[Any]]:
     """The users' columns an older desk added with ALTER TABLE after it made the table."""
     return [
         sa.Column("full_name", sa.String(200), nullable=False, server_default=""),
@@ -129,8 +131,8 @@ def upgrade() -> None:
         if name in present:
             continue
         op.create_table(name, *columns)
-        for column in indexed:
-            op.create_index(f"ix_{name}_{column}", name, [column])
+        for key in indexed:
+            op.create_index(f"ix_{name}_{key}", name, [key])
     if USERS in present:
         have = {c["name"] for c in inspector.get_columns(USERS)}
         for column in _added_columns():
