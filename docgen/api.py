@@ -20,11 +20,10 @@ from typing import Any
 from docgen.cases.loader import read_case_file
 from docgen.cases.validate import validate
 from docgen.documents import DOCUMENTS, get_kind
-from docgen.documents.base import (
-    Kind,
-    Options,
-    Spec,
+from docgen.documents.kind import Kind, Options, Spec
+from docgen.documents.pipeline import (
     build_blank,
+    check_case,
     check_options,
     jurisdiction_of,
     provided_by,
@@ -106,7 +105,7 @@ def check(kind: str, source: Source, options: Options | None = None) -> list[str
     """Validate only. Returns warnings; raises CaseInvalid listing every problem."""
     spec = get_kind(kind)
     data, name = load(source)
-    return spec.check_case(data, with_case_dir(options or Options(), source), name)
+    return check_case(spec, data, with_case_dir(options or Options(), source), name)
 
 
 def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:

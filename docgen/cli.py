@@ -107,8 +107,8 @@ class DocgenGroup(click.Group):
 
 
 def _options(**kw: Any) -> Any:
-    # documents.base loads pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
-    from docgen.documents.base import Options
+    # documents.kind loads pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
+    from docgen.documents.kind import Options
 
     return Options(**kw)
 
@@ -465,7 +465,7 @@ def batch(
     from docgen import api
     from docgen import batch as engine
     from docgen.documents import get_kind
-    from docgen.documents.base import check_options
+    from docgen.documents.pipeline import check_options
 
     formats = api.formats_from(fmt)
     check_options(get_kind(kind), _options(layout=layout, review=review))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from docgen import api
 from docgen.documents import BUNDLES, KINDS
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.errors import DocgenError
 from docgen.render.environment import fixtures_dir
 

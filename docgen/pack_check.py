@@ -23,7 +23,7 @@ from cryptography import x509
 from docgen import api
 from docgen.demo import sample_cases
 from docgen.documents import get_kind
-from docgen.documents.base import missing_groups
+from docgen.documents.pipeline import missing_groups
 from docgen.documents.swppp_review import fitted_to
 from docgen.errors import DocgenError
 from docgen.law.pack import SWPPP_PARTS, Pack

@@ -45,22 +45,23 @@ def warm_up(
     they are given)."""
     # documents and others load pydantic, num2words, jinja2 (+200 ms): loaded on first use
     from docgen.documents import DOCUMENTS, get_kind
+    from docgen.documents.registry import members
     from docgen.render.environment import environment
 
     kinds = DOCUMENTS if kinds is None else kinds
     wanted = {(kind, fmt) for kind in kinds for fmt in formats} - _warm
     if not wanted:
         return
-    members = [m for name in dict.fromkeys(k for k, _ in wanted) for m in get_kind(name).members()]
+    made_of = [m for name in dict.fromkeys(k for k, _ in wanted) for m in members(get_kind(name))]
     env = environment()
     # Each kind's templates, and every template beside them and in base/: the partials
     # they include or import are compiled when first rendered otherwise.
-    named = {t for kind in members for t in (kind.template, *kind.layouts.values())}
+    named = {t for kind in made_of for t in (kind.template, *kind.layouts.values())}
     folders = {"base"} | {t.rpartition("/")[0] for t in named}
     for template in env.list_templates(filter_func=lambda t: t.endswith(".j2")):
         if template in named or template.rpartition("/")[0] in folders:
             env.get_template(template)
-    page = warm_up_page(tuple(dict.fromkeys(s for kind in members for s in kind.stylesheets)))
+    page = warm_up_page(tuple(dict.fromkeys(s for kind in made_of for s in kind.stylesheets)))
     missing = dict.fromkeys(fmt for _, fmt in sorted(wanted))
     if "pdf" in missing:
         # render.pdf loads pikepdf, pydantic, num2words (+190 ms): loaded on first use

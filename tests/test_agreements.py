@@ -16,7 +16,7 @@ from lxml import etree
 
 from docgen import api
 from docgen.documents import maintenance_agreement, maintenance_easement
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.documents.recording import clause_numbers, unmet
 from docgen.errors import CaseInvalid
 from docgen.law.acknowledgment import office_article

@@ -13,7 +13,7 @@ import yaml
 from conftest import ROOT
 
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.errors import CaseInvalid
 from tests.helpers.readback import docx_text, pdf_text
 

@@ -24,7 +24,7 @@ from lxml import html as lxml_html
 
 from docgen import api
 from docgen.documents import KINDS
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.render import language
 from tests.helpers.readback import pdf_text
 

@@ -13,7 +13,7 @@ import yaml
 from conftest import ROOT, Rendered
 
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.errors import CaseInvalid, DocgenError
 from docgen.law.packs import load_pack
 from docgen.law.training import training_current_through, training_expired

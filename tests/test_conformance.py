@@ -25,7 +25,7 @@ from desk_browser import axe_violations
 from docgen import api
 from docgen.demo import bundle_cases
 from docgen.documents import KINDS
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.render.pdf_tags import add_table_scopes
 from docgen.signing.codes import IssueMark
 from docgen.signing.keys import read_key

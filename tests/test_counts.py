@@ -10,7 +10,7 @@ from conftest import ROOT, write_case
 from jinja2 import Environment
 
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.render.filters import FILTERS
 
 AGREEMENT = ROOT / "fixtures" / "maintenance-agreement" / "homer-individual.yaml"

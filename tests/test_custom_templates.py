@@ -10,7 +10,7 @@ from conftest import SAMPLE_IDS, SAMPLES
 
 from docgen import api
 from docgen.documents import KINDS
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.errors import DocgenError, RenderError
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, html_text, pdf_text

@@ -18,6 +18,7 @@ from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 
 from docgen.desk.server import renderers
 from docgen.documents import DOCUMENTS, get_kind
+from docgen.documents.registry import members
 from docgen.render import PRELOAD
 from tests.helpers.cli import python_process
 from tests.helpers.procs import ended, renderer_pids, unread_bytes
@@ -95,7 +96,7 @@ def test_a_killed_renderer_fails_its_request_alone_and_is_replaced(pool):
 
 def test_renderers_start_warm_from_their_fork_server_a_replacement_too(pool):
     every = {(kind, fmt) for kind in DOCUMENTS for fmt in ("pdf", "docx")}
-    templates = {m.template for kind in DOCUMENTS for m in get_kind(kind).members()}
+    templates = {m.template for kind in DOCUMENTS for m in members(get_kind(kind))}
     partials = {"base/letterhead.html.j2", "base/macros.html.j2", "notices/_appeal.html.j2"}
     for _ in range(renderers.RENDERERS):
         warmed, compiled, fonts_read = renderers.run(warmth)[1]

@@ -20,7 +20,7 @@ from conftest import SAMPLE_IDS, SAMPLES
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.documents import KINDS
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.render.environment import assets_dir, templates_dir
 from docgen.render.pdf import _fetcher_class, asset_path
 from tests.helpers.casewalk import leaves, set_in

@@ -13,7 +13,7 @@ import pytest
 
 from docgen import api
 from docgen.cases.loader import read_case_file
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.render.filters import full_stop
 from tests.helpers.readback import docx_text, pdf_text
 

@@ -20,8 +20,8 @@ from docx.oxml.ns import qn
 from pypdf import PdfReader
 
 from docgen import api
-from docgen.documents.base import Options
 from docgen.documents.exhibits import MAX_BYTES
+from docgen.documents.kind import Options
 from docgen.errors import CaseInvalid
 from docgen.law.packs import ENV
 from tests.helpers.office import office_pdfs

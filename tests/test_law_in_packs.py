@@ -14,7 +14,7 @@ from conftest import ROOT
 from pydantic import BaseModel
 
 from docgen.documents import DOCUMENTS
-from docgen.documents.base import provided_by
+from docgen.documents.pipeline import provided_by
 from docgen.law.packs import load_pack, pack_names
 from docgen.law.provisions import cited_by
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, write_case
 
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from tests.helpers.readback import docx_text, html_text, pdf_text
 
 HOSTILE = "O'Brien & Sons <Ltd> \"{{ 7*7 }}\" {% include 'x' %}"

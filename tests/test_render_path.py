@@ -12,7 +12,7 @@ from conftest import ROOT
 
 from docgen import api
 from docgen.cli import main
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.errors import OptionUnsupported
 from docgen.render.variants import UnknownVariant
 from tests.helpers.readback import html_text

@@ -19,7 +19,7 @@ from num2words import num2words
 
 from docgen import api
 from docgen.documents import get_kind
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.law.packs import ENV, load_pack
 from docgen.pack_check import moved_into
 from docgen.render import language

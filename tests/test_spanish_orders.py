@@ -17,7 +17,7 @@ from lxml import html as lxml_html
 from test_taglines import pdf_langs
 
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.law.packs import load_pack
 from docgen.render import language
 from docgen.render.filters import phone, said_long_date

@@ -9,7 +9,7 @@ import pytest
 from conftest import LAW_TEXT
 
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.law.packs import load_pack
 from docgen.render.filters import long_date, phone
 from tests.helpers.enforcement_cases import ORDERS, case_data, cli, squash, write_yaml

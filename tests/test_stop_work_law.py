@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.errors import CaseInvalid
 from docgen.law.packs import load_pack
 from tests.helpers.enforcement_cases import ORDERS, case_data, squash, write_yaml

@@ -20,7 +20,7 @@ from lxml import html as lxml_html
 
 from docgen import api
 from docgen.documents import get_kind
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.errors import DocgenError
 from docgen.law import taglines as taglines_module
 from docgen.law.packs import load_pack

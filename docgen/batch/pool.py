@@ -108,9 +108,9 @@ def run(
     lists what was written (and, issuing, what was recorded), and :class:`Interrupted`
     is raised with the report.
     """
-    # documents and documents.base load pydantic, annotated_types (+150 ms): loaded on first use
+    # documents and documents.pipeline load pydantic, annotated_types (+150 ms): loaded on first use
     from docgen.documents import get_kind
-    from docgen.documents.base import check_options
+    from docgen.documents.pipeline import check_options
 
     job = Job(kind, tuple(formats), pdf_variant, layout=layout, review=review, issue=issue)
     if issue and (queue is None or layout is not None or review):

@@ -32,8 +32,8 @@ class Job:
     def options(self, case_dir: Any = None) -> Any:
         """The kind's options; ``case_dir``: where the files the case names are read (a
         queued job's sent photos, docgen.queue.tasks; None: the case file's folder)."""
-        # documents.base loads pydantic, annotated_types (+150 ms): loaded on first use
-        from docgen.documents.base import Options
+        # documents.kind loads pydantic, annotated_types (+150 ms): loaded on first use
+        from docgen.documents.kind import Options
 
         return Options(layout=self.layout, review=self.review, case_dir=case_dir)
 

@@ -233,7 +233,7 @@ class NameAndTitle(Model):
 
 def preferred_language() -> Any:
     """A person's preferred language (LAW.md § 13), checked against the municipality's
-    languages (docgen.documents.base.language_problems)."""
+    languages (docgen.documents.pipeline.language_problems)."""
     return cited(
         "LAW.md § 13",
         "the language the person prefers, as its code (es: Spanish): a courtesy copy in it "

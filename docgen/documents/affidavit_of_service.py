@@ -22,7 +22,7 @@ from docgen.cases import labels
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
 from docgen.cases.mail import CertifiedArticle
 from docgen.documents import KINDS, kinds_with
-from docgen.documents.base import Context, DocMeta, Kind, Options, recipient_of
+from docgen.documents.kind import Context, DocMeta, Kind, Options, recipient_of
 from docgen.errors import Problem
 from docgen.law.deadlines import Deadline, Service, appeal_deadline, service_start
 from docgen.law.pack import Pack

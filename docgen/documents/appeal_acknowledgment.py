@@ -16,7 +16,7 @@ from datetime import date
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.documents.appeal_parts import AppealContext, F, appeal_context
-from docgen.documents.base import Kind, Options, issued_on, recipient_of, site_of
+from docgen.documents.kind import Kind, Options, issued_on, recipient_of, site_of
 from docgen.errors import Problem
 from docgen.law.deadlines import Deadline, appeal_deadline
 from docgen.law.pack import Pack

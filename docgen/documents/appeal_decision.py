@@ -28,7 +28,7 @@ from docgen.documents.appeal_parts import (
     H,
     appeal_context,
 )
-from docgen.documents.base import Kind, Options, issued_on, recipient_of, site_of
+from docgen.documents.kind import Kind, Options, issued_on, recipient_of, site_of
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack

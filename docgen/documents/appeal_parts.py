@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docgen.cases.common import IsoDate, Line, Model, NameAndTitle, cited
-from docgen.documents.base import Context, DocMeta
+from docgen.documents.kind import Context, DocMeta
 from docgen.law.pack import Pack
 
 F = "@enforcement.appeal_days"  # § 228-79C(1)(f): appealed within 15 days of service

@@ -27,7 +27,7 @@ from docgen.cases.common import (
     Text,
     cited,
 )
-from docgen.documents.base import Context, DocMeta, Kind, Options, issued_on, recipient_of, site_of
+from docgen.documents.kind import Context, DocMeta, Kind, Options, issued_on, recipient_of, site_of
 from docgen.documents.notice_of_deficiency import Deficiency
 from docgen.errors import CaseInvalid, Problem
 from docgen.law.deadlines import long_date

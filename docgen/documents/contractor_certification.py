@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from docgen.cases.certification import Contractor, ContractorCertificationCase
-from docgen.documents.base import Context, DocMeta, Kind, Options, site_of, site_problems
+from docgen.documents.kind import Context, DocMeta, Kind, Options, site_of, site_problems
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack, municipal_today

@@ -20,7 +20,7 @@ from docgen.cases.common import (
     Text,
     cited,
 )
-from docgen.documents.base import (
+from docgen.documents.kind import (
     CaseContext,
     Kind,
     Options,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Money, NameAndTitle, Site, cited
-from docgen.documents.base import Context, DocMeta, Kind, Options, issued_on, site_of
+from docgen.documents.kind import Context, DocMeta, Kind, Options, issued_on, site_of
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack

@@ -18,8 +18,8 @@ from typing import Any
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.cases.enforcement import CITATION
 from docgen.cases.inspection import Clock, Finding, Photo, Reinspecting
-from docgen.documents.base import Context, DocMeta, Kind, Options, issued_on, site_of, site_problems
 from docgen.documents.exhibits import ExhibitError
+from docgen.documents.kind import Context, DocMeta, Kind, Options, issued_on, site_of, site_problems
 from docgen.documents.photos import MAX_PHOTOS, prepare_photo
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date

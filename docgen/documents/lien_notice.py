@@ -25,7 +25,7 @@ from docgen.cases.common import (
     Party,
     cited,
 )
-from docgen.documents.base import (
+from docgen.documents.kind import (
     CaseContext,
     Kind,
     Options,

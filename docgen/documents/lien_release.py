@@ -18,7 +18,7 @@ from docgen.cases.common import (
     Party,
     cited,
 )
-from docgen.documents.base import CaseContext, Kind, Options, issued_on, numbered_case, owner_of
+from docgen.documents.kind import CaseContext, Kind, Options, issued_on, numbered_case, owner_of
 from docgen.documents.lien_notice import LienProperty, property_of
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date

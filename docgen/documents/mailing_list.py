@@ -17,7 +17,7 @@ from datetime import date
 
 from docgen.cases.common import Address, IsoDate, Jurisdiction, Line, Model, cited
 from docgen.cases.mail import CertifiedArticle
-from docgen.documents.base import Context, DocMeta, Kind, Options
+from docgen.documents.kind import Context, DocMeta, Kind, Options
 from docgen.errors import Problem
 from docgen.law.pack import Pack
 

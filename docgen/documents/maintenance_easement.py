@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from docgen.cases.agreement import case_model
-from docgen.documents.base import Kind, Options, owner_of, property_of
+from docgen.documents.kind import Kind, Options, owner_of, property_of
 from docgen.documents.recording import (
     Clause,
     RecordedContext,

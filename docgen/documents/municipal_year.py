@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, cited
-from docgen.documents.base import Context, DocMeta, Kind, Options
+from docgen.documents.kind import Context, DocMeta, Kind, Options
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack

@@ -36,7 +36,7 @@ from docgen.cases.common import (
 )
 from docgen.cases.enforcement import CITATION
 from docgen.documents import KINDS
-from docgen.documents.base import (
+from docgen.documents.kind import (
     COURTESY_LANGUAGES,
     Context,
     DocMeta,

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.cases.enforcement import Recipient, Remedy, ServedInfo, Violation
 from docgen.cases.penalty import PriorOffense
-from docgen.documents.base import (
+from docgen.documents.kind import (
     COURTESY_LANGUAGES,
     Context,
     DocMeta,

@@ -23,18 +23,17 @@ from docgen.cases.common import IsoDate, Line, Text, cited
 from docgen.cases.enforcement import Contact
 from docgen.cases.validate import validate_and_check
 from docgen.documents import notice_of_violation, penalty_statement, stop_work_order
-from docgen.documents.base import (
+from docgen.documents.kind import (
     Bundle,
     Options,
-    build_document,
     charged,
     earliest_remedy,
     issued_on,
-    jurisdiction_of,
     recipient_of,
     site_of,
 )
 from docgen.documents.notice_of_violation import NoticeCase
+from docgen.documents.pipeline import build_document, jurisdiction_of
 from docgen.documents.stop_work_order import effective_problems
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.render.formats import Rendition

@@ -10,7 +10,7 @@ from typing import Any
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Party, Site, cited
 from docgen.cases.enforcement import Violation
 from docgen.cases.penalty import Offense, PenaltyInput, PriorOffense
-from docgen.documents.base import (
+from docgen.documents.kind import (
     COURTESY_LANGUAGES,
     Context,
     DocMeta,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from docgen.documents.base import Context, DocMeta, Options
 from docgen.documents.exhibits import exhibit_problems, load_exhibit
+from docgen.documents.kind import Context, DocMeta, Options
 from docgen.errors import DocgenError, Problem
 from docgen.law.acknowledgment import (
     OWNER_KINDS,

@@ -24,7 +24,7 @@ from docgen.cases.common import (
     Text,
     cited,
 )
-from docgen.documents.base import (
+from docgen.documents.kind import (
     Context,
     DocMeta,
     Kind,

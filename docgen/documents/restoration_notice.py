@@ -21,7 +21,7 @@ from docgen.cases.common import (
     Text,
     cited,
 )
-from docgen.documents.base import (
+from docgen.documents.kind import (
     COURTESY_LANGUAGES,
     CaseContext,
     Kind,

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, Party, Text, cited
 from docgen.cases.mail import CertifiedArticle
-from docgen.documents.base import Context, DocMeta, Kind, Options, recipient_of
+from docgen.documents.kind import Context, DocMeta, Kind, Options, recipient_of
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack

@@ -18,7 +18,7 @@ from docgen.cases.common import (
     Site,
     cited,
 )
-from docgen.documents.base import (
+from docgen.documents.kind import (
     COURTESY_LANGUAGES,
     CaseContext,
     Kind,

@@ -23,7 +23,7 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.cases.enforcement import Contact, Remedy, ServedInfo, Violation
-from docgen.documents.base import (
+from docgen.documents.kind import (
     COURTESY_LANGUAGES,
     Context,
     DocMeta,

@@ -7,7 +7,7 @@ listed. Never issued with an item open."""
 from __future__ import annotations
 
 from docgen.cases.common import cited
-from docgen.documents.base import DocMeta, Kind, Options, issued_on, site_of
+from docgen.documents.kind import DocMeta, Kind, Options, issued_on, site_of
 from docgen.documents.swppp_review import (
     APPROVAL,
     OPEN,

@@ -5,7 +5,7 @@ reviewed until the SWPPP is received, quoted with their citation."""
 
 from __future__ import annotations
 
-from docgen.documents.base import DocMeta, Kind, Options, issued_on, site_of
+from docgen.documents.kind import DocMeta, Kind, Options, issued_on, site_of
 from docgen.documents.swppp_review import (
     OPEN,
     RETURN,

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import StringConstraints
 
 from docgen.cases.common import IsoDate, Jurisdiction, Line, Model, NameAndTitle, Site, Text, cited
-from docgen.documents.base import Context
+from docgen.documents.kind import Context
 from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack

@@ -39,6 +39,7 @@ from docgen.cases.inspection import PHOTOS as FIELD
 from docgen.cases.loader import parse_case_text, read_case_text
 from docgen.documents import get_kind
 from docgen.documents.exhibits import CaseFiles
+from docgen.documents.pipeline import check_case
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.packs import load_pack
 from docgen.law.provisions import cited_problems
@@ -83,7 +84,7 @@ def job_payload(
 
         facts(get_kind(job.kind), data, case.source, case_dir)
     else:  # a bundle: built whole
-        get_kind(job.kind).check_case(data, job.options(case_dir), case.source)
+        check_case(get_kind(job.kind), data, job.options(case_dir), case.source)
     photos, problems = photos_sent(data, case_dir, files)
     if problems:  # nothing is queued for this case (its jurisdiction checked above)
         pack = load_pack(data["jurisdiction"])

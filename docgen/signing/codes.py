@@ -54,7 +54,7 @@ def normalized(typed: str) -> str | None:
 @cache
 def _hasher() -> Any:
     # argon2's C bindings: only hashing an access code needs them; every document kind
-    # imports this module (documents.base), so `docgen check` would load them too
+    # imports this module (documents.kind), so `docgen check` would load them too
     from argon2 import PasswordHasher
 
     # The code is random (59 bits) and checks are rate-limited: a light Argon2id suffices

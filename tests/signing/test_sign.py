@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT
 
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.signing.check import check_signature
 from docgen.signing.codes import IssueMark
 from docgen.signing.keys import SigningKeyError, read_key, usable

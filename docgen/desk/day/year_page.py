@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from docgen.desk.base.web import FORMAT_TYPES, attachment, guarded, register, render
 from docgen.desk.server import renderers
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.documents.municipal_year import KIND as REPORT
 from docgen.documents.municipal_year import YearCase, context, number_of
 from docgen.errors import DocgenError

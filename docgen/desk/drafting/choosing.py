@@ -23,7 +23,7 @@ from docgen.cases.common import Address
 from docgen.desk.base.database import Draft
 from docgen.desk.base.web import posted, render
 from docgen.documents import get_kind
-from docgen.documents.base import party_field
+from docgen.documents.kind import party_field
 from docgen.errors import DocgenError
 from docgen.register.people.choices import choices, priced
 from docgen.register.people.respondents import NEW, parse_id

@@ -39,7 +39,7 @@ from docgen.desk.base.web import (
 from docgen.desk.drafting import choosing, draft_files
 from docgen.desk.server import renderers
 from docgen.documents import get_kind, kinds_with
-from docgen.documents.base import LANGUAGES, Options
+from docgen.documents.kind import LANGUAGES, Options
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.packs import load_pack, pack_names
 from docgen.register.people.choices import Choice, choices, penalty_with, priors_of

@@ -325,9 +325,9 @@ def _ping() -> Result:
 def preview(kind: str, data: dict[str, Any], review: bool, case_dir: Any = None) -> Result:
     """("html", the standalone page) or ("problems", what the law says is missing);
     ``case_dir``: the draft's folder, where the files it names are read."""
-    # api and documents.base load pydantic, yaml, annotated_types (+180 ms): loaded on first use
+    # api and documents.kind load pydantic, yaml, annotated_types (+180 ms): loaded on first use
     from docgen import api
-    from docgen.documents.base import Options
+    from docgen.documents.kind import Options
 
     try:
         options = Options(review=review, case_dir=case_dir)
@@ -338,9 +338,9 @@ def preview(kind: str, data: dict[str, Any], review: bool, case_dir: Any = None)
 
 def word(kind: str, data: dict[str, Any], review: bool, case_dir: Any = None) -> Result:
     """("docx", the bytes) or ("problems", ...); ``case_dir`` as for :func:`preview`."""
-    # api and documents.base load pydantic, yaml, annotated_types (+180 ms): loaded on first use
+    # api and documents.kind load pydantic, yaml, annotated_types (+180 ms): loaded on first use
     from docgen import api
-    from docgen.documents.base import Options
+    from docgen.documents.kind import Options
 
     try:
         options = Options(review=review, case_dir=case_dir)
@@ -458,7 +458,7 @@ def printed_copy(kind: str, name: str, case: dict[str, Any]) -> Result:
     from docgen import api
     from docgen.desk.base.offers import PART, split_parts
     from docgen.documents import BUNDLES
-    from docgen.documents.base import Options
+    from docgen.documents.kind import Options
 
     try:
         if name.startswith(PART):

@@ -23,10 +23,11 @@ def problems(case: dict[str, Any]) -> Result:
     """("problems", [(path, message)]) of the case as the register would issue it."""
     # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import get_kind
-    from docgen.documents.base import Options
+    from docgen.documents.kind import Options
+    from docgen.documents.pipeline import prepare
 
     try:
-        get_kind(_certification()).prepare(case, Options(), "the certification")
+        prepare(get_kind(_certification()), case, Options(), "the certification")
     except CaseInvalid as err:
         return "problems", [(p.field, _message(p)) for p in err.problems]
     return "problems", []

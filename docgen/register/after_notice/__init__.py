@@ -50,7 +50,7 @@ def without_article(person: dict[str, Any]) -> dict[str, Any]:
 
 
 def kind_of(step: str) -> str:
-    """The one kind whose step is ``step`` (docgen.documents.base.Kind.step)."""
+    """The one kind whose step is ``step`` (docgen.documents.kind.Kind.step)."""
     return the_kind(step=step)
 
 

@@ -107,8 +107,8 @@ def _print_issued(issued: Any) -> None:
     elif person is not None:
         click.echo("priors from the register: none")
     if issued.language is not None:
-        # documents.base loads pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
-        from docgen.documents.base import LANGUAGES
+        # documents.kind loads pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
+        from docgen.documents.kind import LANGUAGES
 
         name = LANGUAGES[issued.language][0]
         why = (

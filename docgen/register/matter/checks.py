@@ -29,7 +29,7 @@ from sqlalchemy import Boolean, ForeignKey, String, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from docgen.documents import get_kind
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.law.pack import Pack
 from docgen.law.packs import pack_names
 from docgen.register.rules.certifiers import certified, sets_holding

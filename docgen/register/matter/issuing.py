@@ -17,7 +17,7 @@ transaction, where nothing can move. A number is still taken only in the transac
 that records its document: gap-free and never twice.
 
 What the register reads of a case (its issue date, party, site, the offense it charges)
-is the kind's own description (docgen.documents.base.Spec): nothing here knows a kind
+is the kind's own description (docgen.documents.kind.Spec): nothing here knows a kind
 by its name or a case by its fields.
 """
 
@@ -39,7 +39,8 @@ from sqlalchemy.orm import Session
 
 from docgen import __version__, api
 from docgen.documents import kind_named
-from docgen.documents.base import Addressee, Correction, Options, Spec, jurisdiction_of
+from docgen.documents.kind import Addressee, Bundle, Correction, Kind, Options
+from docgen.documents.pipeline import jurisdiction_of, prepare
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.faults import checkpoint, pause
 from docgen.law.pack import Pack, municipal_today
@@ -103,7 +104,7 @@ def _pack_hash(pack_id: str, path: str, mtime: int, size: int) -> str:
 class Facts:
     """What the register reads from a validated case before rendering it."""
 
-    spec: Spec
+    spec: Kind | Bundle
     case: Any
     pack: Pack
     issued: date
@@ -112,7 +113,7 @@ class Facts:
 
 
 def facts(
-    spec: Spec, data: dict[str, Any], source: str, case_dir: CaseFiles | None = None
+    spec: Kind | Bundle, data: dict[str, Any], source: str, case_dir: CaseFiles | None = None
 ) -> Facts:
     """The case validated as the register issues it (before service, its number still to
     be assigned), with what its kind says of it (``case_dir``: the case file's folder, where
@@ -120,7 +121,7 @@ def facts(
     probe = dict(data)
     if spec.numbered and not probe.get("number"):
         probe["number"] = PLACEHOLDER
-    case, pack = spec.prepare(probe, replace(ISSUING, case_dir=case_dir), source)
+    case, pack = prepare(spec, probe, replace(ISSUING, case_dir=case_dir), source)
     issued = spec.issued(case) or today()
     if issued > municipal_today(pack):
         problem = Problem(

@@ -15,7 +15,8 @@ from typing import Any, Protocol
 
 from docgen import api
 from docgen.documents import get_kind
-from docgen.documents.base import jurisdiction_of, party_field
+from docgen.documents.kind import party_field
+from docgen.documents.pipeline import jurisdiction_of
 from docgen.errors import DocgenError
 from docgen.register.people.respondents import NEW
 from docgen.register.storage.db import RegisterError

@@ -11,7 +11,7 @@ from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from docgen.documents import kinds_with
-from docgen.documents.base import Charge
+from docgen.documents.kind import Charge
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from docgen.documents.base import ENGLISH
+from docgen.documents.kind import ENGLISH
 from docgen.errors import Problem
 from docgen.law.taglines import language_name
 from docgen.register.people.matching import (

@@ -41,8 +41,8 @@ def rendition_of(stored: str) -> tuple[str, str] | None:
 
 def rendition_name(stored: str) -> str | None:
     """ "Spanish" for a stored Spanish rendition (es.pdf); None for any other file."""
-    # documents.base loads pydantic, yaml, annotated_types (+170 ms): loaded on first use
-    from docgen.documents.base import LANGUAGES
+    # documents.kind loads pydantic, yaml, annotated_types (+170 ms): loaded on first use
+    from docgen.documents.kind import LANGUAGES
 
     found = rendition_of(stored)
     return LANGUAGES[found[0]][0] if found and found[0] in LANGUAGES else None
@@ -53,7 +53,7 @@ def rendition_languages() -> tuple[str, ...]:
     declare them (their ``renditions``), in the order of LANGUAGES."""
     # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import KINDS
-    from docgen.documents.base import LANGUAGES
+    from docgen.documents.kind import LANGUAGES
 
     found = {code for kind in KINDS.values() for code in kind.renditions}
     return tuple(code for code in LANGUAGES if code in found)
@@ -64,7 +64,8 @@ def refuse_language(kind: str, language: str) -> None:
     English document alone, always)."""
     # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import get_kind
-    from docgen.documents.base import ENGLISH, Options, check_options
+    from docgen.documents.kind import ENGLISH, Options
+    from docgen.documents.pipeline import check_options
 
     if language != ENGLISH:
         check_options(get_kind(kind), Options(language=language))
@@ -77,7 +78,7 @@ def offered(kind: str, asked: str | None, preferred: str | None) -> str | None:
     document is the same either way."""
     # documents and others load pydantic, yaml, annotated_types (+170 ms): loaded on first use
     from docgen.documents import kind_named
-    from docgen.documents.base import ENGLISH
+    from docgen.documents.kind import ENGLISH
 
     if asked is not None:
         return None if asked == ENGLISH else asked

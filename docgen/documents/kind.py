@@ -3,38 +3,35 @@ what the rest of docgen needs to know about it.
 
 A kind module defines one :class:`Kind`. Its ``check`` returns every rule the case
 breaks (each a Problem naming field and provision); its ``context`` builds what the
-template needs (pure: no I/O, no clock). :func:`build_document` runs them in order and
-renders the HTML, the single source of the document's words.
+template needs (pure: no I/O, no clock). docgen.documents.pipeline runs them in order and
+renders the HTML, the single source of the document's words; docgen.documents.registry
+finds a kind by its name.
 
 A kind is also one description (:class:`Spec`): its issue date, the party it is
 addressed to, its site, the pack groups it prints, whether it is served, appealable,
 charges an offense, reads the offense history or is lifted, and which desk permission
 issues it. The register, its filters, service, the desk's roles and ``pack check`` read
-that description; nothing outside this package tests a kind by its name or probes a
-case's fields. A :class:`Bundle` (the violation packet) answers the same questions.
+that description and probe no case's fields; a module that needs one particular kind (the
+affidavit service issues, the reports an inspection's steps read) names it by that kind's
+module (``KIND.name``), never by a string. A :class:`Bundle` (the violation packet)
+answers the same questions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from datetime import date
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
-from docgen.cases.common import Person
-from docgen.cases.validate import provision_for, validate_and_check
-from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
-from docgen.kinds import BUNDLES, MODULES
+from docgen.cases.validate import provision_for
+from docgen.errors import Problem
 from docgen.law.pack import Pack
-from docgen.law.packs import load_pack, pack_names
-from docgen.law.taglines import Tagline, taglines
 from docgen.render import language
 from docgen.render.formats import Rendition
-from docgen.render.html import Attachment, HtmlDocument, render_html
-from docgen.settings import tagline_languages
+from docgen.render.html import Attachment
 from docgen.signing.codes import IssueMark
 
 if TYPE_CHECKING:
@@ -86,7 +83,11 @@ class Options:
 # courtesy copy, and so does `docgen issue --language en`, over the respondent's preferred
 # language.
 LANGUAGES = language.LANGUAGES
+
+
 ENGLISH = language.ENGLISH
+
+
 # The languages docgen's served kinds are rendered in from their catalogs (docgen/locale):
 # Spanish, and Russian, of § 202-a's list, to prove the path for every other.
 COURTESY_LANGUAGES = ("es", "ru")
@@ -221,6 +222,8 @@ class PartyAt:
 
 
 recipient_of = PartyAt("recipient")
+
+
 owner_of = PartyAt("owner")
 
 
@@ -261,9 +264,18 @@ def earliest_remedy(case: Any) -> date | None:
     return min((r.due for r in case.remedies), default=None)
 
 
+def site_problems(case: Any, pack: Pack, message: str) -> list[Problem]:
+    """A site given with neither an address nor a description, cited by the case model's
+    ``site`` field (each kind words what its site must identify)."""
+    if case.site is None or case.site.given():
+        return []
+    return [Problem("site", message, provision_for(type(case), ("site",), pack))]
+
+
 class Spec(Protocol):
     """What docgen knows of a kind or a bundle, apart from how it renders (read-only: each
-    is a frozen dataclass)."""
+    is a frozen dataclass; docgen.documents.pipeline renders either, and
+    docgen.documents.registry finds them by name)."""
 
     @property
     def name(self) -> str: ...
@@ -328,11 +340,7 @@ class Spec(Protocol):
     def split(self) -> Any: ...
     @property
     def blank(self) -> Any: ...
-    def members(self) -> tuple[Kind, ...]: ...
     def provided_by(self, pack: Pack) -> bool: ...
-    def prepare(self, data: dict[str, Any], options: Options, source: str = "") -> Any: ...
-    def render(self, data: dict[str, Any], options: Options, source: str = "") -> Rendition: ...
-    def check_case(self, data: dict[str, Any], options: Options, source: str = "") -> list[str]: ...
 
 
 class _Described:
@@ -460,30 +468,6 @@ class Kind(_Described):
     charge: Callable[[Any], Charge | None] | None = None  # the offense it charges, if any
     remedies_due: Callable[[Any], date | None] = _none  # the earliest remedy's due date
 
-    def members(self) -> tuple[Kind, ...]:
-        return (self,)
-
-    def prepare(self, data: dict[str, Any], options: Options, source: str = "") -> Any:
-        return prepare(self, data, options, source)
-
-    def render(self, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
-        case, pack = prepare(self, data, options, source)
-        context = self.context(case, pack, options)
-        if options.copy is not None:
-            context = copy_context(context, case, options.copy)
-        if options.language is not None:
-            context = rendition_context(context, options.language, pack)
-        document = render_document(self, pack, context, options)
-        review = None
-        if options.review and self.review_template is not None:
-            review = render_review(self, pack, context, options)
-        return Rendition(document, (document,), review)
-
-    def check_case(self, data: dict[str, Any], options: Options, source: str = "") -> list[str]:
-        check_options(self, options)
-        case, pack = prepare(self, data, options, source)
-        return list(self.warnings(case, pack, options))
-
 
 @dataclass(frozen=True)
 class Bundle(_Described):
@@ -527,363 +511,3 @@ class Bundle(_Described):
     @property
     def parts(self) -> tuple[str, ...]:
         return self.required
-
-    def members(self) -> tuple[Kind, ...]:
-        return tuple(KINDS[part] for part in self.required)
-
-    def prepare(self, data: dict[str, Any], options: Options, source: str = "") -> Any:
-        case = self.validate(data, options, source)
-        return case, in_force(jurisdiction_of(data), self.issued(case))
-
-    def render(self, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
-        return self.build(data, options, source)
-
-    def check_case(self, data: dict[str, Any], options: Options, source: str = "") -> list[str]:
-        check_options(self, options)
-        return list(self.render(data, options, source).document.warnings)
-
-
-def provided_by(spec: Spec, pack: Pack) -> bool:
-    """Whether ``pack`` provides ``spec`` (a bundle: every part it requires)."""
-    return spec.provided_by(pack)
-
-
-def missing_groups(spec: Spec, pack: Pack) -> list[str]:
-    """The groups ``spec`` prints that ``pack`` does not give."""
-    return [group for group in spec.needs if getattr(pack, group) is None]
-
-
-def require(spec: Spec, pack: Pack) -> str:
-    """The citation behind ``spec`` in ``pack``, or UnsupportedKind naming what the pack
-    lacks: the provision, or a group of the texts the kind prints."""
-    cites = "; ".join(pack.require(part) for part in spec.parts)
-    missing = missing_groups(spec, pack)
-    if missing:
-        raise UnsupportedKind(
-            f"{pack.name.value}: {spec.name} is provided ({cites}) but the pack has no "
-            f"{', '.join(missing)} (what a {spec.name} prints)"
-        )
-    return cites
-
-
-def check_options(spec: Spec, options: Options, split: bool = False) -> None:
-    """Refuse, as a usage error, an option ``spec`` cannot honour."""
-    if options.layout and options.layout not in spec.layouts:
-        raise OptionUnsupported(
-            f"{spec.name} has no layout {options.layout!r}; "
-            f"layouts: {', '.join(spec.layouts) or 'none'}"
-        )
-    if options.review and not spec.review:
-        raise OptionUnsupported(
-            f"{spec.name} has no review mode; --review marks the case's values in the "
-            "drafts an attorney reviews (maintenance-easement, maintenance-agreement)"
-        )
-    if options.copy is not None and not spec.copies:
-        raise OptionUnsupported(
-            f"{spec.name} has no copies; --copies is for the documents served on each person "
-            f"named in copies_to ({', '.join(kinds_with(copies=True))})"
-        )
-    if options.language is not None:
-        if options.language not in LANGUAGES:
-            raise OptionUnsupported(
-                f"--language {options.language}: no such language; courtesy renditions "
-                f"are in {', '.join(LANGUAGES)}"
-            )
-        if options.language not in getattr(spec, "renditions", ()):
-            name = LANGUAGES[options.language][0]
-            raise OptionUnsupported(
-                f"--language {options.language}: {spec.name}"
-                f"{f' ({options.layout})' if options.layout else ''} has no {name} "
-                "rendition; the English document is issued alone"
-            )
-    if split and spec.split is None:
-        raise OptionUnsupported(
-            f"{spec.name} has no parts to split; --split is for one form per party "
-            "(contractor-certification)"
-        )
-
-
-def rendition(spec: Spec, data: dict[str, Any], options: Options, source: str = "") -> Rendition:
-    """The validated case rendered to HTML, by its kind or bundle."""
-    check_options(spec, options)
-    return spec.render(data, options, source)
-
-
-def site_problems(case: Any, pack: Pack, message: str) -> list[Problem]:
-    """A site given with neither an address nor a description, cited by the case model's
-    ``site`` field (each kind words what its site must identify)."""
-    if case.site is None or case.site.given():
-        return []
-    return [Problem("site", message, provision_for(type(case), ("site",), pack))]
-
-
-def jurisdiction_of(data: dict[str, Any]) -> Pack:
-    """The pack named by the case's ``jurisdiction`` key, or a Problem naming that key."""
-    name = data.get("jurisdiction")
-    if not isinstance(name, str) or not name.strip():
-        raise CaseInvalid(
-            [
-                Problem(
-                    "jurisdiction",
-                    f"is required (one of: {', '.join(pack_names())})",
-                    "the case's municipality",
-                )
-            ]
-        )
-    try:
-        return load_pack(name)
-    except DocgenError as err:
-        raise CaseInvalid(
-            [Problem("jurisdiction", str(err).removeprefix("jurisdiction: "))]
-        ) from None
-
-
-def in_force(pack: Pack, day: date | None) -> Pack:
-    """``pack`` as amended up to ``day``: the values a document issued that day prints."""
-    return load_pack(pack.id, day) if day is not None else pack
-
-
-def prepare(
-    kind: Kind, data: dict[str, Any], options: Options, source: str = ""
-) -> tuple[Any, Pack]:
-    """The validated case and its pack; every problem at once, or an UnsupportedKind."""
-    try:
-        pack = jurisdiction_of(data)
-    except CaseInvalid as err:
-        raise CaseInvalid(err.problems, source) from None
-    require(kind, pack)
-    case = validate_and_check(
-        kind.model,
-        data,
-        pack,
-        lambda c: (
-            kind.check(c, in_force(pack, kind.issued(c)), options) + language_problems(c, pack)
-        ),
-        source,
-    )
-    pack = in_force(pack, kind.issued(case))
-    return case, pack
-
-
-def languages_offered(pack: Pack) -> tuple[str, ...]:
-    """The languages ``pack``'s municipality offers (LAW.md § 13): English, and those of
-    its language-access block (its settings' language_access.taglines)."""
-    return (ENGLISH, *tagline_languages(pack.id))
-
-
-def language_problems(case: Any, pack: Pack) -> list[Problem]:
-    """A person's preferred language that the municipality does not offer (LAW.md § 13),
-    for every person the case names (a Person: a party or recipient, wherever it is)."""
-    offered = languages_offered(pack)
-    problems = []
-    for path, party in _parties(case, ""):
-        if party.language is not None and party.language not in offered:
-            problems.append(
-                Problem(
-                    f"{path}.language",
-                    f"{party.language!r} is not a language the {pack.name.value} offers; "
-                    f"its languages are {', '.join(offered)} (English, and the "
-                    "language-access block's: language_access.taglines in its settings)",
-                    "LAW.md § 13",
-                )
-            )
-    return problems
-
-
-def _parties(value: Any, path: str) -> Iterator[tuple[str, Person]]:
-    """(field path, person) of each Person in ``value``, a case or a part of one."""
-    if isinstance(value, Person):
-        yield path, value
-    elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            yield from _parties(getattr(value, name), f"{path}.{name}" if path else name)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _parties(item, f"{path}[{index}]")
-
-
-def build_document(
-    kind: Kind, data: dict[str, Any], options: Options, source: str = ""
-) -> HtmlDocument:
-    case, pack = prepare(kind, data, options, source)
-    return render_document(kind, pack, kind.context(case, pack, options), options)
-
-
-def copy_context(context: Context, case: Any, index: int) -> Context:
-    """``context`` as the copy for ``case.copies_to[index]``: addressed to that person in
-    the window, saying "Copy for ...", in a file of its own."""
-    if not 0 <= index < len(case.copies_to):
-        raise OptionUnsupported(f"no copies_to[{index}]: the case names {len(case.copies_to)}")
-    person = case.copies_to[index]
-    doc = replace(
-        context.doc, filename=f"{context.doc.filename or context.doc.number}-copy-{index + 1}"
-    )
-    return replace(context, copy_for=person, doc=doc)
-
-
-def rendition_context(context: Context, code: str, pack: Pack) -> Context:
-    """``context`` as the courtesy rendition in ``code``: its own language tag, a file of
-    its own (``<name>-es``), and its title and running head in that language."""
-    meta = context.doc
-    with language.speaking(code):
-        words = meta.title.removesuffix(f" No. {meta.number}")
-        title = (
-            f"{language.gettext(words)} {language.gettext('No.')} {meta.number}"
-            if words != meta.title
-            else meta.title
-        )
-        name = language.law_words(pack.name) or pack.name.value
-    doc = replace(
-        meta,
-        title=title,
-        running_head=f"{name} · {title}" if words != meta.title else meta.running_head,
-        lang=LANGUAGES[code][1],
-        filename=f"{meta.filename or meta.number}-{code}",
-    )
-    return replace(context, doc=doc)
-
-
-def build_blank(kind: Kind, jurisdiction: str, options: Options) -> HtmlDocument:
-    """An empty form of ``kind`` for ``jurisdiction``, to be filled in by hand."""
-    if kind.blank is None:
-        raise DocgenError(f"{kind.name} has no blank form; render it from a case file")
-    pack = load_pack(jurisdiction)
-    require(kind, pack)
-    return render_document(kind, pack, kind.blank(pack, options), options)
-
-
-def render_document(kind: Kind, pack: Pack, context: Context, options: Options) -> HtmlDocument:
-    """The HTML of ``kind``'s template (or its chosen layout) over ``context``."""
-    check_options(kind, options)
-    template = kind.layouts.get(options.layout or "", kind.template)
-    return _document(kind, pack, context, options, template, context.doc)
-
-
-def render_review(kind: Kind, pack: Pack, context: Context, options: Options) -> HtmlDocument:
-    """The review file of a document (``kind.review_template``): its own title and name."""
-    meta = context.doc
-    review = replace(
-        meta,
-        title=f"Review of the {meta.title}",
-        running_head=f"{meta.running_head} · Review",
-        filename=f"{meta.filename or meta.number}-review",
-    )
-    assert kind.review_template is not None
-    return _document(kind, pack, context, options, kind.review_template, review)
-
-
-def _taglines(kind: Kind, pack: Pack, options: Options) -> tuple[Tagline, ...]:
-    """The language-access lines a document of ``kind`` carries (LAW.md § 13): those the
-    municipality's settings choose, on every delivered document but a posted layout."""
-    if not kind.delivered or (options.layout or "") in kind.posted:
-        return ()
-    return taglines(tagline_languages(pack.id))
-
-
-def _document(
-    kind: Kind, pack: Pack, context: Context, options: Options, template: str, meta: DocMeta
-) -> HtmlDocument:
-    names = {**context.names(), "doc": meta}
-    with language.speaking(options.language):
-        html = render_html(
-            template,
-            {
-                "pack": pack,
-                "review": options.review,
-                "issue": options.mark,
-                "corrects": options.corrects,
-                "appealable": kind.appealable,
-                "taglines": _taglines(kind, pack, options),
-                **names,
-            },
-            options.templates,
-        )
-    return HtmlDocument(
-        kind=kind.name,
-        title=meta.title,
-        number=meta.number,
-        filename=meta.filename or meta.number,
-        running_head=meta.running_head,
-        date=meta.date,
-        html=html,
-        stylesheets=kind.stylesheets,
-        lang=meta.lang,
-        warnings=tuple(context.warnings),
-        attachments=context.attachments if template == kind.template else (),
-    )
-
-
-# The kinds by name, each loaded on first use (docgen.kinds names their modules).
-
-
-class _Lazy(Mapping[str, Any]):
-    """Read-only mapping that imports a kind's module on first access."""
-
-    def __init__(self, modules: dict[str, str]):
-        self._modules = modules
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self._modules:
-            raise KeyError(name)
-        return import_module(self._modules[name]).KIND
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._modules)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-
-KINDS: Mapping[str, Kind] = _Lazy(MODULES)
-DOCUMENTS: Mapping[str, Spec] = _Lazy({**MODULES, **BUNDLES})
-
-
-def kinds_with(**description: object) -> tuple[str, ...]:
-    """The kinds whose description has these values (``served=True``,
-    ``permission="enforce"``...), in MODULES order: what the register's filters and the
-    desk's roles ask instead of listing kinds by name."""
-    return tuple(
-        name
-        for name, kind in KINDS.items()
-        if all(getattr(kind, key) == value for key, value in description.items())
-    )
-
-
-def the_kind(**description: object) -> str:
-    """The one kind whose description has these values (``annexes_receipt=True``): what
-    a module outside docgen/documents/ issues or looks up instead of naming the kind; a
-    DocgenError when no kind, or more than one, has it."""
-    found = kinds_with(**description)
-    if len(found) != 1:
-        wanted = ", ".join(f"{key}={value!r}" for key, value in description.items())
-        raise DocgenError(
-            f"{len(found)} document kinds are described with {wanted} "
-            f"({', '.join(found) or 'none'}); exactly one must be"
-        )
-    return found[0]
-
-
-def get_kind(name: str) -> Spec:
-    """The kind or bundle called ``name``; an unknown name is a DocgenError listing them."""
-    try:
-        return DOCUMENTS[name]
-    except KeyError:
-        raise DocgenError(
-            f"unknown document kind {name!r}; kinds: {', '.join(DOCUMENTS)}"
-        ) from None
-
-
-def kind_named(name: str) -> Kind:
-    """The kind called ``name``: one document, as the register issues and keeps them (a
-    bundle is rendered, each of its parts issued on its own); a bundle's name or an
-    unknown one is a DocgenError naming the kinds."""
-    try:
-        return KINDS[name]
-    except KeyError:
-        if name in BUNDLES:
-            parts = ", ".join(DOCUMENTS[name].parts)
-            raise DocgenError(
-                f"{name} serves several documents in one file ({parts}): it is rendered "
-                f"(`docgen render {name}`), not issued; issue each of them on its own"
-            ) from None
-        raise DocgenError(f"unknown document kind {name!r}; kinds: {', '.join(KINDS)}") from None
