@@ -42,8 +42,10 @@ from docgen.queue.cli import worker
 from docgen.register.commands.after_notice import COMMANDS as AFTER_NOTICE
 from docgen.register.commands.appeals import COMMANDS as APPEAL_COMMANDS
 from docgen.register.commands.certify import certify
-from docgen.register.commands.documents import attach
+from docgen.register.commands.documents import COMMANDS as DOCUMENT_COMMANDS
 from docgen.register.commands.inspections import COMMANDS
+from docgen.register.commands.keeping import register
+from docgen.register.commands.reading import COMMANDS as READING
 from docgen.register.commands.swppp import fees, swppp, year
 from docgen.render.variants import check_variant
 from docgen.signing.cli import keys
@@ -563,8 +565,14 @@ _attach_keys()
 
 
 def _attach_register() -> None:
-    attach(main)
-    for command in (*COMMANDS, *APPEAL_COMMANDS, *AFTER_NOTICE):
+    for command in (
+        *DOCUMENT_COMMANDS,
+        *READING,
+        register,
+        *COMMANDS,
+        *APPEAL_COMMANDS,
+        *AFTER_NOTICE,
+    ):
         main.add_command(command)
 
 

@@ -20,14 +20,14 @@ from decimal import Decimal, InvalidOperation
 
 import click
 
-from docgen.register.commands.documents import (
+from docgen.register.commands.shared import (
     ISO,
     WHOSE,
-    _folder_or_file,
-    _open,
-    _print_issued,
-    _recorded_number_said,
+    folder_or_file,
+    open_register,
     output_options,
+    print_issued,
+    recorded_number_said,
 )
 
 DATE = click.option("--date", "on", type=ISO, default=None, help="the issue date (default: today)")
@@ -62,12 +62,12 @@ def withhold_occupancy(
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = reg.withhold_occupancy(
             number, premises, _today(on), by=by, formats=api.formats_from(fmt),
-            out=_folder_or_file(out), force=force, jurisdiction=jurisdiction,
+            out=folder_or_file(out), force=force, jurisdiction=jurisdiction,
         )  # fmt: skip
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command("release-occupancy")
@@ -88,12 +88,12 @@ def release_occupancy(
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = reg.release_occupancy(
             order, _today(on), by=by, formats=api.formats_from(fmt),
-            out=_folder_or_file(out), force=force, jurisdiction=jurisdiction,
+            out=folder_or_file(out), force=force, jurisdiction=jurisdiction,
         )  # fmt: skip
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command("require-restoration")
@@ -127,12 +127,12 @@ def require_restoration(
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = reg.require_restoration(
             number, restore, restore_by, _today(on), by=by, formats=api.formats_from(fmt),
-            out=_folder_or_file(out), force=force, jurisdiction=jurisdiction,
+            out=folder_or_file(out), force=force, jurisdiction=jurisdiction,
         )  # fmt: skip
-    _print_issued(issued)
+    print_issued(issued)
 
 
 def _item(text: str) -> tuple[str, Decimal]:
@@ -176,12 +176,12 @@ def state_restoration_cost(
     from docgen import api
 
     parsed = [_item(i) for i in items]
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = reg.state_restoration_cost(
             notice, inspection, parsed, _today(on), by=by, formats=api.formats_from(fmt),
-            out=_folder_or_file(out), force=force, jurisdiction=jurisdiction,
+            out=folder_or_file(out), force=force, jurisdiction=jurisdiction,
         )  # fmt: skip
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command("record-lien")
@@ -203,12 +203,12 @@ def record_lien(
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = reg.record_lien(
             statement, _today(on), by=by, formats=api.formats_from(fmt),
-            out=_folder_or_file(out), force=force, jurisdiction=jurisdiction,
+            out=folder_or_file(out), force=force, jurisdiction=jurisdiction,
         )  # fmt: skip
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command("record-lien-payment")
@@ -229,7 +229,7 @@ def record_lien_payment(
     except InvalidOperation:
         hint = f"{amount!r}: not an amount, e.g. 460.50"
         raise click.BadParameter(hint, param_hint="--amount") from None
-    with _open() as reg:
+    with open_register() as reg:
         left = reg.record_lien_payment(lien, value, paid_on, paid_by, by=by)
     click.echo(f"{lien}: payment of {money(value)} recorded; balance {money(left)}")
 
@@ -252,12 +252,12 @@ def release_lien(
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = reg.release_lien(
-            lien, _today(on), by=by, formats=api.formats_from(fmt), out=_folder_or_file(out),
+            lien, _today(on), by=by, formats=api.formats_from(fmt), out=folder_or_file(out),
             force=force, jurisdiction=jurisdiction,
         )  # fmt: skip
-    _print_issued(issued)
+    print_issued(issued)
 
 
 COMMANDS = (

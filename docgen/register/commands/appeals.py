@@ -17,13 +17,13 @@ from datetime import date
 
 import click
 
-from docgen.register.commands.documents import (
+from docgen.register.commands.shared import (
     ISO,
     WHOSE,
-    _folder_or_file,
-    _open,
-    _print_issued,
+    folder_or_file,
+    open_register,
     output_options,
+    print_issued,
 )
 
 
@@ -58,10 +58,10 @@ def record(
     from docgen import api
     from docgen.register.after_notice.appeals import timing_of
 
-    with _open() as reg:
+    with open_register() as reg:
         issued = reg.record_appeal(
             number, received, received_by=received_by, filed_by=filed_by, on=on, by=by,
-            formats=api.formats_from(fmt), out=_folder_or_file(out), force=force,
+            formats=api.formats_from(fmt), out=folder_or_file(out), force=force,
             jurisdiction=jurisdiction,
         )  # fmt: skip
         when = timing_of(reg.document(issued.number).case)
@@ -69,7 +69,7 @@ def record(
         f"{number}: appeal received {received.isoformat()}, filed "
         f"{'on time' if when.on_time else 'late'} (last day {when.last_day.isoformat()})"
     )
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @appeal.command("hearing")
@@ -98,14 +98,14 @@ def hearing(
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with _open() as reg:
+    with open_register() as reg:
         issued = reg.schedule_hearing(
             number, day, time, place=place, signed_by=signed_by, on=on, by=by,
-            formats=api.formats_from(fmt), out=_folder_or_file(out), force=force,
+            formats=api.formats_from(fmt), out=folder_or_file(out), force=force,
             jurisdiction=jurisdiction,
         )  # fmt: skip
     click.echo(f"{number}: appeal to be heard {day.isoformat()} at {time}")
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @appeal.command("decide")
@@ -136,14 +136,14 @@ def decide(
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with _open() as reg:
+    with open_register() as reg:
         issued = reg.decide_appeal(
             number, outcome, list(reasons), modification=modification, on=on,
             signed_by=signed_by, title=title, by=by, formats=api.formats_from(fmt),
-            out=_folder_or_file(out), force=force, jurisdiction=jurisdiction,
+            out=folder_or_file(out), force=force, jurisdiction=jurisdiction,
         )  # fmt: skip
     click.echo(f"{number}: {outcome} on appeal, {on.isoformat()}")
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command()
@@ -175,15 +175,15 @@ def extend(
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with _open() as reg:
+    with open_register() as reg:
         issued = reg.extend(
             number, item, until, granted_by=granted_by, reason=reason, on=on, by=by,
-            formats=api.formats_from(fmt), out=_folder_or_file(out), force=force,
+            formats=api.formats_from(fmt), out=folder_or_file(out), force=force,
             jurisdiction=jurisdiction,
         )  # fmt: skip
         was = reg.document(issued.number).case["item"]["was"]
     click.echo(f"{number}, item {item}: due {until.isoformat()} (was {was})")
-    _print_issued(issued)
+    print_issued(issued)
 
 
 COMMANDS = (appeal, extend)

@@ -4,32 +4,12 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from docgen.law import JURISDICTION_HELP
-
-if TYPE_CHECKING:
-    from docgen.register import Register
-
-
-def _date(ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
-    if value is None:
-        return None
-    from docgen.cases.common import read_date  # pydantic loads when a command runs, not on --help
-
-    try:
-        return read_date(value)
-    except ValueError as err:
-        raise click.BadParameter(str(err)) from None
-
-
-def _register() -> Register:
-    # register.store loads sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
-    from docgen.register import Register
-
-    return Register.open()
+from docgen.register.commands.shared import day_typed, open_register
 
 
 @click.group()
@@ -51,7 +31,7 @@ def certify() -> None:
 @click.option("--description", default=None, help="or another identifying description")
 @click.option("--swppp", default=None, help="the SWPPP's title or date")
 @click.option("--permit", default=None, help="SPDES permit or NOI identifier")
-@click.option("--began", callback=_date, default=None, help="day land development began")
+@click.option("--began", callback=day_typed, default=None, help="day land development began")
 @click.option("--by", default=None, help="who adds it (default: your user name)")
 def add_site(
     jurisdiction: str,
@@ -79,7 +59,7 @@ def add_site(
         site["description"] = description
     project_data = {"name": project, "swppp": swppp, "permit": permit}
     project_data = {k: v for k, v in project_data.items() if v}
-    with _register() as reg:
+    with open_register() as reg:
         site_id = add(reg.engine, jurisdiction, project_data, site, began, actor(by))
     click.echo(f"site {site_id}: {project}")
 
@@ -89,7 +69,7 @@ def add_site(
 @click.option("--firm", required=True, help="the contracting firm's name")
 @click.option("--email", default=None, help="where the link is sent (settings' smtp)")
 @click.option(
-    "--expires", callback=_date, default=None, help="last day the link works (default: 30 days)"
+    "--expires", callback=day_typed, default=None, help="last day the link works (default: 30 days)"
 )
 @click.option("--by", default=None, help="who invites (default: your user name)")
 def invite(site: int, firm: str, email: str | None, expires: date | None, by: str | None) -> None:
@@ -102,7 +82,7 @@ def invite(site: int, firm: str, email: str | None, expires: date | None, by: st
     from docgen.register.sites.invitation_mail import link_for, message, send, smtp_of
     from docgen.register.storage.audit import actor
 
-    with _register() as reg:
+    with open_register() as reg:
         where = invitations.site(reg.engine, site)
         expires = expires or invitations.default_expires(where)
         made, token = invitations.invite(reg.engine, site, firm, email, expires, actor(by))
@@ -134,7 +114,7 @@ def list_invitations(site: int) -> None:
     from docgen.law.deadlines import local_time
     from docgen.register.sites import invitations
 
-    with _register() as reg:
+    with open_register() as reg:
         found = invitations.invitations(reg.engine, site)
         where = invitations.site(reg.engine, site) if found else None
     if where is None:
@@ -161,6 +141,6 @@ def revoke(invitation: int, by: str | None) -> None:
     from docgen.register.sites import invitations
     from docgen.register.storage.audit import actor
 
-    with _register() as reg:
+    with open_register() as reg:
         done = invitations.revoke(reg.engine, invitation, actor(by))
     click.echo(f"invitation {done.id} ({done.firm}): revoked")

@@ -23,16 +23,16 @@ from pathlib import Path
 
 import click
 
-from docgen.register.commands.documents import (
+from docgen.register.commands.shared import (
     BY,
     ISO,
     WHOSE,
-    _copies_option,
-    _folder_or_file,
-    _open,
-    _print_issued,
-    _recorded_number_said,
+    copies_option,
+    folder_or_file,
+    open_register,
     output_options,
+    print_issued,
+    recorded_number_said,
 )
 
 
@@ -45,18 +45,18 @@ def record_inspection(case: Path, out: str | None, fmt: str, force: bool, by: st
     from docgen import api
     from docgen.register.matter.inspections import record_inspection_case
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = record_inspection_case(
-            reg, case, formats=api.formats_from(fmt), out=_folder_or_file(out), by=by, force=force
+            reg, case, formats=api.formats_from(fmt), out=folder_or_file(out), by=by, force=force
         )
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command("notify-deficiency")
 @click.argument("inspection")
 @click.option("--date", "on", type=ISO, default=None, help="the issue date (default: today)")
 @output_options
-@_copies_option
+@copies_option
 @WHOSE
 def notify(
     inspection: str,
@@ -73,19 +73,19 @@ def notify(
     from docgen import api
     from docgen.register.matter.inspections import notify_deficiency
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = notify_deficiency(
             reg,
             inspection,
             on,
             jurisdiction=jurisdiction,
             formats=api.formats_from(fmt),
-            out=_folder_or_file(out),
+            out=folder_or_file(out),
             by=by,
             force=force,
             copies=copies,
         )
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command("approve-work")
@@ -109,7 +109,7 @@ def approve(
     from docgen import api
     from docgen.register.matter.inspections import approve_work
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = approve_work(
             reg,
             notice,
@@ -117,11 +117,11 @@ def approve(
             on,
             jurisdiction=jurisdiction,
             formats=api.formats_from(fmt),
-            out=_folder_or_file(out),
+            out=folder_or_file(out),
             by=by,
             force=force,
         )
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command("halts")
@@ -133,7 +133,7 @@ def halts_command(site: str | None, as_json: bool) -> None:
     # kept out of `docgen --help`'s start
     from docgen.register.matter.inspections import halts
 
-    with _open(readonly=True) as reg:
+    with open_register(readonly=True) as reg:
         found = halts(reg, site)
     if as_json:
         click.echo(json.dumps([asdict(h) | {"status": h.status} for h in found], default=str))
@@ -154,7 +154,7 @@ def ask(notice: str, on: date, asked_by: str, by: str | None, jurisdiction: str 
     # kept out of `docgen --help`'s start
     from docgen.register.matter.inspections import ask_reinspection
 
-    with _open() as reg:
+    with open_register() as reg:
         ask_reinspection(reg, notice, on, asked_by, by=by, jurisdiction=jurisdiction)
     click.echo(f"{notice}: reinspection asked for on {on} by {asked_by}")
 
@@ -175,7 +175,7 @@ def due(site: str | None, through: date | None, as_json: bool, user: str | None)
     # kept out of `docgen --help`'s start
     from docgen.register.reading.due import calendar
 
-    with _open(readonly=True) as reg:
+    with open_register(readonly=True) as reg:
         items = calendar(reg, site, through, user=user)
     if as_json:
         # each item's fields as they are (vars: asdict copied 2,500 items field by field)
@@ -201,7 +201,7 @@ def calendar_feed(user: str, revoke_: bool) -> None:
     # kept out of `docgen --help`'s start
     from docgen.register.reading.feed import new_token, revoke
 
-    with _open() as reg:
+    with open_register() as reg:
         if revoke_:
             click.echo(f"{user}: {revoke(reg, user)} feed address(es) revoked")
             return
@@ -237,7 +237,7 @@ def logbook_command(
     # kept out of `docgen --help`'s start
     from docgen.register.sites.logbook import add_entries, logbook, open_log
 
-    with _open(readonly=not (opening or csv_file)) as reg:
+    with open_register(readonly=not (opening or csv_file)) as reg:
         if opening:
             if not jurisdiction or started is None:
                 raise click.UsageError("--open needs --jurisdiction and --started")
@@ -281,18 +281,18 @@ def require(
     from docgen import api
     from docgen.register.sites.logbook import require_reports
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = require_reports(
             reg,
             site,
             on,
             submit_by,
             formats=api.formats_from(fmt),
-            out=_folder_or_file(out),
+            out=folder_or_file(out),
             by=by,
             force=force,
         )
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @click.command("escalate")
@@ -301,7 +301,7 @@ def require(
 @click.option("--date", "on", type=ISO, required=True, help="the issue date")
 @click.option("--due", type=ISO, required=True, help="the day the remedies are due")
 @output_options
-@_copies_option
+@copies_option
 @WHOSE
 def escalate_command(
     notice: str,
@@ -321,7 +321,7 @@ def escalate_command(
     from docgen import api
     from docgen.register.matter.inspections import escalate
 
-    with _open() as reg, _recorded_number_said():
+    with open_register() as reg, recorded_number_said():
         issued = escalate(
             reg,
             notice,
@@ -330,12 +330,12 @@ def escalate_command(
             due,
             jurisdiction=jurisdiction,
             formats=api.formats_from(fmt),
-            out=_folder_or_file(out),
+            out=folder_or_file(out),
             by=by,
             force=force,
             copies=copies,
         )
-    _print_issued(issued)
+    print_issued(issued)
 
 
 COMMANDS = (

@@ -11,8 +11,7 @@ from typing import Any
 
 import click
 
-from docgen.register.commands.certify import _date
-from docgen.register.commands.documents import BY, ISO, _open, _print_issued
+from docgen.register.commands.shared import BY, ISO, day_typed, open_register, print_issued
 
 FINDING_HELP = (
     'ID=present, ID=missing[:"what is missing"], ID=inadequate:"the reviewer\'s words" or '
@@ -30,8 +29,10 @@ def _plan_options(fn: Any) -> Any:
     for option in reversed(
         (
             click.option("--revision", required=True, help="the plan's revision (or its date)"),
-            click.option("--dated", callback=_date, default=None, help="the date the plan bears"),
-            click.option("--received", callback=_date, default=None, help="default: today"),
+            click.option(
+                "--dated", callback=day_typed, default=None, help="the date the plan bears"
+            ),
+            click.option("--received", callback=day_typed, default=None, help="default: today"),
             click.option("--permit", default=None, help="SPDES permit or NOI identifier"),
             click.option("--applicant", default=None, help="to whom the letters go"),
             BY,
@@ -71,7 +72,7 @@ def add(
     from docgen.register.plans.swppp import add_plan
     from docgen.register.storage.audit import actor
 
-    with _open() as reg:
+    with open_register() as reg:
         plan = add_plan(
             reg.engine,
             site,
@@ -118,7 +119,7 @@ def amend(
     from docgen.register.plans.swppp import plan as plan_of
     from docgen.register.storage.audit import actor
 
-    with _open() as reg:
+    with open_register() as reg:
         old = plan_of(reg.engine, plan)
         new = add_plan(
             reg.engine,
@@ -191,7 +192,7 @@ def review(
     from docgen.register.storage.audit import actor
 
     given = _parse(values, path)
-    with _open() as reg:
+    with open_register() as reg:
         done = record_review(reg.engine, plan, given, reviewer=reviewer, on=on, by=actor(by))
     shut = done.open_items
     click.echo(f"review {done.id} of plan {plan}: {len(shut)} item(s) open")
@@ -212,7 +213,7 @@ def _decide(outcome: str) -> Any:
         # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
         from docgen import api
 
-        with _open() as reg:
+        with open_register() as reg:
             issued = reg.swppp_decide(
                 plan,
                 outcome,
@@ -223,7 +224,7 @@ def _decide(outcome: str) -> Any:
                 force=force,
             )
         click.echo(f"plan {plan}: {outcome} on {on.isoformat()}")
-        _print_issued(issued)
+        print_issued(issued)
 
     return command
 
@@ -243,7 +244,7 @@ def show(site: int) -> None:
     # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
     from docgen.register.plans.swppp import plans, state
 
-    with _open(readonly=True) as reg:
+    with open_register(readonly=True) as reg:
         for p in plans(reg.engine, site):
             click.echo(f"plan {p.id}: {p.label}, received {p.received.isoformat()}")
         click.echo(state(reg.engine, site))
@@ -288,7 +289,7 @@ def statement(
             "'Name, Title', e.g. 'Dana R. Whitcomb, Code Enforcement Officer'",
             param_hint="--officer",
         )
-    with _open() as reg:
+    with open_register() as reg:
         issued = fee_register.statement(
             reg,
             site,
@@ -302,7 +303,7 @@ def statement(
             out=out or "./",
             force=force,
         )
-    _print_issued(issued)
+    print_issued(issued)
 
 
 @fees.command("pay")
@@ -316,7 +317,7 @@ def pay(number: str, amount: str, on: date, method: str, by: str | None) -> None
     # loads sqlalchemy and the register (+580 ms): kept out of start-up and `docgen --help`
     from docgen.register.plans import fees as fee_register
 
-    with _open() as reg:
+    with open_register() as reg:
         left = fee_register.pay(reg, number, amount, on, method, by)
     click.echo(f"{number}: payment recorded; balance due {left:.2f}")
 
@@ -358,7 +359,7 @@ def year(
     from docgen.register.reading import year as figures_of
 
     when = figures_of.reporting_period(jurisdiction, year_named, start, end)
-    with _open(readonly=True) as reg:
+    with open_register(readonly=True) as reg:
         found = figures_of.figures(reg.engine, jurisdiction, when.start, when.through)
     if as_csv:
         click.echo(figures_of.as_csv(found), nl=False)
