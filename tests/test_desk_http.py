@@ -352,7 +352,8 @@ def test_a_notice_for_a_respondent_known_only_from_history_takes_their_municipal
     """'Start a notice' for a respondent the register knows only from an imported
     conviction starts a draft for that conviction's municipality, never a literal one."""
     from docgen.register import Register
-    from docgen.register.people.imports import HEADER_ROW, import_history
+    from docgen.register.people.history_csv import HEADER_ROW
+    from docgen.register.people.imports import import_history
 
     rows = tmp_path / "history.csv"
     rows.write_text(

@@ -202,7 +202,7 @@ def test_the_users_form_lists_every_problem_at_once(desk):
 def test_an_upload_is_refused_by_row_and_column_of_the_sheet(tmp_path):
     from docgen.desk.people.history_import import said
     from docgen.errors import DocgenError
-    from docgen.register.people.imports import read_rows, validate
+    from docgen.register.people.history_csv import read_rows, validate
 
     header = "name,street,city,state,zip,committed,convicted,court,docket\n"
     rows = "A. Owner,1 Main Street,Homer,NY,1307,2024-02-30,2024-05-01,Homer Village Court,1\n"

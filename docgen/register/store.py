@@ -11,7 +11,7 @@ Each verb is one transaction over the register's jobs: issuing
 (docgen.register.matter.issuing), the offense history (docgen.register.people.history),
 service (docgen.register.matter.service) and reading (docgen.register.reading.queries). A
 verb that issues a document renders it outside its write transaction
-(docgen.register.matter.issuing.rendered_outside).
+(docgen.register.matter.rendering.rendered_outside).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from docgen.register.after_notice.appeals import (
 from docgen.register.after_notice.liens import record_lien, record_payment, release_lien
 from docgen.register.after_notice.occupancy import release, withhold
 from docgen.register.after_notice.restoration import require, state_cost
-from docgen.register.matter import issuing, receipts
+from docgen.register.matter import issuing, receipts, rendering
 from docgen.register.matter.extensions import extend, schedule
 from docgen.register.matter.finals import COUNSEL_FILES, counsel_targets, refuse_final
 from docgen.register.matter.lifting import lift
@@ -185,7 +185,7 @@ class Register:
             number_gap=number_gap,
             keep_name=keep_name,
         )
-        issued, targets = issuing.rendered_outside(lambda: self._issue(request))
+        issued, targets = rendering.rendered_outside(lambda: self._issue(request))
         checkpoint("committed")
         return issuing.write_out(issued, targets, force)
 
@@ -291,24 +291,24 @@ class Register:
     def lift(self, number: str, on: date, **kwargs: Any) -> Issued:
         """Lift the stop-work order ``number`` on ``on``; see
         docgen.register.matter.lifting.lift."""
-        return issuing.rendered_outside(lambda: lift(self, number, on, **kwargs))
+        return rendering.rendered_outside(lambda: lift(self, number, on, **kwargs))
 
     def withhold_occupancy(self, number: str, premises: str, on: date, **kwargs: Any) -> Issued:
         """Prevent the occupancy of ``premises``, resting on ``number`` (§ 228-79C(5)); see
         docgen.register.after_notice.occupancy.withhold."""
-        return issuing.rendered_outside(lambda: withhold(self, number, premises, on, **kwargs))
+        return rendering.rendered_outside(lambda: withhold(self, number, premises, on, **kwargs))
 
     def release_occupancy(self, number: str, on: date, **kwargs: Any) -> Issued:
         """Release the order preventing occupancy ``number``; see
         docgen.register.after_notice.occupancy.release."""
-        return issuing.rendered_outside(lambda: release(self, number, on, **kwargs))
+        return rendering.rendered_outside(lambda: release(self, number, on, **kwargs))
 
     def require_restoration(
         self, number: str, restore: str, restore_by: date, on: date, **kwargs: Any
     ) -> Issued:
         """Require restoration (§ 228-79C(6)); see
         docgen.register.after_notice.restoration.require."""
-        return issuing.rendered_outside(
+        return rendering.rendered_outside(
             lambda: require(self, number, restore, restore_by, on, **kwargs)
         )
 
@@ -317,13 +317,13 @@ class Register:
     ) -> Issued:
         """The statement of the cost of corrective action; see
         docgen.register.after_notice.restoration.state_cost."""
-        return issuing.rendered_outside(
+        return rendering.rendered_outside(
             lambda: state_cost(self, number, inspection, items, on, **kwargs)
         )
 
     def record_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
         """The notice of lien; see docgen.register.after_notice.liens.record_lien."""
-        return issuing.rendered_outside(lambda: record_lien(self, number, on, **kwargs))
+        return rendering.rendered_outside(lambda: record_lien(self, number, on, **kwargs))
 
     def record_lien_payment(
         self, number: str, amount: Decimal, on: date, paid_by: str, **kwargs: Any
@@ -334,12 +334,12 @@ class Register:
     def release_lien(self, number: str, on: date, **kwargs: Any) -> Issued:
         """The release of a lien paid in full; see
         docgen.register.after_notice.liens.release_lien."""
-        return issuing.rendered_outside(lambda: release_lien(self, number, on, **kwargs))
+        return rendering.rendered_outside(lambda: release_lien(self, number, on, **kwargs))
 
     def swppp_decide(self, plan_id: int, outcome: str, on: date, **kwargs: Any) -> Issued:
         """Approve (``approved``) or return (``returned``) the SWPPP ``plan_id`` on its last
         review; see docgen.register.plans.swppp_letters.decide."""
-        return issuing.rendered_outside(lambda: decide(self, plan_id, outcome, on, **kwargs))
+        return rendering.rendered_outside(lambda: decide(self, plan_id, outcome, on, **kwargs))
 
     def record_service(self, number: str, event: Service, **kwargs: Any) -> Served:
         """Record the service ``event`` of ``number``; see
@@ -347,13 +347,13 @@ class Register:
         # register.matter.service takes 15 ms to import (docgen modules): loaded on first use
         from docgen.register.matter.service import record_service
 
-        return issuing.rendered_outside(lambda: record_service(self, number, event, **kwargs))
+        return rendering.rendered_outside(lambda: record_service(self, number, event, **kwargs))
 
     def record_receipt(
         self, number: str, received: date, signed_by: str, **kwargs: Any
     ) -> receipts.CameBack:
         """Record a mailing's return receipt; see docgen.register.matter.receipts.record_receipt."""
-        return issuing.rendered_outside(
+        return rendering.rendered_outside(
             lambda: receipts.record_receipt(self, number, received, signed_by, **kwargs)
         )
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
+from docgen.register.people.history_csv import HEADER_ROW
 from docgen.register.people.import_runs import ImportRunning
-from docgen.register.people.imports import CHUNK, HEADER_ROW, import_history
+from docgen.register.people.imports import CHUNK, import_history
 from docgen.register.storage.models import Offense, Respondent
 from tests.helpers.cli import docgen
 from tests.helpers.faults import held_at

@@ -18,7 +18,7 @@ from docgen.desk.base.web import guarded, once, posted, render
 from docgen.desk.sites.certify import _engine, _who, at_site
 from docgen.documents.fee_statement import KIND as STATEMENT
 from docgen.errors import DocgenError
-from docgen.register.matter.issuing import rendered_outside
+from docgen.register.matter.rendering import rendered_outside
 from docgen.register.plans import fees as fee_register
 from docgen.register.sites import invitations
 from docgen.register.storage import db

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from docgen import api
 from docgen.documents import get_kind
 from docgen.register import AmbiguousRespondent
-from docgen.register.people.imports import REQUIRED, import_history
+from docgen.register.people.history_csv import REQUIRED
+from docgen.register.people.imports import import_history
 from docgen.register.storage.records import Issued
 
 if TYPE_CHECKING:

@@ -150,7 +150,7 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
 
-def _words(text: str) -> str:
+def words_of(text: str) -> str:
     """The letters, marks and digits of ``text`` (any script), folded; words one space
     apart, and none between two letters of a script written without spaces (CJK)."""
     folded = fold(text).replace("&", " and ")
@@ -177,7 +177,7 @@ def _firm_forms(words: str) -> str:
 def name_key(name: str) -> str:
     """``"Tioughnioga Ridge Development, L.L.C."`` -> ``"tioughnioga ridge development llc"``;
     ``""`` for a name with no letter or digit (which matches nothing)."""
-    return _firm_forms(_words(name.replace(".", " .")))
+    return _firm_forms(words_of(name.replace(".", " .")))
 
 
 def _loose_words(name: str) -> str:
@@ -214,8 +214,8 @@ def loose_keys(name: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def address_key(street: str, city: str, state: str, zip: str) -> str:
-    street_words = [STREET_WORDS.get(w, w) for w in _words(street).split()]
-    return " ".join([*street_words, "|", _words(city), "|", _words(state), zip[:5]])
+    street_words = [STREET_WORDS.get(w, w) for w in words_of(street).split()]
+    return " ".join([*street_words, "|", words_of(city), "|", words_of(state), zip[:5]])
 
 
 def looks_like_firm(name: str) -> bool:

@@ -40,7 +40,7 @@ from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.deadlines import local_time
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
-from docgen.register.matter import issuing
+from docgen.register.matter import issuing, rendering
 from docgen.register.matter.lost import recording
 from docgen.register.storage import db
 from docgen.register.storage.audit import record
@@ -532,7 +532,7 @@ def sign(
             )
             return issued
 
-    return issuing.rendered_outside(work)
+    return rendering.rendered_outside(work)
 
 
 def signed_file(reg: Any, token: str) -> tuple[str, bytes] | None:

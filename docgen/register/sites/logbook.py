@@ -35,7 +35,7 @@ from docgen.law.logbook import QUALIFIED, Entry, Gap, Rule, gaps, inches, next_i
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
 from docgen.register.matter.inspections import INSPECTION
-from docgen.register.people.matching import _words
+from docgen.register.people.matching import words_of
 from docgen.register.storage import db
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import Refused, RegisterError, guarded
@@ -82,7 +82,7 @@ def _number(text: str) -> int | None:
 
 def _names(site: Site) -> list[str]:
     """The words of each name of a site: its address, its description, both (its label)."""
-    return [_words(part) for part in (site.address, site.description, _label(site)) if part]
+    return [words_of(part) for part in (site.address, site.description, _label(site)) if part]
 
 
 def _within(wanted: str, site: Site) -> bool:
@@ -110,7 +110,7 @@ def _find(session: Session, text: str) -> LogSite:
                 f"{number} --open --started DATE --jurisdiction J"
             )
         return log
-    wanted = _words(text)
+    wanted = words_of(text)
     rows = session.scalars(select(LogSite).order_by(LogSite.site_id)).all()
     hits = [r for r in rows if wanted and _within(wanted, r.site)]
     exact = [r for r in hits if _whole(wanted, r.site)]
@@ -141,7 +141,7 @@ def _site_to_open(session: Session, text: str) -> Site | None:
                 "address or description"
             )
         return site
-    wanted = _words(text)
+    wanted = words_of(text)
     if not wanted:
         raise RegisterError("name the site by its number, address or description")
     sites = session.scalars(select(Site).order_by(Site.id)).all()
@@ -203,7 +203,7 @@ def open_log(
         text = " ".join(site.split())
         place = _site_to_open(session, text)
         if place is None:
-            key = "|".join(_words(p) for p in (text, "", ""))
+            key = "|".join(words_of(p) for p in (text, "", ""))
             place = Site(site_key=key, address=text, description=None, tax_map=None)
             session.add(place)
             session.flush()
