@@ -62,7 +62,7 @@ def fill_register(url: str, count: int) -> None:
 
     from docgen.cases.loader import read_case_file
     from docgen.demo import sample_cases
-    from docgen.register import Register
+    from docgen.register import Issue, Register
     from docgen.register.storage.models import Document, DocumentFile, Offense, Respondent
 
     samples = [read_case_file(p) for k, p in sample_cases() if k == "notice-of-violation"]
@@ -72,7 +72,11 @@ def fill_register(url: str, count: int) -> None:
             case.pop("number", None)
             case.pop("prior_offenses", None)
             register.issue(
-                "notice-of-violation", case, formats=("html",), by="benchmark", respondent="new"
+                "notice-of-violation",
+                case,
+                Issue(respondent="new"),
+                formats=("html",),
+                by="benchmark",
             )
         with register.engine.begin() as conn:
             seeds = conn.execute(select(Document)).mappings().all()

@@ -39,7 +39,7 @@ from tests.helpers.register_cases import notice
 
 ISSUER = """
 import sys, time
-from docgen.register import Register
+from docgen.register import Issue, Register
 from docgen.register.storage.db import RegisterError
 url, case, stop = sys.argv[1], sys.argv[2], sys.argv[3]
 import os
@@ -48,7 +48,7 @@ with Register.open(url) as reg:
     while not os.path.exists(stop):
         start = time.perf_counter()
         try:
-            reg.issue("notice-of-violation", case, formats=("html",), respondent="new")
+            reg.issue("notice-of-violation", case, Issue(respondent="new"), formats=("html",))
         except RegisterError as err:
             failures += 1
             print("failed:", err, file=sys.stderr)

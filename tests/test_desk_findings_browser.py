@@ -34,12 +34,14 @@ def page(browser, desk):
 @pytest.fixture(scope="module")
 def notice(desk) -> str:
     """A notice whose site has an address, a description and a tax map number."""
-    from docgen.register import Register
+    from docgen.register import Issue, Register
 
     data = case()
     data["site"] = {"address": STREET, "description": "Cayuga Meadows", "tax_map": TAX_MAP}
     with Register.open(desk.database) as reg:
-        return reg.issue("notice-of-violation", data, formats=("html",), respondent="new").number
+        return reg.issue(
+            "notice-of-violation", data, Issue(respondent="new"), formats=("html",)
+        ).number
 
 
 def search(page, term: str) -> list[str]:

@@ -44,12 +44,12 @@ def fixture(kind: str, name: str) -> dict:
 def made(desk) -> dict[str, str]:
     """A notice with a long number served by certified mail (its affidavit), a stop-work
     order served (so it may be lifted), a certification, through the register."""
-    from docgen.register import Register
+    from docgen.register import Issue, Register
 
     with Register.open(desk.database) as reg:
         notice = fixture("notice-of-violation", "homer-first-offense")
         notice["site"] = {**notice["site"], "tax_map": LONG_TAX_MAP}
-        issued = reg.issue("notice-of-violation", notice, formats=HTML, respondent="new")
+        issued = reg.issue("notice-of-violation", notice, Issue(respondent="new"), formats=HTML)
         served = reg.record_service(
             issued.number,
             service_of("certified-mail", issued.issued, article=ARTICLE),
@@ -57,7 +57,7 @@ def made(desk) -> dict[str, str]:
         )
         order = reg.issue(
             "stop-work-order", fixture("stop-work-order", "homer-silt-fence"),
-            formats=("html",), respondent="new",
+            Issue(respondent="new"), formats=("html",),
         )  # fmt: skip
         reg.record_service(
             order.number, service_of("personal-delivery", order.issued), formats=("html",)

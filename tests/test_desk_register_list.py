@@ -41,23 +41,28 @@ def case(kind: str, name: str, **changes) -> dict:
 def in_every_status(url: str) -> dict[str, str]:
     """Beside the filled register: a Macedon certification, a served notice, a notice
     corrected by another, a stop-work order served and lifted (through the register)."""
-    from docgen.register import Register
+    from docgen.register import Issue, Register
 
     with Register.open(url) as reg:
         made = {"macedon": reg.issue(
             "contractor-certification", case("contractor-certification", "macedon-unsigned"),
-            formats=HTML, respondent="new",
+            Issue(respondent="new"), formats=HTML,
         ).number}  # fmt: skip
         first = case("notice-of-violation", "homer-first-offense")
         first["recipient"] = {**first["recipient"], "name": "Corrected Respondent"}
-        made["old"] = reg.issue("notice-of-violation", first, formats=HTML, respondent="new").number
+        made["old"] = reg.issue(
+            "notice-of-violation", first, Issue(respondent="new"), formats=HTML
+        ).number
         first["site"] = {"description": "The corrected lot, 12 Corrected Street"}
         made["new"] = reg.issue(
-            "notice-of-violation", first, formats=HTML, supersedes=made["old"], respondent="new"
+            "notice-of-violation",
+            first,
+            Issue(respondent="new", supersedes=made["old"]),
+            formats=HTML,
         ).number
         order = reg.issue(
-            "stop-work-order", case("stop-work-order", "homer-silt-fence"), formats=HTML,
-            respondent="new",
+            "stop-work-order", case("stop-work-order", "homer-silt-fence"),
+            Issue(respondent="new"), formats=HTML,
         )  # fmt: skip
         reg.record_service(
             order.number, service_of("personal-delivery", order.issued), formats=HTML

@@ -297,7 +297,7 @@ def test_a_zip_bomb_final_is_refused_before_a_render_spends_memory_on_it(tmp_pat
     read (a render past its memory is stopped alone: the memory test above), nothing is
     numbered, and the next render runs."""
     from docgen.cases.loader import read_case_file
-    from docgen.register import Register
+    from docgen.register import Issue, Register
 
     renderers.stop()
     monkeypatch.setenv(renderers.MEMORY_ENV, "700")
@@ -310,7 +310,7 @@ def test_a_zip_bomb_final_is_refused_before_a_render_spends_memory_on_it(tmp_pat
         # Counsel's final gate reads the zip's directory first: the bomb is refused unread,
         # before any render's memory is spent on it (docgen/instruments/docx_checks.py).
         tag, said = renderers.run(
-            renderers.issue, url, "maintenance-easement", case, None, "ada", None, bomb
+            renderers.issue, url, "maintenance-easement", case, Issue(final=bomb), "ada"
         )
         assert tag == "refused" and "refused unread (a zip bomb)" in said
         assert Register.open(url).documents() == []

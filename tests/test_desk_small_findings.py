@@ -13,6 +13,7 @@ from desk_server import csrf_of, start_desk, stop_desk
 
 from docgen.desk.documents.register_list import _cell
 from docgen.desk.server import renderers
+from docgen.register import Issue
 from tests.helpers import pgserver, pki
 from tests.helpers.flood import status_of
 from tests.helpers.register_cases import notice
@@ -107,7 +108,7 @@ def test_a_wrong_signing_passphrase_never_shows_the_keys_path(tmp_path, monkeypa
     monkeypatch.setenv("DOCGEN_SETTINGS", str(settings))
     monkeypatch.setenv(PASSPHRASE_ENV, "not the passphrase at all")
     url = f"sqlite:///{tmp_path / 'register.sqlite'}"
-    tag, said = renderers.issue(url, "notice-of-violation", notice(), None, "ann")
+    tag, said = renderers.issue(url, "notice-of-violation", notice(), Issue(), "ann")
     assert (tag, said) == ("refused", renderers.KEY_REFUSED)
     assert str(settings) not in said and ".p12" not in said
 

@@ -39,13 +39,13 @@ def issued(tmp_path_factory):
     saved = {k: os.environ.get(k) for k in ("DOCGEN_SETTINGS", PASSPHRASE_ENV)}
     os.environ["DOCGEN_SETTINGS"] = str(settings)
     os.environ[PASSPHRASE_ENV] = pki.PASSPHRASE
-    from docgen.register import Register
+    from docgen.register import Issue, Register
 
     documents = {}
     with Register.open(f"sqlite:///{home / 'docgen.sqlite'}") as register:
         for supersedes in (None, "NOV-2026-0001", None):
             done = register.issue(
-                "notice-of-violation", notice(), formats=("pdf",), supersedes=supersedes
+                "notice-of-violation", notice(), Issue(supersedes=supersedes), formats=("pdf",)
             )
             pdf = home / f"{done.number}.pdf"
             pdf.write_bytes(done.files["pdf"])

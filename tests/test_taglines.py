@@ -25,7 +25,7 @@ from docgen.errors import DocgenError
 from docgen.law import taglines as taglines_module
 from docgen.law.packs import load_pack
 from docgen.law.taglines import catalog, default_languages, taglines
-from docgen.register import Register
+from docgen.register import Issue, Register
 from docgen.render.filters import phone
 from tests.helpers.cli import docgen
 from tests.helpers.office import office_pdfs
@@ -336,7 +336,7 @@ def issued_pdfs(tmp_path, settings: str | None) -> dict[str, bytes]:
                 data = yaml.safe_load(path.read_text(encoding="utf-8"))
                 data.pop("prior_offenses", None)
                 issued = register.issue(
-                    kind, data, formats=("pdf",), respondent="new", number_gap="samples"
+                    kind, data, Issue(respondent="new", number_gap="samples"), formats=("pdf",)
                 )
                 out[f"{kind}/{path.stem}"] = issued.files["pdf"]
         return out

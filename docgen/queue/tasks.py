@@ -175,8 +175,10 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
     """The job's case issued into the register, as `docgen issue` issues it (respondent
     matched; a near match is the case's error, for a clerk to decide, never a guess).
     A register that cannot be reached raises: the machine's fault, retried."""
-    # batch.worker loads yaml, multiprocessing (+20 ms): loaded on first use
+    # batch.worker loads yaml, multiprocessing (+20 ms), register.matter.issuing the
+    # register's rules: loaded on first use
     from docgen.batch.worker import Outcome, with_source
+    from docgen.register import Issue
 
     source = job["source"]
     outcome = Outcome(0, source)
@@ -186,15 +188,17 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
             issued = context["register"]().issue(
                 job["kind"],
                 stored_case(job),
-                respondent=job.get("respondent"),
-                keep_name=bool(job.get("keep_name")),
+                Issue(
+                    respondent=job.get("respondent"),
+                    keep_name=bool(job.get("keep_name")),
+                    supersedes=job.get("supersedes"),
+                    final=base64.b64decode(final) if final else None,
+                    copies=bool(job.get("copies")),
+                    language=job.get("language"),
+                ),
                 formats=job["formats"],
                 by=job["by"],
                 pdf_variant=job["pdf_variant"],
-                supersedes=job.get("supersedes"),
-                final=base64.b64decode(final) if final else None,
-                copies=bool(job.get("copies")),
-                language=job.get("language"),
                 case_dir=photos,
             )
     except DocgenError as err:

@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as the type checker reads them; loaded on first use below
+    from docgen.register.matter.asked import Issue as Issue
     from docgen.register.matter.service import Service as Service
     from docgen.register.people.respondents import AmbiguousRespondent as AmbiguousRespondent
     from docgen.register.storage.db import RegisterError as RegisterError
@@ -21,6 +22,7 @@ _HOMES = {
     "RegisterError": "docgen.register.storage.db",
     "AmbiguousRespondent": "docgen.register.people.respondents",
     "Service": "docgen.register.matter.service",
+    "Issue": "docgen.register.matter.asked",
 }
 __all__ = sorted(_HOMES)
 

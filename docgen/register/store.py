@@ -1,8 +1,9 @@
 """The register as a library: ``Register.open()`` and the verbs the CLI and the desk call.
 
-    from docgen.register import Register, Service
+    from docgen.register import Issue, Register, Service
     reg = Register.open()                      # DOCGEN_DATABASE_URL, or the SQLite file
     issued = reg.issue("notice-of-violation", "case.yaml", out="out/")
+    again = reg.issue("notice-of-violation", "other.yaml", Issue(respondent=issued.respondent.id))
     reg.record_service(issued.number, Service("certified-mail", date(2026, 11, 4), article=...))
     reg.record_disposition(issued.number, "convicted", date(2026, 11, 30), court="Village Court")
     reg.history(issued.respondent.id)
@@ -17,6 +18,7 @@ verb that issues a document renders it outside its write transaction
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -36,6 +38,7 @@ from docgen.register.after_notice.liens import record_lien, record_payment, rele
 from docgen.register.after_notice.occupancy import release, withhold
 from docgen.register.after_notice.restoration import require, state_cost
 from docgen.register.matter import issuing, receipts, rendering
+from docgen.register.matter.asked import Issue
 from docgen.register.matter.extensions import extend, schedule
 from docgen.register.matter.finals import COUNSEL_FILES, counsel_targets, refuse_final
 from docgen.register.matter.lifting import lift
@@ -118,72 +121,52 @@ class Register:
         self,
         kind: str,
         source: api.Source,
+        asked: Issue | None = None,
         *,
-        respondent: int | str | None = None,
         formats: Iterable[str] = api.FORMATS,
         out: str | Path | None = None,
         by: str | None = None,
         pdf_variant: str | None = None,
-        supersedes: str | None = None,
-        jurisdiction: str | None = None,
         force: bool = False,
-        final: bytes | None = None,
-        copies: bool = False,
-        number_gap: str | None = None,
-        language: str | None = None,
         case_dir: CaseFiles | None = None,
-        keep_name: bool = False,
     ) -> Issued:
-        """Number, render, record and (with ``out``) write a document.
+        """Number, render, record and (with ``out``) write a document of ``kind`` from
+        ``source``, as ``asked`` (whom it is to, what it corrects, its copies...: Issue).
 
-        ``respondent``: an id to take (the document names that record as the register
-        holds it, and a new address is added to it; with ``keep_name`` the case's name is
-        kept and added to the record as an alias), ``"new"`` to make a new respondent, or
-        None to match on the case's name and address (several or near matches raise
-        AmbiguousRespondent listing the candidates: docgen.register.people.choices.asked says
-        what each would make the penalty). A case may not list
-        ``prior_offenses``: the register is the history the penalty reads. ``final``:
-        counsel's edited DOCX of an instrument, kept with the draft, its redline and its
-        PDF/A-2b (docgen.register.matter.finals). ``jurisdiction``: whose ``supersedes`` it is,
-        when two municipalities sharing the register both issued that number.
-        ``copies``: a copy for each person in copies_to, kept with the document
-        (docgen.register.rules.copies). ``number_gap``: why the numbers before a typed number
-        above its series' next were never issued here (docgen.register.rules.numbering); without
-        it such a number is refused. ``language``: a courtesy rendition in that language
-        (LAW.md § 13), kept with the same number as its own file; None: the one in the
-        language the respondent prefers, if any (docgen.register.rules.copies.offered); "en":
-        none. ``case_dir``: the folder the files a case names are read from, when its
+        A case may not list ``prior_offenses``: the register is the history the penalty
+        reads. ``case_dir``: the folder the files a case names are read from, when its
         source is data, not a file (a desk draft's photos), or the files sent with it
-        (docgen.documents.exhibits.SentFiles: a queued draft's photos). With ``out``, the files are
-        written after the record is committed; a different file already at a path stops
-        the issue before anything is recorded (unless ``force``).
+        (docgen.documents.exhibits.SentFiles: a queued draft's photos). With ``out``, the
+        files are written after the record is committed; a different file already at a path
+        stops the issue before anything is recorded (unless ``force``).
         """
+        asked = asked or Issue()
         data, name = api.load(source)
-        if final is not None:
-            refuse_final(kind, final, tuple(formats))
-        if copies:
+        if asked.final is not None:
+            refuse_final(kind, asked.final, tuple(formats))
+        if asked.copies:
             refuse_copies(kind, data)
-        if language is not None:
-            refuse_language(kind, language)
+        if asked.language is not None:
+            refuse_language(kind, asked.language)
         request = issuing.Request(
             kind,
             data,
             name,
-            respondent,
+            asked.respondent,
             tuple(formats),
             out,
             actor(by),
             pdf_variant,
-            supersedes,
+            asked.supersedes,
             force,
             sealing=issuing.sealing_for(data),
-            jurisdiction=jurisdiction,
-            final=final,
-            copies=copies,
-            language=language,
+            jurisdiction=asked.jurisdiction,
+            final=asked.final,
+            copies=asked.copies,
+            language=asked.language,
             case_dir=case_dir or api.case_dir_of(source),
-            number_gap=number_gap,
-            keep_name=keep_name,
+            number_gap=asked.number_gap,
+            keep_name=asked.keep_name,
         )
         issued, targets = rendering.rendered_outside(lambda: self._issue(request))
         checkpoint("committed")
@@ -197,14 +180,15 @@ class Register:
         return issued, targets
 
     def supersede(
-        self, number: str, source: api.Source, jurisdiction: str | None = None, **kwargs: Any
+        self, number: str, source: api.Source, asked: Issue | None = None, **kwargs: Any
     ) -> Issued:
         """Issue a corrected document under a new number, pointing to ``number`` (of
-        ``jurisdiction``); the original stays in the register as issued (its record and
-        files never change)."""
+        ``asked.jurisdiction``); the original stays in the register as issued (its record
+        and files never change)."""
+        asked = replace(asked or Issue(), supersedes=number)
         with guarded(self.url), db.read_session(self.engine) as session:
-            kind = rows.document_row(session, number, jurisdiction).kind
-        return self.issue(kind, source, supersedes=number, jurisdiction=jurisdiction, **kwargs)
+            kind = rows.document_row(session, number, asked.jurisdiction).kind
+        return self.issue(kind, source, asked, **kwargs)
 
     # -- files ---------------------------------------------------------------------------
     def export(

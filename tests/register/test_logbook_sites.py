@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from docgen.register import Issue
 from docgen.register.sites.logbook import logbook
 from docgen.register.storage.models import Document, LogSite, Site
 from tests.helpers.cli import docgen
@@ -22,7 +23,9 @@ def site_of_notice(reg, site: dict) -> int:
     """The register's number of the site of a notice issued at ``site``."""
     data = notice()
     data["site"] = site
-    number = reg.issue("notice-of-violation", data, formats=("html",), respondent="new").number
+    number = reg.issue(
+        "notice-of-violation", data, Issue(respondent="new"), formats=("html",)
+    ).number
     with reg.engine.connect() as conn:
         return conn.execute(select(Document.site_id).where(Document.number == number)).scalar()
 

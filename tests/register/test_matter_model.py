@@ -106,7 +106,7 @@ from docgen.errors import DocgenError
 from docgen.law.deadlines import long_date, non_business_day
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
-from docgen.register import Register
+from docgen.register import Issue, Register
 from docgen.register.matter.inspections import approve_work, escalate, notify_deficiency
 from docgen.register.reading.due import calendar
 from docgen.register.storage import db
@@ -331,7 +331,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             case["number"] = number
         issued = self.refused(
             lambda: self.reg.issue(
-                "notice-of-violation", case, formats=HTML, copies=copies, number_gap=gap
+                "notice-of-violation", case, Issue(number_gap=gap, copies=copies), formats=HTML
             ),
             day > today() or (number is not None and gap is None),
             f"a notice dated {day} (today {today()}), numbered {number}, gap reason {gap}",
@@ -364,7 +364,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         if not copies:
             case["copies_to"] = []
         issued = self.refused(
-            lambda: self.reg.issue("stop-work-order", case, formats=HTML, copies=copies),
+            lambda: self.reg.issue("stop-work-order", case, Issue(copies=copies), formats=HTML),
             day > today(),
             f"an order dated {day}, after today {today()}",
         )

@@ -12,6 +12,7 @@ from conftest import ROOT
 
 from docgen.law.packs import ENV, load_pack
 from docgen.pack_check import moved_into
+from docgen.register import Issue
 from docgen.register.reading.due import calendar
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
@@ -50,7 +51,7 @@ def test_a_correction_of_such_a_notice_states_no_appeal_period(reg):
         first.number, service_of("personal-delivery", date(2026, 11, 4)), formats=HTML
     )
     corrected = {**case, "remedies": [{**case["remedies"][0], "due": "2026-11-20"}]}
-    second = reg.supersede(first.number, corrected, "wrenfield", formats=HTML)
+    second = reg.supersede(first.number, corrected, Issue(jurisdiction="wrenfield"), formats=HTML)
     text = " ".join(html_text(second.files["html"].decode()).split())
     assert f"This document replaces No. {first.number}" in text
     assert "appeal" not in text.lower() and "(f)" not in text

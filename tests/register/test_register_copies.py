@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from docgen.errors import DocgenError
+from docgen.register import Issue
 from tests.helpers.cli import docgen
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
@@ -79,11 +80,11 @@ def test_issue_copies_records_one_document_and_verify_names_each_copy(register_u
 
 def test_copies_are_refused_for_a_kind_without_them_and_asked_of_an_issue_without(reg):
     with pytest.raises(DocgenError, match="has no copies"):
-        reg.issue("contractor-certification", {"kind": "x"}, copies=True)
+        reg.issue("contractor-certification", {"kind": "x"}, Issue(copies=True))
     case = notice() | {"copies_to": [DEVELOPER]}
     issued = reg.issue("notice-of-violation", case, formats=("html",))
     with pytest.raises(DocgenError, match="without copies; its number stands"):
-        reg.issue("notice-of-violation", case, formats=("html",), copies=True)
+        reg.issue("notice-of-violation", case, Issue(copies=True), formats=("html",))
     assert reg.count() == 1 and issued.number == "NOV-2026-0001"
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from docgen.register import Register, RegisterError
+from docgen.register import Issue, Register, RegisterError
 from docgen.register.matter.issuing import NotWritten
 from tests.helpers.register_cases import notice
 from tests.helpers.served import service_of
@@ -100,7 +100,7 @@ def test_dash_is_refused_by_the_registers_commands_never_a_file_named_dash(regis
 
 def test_audit_moments_keep_their_utc_offset_and_their_order(reg):
     for _ in range(3):
-        reg.issue("notice-of-violation", notice(), formats=("html",), respondent="new")
+        reg.issue("notice-of-violation", notice(), Issue(respondent="new"), formats=("html",))
     moments = [datetime.fromisoformat(e["at"]) for e in reversed(reg.audit())]
     assert all(m.utcoffset() == timedelta(0) for m in moments)
     assert moments == sorted(moments)

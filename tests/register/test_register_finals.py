@@ -19,6 +19,7 @@ from sqlalchemy import select
 from docgen import api
 from docgen.errors import DocgenError
 from docgen.instruments.final import FinalRefused
+from docgen.register import Issue
 from docgen.register.storage.models import DocumentFile
 from tests.helpers.cli import docgen
 
@@ -43,7 +44,7 @@ def test_the_final_is_kept_with_the_draft_the_redline_and_a_pdf_a_and_verify_kno
 ):
     final = counsel_final()
     (tmp_path / "final.docx").write_bytes(final)
-    issued = reg.issue("maintenance-easement", CASE, final=final)
+    issued = reg.issue("maintenance-easement", CASE, Issue(final=final))
     assert {"pdf", "docx", "html", "final", "redline", "final-pdfa"} <= set(issued.hashes)
     assert issued.hashes["final"] == hashlib.sha256(final).hexdigest()
     with reg.engine.connect() as db:
@@ -70,19 +71,19 @@ def test_the_final_is_kept_with_the_draft_the_redline_and_a_pdf_a_and_verify_kno
 
 def test_a_final_that_cannot_be_recorded_is_refused_and_nothing_is_numbered(reg):
     with pytest.raises(FinalRefused, match="not a DOCX file"):
-        reg.issue("maintenance-easement", CASE, final=b"%PDF-1.7")
+        reg.issue("maintenance-easement", CASE, Issue(final=b"%PDF-1.7"))
     macro = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(counsel_final())) as src, zipfile.ZipFile(macro, "w") as dst:
         for item in src.infolist():
             dst.writestr(item, src.read(item.filename))
         dst.writestr("word/vbaProject.bin", b"\0" * 64)
     with pytest.raises(FinalRefused, match="macro-enabled"):
-        reg.issue("maintenance-easement", CASE, final=macro.getvalue())
+        reg.issue("maintenance-easement", CASE, Issue(final=macro.getvalue()))
     with pytest.raises(DocgenError, match="--final is for the recorded instruments"):
         reg.issue(
             "contractor-certification",
             ROOT / "fixtures" / "contractor-certification" / "homer-three-contractors.yaml",
-            final=counsel_final(),
+            Issue(final=counsel_final()),
         )
     assert reg.count() == 0
 
@@ -94,11 +95,11 @@ def test_a_final_for_a_case_issued_without_one_is_a_correction_never_a_silent_re
     first = reg.issue("maintenance-easement", CASE, formats=("docx",))
     final = counsel_final()
     with pytest.raises(RegisterError, match=f"{first.number} was issued from this case without"):
-        reg.issue("maintenance-easement", CASE, final=final)
-    corrected = reg.supersede(first.number, CASE, final=final)
+        reg.issue("maintenance-easement", CASE, Issue(final=final))
+    corrected = reg.supersede(first.number, CASE, Issue(final=final))
     assert corrected.number != first.number and corrected.supersedes == first.number
     assert corrected.hashes["final"] == hashlib.sha256(final).hexdigest()
-    again = reg.supersede(first.number, CASE, final=final)  # the same correction, once
+    again = reg.supersede(first.number, CASE, Issue(final=final))  # the same correction, once
     assert again.number == corrected.number
 
 

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 
 from docgen.errors import CaseInvalid
-from docgen.register import AmbiguousRespondent, RegisterError
+from docgen.register import AmbiguousRespondent, Issue, RegisterError
 from tests.helpers.cli import Run, docgen
 from tests.helpers.envelope import window_block
 from tests.helpers.readback import docx_text, html_text, pdf_text
@@ -188,7 +188,7 @@ def test_similar_names_are_never_merged_silently(reg):
     assert [c.id for c in err.value.candidates] == [first.respondent.id]
     assert f"#{first.respondent.id} Tioughnioga Ridge Development LLC" in str(err.value)
     assert reg.count() == 1
-    apart = reg.issue("notice-of-violation", similar, formats=HTML, respondent="new")
+    apart = reg.issue("notice-of-violation", similar, Issue(respondent="new"), formats=HTML)
     assert apart.respondent.id != first.respondent.id
 
 
@@ -198,7 +198,10 @@ def test_same_name_at_another_address_asks_and_an_id_keeps_alias_and_address(reg
     with pytest.raises(AmbiguousRespondent, match="similar name"):
         reg.issue("notice-of-violation", moved, formats=HTML)
     same = reg.issue(
-        "notice-of-violation", moved, formats=HTML, respondent=first.respondent.id, keep_name=True
+        "notice-of-violation",
+        moved,
+        Issue(respondent=first.respondent.id, keep_name=True),
+        formats=HTML,
     )
     assert same.respondent.id == first.respondent.id
     assert "Tioughnioga Ridge Dev. LLC" in same.respondent.aliases
@@ -209,7 +212,7 @@ def test_same_name_at_another_address_asks_and_an_id_keeps_alias_and_address(reg
 
 def test_two_records_with_the_same_name_and_address_are_listed_not_picked(reg):
     reg.issue("notice-of-violation", notice(), formats=HTML)
-    reg.issue("notice-of-violation", notice(), formats=HTML, respondent="new")
+    reg.issue("notice-of-violation", notice(), Issue(respondent="new"), formats=HTML)
     with pytest.raises(AmbiguousRespondent) as err:
         reg.issue("notice-of-violation", notice(), formats=HTML)
     assert len(err.value.candidates) == 2
@@ -227,7 +230,7 @@ def test_every_kind_with_a_party_can_be_issued(reg, tmp_path):
         data, _ = api.load(path)
         data.pop("prior_offenses", None)  # the register holds the history
         data.pop("number", None)  # and the numbers (a sample's would run ahead of them)
-        issued[kind] = reg.issue(kind, data, formats=HTML, respondent="new")
+        issued[kind] = reg.issue(kind, data, Issue(respondent="new"), formats=HTML)
     assert issued["maintenance-agreement"].number.startswith("MA-")
     assert issued["contractor-certification"].respondent is None
     assert {i.kind for i in issued.values()} == {k for k, _ in samples}

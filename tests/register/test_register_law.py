@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 
+from docgen.register import Issue
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
 from tests.helpers.served import service_of
@@ -77,7 +78,7 @@ def test_two_similar_respondents_keep_separate_histories(reg):
     other = notice("2026-11-16", name="Tioughnioga Ridge Developers Inc", street="12 Elm Street")
     with pytest.raises(Exception, match="similar name"):
         reg.issue("notice-of-violation", other, formats=HTML)
-    apart = reg.issue("notice-of-violation", other, formats=HTML, respondent="new")
+    apart = reg.issue("notice-of-violation", other, Issue(respondent="new"), formats=HTML)
     assert "first offense" in words(apart) and apart.priors == ()
 
 

@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from docgen.register import AmbiguousRespondent, RegisterError
+from docgen.register import AmbiguousRespondent, Issue, RegisterError
 from docgen.register.people.matching import (
     EXTRA_LOOK_ALIKES,
     TWO_WAYS,
@@ -113,9 +113,8 @@ def asked_then_answered(reg, typed: str, on_record: str) -> str:
     same = reg.issue(
         "notice-of-violation",
         notice("2026-11-16", name=typed),
+        Issue(respondent=first.respondent.id, keep_name=True),
         formats=HTML,
-        respondent=first.respondent.id,
-        keep_name=True,
     )
     assert "second offense" in words(same)
     assert typed in same.respondent.aliases
@@ -137,7 +136,10 @@ def test_a_huge_respondent_id_is_no_respondent(reg):
         reg.history("99999999999999999999999")
     with pytest.raises(RegisterError, match="no respondent with that id"):
         reg.issue(
-            "notice-of-violation", notice(), formats=HTML, respondent="99999999999999999999999"
+            "notice-of-violation",
+            notice(),
+            Issue(respondent="99999999999999999999999"),
+            formats=HTML,
         )
 
 
@@ -148,7 +150,7 @@ def test_a_correction_addressed_to_someone_else_asks_and_adds_no_alias(reg):
         reg.supersede(first.number, other, formats=HTML)
     assert asked.value.candidates[-1].why == "the superseded document's respondent"
     assert asked.value.candidates[-1].id == first.respondent.id
-    apart = reg.supersede(first.number, other, formats=HTML, respondent="new")
+    apart = reg.supersede(first.number, other, Issue(respondent="new"), formats=HTML)
     assert apart.respondent.id != first.respondent.id
     assert reg.history(first.respondent.id).respondent.aliases == ()
 
@@ -157,7 +159,7 @@ def test_a_conviction_never_moves_to_another_respondent_by_a_correction(reg):
     first = convicted(reg, "Иван Smith")
     other = notice("2026-03-02", name="Пётр Smith")
     with pytest.raises(RegisterError, match="cannot carry that outcome"):
-        reg.supersede(first.number, other, formats=HTML, respondent="new")
+        reg.supersede(first.number, other, Issue(respondent="new"), formats=HTML)
     assert reg.count() == 1
     again = reg.issue("notice-of-violation", notice("2026-11-16", name="Иван Smith"), formats=HTML)
     assert again.respondent.id == first.respondent.id

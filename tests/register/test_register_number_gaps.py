@@ -12,7 +12,7 @@ import yaml
 from sqlalchemy import delete
 
 from docgen.errors import CaseInvalid
-from docgen.register import RegisterError
+from docgen.register import Issue, RegisterError
 from docgen.register.storage.db import write_session
 from docgen.register.storage.models import NumberGap
 from tests.helpers.cli import docgen
@@ -59,8 +59,8 @@ def test_a_gap_taken_with_a_reason_moves_the_series_past_it(reg):
     taken = reg.issue(
         "notice-of-violation",
         numbered("NOV-2026-0010"),
+        Issue(number_gap="0002 to 0009 were written by hand during the outage of 2026-11-03"),
         formats=HTML,
-        number_gap="0002 to 0009 were written by hand during the outage of 2026-11-03",
     )
     assert taken.number == "NOV-2026-0010"
     assert reg.issue("notice-of-violation", notice(), formats=HTML).number == "NOV-2026-0011"
@@ -74,14 +74,14 @@ def test_register_check_reports_every_gap_explained_or_not(reg, register_url):
     reg.issue(
         "notice-of-violation",
         numbered("NOV-2026-0005"),
+        Issue(number_gap="paper notices"),
         formats=HTML,
-        number_gap="paper notices",
     )
     reg.issue(
         "notice-of-violation",
         numbered("NOV-2026-0009"),
+        Issue(number_gap="typed by hand"),
         formats=HTML,
-        number_gap="typed by hand",
     )
     # as in a register from before gaps were recorded: the second gap's reason is gone
     with write_session(reg.engine) as session:

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from docgen.law.packs import load_pack
-from docgen.register import RegisterError
+from docgen.register import Issue, RegisterError
 from docgen.register.rules.numbering import normalize, typed_number
 from tests.helpers.register_cases import notice
 
@@ -73,8 +73,8 @@ def test_a_typed_number_is_stored_in_its_one_spelling_and_found_by_any(reg):
     issued = reg.issue(
         "notice-of-violation",
         numbered(" nov-2026-0042"),
+        Issue(number_gap="0001 to 0041 were issued on paper before the register"),
         formats=HTML,
-        number_gap="0001 to 0041 were issued on paper before the register",
     )
     assert issued.number == "NOV-2026-0042"
     assert "NOV-2026-0042" in issued.files["html"].decode()

@@ -10,6 +10,7 @@ import hashlib
 import json
 from datetime import date
 
+from docgen.register import Issue
 from tests.helpers.cli import docgen
 from tests.helpers.readback import pdf_text
 from tests.helpers.register_cases import notice
@@ -114,7 +115,7 @@ def test_the_respondents_preferred_language_is_kept_and_offered_next_time(reg, t
     assert "Orden de Suspensión de Obras" in pdf_text(order.files["es.pdf"])
 
     english = reg.issue(
-        "notice-of-violation", notice("2026-11-23"), formats=("pdf",), language="en"
+        "notice-of-violation", notice("2026-11-23"), Issue(language="en"), formats=("pdf",)
     )
     assert english.language is None and set(english.hashes) == {"pdf"}
     statement = reg.issue(

@@ -26,6 +26,7 @@ from docgen.desk.issuing import queued
 from docgen.desk.server import renderers
 from docgen.errors import CaseInvalid, Problem
 from docgen.instruments.docx_checks import MAX_FINAL_BYTES
+from docgen.register import Issue
 
 
 @guarded(None)
@@ -47,31 +48,27 @@ def _issue(request: Request) -> Response:
     asked_again = choosing.answered(request, draft, data, chosen)
     if asked_again is not None:
         return asked_again
-    keep = choosing.keeps_name(request, chosen)  # else named as the record is held
-    final = _final(posted(request).get("final"))
-    copies = posted(request).get("copies") == "1"  # a copy for each person in copies_to
-    language = typed(posted(request).get("language"))  # a courtesy rendition (LAW.md § 13)
-    corrects = actions.supersedes(draft)
+    asked = Issue(
+        respondent=chosen,
+        keep_name=choosing.keeps_name(request, chosen),  # else named as the record is held
+        supersedes=actions.supersedes(draft),
+        final=_final(posted(request).get("final")),
+        copies=posted(request).get("copies") == "1",  # a copy for each person in copies_to
+        language=typed(posted(request).get("language")),  # a courtesy rendition (LAW.md § 13)
+    )
     case_dir = draft_files.case_dir(draft)  # the photos sent from the phone, the exhibit
     if queued.queue_name():  # a worker issues it, with all the desk would issue it with
         register = request.app.state.register()  # the match is a read: asked here, so the
-        if chosen is None and (asked := choosing.question(register, draft.kind, data)):
-            return choosing.page(request, draft, data, asked)  # job carries the answer
+        if chosen is None and (candidates := choosing.question(register, draft.kind, data)):
+            return choosing.page(request, draft, data, candidates)  # job carries the answer
         try:  # its photos carried in its job
-            return queued.defer_issue(
-                request, draft, data, chosen, corrects, final, copies, language, case_dir,
-                keep_name=keep, files=_uploaded(draft),
-            )  # fmt: skip
+            return queued.defer_issue(request, draft, data, asked, case_dir, _uploaded(draft))
         except CaseInvalid as err:  # as the register would refuse it: nothing is queued
             return drafts.refused(request, draft, err.problems)
     by = request.scope["visitor"].name
     url = request.app.state.database_url
     try:
-        tag, result = renderers.run(
-            renderers.issue,
-            *(url, draft.kind, data, chosen, by, corrects, final, copies, language, case_dir),
-            keep,
-        )
+        tag, result = renderers.run(renderers.issue, url, draft.kind, data, asked, by, case_dir)
     except renderers.RenderTooBig:
         raise
     except renderers.RendererLost as err:  # it may have been recorded just before

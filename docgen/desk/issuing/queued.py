@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import os
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -27,6 +27,9 @@ from docgen.errors import Problem
 from docgen.queue.app import Settings, queue_url
 from docgen.queue.results import Store
 from docgen.render.formats import FORMATS
+
+if TYPE_CHECKING:
+    from docgen.register import Issue
 
 
 def queue_name() -> str | None:
@@ -53,21 +56,16 @@ def defer_issue(
     request: Request,
     draft: Any,
     data: dict[str, Any],
-    respondent: Any,
-    supersedes: str | None = None,
-    final: bytes | None = None,
-    copies: bool = False,
-    language: str | None = None,
+    asked: Issue,
     case_dir: CaseFiles | None = None,
-    keep_name: bool = False,
     files: dict[str, str] | None = None,
 ) -> Response:
     """Queue the draft's issue (once), then show the page that waits for it: validated
     here first (CaseInvalid: nothing queued), its photos and its other uploaded ``files``
     ({field: name}: a map exhibit) read from ``case_dir`` into the job (refused past
     ``DOCGEN_QUEUE_PHOTOS_MB``). The job carries the clerk's answer to
-    "which respondent is this?" (``respondent``, ``keep_name``), asked by the desk before
-    queuing (docgen.desk.drafting.choosing)."""
+    "which respondent is this?" (``asked.respondent``, ``asked.keep_name``), asked by the
+    desk before queuing (docgen.desk.drafting.choosing), and the rest of ``asked``."""
     # batch.inputs and others load multiprocessing (+45 ms): loaded on first use
     from docgen.batch.inputs import CaseInput
     from docgen.batch.worker import Job
@@ -79,14 +77,14 @@ def defer_issue(
     by = request.scope["visitor"].name
     payload = job_payload(_batch(draft), case, job, by, case_dir, files)
     payload |= {
-        "respondent": respondent,
-        "keep_name": keep_name,
-        "supersedes": supersedes,
-        "copies": copies,
-        "language": language,
+        "respondent": asked.respondent,
+        "keep_name": asked.keep_name,
+        "supersedes": asked.supersedes,
+        "copies": asked.copies,
+        "language": asked.language,
     }
-    if final is not None:
-        payload["final"] = base64.b64encode(final).decode("ascii")
+    if asked.final is not None:
+        payload["final"] = base64.b64encode(asked.final).decode("ascii")
     defer(url, [payload], queue_name() or "", lock=_batch(draft))
     return RedirectResponse(f"/drafts/{draft.id}/issuing", status_code=303)
 

@@ -32,10 +32,13 @@ from functools import cache
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docgen.errors import CaseInvalid, DocgenError
 from docgen.render import PRELOAD
+
+if TYPE_CHECKING:
+    from docgen.register import Issue
 
 RENDERERS = 2  # processes per server process: rendering is bounded by the machine's cores
 # A render waits behind the pages and autosaves of the clerks who are typing: on a machine
@@ -391,39 +394,21 @@ def issue(
     url: str | None,
     kind: str,
     data: dict[str, Any],
-    respondent: Any,
+    asked: Issue,
     by: str,
-    supersedes: str | None = None,
-    final: bytes | None = None,
-    copies: bool = False,
-    language: str | None = None,
     case_dir: Path | None = None,
-    keep_name: bool = False,
 ) -> Result:
-    """Issue through the register (superseding ``supersedes``, when it corrects an issued
-    document; with counsel's ``final`` DOCX, for an instrument; with ``copies``, a copy
-    for each person in copies_to, docgen.register.rules.copies; ``keep_name``: the respondent
-    chosen keeps the name as typed, Register.issue): ("issued", number),
-    ("ambiguous", candidates), ("problems", problems) or ("refused", the register's
-    message)."""
+    """Issue through the register, as ``asked`` (the respondent chosen, the document it
+    corrects, counsel's final, copies, the courtesy rendition: Register.issue):
+    ("issued", number), ("ambiguous", candidates), ("problems", problems) or ("refused",
+    the register's message)."""
     # register.people.respondents and signing.keys load sqlalchemy, pydantic (+490 ms):
     # loaded on first use
     from docgen.register import AmbiguousRespondent
     from docgen.signing.keys import SigningKeyError
 
     try:
-        issued = register_of(url).issue(
-            kind,
-            data,
-            respondent=respondent,
-            by=by,
-            supersedes=supersedes,
-            final=final,
-            copies=copies,
-            language=language,
-            case_dir=case_dir,
-            keep_name=keep_name,
-        )
+        issued = register_of(url).issue(kind, data, asked, by=by, case_dir=case_dir)
     except AmbiguousRespondent as err:
         return "ambiguous", err.candidates
     except CaseInvalid as err:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from docgen import api
 from docgen.documents import get_kind
-from docgen.register import AmbiguousRespondent
+from docgen.register import AmbiguousRespondent, Issue
 from docgen.register.people.history_csv import REQUIRED
 from docgen.register.people.imports import import_history
 from docgen.register.storage.records import Issued
@@ -179,11 +179,10 @@ def _issue(
         return reg.issue(
             kind,
             data,
+            Issue(respondent=same[0], keep_name=True),
             formats=formats,
             out=f"{folder}/",
             by="docgen demo",
-            respondent=same[0],
-            keep_name=True,
             force=True,
         )
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,7 +43,7 @@ from docgen.register.commands.shared import (
 )
 
 if TYPE_CHECKING:
-    from docgen.register import Register
+    from docgen.register import Issue, Register
 
 
 METHODS = ("personal-delivery", "certified-mail", "first-class-mail", "posting")
@@ -100,40 +101,31 @@ def _kind(reg: Register, kind: str | None, supersedes: str | None, whose: str | 
 def _issue(
     kind: str | None,
     case: Path,
+    asked: Issue,
+    final: Path | None,
     out: str | None,
-    respondent: str | None,
     fmt: str,
     by: str | None,
     force: bool,
-    supersedes: str | None = None,
-    final: Path | None = None,
-    copies: bool = False,
-    jurisdiction: str | None = None,
-    gap: str | None = None,
-    language: str | None = None,
-    keep_name: bool = False,
 ) -> None:
+    """Issue KIND (None: the kind of the document ``asked.supersedes``) from CASE, as
+    ``asked``, with counsel's ``final`` DOCX read from its file, and print what was issued."""
     # api and others load pydantic, yaml (+190 ms): kept out of `docgen --help`'s start
     from docgen import api
     from docgen.instruments.docx_checks import read_final
 
-    asked = (case, kind, supersedes, jurisdiction)
-    with open_register() as reg, recorded_number_said(), _figures_asked(reg, *asked):
+    if final is not None:
+        asked = replace(asked, final=read_final(final))
+    whose = (asked.supersedes, asked.jurisdiction)
+    with open_register() as reg, recorded_number_said(), _figures_asked(reg, case, kind, *whose):
         issued = reg.issue(
-            _kind(reg, kind, supersedes, jurisdiction),
+            _kind(reg, kind, *whose),
             case,
-            respondent=respondent,
-            keep_name=keep_name,
+            asked,
             formats=api.formats_from(fmt),
             out=folder_or_file(out),
             by=by,
-            supersedes=supersedes,
-            jurisdiction=jurisdiction,
             force=force,
-            final=read_final(final) if final is not None else None,
-            copies=copies,
-            number_gap=gap,
-            language=language,
         )
     print_issued(issued)
 
@@ -187,10 +179,17 @@ def issue(
     language: str | None,
 ) -> None:
     """Number, render and record KIND from CASE; the offense history comes from the register."""
-    _issue(
-        kind, case, out, respondent, fmt, by, force,
-        final=final, copies=copies, gap=number_gap, language=language, keep_name=keep_name,
-    )  # fmt: skip
+    # register.matter.issuing loads sqlalchemy, pydantic: kept out of `docgen --help`'s start
+    from docgen.register import Issue
+
+    asked = Issue(
+        respondent=respondent,
+        keep_name=keep_name,
+        number_gap=number_gap,
+        copies=copies,
+        language=language,
+    )
+    _issue(kind, case, asked, final, out, fmt, by, force)
 
 
 @click.command()
@@ -212,19 +211,13 @@ def supersede(
     jurisdiction: str | None,
 ) -> None:
     """Issue a corrected document from CASE under a new number, replacing NUMBER (which stays)."""
-    _issue(
-        None,
-        case,
-        out,
-        respondent,
-        fmt,
-        by,
-        force,
-        supersedes=number,
-        final=final,
-        jurisdiction=jurisdiction,
-        keep_name=keep_name,
+    # register.matter.issuing loads sqlalchemy, pydantic: kept out of `docgen --help`'s start
+    from docgen.register import Issue
+
+    asked = Issue(
+        respondent=respondent, keep_name=keep_name, supersedes=number, jurisdiction=jurisdiction
     )
+    _issue(None, case, asked, final, out, fmt, by, force)
 
 
 @click.command("record-service")

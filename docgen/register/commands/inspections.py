@@ -71,6 +71,7 @@ def notify(
     """Issue the notice of deficiency of INSPECTION's deficiencies (§ 228-79A(1))."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
+    from docgen.register import Issue
     from docgen.register.matter.inspections import notify_deficiency
 
     with open_register() as reg, recorded_number_said():
@@ -83,7 +84,7 @@ def notify(
             out=folder_or_file(out),
             by=by,
             force=force,
-            copies=copies,
+            asked=Issue(copies=copies),
         )
     print_issued(issued)
 
@@ -319,6 +320,7 @@ def escalate_command(
     past their dates, with nothing typed again."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
+    from docgen.register import Issue
     from docgen.register.matter.inspections import escalate
 
     with open_register() as reg, recorded_number_said():
@@ -333,7 +335,7 @@ def escalate_command(
             out=folder_or_file(out),
             by=by,
             force=force,
-            copies=copies,
+            asked=Issue(copies=copies),
         )
     print_issued(issued)
 

@@ -27,13 +27,14 @@ from docgen.faults import pause
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader, load_pack
 from docgen.register.matter.answers import after_service
+from docgen.register.matter.asked import Issuer
 from docgen.register.rules.numbering import normalize
 from docgen.register.rules.rows import document_row, in_effect, lifting
 from docgen.register.storage import db, standing
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import RegisterError, guarded
 from docgen.register.storage.models import Document, ReinspectionRequest
-from docgen.register.storage.opened import Issuer, Opened
+from docgen.register.storage.opened import Opened
 from docgen.register.storage.records import Issued
 
 INSPECTION, NOTICE, APPROVAL = report.KIND.name, notice.KIND.name, approval.KIND.name
@@ -156,7 +157,7 @@ def notify_deficiency(
             )
         pack = load_pack(doc.jurisdiction)
         data = notice.from_inspection(doc.case, doc.number, on or municipal_today(pack), pack)
-    return reg.issue(NOTICE, data, jurisdiction=doc.jurisdiction, **issue)
+    return reg.issue(NOTICE, data, **issue)
 
 
 def approve_work(
@@ -210,7 +211,7 @@ def approve_work(
         data = approval.from_reinspection(
             doc.case, doc.number, served, still_open, again.case, again.number, on, pack, orders
         )
-    return reg.issue(APPROVAL, data, jurisdiction=doc.jurisdiction, **issue)
+    return reg.issue(APPROVAL, data, **issue)
 
 
 def approve_reinspected(
@@ -511,4 +512,4 @@ def escalate(
             pack,
             reinspections(session, doc),
         )
-    return reg.issue(kind, data, jurisdiction=doc.jurisdiction, **issue)
+    return reg.issue(kind, data, **issue)

@@ -34,13 +34,14 @@ from docgen.faults import pause
 from docgen.law.logbook import QUALIFIED, Entry, Gap, Rule, gaps, inches, next_inspection, site_rule
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
+from docgen.register.matter.asked import Issuer
 from docgen.register.matter.inspections import INSPECTION
 from docgen.register.people.matching import words_of
 from docgen.register.storage import db
 from docgen.register.storage.audit import actor, record
 from docgen.register.storage.db import Refused, RegisterError, guarded
 from docgen.register.storage.models import Document, LogEntry, LogSite, Site
-from docgen.register.storage.opened import Issuer, Opened
+from docgen.register.storage.opened import Opened
 from docgen.register.storage.records import Issued
 
 ROLES = (QUALIFIED, "trained-contractor", "rain-gauge")
@@ -538,7 +539,7 @@ def require_reports(reg: Issuer, site: str, issued: date, submit_by: date, **iss
         data = letter.from_log(
             log, latest.case.get("persons") or [], latest.case["officer"], issued, submit_by
         )
-    return reg.issue(LETTER, data, jurisdiction=log.jurisdiction, **issue)
+    return reg.issue(LETTER, data, **issue)
 
 
 def log_sites(reg: Opened) -> list[str]:
