@@ -167,6 +167,27 @@ def _limit_file_size(limit: int):
     return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
 
+WRITE_ONE = """
+import os, sys
+from pathlib import Path
+from docgen.render.output import write_files
+write_files({Path(sys.argv[1]): b"new"})
+print(oct(os.umask(0o022)))  # the umask the process started with, never changed
+"""
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_a_new_file_has_the_mode_its_umask_leaves_and_the_umask_is_never_set(tmp_path, umask, mode):
+    target = tmp_path / "N.pdf"
+    run = subprocess.run(
+        [sys.executable, "-c", WRITE_ONE, target], capture_output=True, text=True, umask=umask
+    )
+    assert run.returncode == 0, run.stderr
+    assert target.read_bytes() == b"new" and stat.S_IMODE(target.stat().st_mode) == mode
+    assert run.stdout.strip() == oct(umask)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["N.pdf"]  # no temporary left
+
+
 def test_disk_full_keeps_the_old_set_whole(tmp_path):
     with small_disk(tmp_path, 64) as disk:
         if disk is None:  # no tmpfs here: a file-size limit fails the same write

@@ -8,6 +8,9 @@
 - A set of files is written whole or not at all (``write_files``): every new file goes to
   a temporary beside its target first; only when all are written are they swapped in, and
   a failure during the swap puts back the files already swapped.
+- A new file has the mode any program's new file has (0666 as the process's umask leaves
+  it: the system applies the umask, docgen never reads or sets it); a replaced file keeps
+  its own.
 - Filesystem failures (permission, disk full, size limit, a parent that is a file) are
   ``OutputError``: one line naming the path and the cause.
 """
@@ -18,11 +21,11 @@ import errno
 import hashlib
 import os
 import re
+import secrets
 import shutil
 import socket
 import stat
 import sys
-import tempfile
 import unicodedata
 from collections.abc import Mapping
 from contextlib import suppress
@@ -35,12 +38,6 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 # Names Windows reserves for devices, with or without an extension ("NUL", "com1.pdf").
 _RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)", re.IGNORECASE)
-
-
-def _file_mode() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
 
 
 def safe_name(text: str, fallback: str = "document", limit: int = 80) -> str:
@@ -126,14 +123,25 @@ def _marker() -> str:
     return f"docgen-{_HOST}-{os.getpid()}"
 
 
-def staging_file(target: Path) -> tuple[int, str]:
-    """A new temporary (mode 0600) beside ``target``, named as ours (see above), open for
-    writing, after the folder's stale temporaries are swept: (descriptor, path), as
-    ``tempfile.mkstemp``; an OSError if the folder refuses."""
+# A new temporary is made, never opened: O_EXCL refuses a name already there (a link
+# planted in its place included), and the descriptor is not inherited by a child process.
+_NEW = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+
+
+def staging_file(target: Path, mode: int = 0o600) -> tuple[int, str]:
+    """A new temporary beside ``target``, named as ours (see above), open for writing,
+    after the folder's stale temporaries are swept: (descriptor, path), as
+    ``tempfile.mkstemp``; an OSError if the folder refuses. It is made with ``mode`` as the
+    process's umask leaves it (the system applies the umask: docgen never sets it)."""
     sweep_stale(target.parent)
-    return tempfile.mkstemp(
-        prefix=f".{target.name[:120]}.{_marker()}-", suffix=".part", dir=target.parent
-    )
+    stem = os.path.join(os.path.abspath(target.parent), f".{target.name[:120]}.{_marker()}-")
+    for _ in range(100):
+        path = f"{stem}{secrets.token_hex(4)}.part"
+        try:
+            return os.open(path, _NEW, mode), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", stem)
 
 
 def _alive(pid: int) -> bool:
@@ -172,7 +180,11 @@ def _stage(path: Path, data: bytes) -> Path:
     """``data`` in a temporary file beside ``path``, flushed to disk, with the final mode."""
     make_folder(path.parent)
     try:
-        fd, tmp = staging_file(path)
+        kept: int | None = stat.S_IMODE(path.stat().st_mode)  # a replaced file keeps its mode
+    except OSError:
+        kept = None  # a new file: 0666 as the umask leaves it, as any program's new file
+    try:
+        fd, tmp = staging_file(path, 0o600 if kept is not None else 0o666)
     except OSError as err:
         raise _cannot(path.parent, err) from None
     try:
@@ -180,11 +192,8 @@ def _stage(path: Path, data: bytes) -> Path:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        try:
-            mode = stat.S_IMODE(path.stat().st_mode)  # a replaced file keeps its mode
-        except OSError:
-            mode = _file_mode()
-        os.chmod(tmp, mode)
+        if kept is not None:
+            os.chmod(tmp, kept)
     except BaseException as err:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(err, OSError):
