@@ -12,11 +12,13 @@ leaves no file behind.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from docgen.cases import labels
 from docgen.cases.loader import read_case_file
 from docgen.cases.validate import validate
 from docgen.documents import DOCUMENTS, get_kind
@@ -107,6 +109,29 @@ def check(kind: str, source: Source, options: Options | None = None) -> list[str
     spec = get_kind(kind)
     data, name = load(source)
     return spec.check_case(data, with_case_dir(options or Options(), source), name)
+
+
+@contextmanager
+def said_in_words(kind: str) -> Iterator[None]:
+    """Within it, a case's problems (CaseInvalid) are said as the desk says them, for the
+    command line: each with its field named by ``kind``'s form, its label and place
+    ("remedies[0].due" -> "Remedy 1, due"; docgen.cases.labels, the desk's one source)."""
+    try:
+        yield
+    except CaseInvalid as err:
+        if kind not in DOCUMENTS:
+            raise
+        raise labels.reworded(err, get_kind(kind).model) from None
+
+
+def warnings_in_words(kind: str, warnings: Iterable[str]) -> list[str]:
+    """A check's warnings as the desk says them: each field of ``kind``'s case named by its
+    label and place on the form ("owner.organized_in: not given" -> "Owner, organized in:
+    not given"), without the design notes' references."""
+    if kind not in DOCUMENTS:
+        return list(warnings)
+    model = get_kind(kind).model
+    return [labels.for_person(w, model) for w in warnings]
 
 
 def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:

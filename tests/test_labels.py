@@ -1,7 +1,7 @@
 """The clerk's words: every problem a check finds in the sample cases, with fields removed,
 dates made impossible and choices made up, said with the form's labels and places (rows
-counted from 1), never a path, flag, key or slug; and `docgen check --labels` saying the
-same while the command line keeps paths by default."""
+counted from 1), never a path, flag, key or slug; and `docgen check` saying the same (the
+case file's paths only with --paths)."""
 
 from __future__ import annotations
 
@@ -121,9 +121,9 @@ def _broken_notice(tmp_path: Path) -> Path:
     return case
 
 
-def test_check_with_labels_says_what_the_desk_says(tmp_path):
+def test_check_says_what_the_desk_says(tmp_path):
     case = _broken_notice(tmp_path)
-    result = docgen("check", "--labels", "notice-of-violation", case)
+    result = docgen("check", "notice-of-violation", case)
     assert result.returncode == 1
     cite = load_pack("homer").cite("enforcement.elements.remedies")
     assert f"Remedy 1, measure: missing. {cite} requires it." in result.stderr
@@ -133,10 +133,11 @@ def test_check_with_labels_says_what_the_desk_says(tmp_path):
     )
     assert "3 problems" in result.stderr
     assert developer_words(result.stderr.replace(str(case), "the case")) == []
+    assert docgen("check", "--labels", "notice-of-violation", case) == result  # as it was asked
 
 
-def test_check_keeps_the_paths_by_default(tmp_path):
-    result = docgen("check", "notice-of-violation", _broken_notice(tmp_path))
+def test_check_names_the_case_files_paths_when_asked(tmp_path):
+    result = docgen("check", "--paths", "notice-of-violation", _broken_notice(tmp_path))
     assert result.returncode == 1
     assert "remedies[0].measure: is required" in result.stderr
     assert "recipient.role:" in result.stderr and dotted(("served", "date")) in result.stderr

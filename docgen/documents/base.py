@@ -682,8 +682,8 @@ def language_problems(case: Any, pack: Pack) -> list[Problem]:
                 Problem(
                     f"{path}.language",
                     f"{party.language!r} is not a language the {pack.name.value} offers; "
-                    f"its languages are {', '.join(offered)} (English, and the "
-                    "language-access block's: language_access.taglines in its settings)",
+                    f"its languages are {', '.join(offered)} (English, and those of the "
+                    "language-access block its settings give)",
                     "LAW.md § 13",
                 )
             )

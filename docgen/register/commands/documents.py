@@ -110,10 +110,18 @@ def _print_issued(issued: Any) -> None:
     if issued.access_code:
         signed = "signed" if issued.signed else "not signed (no signing key in the settings)"
         click.echo(f"access code: {issued.access_code} (printed on it); PDF {signed}")
-    for warning in issued.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    _warn_in_words(issued.kind, issued.warnings)
     for path in issued.paths:
         click.echo(str(path))
+
+
+def _warn_in_words(kind: str, warnings: Any) -> None:
+    """Each warning on standard error, its fields named as the desk's form names them."""
+    # api loads pydantic, yaml (+180 ms): kept out of `docgen --help`'s start
+    from docgen import api
+
+    for warning in api.warnings_in_words(kind, warnings):
+        click.echo(f"warning: {warning}", err=True)
 
 
 def output_options(func):
@@ -216,22 +224,24 @@ def _issue(
 
     asked = (case, kind, supersedes, jurisdiction)
     with _open() as reg, _recorded_number_said(), _figures_asked(reg, *asked):
-        issued = reg.issue(
-            kind or reg.document(supersedes, jurisdiction).kind,
-            case,
-            respondent=respondent,
-            keep_name=keep_name,
-            formats=api.formats_from(fmt),
-            out=_folder_or_file(out),
-            by=by,
-            supersedes=supersedes,
-            jurisdiction=jurisdiction,
-            force=force,
-            final=read_final(final) if final is not None else None,
-            copies=copies,
-            number_gap=gap,
-            language=language,
-        )
+        kind = kind or reg.document(supersedes, jurisdiction).kind
+        with api.said_in_words(kind):  # each field named as the desk's form names it
+            issued = reg.issue(
+                kind,
+                case,
+                respondent=respondent,
+                keep_name=keep_name,
+                formats=api.formats_from(fmt),
+                out=_folder_or_file(out),
+                by=by,
+                supersedes=supersedes,
+                jurisdiction=jurisdiction,
+                force=force,
+                final=read_final(final) if final is not None else None,
+                copies=copies,
+                number_gap=gap,
+                language=language,
+            )
     _print_issued(issued)
 
 
@@ -941,9 +951,9 @@ def mailing_list(day: date, jurisdiction, out, fmt, force) -> None:
     with _open() as reg:
         data = mailing_list_case(reg, day, jurisdiction)
     kind = the_kind(lists_mailings=True)
-    done = api.render(kind, data, api.formats_from(fmt), out or "./", force=force)
-    for warning in done.document.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    with api.said_in_words(kind):
+        done = api.render(kind, data, api.formats_from(fmt), out or "./", force=force)
+    _warn_in_words(kind, done.document.warnings)
     for path in done.files:
         click.echo(str(path))
 

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from docgen import __version__
 from docgen.environ import number
-from docgen.errors import DocgenError, Problem
+from docgen.errors import DocgenError, Problem, cited, without_notes
 from docgen.register.storage.models import RegisterUpgrade
 
 # The newest migration in docgen/register/migrations/versions (a test keeps them equal),
@@ -55,7 +55,8 @@ class Refused(RegisterError):
     of the request (``Problem.field``: ``received``, ``date``; "" for the whole request).
     The caller names the fields: the command line by its options (``--received``, the
     message), the desk by its form's labels (``said``). ``{field}`` in a message names
-    another field the same way."""
+    another field the same way. A provision is cited as a person reads it
+    (docgen.errors.cited): the law's, never the design notes."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
@@ -66,9 +67,10 @@ class Refused(RegisterError):
         (``after`` " ") or "Date received: 2026-11-03 is ..." (``after`` ": ")."""
         out = []
         for p in self.problems:
-            text = re.sub(r"\{([a-z_]+)\}", lambda m: name(m.group(1)), p.message)
+            text = re.sub(r"\{([a-z_]+)\}", lambda m: name(m.group(1)), without_notes(p.message))
             text = f"{name(p.field)}{after}{text}" if p.field else text
-            out.append(f"{text} ({p.provision})" if p.provision else text)
+            provision = cited(p.provision)  # the law's provision, never the design notes
+            out.append(f"{text} ({provision})" if provision else text)
         return out
 
 
