@@ -26,7 +26,8 @@ MODEL_TERM = "model term"
 def without_notes(text: str) -> str:
     """``text`` without its references to the design notes ("(§ 228-79C(2); LAW.md § 3)"
     -> "(§ 228-79C(2))"; "is refused (LAW.md § 9)" -> "is refused")."""
-    return _NOTES.sub("", text).replace(" ()", "").replace("()", "")
+    stripped, found = _NOTES.subn("", text)
+    return stripped.replace(" ()", "").replace("()", "") if found else text
 
 
 def cited(provision: str, practice: str = "") -> str:

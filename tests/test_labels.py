@@ -16,7 +16,7 @@ from docgen import api
 from docgen.cases import labels
 from docgen.cases.loader import read_case_file
 from docgen.documents import get_kind
-from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.errors import CaseInvalid, DocgenError, Problem, cited, without_notes
 from docgen.law.packs import load_pack
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,3 +167,11 @@ def test_the_design_notes_are_not_cited_to_the_clerk():
     assert labels.without_notes("(CPLR 2103(b)(2), by analogy; LAW.md § 2)") == (
         "(CPLR 2103(b)(2), by analogy)"
     )
+    # Every way the register's refusals cite the notes (docgen.errors.cited, one place).
+    assert cited("§ 228-79C(4); LAW.md § 4, reading 13") == "§ 228-79C(4)"
+    assert cited("x; LAW.md § 2; LAW.md § 10") == "x" and cited("LAW.md § 2, § 9") == ""
+    assert cited("LAW.md §§ 3, 10", "Village of Homer practice") == "Village of Homer practice"
+    assert cited("model term") == "a term of the model agreement"
+    kept = "keep it (LAW.md § 2(a): the document names whom the register holds it against)"
+    assert without_notes(kept) == "keep it (the document names whom the register holds it against)"
+    assert str(Problem("date", "x (LAW.md § 3)", "LAW.md § 3")) == "date: x"
