@@ -107,7 +107,7 @@ class HistoryRow(Model):
     @classmethod
     def _jurisdiction(cls, value: Any, info: ValidationInfo) -> str:
         # the packs as validate() listed them once for the file (a listing of the packs'
-        # folder for each of 50,000 rows was a tenth of the import's time)
+        # folder for each of 50,000 rows was a twentieth of the import's time)
         names = (info.context or {}).get("jurisdictions")
         return known_jurisdiction(value, pack_names() if names is None else names)
 

@@ -467,8 +467,8 @@ def uncollected() -> Iterator[None]:
     """The cyclic garbage collector paused for a pass over a town's rows in memory (a
     history import, the Due list), and restarted after as it was. What such a pass makes
     (rows, sets, tuples: in no cycle) is all the collector would find, and walking it and
-    the process's other objects again at each of its passes took a third of the pass's
-    time; reference counting frees everything as before, and cycles made meanwhile
+    the process's other objects again at each of its passes took nearly a third of the
+    pass's time; reference counting frees everything as before, and cycles made meanwhile
     anywhere are collected after."""
     was = gc.isenabled()
     gc.disable()
