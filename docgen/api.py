@@ -111,17 +111,26 @@ def check(kind: str, source: Source, options: Options | None = None) -> list[str
     return spec.check_case(data, with_case_dir(options or Options(), source), name)
 
 
+def in_words(err: CaseInvalid, kind: str = "") -> CaseInvalid:
+    """A case's problems said as the desk says them, for the command line: each with its
+    field named by the form of the kind the error is about (``err.kind``, else ``kind``),
+    its label and place ("remedies[0].due" -> "Remedy 1, due"; docgen.cases.labels, the
+    desk's one source); as it is when neither is a kind of document."""
+    about = err.kind or kind
+    if about not in DOCUMENTS:
+        return err
+    return labels.reworded(err, get_kind(about).model)
+
+
 @contextmanager
 def said_in_words(kind: str) -> Iterator[None]:
-    """Within it, a case's problems (CaseInvalid) are said as the desk says them, for the
-    command line: each with its field named by ``kind``'s form, its label and place
-    ("remedies[0].due" -> "Remedy 1, due"; docgen.cases.labels, the desk's one source)."""
+    """Within it, a case's problems (CaseInvalid) are said as the desk says them
+    (:func:`in_words`), naming the fields of ``kind``'s form unless the error knows the
+    kind it is about."""
     try:
         yield
     except CaseInvalid as err:
-        if kind not in DOCUMENTS:
-            raise
-        raise labels.reworded(err, get_kind(kind).model) from None
+        raise in_words(err, kind) from None
 
 
 def warnings_in_words(kind: str, warnings: Iterable[str]) -> list[str]:

@@ -27,7 +27,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from enum import IntEnum
 from pathlib import Path
 from typing import Any, NoReturn
@@ -77,6 +77,8 @@ class DocgenGroup(click.Group):
             raise click.UsageError(str(err), ctx) from None
         except Unanswered as err:
             fail(err, Exit.UNANSWERED)
+        except CaseInvalid as err:  # every command's, one place: in the form's words
+            fail(_in_words(err))
         except DocgenError as err:
             fail(err)
         except BrokenPipeError:
@@ -104,6 +106,18 @@ class DocgenGroup(click.Group):
                 ),
                 Exit.INTERNAL,
             )
+
+
+def _in_words(err: CaseInvalid) -> CaseInvalid:
+    """A case's problems as the desk says them, each field named by the form of the kind
+    the error is about (docgen.api.in_words): a command that builds a case from the
+    register (an escalation, a step after the notice) says them as `docgen issue` does."""
+    if not err.kind:
+        return err
+    # api loads pydantic, yaml (+180 ms): loaded on a refusal only, never at the start
+    from docgen import api
+
+    return api.in_words(err)
 
 
 def _options(**kw: Any) -> Any:
@@ -339,8 +353,10 @@ def check(kind: str, case: Path, paths: bool) -> None:
     # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
-    with nullcontext() if paths else api.said_in_words(kind):
+    try:
         warnings = api.check(kind, case)
+    except CaseInvalid as err:  # each field named by its form's words, or by its path
+        raise (err.about("") if paths else api.in_words(err, kind)) from None
     _warn(warnings if paths else api.warnings_in_words(kind, warnings))
     click.echo(f"{case}: ok for {kind}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
 

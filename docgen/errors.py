@@ -71,19 +71,32 @@ class CaseFileError(DocgenError):
 
 
 class CaseInvalid(DocgenError):
-    """The case was read but breaks one or more rules; carries every problem at once."""
+    """The case was read but breaks one or more rules; carries every problem at once.
+    ``kind``: the kind of document whose case the problems' fields belong to, where the
+    one raising it knows ("" otherwise), so whoever says it to a person names each field
+    by that kind's form (docgen.api.in_words)."""
 
     def __init__(
-        self, problems: list[Problem], source: str = "", said: Callable[[Problem], str] = str
+        self,
+        problems: list[Problem],
+        source: str = "",
+        said: Callable[[Problem], str] = str,
+        kind: str = "",
     ):
         self.problems = list(problems)
         self.source = source
+        self.kind = kind
+        self._said = said
         lines = [said(p) for p in self.problems]
         head = f"{source}: " if source else ""
         count = len(lines)
         super().__init__(
             f"{head}{count} problem{'s' if count != 1 else ''}:\n  " + "\n  ".join(lines)
         )
+
+    def about(self, kind: str) -> CaseInvalid:
+        """The same problems, known to be about a case of ``kind``."""
+        return CaseInvalid(self.problems, self.source, self._said, kind)
 
 
 class UnsupportedKind(DocgenError):

@@ -202,3 +202,66 @@ def test_the_registers_refusals_cite_the_law_never_the_projects_notes(home, tmp_
     )
     assert again.returncode == 1 and "already used for the piece of" in again.stderr
     assert "LAW.md" not in again.stderr and spoken(again) == []
+
+
+def test_the_commands_that_build_a_case_from_the_register_say_its_problems_in_its_words(
+    home, tmp_path
+):
+    """A command that builds its case from the register (a notice from an inspection, an
+    escalation, an extension, a step after the notice) names each field of a refused case
+    by the form of the document it is about, as `docgen issue` does: the notice of
+    deficiency's own fields where it lacks what an escalation needs ("Copies to",
+    "Deficiency 2, ..."), the inspection report's where it found nothing, the letter's where
+    a value given is too long ("Granted by, name"), the order's ("Premises"). Before, the
+    case's paths (copies_to, deficiencies[1].requirement, granted_by.name)."""
+    from helpers.inspection_cases import APPLICANT, DEVELOPER, INSPECTION, TODAY
+
+    def number(done: Run) -> str:
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()[1]
+
+    day, seen = TODAY - timedelta(days=20), str(TODAY - timedelta(days=5))
+    findings = copy.deepcopy(INSPECTION["findings"])
+    for finding in findings:
+        if "due" in finding:
+            finding["due"] = str(TODAY - timedelta(days=10))  # both past
+    first = {**INSPECTION, "issued": str(day), "inspected": str(day),
+             "persons": [DEVELOPER, APPLICANT], "findings": findings}  # fmt: skip
+    report = number(docgen("record-inspection", written(tmp_path, "i.yaml", first), **home))
+    notice_number = number(docgen("notify-deficiency", report, "--date", day, **home))
+    hand = service_args("personal-delivery")
+    number(docgen("record-service", notice_number, *hand, "--date", day, **home))
+    still = {"found": "Still not done", "result": "deficient", "due": seen}
+    again = {**first, "issued": seen, "inspected": seen, "reinspects": {"notice": notice_number},
+             "findings": [{**findings[0], **still, "corrects": 1},
+                          {**findings[2], **still, "corrects": 2}]}  # fmt: skip
+    number(docgen("record-inspection", written(tmp_path, "r.yaml", again), **home))
+    week = str(TODAY + timedelta(days=7))
+    escalated = docgen("escalate", notice_number, "--to", "stop-work-order", "--date",
+                       TODAY, "--due", week, "-f", "html", **home)  # fmt: skip
+    assert escalated.returncode == 1, escalated.stderr
+    assert "Copies to: Notice of Deficiency No." in escalated.stderr  # no landowner
+    assert "Deficiency 2, " in escalated.stderr  # cited to the SWPPP
+    assert spoken(escalated) == []
+
+    nothing = {**INSPECTION, "issued": str(TODAY), "inspected": str(TODAY),
+               "findings": [INSPECTION["findings"][1]]}  # fmt: skip
+    clean = number(docgen("record-inspection", written(tmp_path, "ok.yaml", nothing), **home))
+    notified = docgen("notify-deficiency", clean, "-f", "html", **home)
+    assert notified.returncode == 1 and "Findings: Inspection Report No." in notified.stderr
+    assert spoken(notified) == []
+
+    issued = docgen("issue", "notice-of-violation",
+                    written(tmp_path, "n.yaml", notice(str(TODAY - timedelta(days=3)))),
+                    "-f", "html", **home)  # fmt: skip
+    violation = number(issued)
+    number(docgen("record-service", violation, *hand, "--date", TODAY - timedelta(days=3), **home))
+    later = TODAY + timedelta(days=60)
+    extended = docgen("extend", violation, "--item", "1", "--until", later, "--granted-by",
+                      "G" * 600, "--reason", "rain", "-f", "html", **home)  # fmt: skip
+    assert extended.returncode == 1 and "Granted by, name: " in extended.stderr
+    assert spoken(extended) == []
+    withheld = docgen("withhold-occupancy", violation, "--premises", "The barn\x07", "-f",
+                      "html", **home)  # fmt: skip
+    assert withheld.returncode == 1 and "Premises: contains" in withheld.stderr
+    assert spoken(withheld) == []

@@ -234,4 +234,4 @@ def in_words(problem: Problem, model: type[BaseModel]) -> str:
 def reworded(err: CaseInvalid, model: type[BaseModel]) -> CaseInvalid:
     """``err`` with each problem said as the desk says it (:func:`in_words`): for the
     command line, which names a case's fields as the desk's form does."""
-    return CaseInvalid(err.problems, err.source, lambda p: in_words(p, model))
+    return CaseInvalid(err.problems, err.source, lambda p: in_words(p, model), err.kind)

@@ -646,21 +646,25 @@ def in_force(pack: Pack, day: date | None) -> Pack:
 def prepare(
     kind: Kind, data: dict[str, Any], options: Options, source: str = ""
 ) -> tuple[Any, Pack]:
-    """The validated case and its pack; every problem at once, or an UnsupportedKind."""
+    """The validated case and its pack; every problem at once (CaseInvalid about a case of
+    ``kind``), or an UnsupportedKind."""
     try:
         pack = jurisdiction_of(data)
     except CaseInvalid as err:
-        raise CaseInvalid(err.problems, source) from None
+        raise CaseInvalid(err.problems, source, kind=kind.name) from None
     require(kind, pack)
-    case = validate_and_check(
-        kind.model,
-        data,
-        pack,
-        lambda c: (
-            kind.check(c, in_force(pack, kind.issued(c)), options) + language_problems(c, pack)
-        ),
-        source,
-    )
+    try:
+        case = validate_and_check(
+            kind.model,
+            data,
+            pack,
+            lambda c: (
+                kind.check(c, in_force(pack, kind.issued(c)), options) + language_problems(c, pack)
+            ),
+            source,
+        )
+    except CaseInvalid as err:
+        raise err.about(kind.name) from None
     pack = in_force(pack, kind.issued(case))
     return case, pack
 
