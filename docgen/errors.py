@@ -33,7 +33,7 @@ def without_notes(text: str) -> str:
 def cited(provision: str, practice: str = "") -> str:
     """A citation as a person reads it: a law's provision as it is, without the design
     notes; one that cites only the notes (a reading docgen chose) is the municipality's
-    ``practice`` ("Village of Homer practice") where the caller knows the municipality,
+    ``practice`` ("<the municipality> practice") where the caller knows the municipality,
     else nothing; a term of the model maintenance agreement is said so."""
     if provision == MODEL_TERM:
         return "a term of the model agreement"
