@@ -51,6 +51,7 @@ bench: setup-test
 	.venv/bin/python benchmarks/desk.py
 	.venv/bin/python benchmarks/batch_faults.py
 	.venv/bin/python -m benchmarks.register
+	.venv/bin/python -m benchmarks.register_import
 	.venv/bin/python -m benchmarks.due
 	.venv/bin/python -m benchmarks.year
 	.venv/bin/python -m benchmarks.service

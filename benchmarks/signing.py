@@ -26,7 +26,7 @@ from pathlib import Path
 
 from benchmarks.register import respondent_case
 from docgen import api
-from docgen.documents.base import Options
+from docgen.documents.kind import Options
 from docgen.register import Register
 from docgen.signing import keys
 from docgen.signing.check import check_signature

@@ -12,11 +12,13 @@ leaves no file behind.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from docgen.cases import labels
 from docgen.cases.loader import read_case_file
 from docgen.cases.validate import validate
 from docgen.documents import DOCUMENTS, get_kind
@@ -106,6 +108,38 @@ def check(kind: str, source: Source, options: Options | None = None) -> list[str
     spec = get_kind(kind)
     data, name = load(source)
     return check_case(spec, data, with_case_dir(options or Options(), source), name)
+
+
+def in_words(err: CaseInvalid, kind: str = "") -> CaseInvalid:
+    """A case's problems said as the desk says them, for the command line: each with its
+    field named by the form of the kind the error is about (``err.kind``, else ``kind``),
+    its label and place ("remedies[0].due" -> "Remedy 1, due"; docgen.cases.labels, the
+    desk's one source); as it is when neither is a kind of document."""
+    about = err.kind or kind
+    if about not in DOCUMENTS:
+        return err
+    return labels.reworded(err, get_kind(about).model)
+
+
+@contextmanager
+def said_in_words(kind: str) -> Iterator[None]:
+    """Within it, a case's problems (CaseInvalid) are said as the desk says them
+    (:func:`in_words`), naming the fields of ``kind``'s form unless the error knows the
+    kind it is about."""
+    try:
+        yield
+    except CaseInvalid as err:
+        raise in_words(err, kind) from None
+
+
+def warnings_in_words(kind: str, warnings: Iterable[str]) -> list[str]:
+    """A check's warnings as the desk says them: each field of ``kind``'s case named by its
+    label and place on the form ("owner.organized_in: not given" -> "Owner, organized in:
+    not given"), without the design notes' references."""
+    if kind not in DOCUMENTS:
+        return list(warnings)
+    model = get_kind(kind).model
+    return [labels.for_person(w, model) for w in warnings]
 
 
 def formats_from(spec: str | Iterable[str]) -> tuple[str, ...]:

@@ -79,6 +79,8 @@ class DocgenGroup(click.Group):
             raise click.UsageError(str(err), ctx) from None
         except Unanswered as err:
             fail(err, Exit.UNANSWERED)
+        except CaseInvalid as err:  # every command's, one place: in the form's words
+            fail(_in_words(err))
         except DocgenError as err:
             fail(err)
         except BrokenPipeError:
@@ -106,6 +108,18 @@ class DocgenGroup(click.Group):
                 ),
                 Exit.INTERNAL,
             )
+
+
+def _in_words(err: CaseInvalid) -> CaseInvalid:
+    """A case's problems as the desk says them, each field named by the form of the kind
+    the error is about (docgen.api.in_words): a command that builds a case from the
+    register (an escalation, a step after the notice) says them as `docgen issue` does."""
+    if not err.kind:
+        return err
+    # api loads pydantic, yaml (+180 ms): loaded on a refusal only, never at the start
+    from docgen import api
+
+    return api.in_words(err)
 
 
 def _options(**kw: Any) -> Any:
@@ -308,18 +322,19 @@ def render(
             raise click.UsageError("missing CASE (or use --blank --jurisdiction J)")
         if jurisdiction:
             raise click.UsageError("--jurisdiction goes with --blank; a case file names its own")
-        result = api.render(
-            kind,
-            case,
-            api.formats_from(fmt),
-            out,
-            options,
-            pdf_variant,
-            split=split,
-            force=force,
-            copies=copies,
-        )
-    _warn(result.document.warnings)
+        with api.said_in_words(kind):  # each field named as the desk's form names it
+            result = api.render(
+                kind,
+                case,
+                api.formats_from(fmt),
+                out,
+                options,
+                pdf_variant,
+                split=split,
+                force=force,
+                copies=copies,
+            )
+    _warn(api.warnings_in_words(kind, result.document.warnings))
     for path in result.files:
         click.echo(str(path))
 
@@ -328,29 +343,23 @@ def render(
 @click.argument("kind")
 @click.argument("case", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
-    "--labels",
-    "words",
+    "--paths",
     is_flag=True,
-    help="name each field by its label and place on the desk's form (Remedy 1, measure), "
-    "as a clerk reads it, instead of its path (remedies[0].measure)",
+    help="name each field by its path in the case file (remedies[0].measure), for whoever "
+    "writes case files, instead of its label and place on the desk's form (Remedy 1, measure)",
 )
-def check(kind: str, case: Path, words: bool) -> None:
+# --labels: the default since the command line says what the desk says; kept for scripts
+@click.option("--labels", is_flag=True, hidden=True, expose_value=False)
+def check(kind: str, case: Path, paths: bool) -> None:
     """Validate CASE for KIND: every problem listed, exit 1 if any."""
     # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
 
     try:
         warnings = api.check(kind, case)
-    except CaseInvalid as err:
-        if not words:
-            raise
-        # cases.labels and others load pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
-        from docgen.cases import labels
-        from docgen.documents import get_kind
-
-        model = get_kind(kind).model
-        raise CaseInvalid(err.problems, err.source, lambda p: labels.in_words(p, model)) from None
-    _warn(warnings)
+    except CaseInvalid as err:  # each field named by its form's words, or by its path
+        raise (err.about("") if paths else api.in_words(err, kind)) from None
+    _warn(warnings if paths else api.warnings_in_words(kind, warnings))
     click.echo(f"{case}: ok for {kind}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
 
 
@@ -359,10 +368,15 @@ def check(kind: str, case: Path, words: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="one JSON object (the scripts' contract)")
 def penalty(case: Path, as_json: bool) -> None:
     """The penalty computation (§ 228-79C(4)) on its own."""
-    # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
+    # api and others load pydantic, yaml (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
+    from docgen.cases import labels
+    from docgen.cases.penalty import PenaltyInput
 
-    result = api.penalty(case)
+    try:
+        result = api.penalty(case)
+    except CaseInvalid as err:  # each field named by its label, as the desk names it
+        raise labels.reworded(err, PenaltyInput) from None
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return

@@ -45,12 +45,13 @@ def run(out: Path, fmt: str = "all", echo: Callable[[str], None] = print) -> int
         try:
             # samples, not served documents: a newer docgen's output replaces the last run's
             options = Options(layout=layout)
-            result = api.render(kind, path, formats, out / kind, options, force=True)
+            with api.said_in_words(kind):  # each field named as the desk's form names it
+                result = api.render(kind, path, formats, out / kind, options, force=True)
         except DocgenError as err:
             failures += 1
             echo(f"FAILED {kind} {path.name}: {err}")
             continue
-        for warning in result.document.warnings:
+        for warning in api.warnings_in_words(kind, result.document.warnings):
             echo(f"warning: {path.name}: {warning}")
         label = f"{kind} ({layout})" if layout else kind
         echo(f"{label:<26} {path.name:<36} -> {', '.join(p.name for p in result.files)}")

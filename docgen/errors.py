@@ -2,25 +2,68 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
+# A reference to the project's design notes behind a rule ("LAW.md § 3", "LAW.md §§ 3,
+# 10", "LAW.md § 2(a)", "LAW.md § 4, reading 11"): for the reader of the code, never for a
+# person reading a message, who reads the law's provision or the municipality's practice.
+_NOTE = (
+    r"LAW\.md ?§§? ?\d+(?: ?\([a-z]\))?(?:(?:, | and )(?:§ ?)?\d+(?:\([a-z]\))?)*"
+    r"(?:, reading \d+)?"
+)
+_NOTES = re.compile(
+    rf" ?\({_NOTE}\)"  # "(LAW.md § 3)", whole
+    rf"|(?<=\(){_NOTE}(?:: |; )"  # "(LAW.md § 2(a): the document names ...)"
+    rf"|(?:[;:,] ?| ){_NOTE}"  # "§ 228-79C(2); LAW.md § 3"
+    rf"|^{_NOTE}(?:: |; | )?"  # "LAW.md § 13", alone or leading
+)
+# The model maintenance agreement's terms are the law's schedule, not a provision.
+MODEL_TERM = "model term"
+
+
+def without_notes(text: str) -> str:
+    """``text`` without its references to the design notes ("(§ 228-79C(2); LAW.md § 3)"
+    -> "(§ 228-79C(2))"; "is refused (LAW.md § 9)" -> "is refused")."""
+    stripped, found = _NOTES.subn("", text)
+    return stripped.replace(" ()", "").replace("()", "") if found else text
+
+
+def cited(provision: str, practice: str = "") -> str:
+    """A citation as a person reads it: a law's provision as it is, without the design
+    notes; one that cites only the notes (a reading docgen chose) is the municipality's
+    ``practice`` ("<the municipality> practice") where the caller knows the municipality,
+    else nothing; a term of the model maintenance agreement is said so."""
+    if provision == MODEL_TERM:
+        return "a term of the model agreement"
+    law = without_notes(provision)
+    return law if law or not provision else practice
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a case: the field path, what is wrong, the provision behind it."""
+    """One thing wrong with a case: the field path, what is wrong, the provision behind it.
+    Said (``str``) with the provision as a person reads it (:func:`cited`)."""
 
     field: str
     message: str
     provision: str = ""
 
     def __str__(self) -> str:
-        text = f"{self.field}: {self.message}" if self.field else self.message
-        return f"{text} ({self.provision})" if self.provision else text
+        message = without_notes(self.message)
+        text = f"{self.field}: {message}" if self.field else message
+        provision = cited(self.provision)
+        return f"{text} ({provision})" if provision else text
 
 
 class DocgenError(Exception):
-    """Root of every error docgen reports to a user (exit code 1, no traceback)."""
+    """Root of every error docgen reports to a user (exit code 1, no traceback). Said
+    (``str``) without the design notes a message's rule was written from: the person reads
+    the law's provision (:func:`without_notes`)."""
+
+    def __str__(self) -> str:
+        return without_notes(super().__str__())
 
 
 class CaseFileError(DocgenError):
@@ -28,19 +71,32 @@ class CaseFileError(DocgenError):
 
 
 class CaseInvalid(DocgenError):
-    """The case was read but breaks one or more rules; carries every problem at once."""
+    """The case was read but breaks one or more rules; carries every problem at once.
+    ``kind``: the kind of document whose case the problems' fields belong to, where the
+    one raising it knows ("" otherwise), so whoever says it to a person names each field
+    by that kind's form (docgen.api.in_words)."""
 
     def __init__(
-        self, problems: list[Problem], source: str = "", said: Callable[[Problem], str] = str
+        self,
+        problems: list[Problem],
+        source: str = "",
+        said: Callable[[Problem], str] = str,
+        kind: str = "",
     ):
         self.problems = list(problems)
         self.source = source
+        self.kind = kind
+        self._said = said
         lines = [said(p) for p in self.problems]
         head = f"{source}: " if source else ""
         count = len(lines)
         super().__init__(
             f"{head}{count} problem{'s' if count != 1 else ''}:\n  " + "\n  ".join(lines)
         )
+
+    def about(self, kind: str) -> CaseInvalid:
+        """The same problems, known to be about a case of ``kind``."""
+        return CaseInvalid(self.problems, self.source, self._said, kind)
 
 
 class UnsupportedKind(DocgenError):

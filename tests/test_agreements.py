@@ -366,7 +366,7 @@ def sample(juris: str = "homer", owner: str = "llc-two-signers") -> dict:
 
 @pytest.mark.parametrize(
     ("juris", "provision"),
-    [("homer", "model term"), ("macedon", "model term")],
+    [("homer", "a term of the model agreement"), ("macedon", "a term of the model agreement")],
 )
 @pytest.mark.parametrize("kind", KINDS)
 def test_inspection_interval_over_five_years_is_an_error(kind, juris, provision):
@@ -451,7 +451,8 @@ def test_cli_reports_the_error_without_a_traceback(tmp_path):
     path = write_case(tmp_path, yaml.safe_dump(data, allow_unicode=True))
     run = docgen("render", "maintenance-agreement", path, "-o", f"{tmp_path}/", cwd=ROOT)
     assert run.returncode == 1
-    assert "inspection.interval_years: 7 years" in run.stderr and "Traceback" not in run.stderr
+    assert "Inspection, years between inspections: 7 years" in run.stderr
+    assert "(a term of the model agreement)" in run.stderr and "Traceback" not in run.stderr
     assert not list(tmp_path.glob("*.pdf"))
 
 

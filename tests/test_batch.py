@@ -222,7 +222,7 @@ def test_one_bad_case_among_ten(tmp_path: Path) -> None:
     assert not any("PS-2026-0006" in name for name in written)
     assert not [p for p in out.iterdir() if p.name.startswith(".") or p.suffix == ".part"]
     assert f"FAILED {cases / 'case-06.yaml'}: " in result.output
-    assert "offense.committed" in result.output and "not a real calendar date" in result.output
+    assert "Offense, committed: " in result.output and "not a real calendar date" in result.output
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["failed"][0]["source"] == str(cases / "case-06.yaml")
     assert len(manifest["files"]) == 18
@@ -268,7 +268,7 @@ def test_csv_batch_reports_rows(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = run_cli(KIND, str(path), "-o", str(out), "-f", "html", "-j", "1")
     assert result.exit_code == 1
-    assert f"FAILED {path}:3: " in result.output and "recipient.role" in result.output
+    assert f"FAILED {path}:3: " in result.output and "Recipient, role: " in result.output
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert sorted(f["source"] for f in manifest["files"]) == [f"{path}:2", f"{path}:4"]
 

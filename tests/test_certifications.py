@@ -421,7 +421,7 @@ def test_cli_blank_split_and_check(tmp_path):
     run = docgen("render", KIND, HOMER, "--split", "-f", "docx", "-o", tmp_path / "split")
     assert run.returncode == 0, run.stderr
     assert len(list((tmp_path / "split").glob("*.docx"))) == 3
-    assert "warning: contractors[1].trained_contractor.trained" in run.stderr
+    assert "warning: Contractor 2, trained contractor, trained: Dale Hinman" in run.stderr
 
     run = docgen("check", KIND, HOMER)
     assert run.returncode == 0
@@ -448,7 +448,7 @@ def test_cli_bad_phone_exits_1_and_writes_nothing(tmp_path):
     bad.write_text(HOMER.read_text().replace("phone: 607.555.0142", "phone: 555-0142"))
     run = docgen("render", KIND, bad, "-o", f"{tmp_path}/out/")
     assert run.returncode == 1
-    assert "contractors[0].phone" in run.stderr and "§ 228-78B(4)(b)" in run.stderr
+    assert "Contractor 1, phone: " in run.stderr and "§ 228-78B(4)(b)" in run.stderr
     assert not (tmp_path / "out").exists()
 
 

@@ -41,7 +41,7 @@ def test_bad_case_exits_1_naming_the_field_and_writes_nothing(tmp_path):
     ):
         run = docgen(*args)
         assert run.returncode == 1, args
-        assert "violations[0].continued_through" in run.stderr and "§ 228-79C(4)" in run.stderr
+        assert "Violation 1, continued through: " in run.stderr and "§ 228-79C(4)" in run.stderr
         assert "Traceback" not in run.stderr
     assert not out.exists() or list(out.iterdir()) == []
 

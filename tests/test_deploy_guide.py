@@ -35,6 +35,7 @@ from conftest import ROOT
 from tests.desk_server import csrf_of, free_port
 from tests.helpers import pgserver
 from tests.helpers.caddy import Caddy, start_caddy
+from tests.helpers.guides import guide_blocks
 from tests.helpers.register_cases import notice
 from tests.helpers.tools import need
 from tests.helpers.wheels import environment, pip_install
@@ -48,41 +49,6 @@ SERVER_PATHS = (
 PLACEHOLDER_BACKUP = re.compile(r"\S*/var/backups/docgen/docgen-2026-12-01-023000\.backup")
 PLACEHOLDER_WHEEL = re.compile(r"\S*/root/docgen-[\w.]+-py3-none-any\.whl")
 PLACEHOLDER_NOTICE = "/path/to/a/served/notice.pdf"
-
-
-@dataclass
-class Block:
-    commands: list[str]
-    only: str | None  # "sqlite" / "postgresql": a block for that register only
-
-
-def guide_blocks(text: str) -> list[Block]:
-    """The guide's ```sh blocks in order, as commands (a line continued with a backslash
-    is one command; a here-document is part of its command)."""
-    blocks = []
-    for match in re.finditer(r"(?:<!-- guide: (\w+) -->\s*\n)?([ \t]*)```sh\n(.*?)```", text, re.S):
-        only, indent, body = match.groups()
-        lines = [line.removeprefix(indent) for line in body.splitlines()]
-        commands, pending, heredoc = [], "", None
-        for line in lines:
-            if heredoc is not None:
-                pending += "\n" + line
-                if line.strip() == heredoc:
-                    commands.append(pending)
-                    pending, heredoc = "", None
-                continue
-            pending = f"{pending} {line.rstrip(chr(92))}" if pending else line.rstrip("\\")
-            if line.endswith("\\"):
-                continue
-            found = re.search(r"<<'?(\w+)'?", pending)
-            if found:
-                heredoc = found.group(1)
-                continue
-            if pending.strip() and not pending.strip().startswith("#"):
-                commands.append(pending.strip())
-            pending = ""
-        blocks.append(Block(commands, only))
-    return blocks
 
 
 @dataclass

@@ -5,6 +5,8 @@ search box and the clerk's guide promise (the site was registered without its ta
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from desk_browser import axe_violations, sign_in
@@ -110,6 +112,18 @@ def test_certified_mail_chosen_shows_the_article_number(page, notice):
 PHONE = {"width": 390, "height": 844}
 
 
+@contextmanager
+def on_a_phone(browser, desk, user: str) -> Iterator:
+    """A page at a phone's width, ``user`` signed in; its context closed after."""
+    context = browser.new_context(base_url=desk.url, viewport=PHONE)
+    try:
+        page = context.new_page()
+        sign_in(page, user)
+        yield page
+    finally:
+        context.close()
+
+
 def test_the_notice_of_deficiency_is_dated_on_the_desk_never_after_today(browser, desk):
     """An inspection six days ago found deficiencies due two days ago: a notice dated today
     is refused (its corrective dates past), so the officer dates it, on the phone, the day
@@ -130,10 +144,7 @@ def test_the_notice_of_deficiency_is_dated_on_the_desk_never_after_today(browser
         report = reg.issue(
             "inspection-report", {**case, "findings": findings}, formats=("html",), by="otto"
         ).number
-    context = browser.new_context(base_url=desk.url, viewport=PHONE)
-    page = context.new_page()
-    try:
-        sign_in(page, "otto")
+    with on_a_phone(browser, desk, "otto") as page:
         page.goto(f"/documents/{report}")
         dated = page.get_by_label("Date of the notice of deficiency")
         expect(dated).to_have_value(str(TODAY))  # today unless the officer says otherwise
@@ -150,8 +161,6 @@ def test_the_notice_of_deficiency_is_dated_on_the_desk_never_after_today(browser
         day = inspected + timedelta(days=1)
         expect(page.locator("main")).to_contain_text(f"{day:%B} {day.day}, {day.year}")
         assert axe_violations(page) == []
-    finally:
-        context.close()
 
 
 def test_a_try_out_desk_prints_the_address_it_listens_on(browser, desk):
@@ -267,10 +276,7 @@ def test_a_stop_work_order_from_a_notice_without_a_landowner_is_a_draft_asking_f
             ],
         }
         reg.issue("inspection-report", again, formats=("html",), by="otto")
-    context = browser.new_context(base_url=desk.url, viewport=PHONE)
-    page = context.new_page()
-    try:
-        sign_in(page, "otto")
+    with on_a_phone(browser, desk, "otto") as page:
         page.goto(f"/documents/{notice}")
         page.get_by_role("button", name="Stop-work order from this notice of deficiency").click()
         expect(page).to_have_url(re.compile(r"/drafts/\d+$"))
@@ -296,5 +302,162 @@ def test_a_stop_work_order_from_a_notice_without_a_landowner_is_a_draft_asking_f
         expect(summary).to_contain_text("Violation 2, provision: missing")
         assert not re.search(r"\w+\[\d+\]|copies_to|SWPPP requirement", summary.inner_text())
         assert axe_violations(page) == []
-    finally:
-        context.close()
+
+
+def test_a_penalty_statement_from_a_notice_is_a_draft_asking_what_it_lacks(browser, desk):
+    """The next step from a notice of violation (§ 228-79C(4)): its penalty statement opens
+    dated today, the recipient, site, violations and notice filled in and the penalty
+    computed at once; what the register cannot know (who signs it: this officer's name is
+    not on their account) is asked for beside its field in the form's words, focus on it.
+    Before, the draft opened undated, with no figure and nothing marked: "Fix the problems
+    the law finds first" named none until the officer pressed Save and check."""
+    from docgen.desk.base.forms import input_id
+    from docgen.register import Register
+    from tests.helpers.inspection_cases import TODAY
+    from tests.helpers.vocabulary import code_words
+
+    with Register.open(desk.database) as reg:
+        number = reg.issue("notice-of-violation", case(str(TODAY)), formats=("html",)).number
+    with on_a_phone(browser, desk, "otto") as page:
+        page.goto(f"/documents/{number}")
+        page.get_by_role("button", name="Penalty statement from this notice of violation").click()
+        expect(page).to_have_url(re.compile(r"/drafts/\d+$"))
+        expect(page.locator(f"#{input_id('issued')}")).to_have_value(str(TODAY))
+        expect(page.locator(f"#{input_id('notice')}")).to_have_value(number)
+        expect(page.locator(f"#{input_id('recipient.name')}")).to_have_value(
+            "Tioughnioga Ridge Development LLC"
+        )
+        expect(page.locator(f"#{input_id('violations[0].provision')}")).to_have_value(
+            "§ 228-78B(1)"
+        )
+        expect(page.locator("[data-figure=offense]")).to_have_text("1")  # computed at once
+        summary = page.locator("#error-summary")
+        expect(summary).to_contain_text("Officer")
+        name = page.locator(f"#{input_id('officer.name')}")
+        expect(name).to_be_focused()  # the question answered next
+        name.fill("Dana R. Whitcomb")
+        page.locator(f"#{input_id('officer.title')}").fill("Code Enforcement Officer")
+        page.get_by_role("button", name="Save and check").first.click()
+        expect(page.locator("#error-summary")).to_have_count(0)
+        assert code_words(page.locator("main").inner_text()) == []
+        assert axe_violations(page) == []
+
+
+def asked_again(page, field, typed: str, button: str, question: str):
+    """``typed`` in ``field`` and ``button`` pressed: the step is refused and asks again,
+    the field marked and focused with what was typed, its question beside it (returned)."""
+    beside = page.locator(f"#{field.get_attribute('id')}-error")
+    field.fill(typed)
+    page.get_by_role("button", name=button).click()
+    expect(field).to_be_focused()
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_value(typed)
+    expect(beside).to_contain_text(question)
+    return beside
+
+
+def test_a_lifting_refused_asks_for_what_the_order_lacks_on_its_page(browser, desk):
+    """Lifting a stop-work order (§ 228-79C(2)) from its page on a phone: refused while the
+    order has no service, the page asks for that service on its own form above (its date
+    marked, the question beside it, focus there) and keeps the lifting's date typed; once
+    served, a date before the service is refused with the lifting's date marked, the
+    question it asks and the refusal in the form's label with the law's citation; the day
+    given, the order is lifted. Before, both were a line at the page's top and focus stayed
+    on the button."""
+    from datetime import timedelta
+
+    from desk_server import typed_sample
+
+    from docgen.register import Register
+    from tests.helpers.inspection_cases import TODAY
+    from tests.helpers.vocabulary import code_words
+
+    order, _ = typed_sample("stop-work-order", "homer-unpermitted-grading")
+    day = TODAY - timedelta(days=5)
+    order = {k: v for k, v in order.items() if k not in ("number", "served")}
+    order |= {"issued": str(day), "effective": str(day)}
+    order["violations"][0]["observed"] = str(day - timedelta(days=1))
+    with Register.open(desk.database) as reg:
+        number = reg.issue("stop-work-order", order, formats=("html",), by="otto").number
+    lift = "Lift: issue the notice lifting the order"
+    with on_a_phone(browser, desk, "otto") as page:
+        page.goto(f"/documents/{number}")
+        page.locator("#l-date").fill(str(TODAY))
+        page.get_by_role("button", name=lift).click()
+        served = page.locator("#s-date")  # the service form's date: what is missing
+        expect(served).to_be_focused()
+        expect(served).to_have_attribute("aria-invalid", "true")
+        beside = page.locator("#s-date-error")
+        expect(beside).to_contain_text("When was this order served?")
+        expect(beside).to_contain_text(f"{number} has no recorded service that stands")
+        expect(page.locator("#l-date")).to_have_value(str(TODAY))  # kept as typed
+        assert code_words(page.locator("main").inner_text()) == []
+        assert axe_violations(page) == []
+
+        with Register.open(desk.database) as reg:
+            reg.record_service(number, service_of("personal-delivery", day))
+        page.goto(f"/documents/{number}")
+        early, dated = str(day - timedelta(days=1)), page.locator("#l-date")
+        asked = "On what day was compliance confirmed?"
+        beside = asked_again(page, dated, early, lift, asked)
+        expect(beside).to_contain_text(
+            f"Date compliance was confirmed and the order lifted: {early}: before service of "
+            f"{number} was complete"
+        )
+        expect(beside).to_contain_text("(§ 228-79C(2))")
+        said = beside.inner_text()
+        assert "--date" not in said and "LAW.md" not in said and code_words(said) == []
+        assert axe_violations(page) == []
+        dated.fill(str(TODAY))
+        page.get_by_role("button", name=lift).click()
+        expect(page).to_have_url(re.compile(r"/documents/SWL-\d{4}-\d{4}$"))
+
+
+def test_an_approval_refused_for_its_date_asks_it_again_on_the_reinspection(browser, desk):
+    """The approval of corrected work (§ 228-79A(1)) made from a reinspection's page on a
+    phone: dated before the notice's service and the reinspection, it is refused with the
+    form shown again, its date marked and focused, the question it asks beside it and each
+    refusal under the form's own label ("Date of the approval of corrected work") with the
+    law's citation, never the command line's --date; dated today, it is issued. Before,
+    the register's "--date ...: before ... was served" at the page's top, nothing marked."""
+    import copy
+    from datetime import timedelta
+
+    from docgen.register import Register
+    from docgen.register.matter.inspections import notify_deficiency
+    from tests.helpers.inspection_cases import INSPECTION, TODAY
+    from tests.helpers.vocabulary import code_words
+
+    day, served, seen = (TODAY - timedelta(days=n) for n in (10, 8, 2))
+    findings = copy.deepcopy(INSPECTION["findings"])
+    for finding in findings:
+        if "due" in finding:
+            finding["due"] = str(TODAY + timedelta(days=10))
+    first = {**INSPECTION, "issued": str(day), "inspected": str(day), "findings": findings}
+    with Register.open(desk.database) as reg:
+        report = reg.issue("inspection-report", first, formats=("html",), by="otto").number
+        nod = notify_deficiency(reg, report, day, formats=("html",), by="otto").number
+        reg.record_service(nod, service_of("personal-delivery", served), formats=("html",))
+        fixed = {"found": "Fence reinstalled", "result": "satisfactory", "corrects": 1}
+        again = {**first, "issued": str(seen), "inspected": str(seen),
+                 "reinspects": {"notice": nod},
+                 "findings": [{"practice": "Silt fence", **fixed}]}  # fmt: skip
+        reinspection = reg.issue("inspection-report", again, formats=("html",), by="otto").number
+    approve = "Issue the approval of corrected work from this inspection report"
+    with on_a_phone(browser, desk, "otto") as page:
+        page.goto(f"/documents/{reinspection}")
+        dated = page.get_by_label("Date of the approval of corrected work")
+        early = str(day + timedelta(days=1))
+        asked = "On what day is the approval of corrected work dated?"
+        beside = asked_again(page, dated, early, approve, asked)
+        expect(beside).to_contain_text(
+            f"Date of the approval of corrected work: {early}: before {nod} was served"
+        )
+        expect(beside).to_contain_text(f"before the reinspection {reinspection}")
+        expect(beside).to_contain_text("(§ 228-79A(1))")
+        said = page.locator("main").inner_text()
+        assert "--date" not in said and "LAW.md" not in said and code_words(said) == []
+        assert axe_violations(page) == []
+        dated.fill(str(TODAY))
+        page.get_by_role("button", name=approve).click()
+        expect(page).to_have_url(re.compile(r"/documents/ACW-\d{4}-\d{4}$"))

@@ -175,14 +175,15 @@ def test_disposition_and_lift_refusals_are_in_words(desk):
     )
     lines = shown(early.text)
     readable(lines)
-    assert lines[0].startswith(
-        f"Date compliance was confirmed and the order lifted: 2026-12-01: {order} has no "
-        "recorded service"
-    )
+    # what the order lacks is its service, asked for beside the service form's date
+    assert lines[0] == "When was this order served? Record its service here; then lift it."
+    assert lines[1].startswith(f"{order} has no recorded service that stands")
     impossible = officer.post(
         f"/documents/{order}/lift", data={"date": "2026-02-29", "csrf_token": token}
     )
-    assert "29 February 2026 is not a real calendar date" in shown(impossible.text)[0]
+    lines = shown(impossible.text)
+    assert lines[0].startswith("On what day was compliance confirmed?")  # beside the date
+    assert "29 February 2026 is not a real calendar date" in lines[1]
 
 
 def test_the_users_form_lists_every_problem_at_once(desk):

@@ -58,7 +58,7 @@ def refusal(run, name: str) -> str:
     assert run.returncode == 1, (run.stdout, run.stderr)
     assert "Traceback" not in run.stderr
     message = " ".join(run.stderr.split())
-    assert f"easement.exhibit: {name!r} is not a file in the case file's folder" in message
+    assert f"Easement, exhibit: {name!r} is not a file in the case file's folder" in message
     return message.replace(repr(name), "NAME")
 
 
@@ -119,7 +119,7 @@ def test_a_pdf_exhibit_past_its_bounds_is_refused_before_it_is_drawn(bomb, tmp_p
     run = docgen("check", "maintenance-easement", case_naming(tmp_path, "map.pdf"))
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     message = " ".join(run.stderr.split())
-    assert "easement.exhibit: 'map.pdf' is a PDF" in message and expected in message, message
+    assert "Easement, exhibit: 'map.pdf' is a PDF" in message and expected in message, message
 
 
 def test_a_large_map_sheet_is_drawn_smaller_never_larger(tmp_path):

@@ -166,7 +166,7 @@ def test_control_character_through_the_cli(tmp_path):
     case.write_text(json.dumps(data), encoding="utf-8")  # JSON escapes it as \u0007
     run = docgen("render", kind, case, "-o", f"{tmp_path}/out/")
     assert run.returncode == 1
-    assert "recipient.name: contains the control character U+0007" in run.stderr
+    assert "Recipient, name: contains the control character U+0007" in run.stderr
     assert "Traceback" not in run.stderr
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
 

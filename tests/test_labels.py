@@ -1,7 +1,7 @@
 """The clerk's words: every problem a check finds in the sample cases, with fields removed,
 dates made impossible and choices made up, said with the form's labels and places (rows
-counted from 1), never a path, flag, key or slug; and `docgen check --labels` saying the
-same while the command line keeps paths by default."""
+counted from 1), never a path, flag, key or slug; and `docgen check` saying the same (the
+case file's paths only with --paths)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from docgen import api
 from docgen.cases import labels
 from docgen.cases.loader import read_case_file
 from docgen.documents import get_kind
-from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.errors import CaseInvalid, DocgenError, Problem, cited, without_notes
 from docgen.law.packs import load_pack
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,9 +121,9 @@ def _broken_notice(tmp_path: Path) -> Path:
     return case
 
 
-def test_check_with_labels_says_what_the_desk_says(tmp_path):
+def test_check_says_what_the_desk_says(tmp_path):
     case = _broken_notice(tmp_path)
-    result = docgen("check", "--labels", "notice-of-violation", case)
+    result = docgen("check", "notice-of-violation", case)
     assert result.returncode == 1
     cite = load_pack("homer").cite("enforcement.elements.remedies")
     assert f"Remedy 1, measure: missing. {cite} requires it." in result.stderr
@@ -133,10 +133,11 @@ def test_check_with_labels_says_what_the_desk_says(tmp_path):
     )
     assert "3 problems" in result.stderr
     assert developer_words(result.stderr.replace(str(case), "the case")) == []
+    assert docgen("check", "--labels", "notice-of-violation", case) == result  # as it was asked
 
 
-def test_check_keeps_the_paths_by_default(tmp_path):
-    result = docgen("check", "notice-of-violation", _broken_notice(tmp_path))
+def test_check_names_the_case_files_paths_when_asked(tmp_path):
+    result = docgen("check", "--paths", "notice-of-violation", _broken_notice(tmp_path))
     assert result.returncode == 1
     assert "remedies[0].measure: is required" in result.stderr
     assert "recipient.role:" in result.stderr and dotted(("served", "date")) in result.stderr
@@ -166,3 +167,11 @@ def test_the_design_notes_are_not_cited_to_the_clerk():
     assert labels.without_notes("(CPLR 2103(b)(2), by analogy; LAW.md § 2)") == (
         "(CPLR 2103(b)(2), by analogy)"
     )
+    # Every way the register's refusals cite the notes (docgen.errors.cited, one place).
+    assert cited("§ 228-79C(4); LAW.md § 4, reading 13") == "§ 228-79C(4)"
+    assert cited("x; LAW.md § 2; LAW.md § 10") == "x" and cited("LAW.md § 2, § 9") == ""
+    assert cited("LAW.md §§ 3, 10", "Village of Homer practice") == "Village of Homer practice"
+    assert cited("model term") == "a term of the model agreement"
+    kept = "keep it (LAW.md § 2(a): the document names whom the register holds it against)"
+    assert without_notes(kept) == "keep it (the document names whom the register holds it against)"
+    assert str(Problem("date", "x (LAW.md § 3)", "LAW.md § 3")) == "date: x"

@@ -155,8 +155,8 @@ def test_empty_lists_are_missing_elements_too(tmp_path):
     data = case_data(SECOND) | {"violations": [], "remedies": []}
     code, out = cli("check", KIND, write_yaml(tmp_path, data))
     assert code == 1
-    assert "remedies: missing (d)" in out and "(§ 228-79C(1)(d))" in out
-    assert "violations: missing (c)" in out and "(§ 228-79C(1)(c))" in out
+    assert "Remedies: missing (d)" in out and "(§ 228-79C(1)(d))" in out, out
+    assert "Violations: missing (c)" in out and "(§ 228-79C(1)(c))" in out
 
 
 def test_every_problem_at_once(tmp_path):
@@ -189,18 +189,18 @@ def test_a_notice_renders_before_service_and_says_when_service_is_complete(tmp_p
 
 
 WRONG = [
-    ("remedies", lambda d: d["remedies"][0].update(due="2026-11-02"), "remedies[0].due", "(d)"),
-    ("served", lambda d: d["served"].update(date="2026-11-02"), "served.date", "(f)"),
+    ("remedies", lambda d: d["remedies"][0].update(due="2026-11-02"), "Remedy 1, due", "(d)"),
+    ("served", lambda d: d["served"].update(date="2026-11-02"), "Served, date of service", "(f)"),
     (
         "observed",
         lambda d: d["violations"][1].update(observed="2026-11-04"),
-        "violations[1].observed",
+        "Violation 2, observed",
         "(c)",
     ),
     (
         "penalty history",
         lambda d: d["violations"][0].update(continued_through="2026-09-01"),
-        "violations[0].continued_through",
+        "Violation 1, continued through",
         "(e)",
     ),
 ]

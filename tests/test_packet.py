@@ -103,12 +103,12 @@ def test_without_effective_there_is_no_stop_work_order(tmp_path):
 def test_stop_work_keys_without_effective_are_an_error(tmp_path):
     data = {k: v for k, v in case_data(PACKET).items() if k != "effective"}
     code, out = cli("check", "packet", write_yaml(tmp_path, data))
-    assert code == 1 and "effective: is required" in out and "§ 228-79C(2)" in out
+    assert code == 1 and "Effective: is required" in out and "§ 228-79C(2)" in out
 
 
 @pytest.mark.parametrize(
     ("change", "expected"),
-    [({"remedies": []}, "missing (d)"), ({"stray": 1}, "stray: is not a key")],
+    [({"remedies": []}, "missing (d)"), ({"stray": 1}, "Stray: is not a key")],
 )
 def test_packet_checks_the_notice_and_writes_nothing(tmp_path, change, expected):
     data = case_data(PACKET) | change

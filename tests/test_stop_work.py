@@ -109,22 +109,30 @@ def test_unknown_layout_is_a_clear_error():
 
 
 @pytest.mark.parametrize(
-    ("change", "field"),
+    ("change", "field", "label"),
     [
-        (lambda d: d.update(effective="2026-11-01"), "effective"),
-        (lambda d: d["contact"].update(phone="555-0142"), "contact.phone"),
-        (lambda d: d.pop("contact"), "contact"),
-        (lambda d: d["remedies"][0].update(due="2026-11-01"), "remedies[0].due"),
-        (lambda d: d["violations"][0].update(observed="2026-11-20"), "violations[0].observed"),
-        (lambda d: d["served"].pop("date"), "served.date"),
-        (lambda d: d.update(site={"tax_map": "67.07-3-12"}), "site"),
+        (lambda d: d.update(effective="2026-11-01"), "effective", "Effective"),
+        (lambda d: d["contact"].update(phone="555-0142"), "contact.phone", "Contact, phone"),
+        (lambda d: d.pop("contact"), "contact", "Contact"),
+        (lambda d: d["remedies"][0].update(due="2026-11-01"), "remedies[0].due", "Remedy 1, due"),
+        (
+            lambda d: d["violations"][0].update(observed="2026-11-20"),
+            "violations[0].observed",
+            "Violation 1, observed",
+        ),
+        (lambda d: d["served"].pop("date"), "served.date", "Served, date of service"),
+        (lambda d: d.update(site={"tax_map": "67.07-3-12"}), "site", "Site"),
     ],
 )
-def test_check_errors(tmp_path, change, field):
+def test_check_errors(tmp_path, change, field, label):
+    """Each problem names its field as the desk's form does; with --paths (for whoever
+    writes case files), by its path in the case file."""
     data = case_data(DEFAULT)
     change(data)
     code, out = cli("check", KIND, write_yaml(tmp_path, data))
-    assert code == 1 and f"{field}:" in out and "§ 228-79C(2)" in out, out
+    assert code == 1 and f"  {label}:" in out and "§ 228-79C(2)" in out, out
+    code, out = cli("check", KIND, write_yaml(tmp_path, data), "--paths")
+    assert code == 1 and f"  {field}:" in out and "§ 228-79C(2)" in out, out
 
 
 def test_macedon_has_no_stop_work_order(tmp_path):

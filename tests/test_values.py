@@ -131,7 +131,7 @@ def test_a_name_that_prints_nothing_is_missing_and_check_says_so(tmp_path, text)
     case = write_case(tmp_path, PENALTY.replace("name: Dana R. Whitcomb", f'name: "{text}"'))
     run = docgen("check", "penalty-statement", case)
     assert run.returncode == 1
-    assert "officer.name: is missing: it is empty or only invisible characters" in run.stderr
+    assert "Officer, name: is missing: it is empty or only invisible characters" in run.stderr
 
 
 def test_a_name_with_an_invisible_character_inside_is_kept(tmp_path):

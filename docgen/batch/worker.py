@@ -97,22 +97,23 @@ def render_case(
     try:
         clock = _Stopwatch()
         # "html" is validation and the template; the standalone HTML's step is its own lap
-        done, outcome.blobs = api.render_bytes(
-            job.kind,
-            case.data if case.data is not None else case.path or "",
-            job.formats,
-            job.options(case_dir),
-            job.pdf_variant,
-            lap=lambda stage: clock.lap(outcome, stage),
-            name=case.source,
-        )
+        with api.said_in_words(job.kind):  # each field named as the desk's form names it
+            done, outcome.blobs = api.render_bytes(
+                job.kind,
+                case.data if case.data is not None else case.path or "",
+                job.formats,
+                job.options(case_dir),
+                job.pdf_variant,
+                lap=lambda stage: clock.lap(outcome, stage),
+                name=case.source,
+            )
         doc = done.document
         if done.review is not None:
             outcome.review_blobs = {
                 fmt: api.to_bytes(done.review, fmt, job.pdf_variant) for fmt in job.formats
             }
         outcome.stem = safe_name(doc.filename, fallback=safe_name(case.name, fallback=job.kind))
-        outcome.warnings = [*doc.warnings, *_LOG.messages]
+        outcome.warnings = [*api.warnings_in_words(job.kind, doc.warnings), *_LOG.messages]
     except DocgenError as err:
         outcome.error = with_source(str(err), case.source)
         outcome.blobs = {}

@@ -201,8 +201,14 @@ Money = Annotated[Decimal, BeforeValidator(_money)]
 
 
 def _jurisdiction(value: Any) -> Any:
-    if not isinstance(value, str) or value.strip().lower() not in pack_names():
-        raise ValueError(f"{value!r} is not a known jurisdiction ({', '.join(pack_names())})")
+    return known_jurisdiction(value, pack_names())
+
+
+def known_jurisdiction(value: Any, names: list[str]) -> str:
+    """``value`` as a pack's id, one of ``names`` (the packs listed, once for a file of
+    many rows), or ValueError naming them."""
+    if not isinstance(value, str) or value.strip().lower() not in names:
+        raise ValueError(f"{value!r} is not a known jurisdiction ({', '.join(names)})")
     return value.strip().lower()
 
 

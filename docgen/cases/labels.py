@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from docgen.errors import Problem
+from docgen.errors import CaseInvalid, Problem, cited, without_notes
 
 # A choice whose value is not plain words (a slug or an abbreviation), in words; any other
 # value is said with its dashes and underscores as spaces.
@@ -130,33 +130,64 @@ def choices_at(model: type[BaseModel], path: str) -> list[str]:
     return _literals(info.annotation) if info is not None else []
 
 
-# A reference to the design notes behind a rule: for the reader of the code, not the clerk.
-_NOTE = r"LAW\.md § \d+(?:, reading \d+)?"
-_NOTES = re.compile(rf" ?\({_NOTE}\)|;? ?{_NOTE}")
-
-
-def without_notes(text: str) -> str:
-    """``text`` without its references to the design notes ("(§ 228-79C(2); LAW.md § 3)"
-    -> "(§ 228-79C(2))")."""
-    return _NOTES.sub("", text).replace(" ()", "")
-
-
 def said(problem: Problem, model: type[BaseModel]) -> str:
-    """What is wrong, in the clerk's words (beside the field, whose label is shown)."""
-    problem = Problem(
-        problem.field, without_notes(problem.message), without_notes(problem.provision)
-    )
+    """What is wrong, in the clerk's words (beside the field, whose label is shown), its
+    provision cited as a person reads it (docgen.errors.cited: never the design notes)."""
+    problem = Problem(problem.field, without_notes(problem.message), cited(problem.provision))
     message = for_person(problem.message, model)
     if message == "is required" or message.startswith("is required: "):
         rest = message.removeprefix("is required").removeprefix(": ")
-        why = f"{problem.provision} requires it" if problem.provision else "it is required"
+        why = f"{capital(problem.provision)} requires it" if problem.provision else "it is required"
         return f"missing. {capital(rest) + '; ' if rest else ''}{why}."
-    if message.startswith("Input should be "):  # a choice not among the list's
-        message = "choose one of " + message.removeprefix("Input should be ")
-    for value in choices_at(model, problem.field):
+    choices = choices_at(model, problem.field)
+    if message.startswith("Input should be "):
+        message = _should_be(message, model, problem.field, bool(choices))
+    if message.startswith("String should match pattern "):  # said by what the field is
+        info = _field_at(model, problem.field)
+        what = info.description if info is not None else ""
+        message = f"should be: {what}" if what else "is not written as this field is"
+    message = message.replace("String should have ", "should have ")
+    for value in choices:
         quoted = rf"'{re.escape(value)}'|(?<![\w'-]){re.escape(value)}(?![\w'-])"
         message = re.sub(quoted, choice(value).lower(), message)
     return f"{message} ({problem.provision})" if problem.provision else message
+
+
+# What a value of the wrong type is said to be (pydantic's "Input should be a valid list;
+# found str", docgen.cases.validate) in the clerk's words.
+_TYPE = re.compile(r"^Input should be (?P<wanted>.+?)(?:; found (?P<found>\w+))?$")
+_WANTED = {
+    "a valid string": "text",
+    "a valid list": "a list",
+    "a valid integer": "a whole number",
+    "a valid number": "a number",
+    "a valid decimal": "a number",
+    "a valid boolean": "yes or no",
+    "a valid date": "a date",
+    "a valid dictionary": "a group of fields",
+}
+_FOUND = {"str": "text", "int": "a number", "float": "a number", "Decimal": "a number",
+          "bool": "yes or no", "list": "a list", "dict": "a group of fields",
+          "NoneType": "nothing", "date": "a date"}  # fmt: skip
+
+
+def _should_be(message: str, model: type[BaseModel], path: str, chosen: bool) -> str:
+    """pydantic's "Input should be ..." as the clerk reads it: "choose one of ..." for a
+    choice; "should be its parts (name, title), not text" for a group of fields given as
+    one value; "should be a list, not text"."""
+    found = _TYPE.match(message)
+    if found is None:
+        return message
+    wanted, given = found["wanted"], found["found"]
+    if chosen:  # a value not among the field's choices
+        return f"choose one of {wanted}"
+    info = _field_at(model, path)
+    group = model_in(info.annotation) if info is not None else None
+    if wanted.startswith("a valid dictionary") and group is not None:
+        parts = [label(k, i) for k, i in group.model_fields.items() if i.is_required()]
+        wanted = f"its parts ({', '.join(parts)})" if parts else "its parts"
+    words = f"should be {_WANTED.get(wanted, wanted)}"
+    return f"{words}, not {_FOUND.get(given, given)}" if given else words
 
 
 # A case field's path as a check writes it ("remedies[0].due", "owner.organized_in",
@@ -198,3 +229,9 @@ def in_words(problem: Problem, model: type[BaseModel]) -> str:
     """The whole problem as the clerk reads it: "Remedy 1, measure: missing. ..."."""
     text = said(problem, model)
     return f"{place(model, problem.field)}: {text}" if problem.field else capital(text)
+
+
+def reworded(err: CaseInvalid, model: type[BaseModel]) -> CaseInvalid:
+    """``err`` with each problem said as the desk says it (:func:`in_words`): for the
+    command line, which names a case's fields as the desk's form does."""
+    return CaseInvalid(err.problems, err.source, lambda p: in_words(p, model), err.kind)

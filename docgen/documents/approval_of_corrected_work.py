@@ -27,6 +27,7 @@ from docgen.cases.common import (
     Text,
     cited,
 )
+from docgen.documents import inspection_report
 from docgen.documents.kind import Context, DocMeta, Kind, Options, issued_on, recipient_of, site_of
 from docgen.documents.notice_of_deficiency import Deficiency
 from docgen.errors import CaseInvalid, Problem
@@ -192,8 +193,8 @@ def from_reinspection(
         for no, (finding, _) in findings.items()
         if no not in still_open
     ]
-    if problems:
-        raise CaseInvalid(problems, reinspection_number)
+    if problems:  # about the reinspection's own fields: its findings
+        raise CaseInvalid(problems, reinspection_number, kind=inspection_report.KIND.name)
     corrected: list[dict[str, Any]] = []
     open_: list[dict[str, Any]] = []
     for d in notice["deficiencies"]:

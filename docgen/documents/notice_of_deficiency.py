@@ -35,7 +35,7 @@ from docgen.cases.common import (
     cited,
 )
 from docgen.cases.enforcement import CITATION
-from docgen.documents import KINDS
+from docgen.documents import KINDS, inspection_report
 from docgen.documents.kind import (
     COURTESY_LANGUAGES,
     Context,
@@ -251,8 +251,8 @@ def from_inspection(
                 cite,
             )
         )
-    if problems:
-        raise CaseInvalid(problems, number)
+    if problems:  # about the report's own fields: its findings, its persons
+        raise CaseInvalid(problems, number, kind=inspection_report.KIND.name)
     return {
         "jurisdiction": report["jurisdiction"],
         "issued": issued.isoformat(),
@@ -401,8 +401,8 @@ def escalated(
                     cite,
                 )
             )
-    if problems:
-        raise CaseInvalid(problems, number)
+    if problems:  # about the notice's own fields: its persons, its deficiencies
+        raise CaseInvalid(problems, number, kind=KIND.name)
     inspection = notice["inspection"]["number"]
     # Every late deficiency was seen not corrected on a day (None was refused above).
     observed = {item: at for item, at in seen.items() if isinstance(at, tuple)}

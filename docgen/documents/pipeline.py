@@ -177,21 +177,25 @@ def check_case(
 def _prepared(
     kind: Kind, data: dict[str, Any], options: Options, source: str = ""
 ) -> tuple[Any, Pack]:
-    """A kind's validated case and its pack; every problem at once, or an UnsupportedKind."""
+    """A kind's validated case and its pack; every problem at once (CaseInvalid about a case
+    of ``kind``), or an UnsupportedKind."""
     try:
         pack = jurisdiction_of(data)
     except CaseInvalid as err:
-        raise CaseInvalid(err.problems, source) from None
+        raise CaseInvalid(err.problems, source, kind=kind.name) from None
     require(kind, pack)
-    case = validate_and_check(
-        kind.model,
-        data,
-        pack,
-        lambda c: (
-            kind.check(c, in_force(pack, kind.issued(c)), options) + language_problems(c, pack)
-        ),
-        source,
-    )
+    try:
+        case = validate_and_check(
+            kind.model,
+            data,
+            pack,
+            lambda c: (
+                kind.check(c, in_force(pack, kind.issued(c)), options) + language_problems(c, pack)
+            ),
+            source,
+        )
+    except CaseInvalid as err:
+        raise err.about(kind.name) from None
     pack = in_force(pack, kind.issued(case))
     return case, pack
 
@@ -213,8 +217,8 @@ def language_problems(case: Any, pack: Pack) -> list[Problem]:
                 Problem(
                     f"{path}.language",
                     f"{party.language!r} is not a language the {pack.name.value} offers; "
-                    f"its languages are {', '.join(offered)} (English, and the "
-                    "language-access block's: language_access.taglines in its settings)",
+                    f"its languages are {', '.join(offered)} (English, and those of the "
+                    "language-access block its settings give)",
                     "LAW.md § 13",
                 )
             )

@@ -203,24 +203,41 @@ def service_start(served: Any, pack: Pack) -> Service:
 
     ``served`` is a case's ``served`` block, already checked to carry what its means needs.
     """
-    node = pack.part("enforcement").service
+    start, entry = _service_rule(served.means, served.date, served.received, served.mailed, pack)
     days = {"date": served.date}
-    if served.means == "personal":
-        start, entry = served.date, node.personal
-    elif served.means == "mail" and served.received is not None:
-        start = max(served.received, served.date + timedelta(days=node.mail.days_added.value))
-        entry = node.mail.received
+    if served.means == "mail" and served.received is not None:
         days["received"] = served.received
-    elif served.means == "mail":
-        start = served.date + timedelta(days=node.mail.days_added.value)
-        entry = node.mail.not_received
-    else:
-        start = max(served.date, served.mailed + timedelta(days=node.mail.days_added.value))
-        entry = node.posting
+    elif served.means not in ("personal", "mail"):
         days["mailed"] = served.mailed
     days["start"] = start
     words = {key: long_date(day) for key, day in days.items()}
     return Service(start, entry.value.format(**words), entry.ref, entry.value, tuple(days.items()))
+
+
+def service_day(
+    means: str, on: date, received: date | None, mailed: date | None, pack: Pack
+) -> date:
+    """The day of :func:`service_start` alone, without the sentence saying its rule: what
+    the register's readers of many notices (the Due list) want, a town's thousands of
+    events each read without formatting its wording."""
+    return _service_rule(means, on, received, mailed, pack)[0]
+
+
+def _service_rule(
+    means: str, on: date, received: date | None, mailed: date | None, pack: Pack
+) -> tuple[date, Any]:
+    """The day service by ``means`` was complete and the pack's entry giving its rule."""
+    node = pack.part("enforcement").service
+    if means == "personal":
+        return on, node.personal
+    added = timedelta(days=node.mail.days_added.value)
+    if means == "mail" and received is not None:
+        return max(received, on + added), node.mail.received
+    if means == "mail":
+        return on + added, node.mail.not_received
+    # A posting counts only with its copy mailed: a case's served block is checked to give
+    # the day, and the register refuses a posting before its mailing; mailed is never None.
+    return max(on, mailed + added), node.posting  # type: ignore[operator,return-value]
 
 
 def non_business_day(day: date, pack: Pack) -> Closed | None:

@@ -122,14 +122,29 @@ class PackReader:
 
     def __init__(self) -> None:
         self._read: dict[str, tuple[Source, LocalSettings | None]] = {}
+        self._packs: dict[tuple[str, date | None], Pack] = {}  # asked for thousands of times
+        self._cited: dict[tuple[str, str], str] = {}
 
     def __call__(self, name: str, on: date | None = None) -> Pack:
+        pack = self._packs.get((name, on))
+        if pack is not None:
+            return pack
         found = self._read.get(name)
         if found is None:
             source = read_pack(pack_file(name))
             found = self._read[name] = (source, load_settings(source.name))
         source, local = found
-        return source.on(on, local)
+        pack = self._packs[name, on] = source.on(on, local)
+        return pack
+
+    def cite(self, name: str, path: str) -> str:
+        """The citation of the value at ``path`` in pack ``name`` (:meth:`Pack.cite`),
+        looked up once for the pass: a town's calendar cites the same few thousands of
+        times."""
+        cited = self._cited.get((name, path))
+        if cited is None:
+            cited = self._cited[name, path] = self(name).cite(path)
+        return cited
 
 
 def load_pack_with(local: LocalSettings, on: date | None = None) -> Pack:

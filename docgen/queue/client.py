@@ -66,7 +66,7 @@ def job_payload(
     a case file's own folder when none is given); ``files``: its other files by field (a
     desk draft's uploaded map exhibit), carried with the photos."""
     # api loads pydantic (+11 ms): loaded on first use
-    from docgen.api import case_dir_of, load
+    from docgen.api import case_dir_of, load, said_in_words
 
     if case.error is not None:
         raise DocgenError(case.error)
@@ -77,18 +77,19 @@ def job_payload(
     else:
         stored = {"json": json.dumps(case.data, ensure_ascii=False)}
         data, _ = load(case.data or {}, case.source)
-    if job.issue:  # as the register validates it: its number still to come, not yet served
-        # register.matter.issuing loads sqlalchemy, cryptography, lxml (+270 ms):
-        # loaded on first use
-        from docgen.register.matter.issuing import facts
+    with said_in_words(job.kind):  # each field named as the desk's form names it
+        if job.issue:  # as the register validates it: its number still to come, not served
+            # register.matter.issuing loads sqlalchemy, cryptography, lxml (+270 ms):
+            # loaded on first use
+            from docgen.register.matter.issuing import facts
 
-        facts(get_kind(job.kind), data, case.source, case_dir)
-    else:  # a bundle: built whole
-        check_case(get_kind(job.kind), data, job.options(case_dir), case.source)
-    photos, problems = photos_sent(data, case_dir, files)
-    if problems:  # nothing is queued for this case (its jurisdiction checked above)
-        pack = load_pack(data["jurisdiction"])
-        raise CaseInvalid(cited_problems(problems, pack), case.source)
+            facts(get_kind(job.kind), data, case.source, case_dir)
+        else:  # a bundle: built whole
+            check_case(get_kind(job.kind), data, job.options(case_dir), case.source)
+        photos, problems = photos_sent(data, case_dir, files)
+        if problems:  # nothing is queued for this case (its jurisdiction checked above)
+            pack = load_pack(data["jurisdiction"])
+            raise CaseInvalid(cited_problems(problems, pack), case.source)
     options = [job.kind, list(job.formats), job.pdf_variant, job.layout, job.review, job.issue]
     digest = hashlib.sha256(json.dumps(stored, sort_keys=True).encode()).hexdigest()
     key = hashlib.sha256(json.dumps([*options, case.source, digest]).encode()).hexdigest()

@@ -175,8 +175,9 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
     """The job's case issued into the register, as `docgen issue` issues it (respondent
     matched; a near match is the case's error, for a clerk to decide, never a guess).
     A register that cannot be reached raises: the machine's fault, retried."""
-    # batch.worker loads yaml, multiprocessing (+20 ms), register.matter.issuing the
-    # register's rules: loaded on first use
+    # api and batch.worker load pydantic, yaml, multiprocessing (+180 ms), and docgen.register
+    # the register's rules: loaded on first use
+    from docgen.api import said_in_words, warnings_in_words
     from docgen.batch.worker import Outcome, with_source
     from docgen.register import Issue
 
@@ -184,7 +185,7 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
     outcome = Outcome(0, source)
     try:
         final = job.get("final")  # counsel's final DOCX, from the desk (base64)
-        with sent_files(job) as photos:
+        with sent_files(job) as photos, said_in_words(job["kind"]):
             issued = context["register"]().issue(
                 job["kind"],
                 stored_case(job),
@@ -208,7 +209,7 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
         return outcome
     outcome.blobs = dict(issued.files)
     outcome.stem, outcome.number = issued.stem, issued.number
-    outcome.warnings = list(issued.warnings)
+    outcome.warnings = warnings_in_words(job["kind"], issued.warnings)
     return outcome
 
 

@@ -25,7 +25,7 @@ class Broken:
     name: str
     kind: str
     content: bytes
-    expect: str  # a phrase the error message must contain
+    expect: str  # a phrase the error message must contain, in the form's words
     suffix: str = ".yaml"
 
 
@@ -141,13 +141,13 @@ def broken_cases() -> list[Broken]:
             "unknown key",
             BASE_KIND,
             _base_text().encode() + b"nubmer: PS-1\n",
-            "nubmer: is not a key",
+            "Nubmer: is not a key",
         ),
         Broken(
             "wrong type: date is a number",
             BASE_KIND,
             _replace("issued: 2026-11-16", "issued: 20261116"),
-            "issued:",
+            "Issued:",
         ),
         Broken(
             "wrong type: mapping is text",
@@ -156,25 +156,25 @@ def broken_cases() -> list[Broken]:
                 "officer:\n  name: Dana R. Whitcomb\n  title: Code Enforcement Officer\n",
                 "officer: Dana R. Whitcomb\n",
             ),
-            "officer:",
+            "Officer: should be its parts (name, title), not text",
         ),
         Broken(
             "wrong type: list is a mapping",
             BASE_KIND,
             _base_text().encode() + b"prior_offenses: {committed: 2024-01-01}\n",
-            "prior_offenses:",
+            "Prior offenses: should be a list, not a group of fields",
         ),
         Broken(
             "wrong type: text is a list",
             BASE_KIND,
             _replace("number: PS-2026-0011", "number: [PS, 2026]"),
-            "number:",
+            "Number: should be text, not a list",
         ),
         Broken(
             "wrong type: boolean name",
             BASE_KIND,
             _replace("  name: Marguerite O'Donnell & Sons <Excavating>", "  name: yes"),
-            "recipient.name:",
+            "Recipient, name:",
         ),
         Broken(
             "2026-02-30",
@@ -210,13 +210,13 @@ def broken_cases() -> list[Broken]:
             "501-character name",
             BASE_KIND,
             _replace("  name: Marguerite O'Donnell & Sons <Excavating>", "  name: " + "A" * 501),
-            "recipient.name:",
+            "Recipient, name:",
         ),
         Broken(
             "unknown jurisdiction",
             BASE_KIND,
             _replace("jurisdiction: homer", "jurisdiction: gotham"),
-            "jurisdiction:",
+            "Jurisdiction:",
         ),
         Broken(
             "kind not in the jurisdiction",

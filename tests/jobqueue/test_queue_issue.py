@@ -36,7 +36,7 @@ def test_issue_through_the_queue(queue_url, machines, tmp_path):
     assert ambiguous["source"] == str(cases / "c.json")
     assert "not matched with certainty" in ambiguous["error"]
     assert refused["source"] == str(cases / "d.json")
-    assert "served.date" in refused["error"]
+    assert "Served, date of service: " in refused["error"]  # as the desk's form names it
     numbers = sorted(entry["number"] for entry in manifest["files"])
     assert numbers == ["NOV-2026-0002", "NOV-2026-0003"]
     assert first.number == "NOV-2026-0001"

@@ -62,7 +62,7 @@ def test_a_batch_issue_carries_the_photos_beside_its_case(queue_url, machines, t
     (refused,) = manifest["failed"]
     assert refused["source"] == str(big)
     said = " ".join(refused["error"].split())
-    assert said.startswith(f"{big}: 1 problem: photos: the files sent with this case are "), said
+    assert said.startswith(f"{big}: 1 problem: Photos: the files sent with this case are "), said
     assert (
         "a job for the queue's workers carries at most 0.5 MB of files "
         "(DOCGEN_QUEUE_PHOTOS_MB)" in said
@@ -112,6 +112,6 @@ def test_a_queued_render_carries_them_too(queue_url, machines, tmp_path):
     )  # fmt: skip
     assert tight.returncode == 1
     said = " ".join(tight.stderr.split())
-    assert f"{good}: 1 problem: photos: the files sent with this case are" in said, said
+    assert f"{good}: 1 problem: Photos: the files sent with this case are" in said, said
     assert "at most 0.015625 MB of files (DOCGEN_QUEUE_PHOTOS_MB)" in said, said
     assert sql(queue_url, "SELECT count(*) FROM procrastinate_jobs") == [(1,)]  # none added

@@ -304,10 +304,10 @@ def test_bad_inspections_are_refused_by_label_and_provision_and_use_no_number(re
     run = docgen("record-inspection", path, "-o", tmp_path / "o/")
     assert run.returncode == 1 and "Traceback" not in run.stderr
     said = run.stderr
-    assert "findings[0].corrective_action: missing: the corrective action" in said
-    assert "findings[0].due: missing: the date the corrective action must be complete" in said
-    assert "findings[1].due: November 29, 2026 is before the inspection" in said
-    assert "photos[0].file:" in said and "is not a JPEG or PNG image" in said
+    assert "Finding 1, corrective action: missing: the corrective action" in said
+    assert "Finding 1, complete by: missing: the date the corrective action must be" in said
+    assert "Finding 2, complete by: November 29, 2026 is before the inspection" in said
+    assert "Photo 1, file:" in said and "is not a JPEG or PNG image" in said
     assert "(§ 228-79A(1))" in said
     assert reg.count() == 0 and not (tmp_path / "o").exists()
     ok = inspection(tmp_path, photos=0)

@@ -122,7 +122,7 @@ def test_refusals_are_one_line_errors_with_exit_1(register_url, tmp_path):
     with_priors = notice()
     with_priors["prior_offenses"] = []
     run = docgen("issue", "notice-of-violation", case_file(tmp_path, with_priors), cwd=tmp_path)
-    assert run.returncode == 1 and "prior_offenses: remove it" in run.stderr
+    assert run.returncode == 1 and "Prior offenses: remove it" in run.stderr
     assert "Traceback" not in run.stderr
     docgen(
         "issue", "notice-of-violation", case_file(tmp_path, notice()), "-f", "html", cwd=tmp_path

@@ -125,7 +125,8 @@ def test_keep_typed_name_needs_a_record_chosen_by_its_id(register_url, tmp_path)
         )
         assert run.returncode == 1 and "Traceback" not in run.stderr
         assert "--keep-typed-name" in run.stderr and "--respondent ID" in run.stderr
-        assert "LAW.md § 2(a)" in run.stderr
+        assert "(the document names whom the register holds it against)" in run.stderr
+        assert "LAW.md" not in run.stderr
     with Register.open(register_url) as reg:
         assert reg.count() == 1
 

@@ -102,6 +102,8 @@ def test_a_remedy_date_of_a_notice_of_violation_is_extended_by_the_command(reg, 
     )  # fmt: skip
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "--until 2026-11-10: not later than the date now in force" in run.stderr
+    overdue = lambda today: [d.number for d in reg.documents("remedies-overdue", today=today)]  # noqa: E731
+    assert overdue(date(2026, 11, 20)) == [issued.number]  # due November 17
     run = docgen(
         "extend", issued.number, "--item", "1", "--until", "2026-12-04", "--granted-by",
         OFFICER, "--reason", "Rain", "--date", "2026-11-16", "-f", "pdf", "-o", f"{tmp_path}/",
@@ -114,3 +116,5 @@ def test_a_remedy_date_of_a_notice_of_violation_is_extended_by_the_command(reg, 
     assert f"remedial measure 1 in Notice of Violation No. {issued.number}" in text
     remedies = [i for i in calendar(reg) if i.number == issued.number and i.category == "remedy"]
     assert [i.day for i in remedies] == [date(2026, 12, 4)]
+    # The clerk's list of remedies overdue reads the date as extended, as the calendar does.
+    assert overdue(date(2026, 11, 20)) == [] and overdue(date(2026, 12, 5)) == [issued.number]

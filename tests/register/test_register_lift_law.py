@@ -42,7 +42,7 @@ def test_a_lifting_after_today_or_before_service_was_complete_is_refused(reg, tm
     with pytest.raises(RegisterError) as early:
         reg.lift(issued.number, date(2026, 11, 16))
     assert "--date 2026-11-16: before service of " in str(early.value)
-    assert "was complete (2026-11-18)" in str(early.value) and "LAW.md § 3" in str(early.value)
+    assert "was complete (2026-11-18)" in str(early.value) and "LAW.md" not in str(early.value)
     today = municipal_today(load_pack("homer"))
     ahead = (today + timedelta(days=1)).isoformat()
     run = docgen("lift", issued.number, "--date", ahead, "-o", f"{tmp_path}/")
@@ -124,7 +124,7 @@ def test_an_effective_date_before_mail_service_is_complete_is_refused(reg):
         )
     said = str(refused.value)
     assert "states it is effective 2026-11-13" in said
-    assert "service is complete only 2026-11-18" in said and "LAW.md § 3" in said
+    assert "service is complete only 2026-11-18" in said and "LAW.md" not in said
     assert reg.document(issued.number).services == ()
     # Delivered that day, it is in effect on the day it states; the mailing then stands.
     reg.record_service(

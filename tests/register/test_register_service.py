@@ -195,8 +195,10 @@ def test_each_person_served_is_an_event_of_its_own(reg):
 
 def test_bad_service_input_is_refused_naming_flag_and_reading(reg):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=HTML)
-    with pytest.raises(RegisterError, match=r"--date 2026-11-02: before .*LAW.md § 2"):
+    appeal = load_pack("homer").part("enforcement").appeal_days.ref
+    with pytest.raises(RegisterError, match=r"--date 2026-11-02: before ") as early:
         reg.record_service(issued.number, service_of("personal-delivery", date(2026, 11, 2)))
+    assert f"({appeal})" in str(early.value) and "LAW.md" not in str(early.value)
     with pytest.raises(RegisterError, match=r"--received 2026-11-03 is before the mailing.*2103"):
         reg.record_service(
             issued.number,
@@ -236,13 +238,13 @@ def test_service_and_dispositions_dated_after_today_are_refused(register_url, tm
     ahead = docgen("record-service", number, *hand, "--date", tomorrow)
     assert ahead.returncode == 1 and "Traceback" not in ahead.stderr
     assert f"--date {tomorrow}: after today ({today} in the Village of Homer)" in ahead.stderr
-    assert f"({appeal}; LAW.md § 2; LAW.md § 10)" in ahead.stderr
+    assert f"({appeal})" in ahead.stderr and "LAW.md" not in ahead.stderr  # the law, only
     mailed = (*service_args("certified-mail"), "--date", today.isoformat())
     receipt = docgen("record-service", number, *mailed, "--received", tomorrow)
     assert f"--received {tomorrow}: after today ({today}" in receipt.stderr
     judged = docgen("record-disposition", number, "--disposition", "convicted", "--date", tomorrow)
     assert judged.returncode == 1 and f"--date {tomorrow}: " in judged.stderr
-    assert f"{pack.part('penalties').ref}; LAW.md § 4, reading 13" in judged.stderr
+    assert f"({pack.part('penalties').ref})" in judged.stderr and "LAW.md" not in judged.stderr
     with Register.open(register_url) as reg:
         assert reg.document(number).services == ()  # nothing recorded
         assert reg.count() == 1

@@ -149,9 +149,12 @@ def test_a_preferred_language_the_municipality_does_not_offer_is_refused(registe
     case.write_text(json.dumps(data))
     run = docgen("issue", "notice-of-violation", case, "-o", tmp_path)
     assert run.returncode == 1, run.stdout
-    assert "recipient.language: 'xx' is not a language the Village of Homer offers" in run.stderr
-    assert "copies_to[0].language: 'tlh'" in run.stderr
-    assert "en, es, zh, ru" in run.stderr and "LAW.md § 13" in run.stderr
+    assert (
+        "Recipient, preferred language: 'xx' is not a language the Village of Homer offers"
+        in run.stderr
+    )
+    assert "Party 1, preferred language: 'tlh'" in run.stderr
+    assert "en, es, zh, ru" in run.stderr and "LAW.md" not in run.stderr  # the notes: not cited
     from docgen.register import Register
 
     with Register.open(register_url) as reg:

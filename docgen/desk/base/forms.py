@@ -30,7 +30,7 @@ from pydantic.fields import FieldInfo
 from docgen.cases import labels
 from docgen.cases.agreement import FILE
 from docgen.documents import get_kind
-from docgen.errors import Problem
+from docgen.errors import Problem, cited, without_notes
 from docgen.law.packs import load_pack
 
 # Fields the desk and the register fill: the jurisdiction is chosen when the draft is
@@ -111,21 +111,11 @@ def _citation(info: FieldInfo, pack_id: str, inherited: str) -> str:
     return practice(provision, pack_id) or inherited
 
 
-# What the case models cite that is no provision of a law: a reading docgen chose (its
-# design notes), or a term of the model agreement for counsel to confirm.
-OWN_READINGS = re.compile(r"^LAW\.md\b.*$")
-MODEL_TERM = "model term"
-
-
 def practice(provision: str, pack_id: str) -> str:
-    """A citation as a person reads it: a law's provision as it is; the municipality's own
-    practice named as such ("<its name> practice"), never the project's notes; a term of
-    the model maintenance agreement said so (the law's schedule, not a provision)."""
-    if OWN_READINGS.match(provision):
-        return f"{load_pack(pack_id).name.value} practice"
-    if provision == MODEL_TERM:
-        return "a term of the model agreement"
-    return provision
+    """A citation as a person reads it (docgen.errors.cited): a law's provision as it is;
+    a reading docgen chose named as the municipality's practice ("<its name> practice"),
+    never the project's notes; a term of the model maintenance agreement said so."""
+    return cited(provision, f"{load_pack(pack_id).name.value} practice")
 
 
 def _node(key: str, info: FieldInfo, pack_id: str, inherited: str) -> Node:
@@ -134,7 +124,7 @@ def _node(key: str, info: FieldInfo, pack_id: str, inherited: str) -> Node:
     label = _label(key, info)
     citation = _citation(info, pack_id, inherited)
     required = info.is_required() and not optional
-    hint = labels.without_notes(info.description or "")
+    hint = without_notes(info.description or "")
     if typing.get_origin(bare) is list:
         (item_type,) = typing.get_args(bare)
         row_type, row_meta, _ = _unwrap(item_type)

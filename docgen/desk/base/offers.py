@@ -145,7 +145,7 @@ def for_document(request: Request, record: Any) -> dict[str, Any]:
         "follows": follows(record.kind, role) if not record.superseded_by else [],
         "made": made(record.kind, role, record.case) if not record.superseded_by else [],
         "may_correct": record.kind in auth.kinds_for(role) and not record.superseded_by,
-        "today": _today(record.jurisdiction),  # what a made document is dated unless told
+        "today": today_in(record.jurisdiction),  # what a made document is dated unless told
     }
 
 
@@ -198,7 +198,9 @@ def _restoration(request: Request, record: Any, spec: Any, enforce: bool) -> dic
     return found
 
 
-def _today(jurisdiction: str) -> date:
+def today_in(jurisdiction: str) -> date:
+    """Today in the municipality: what a document made or started from another is dated
+    unless the person says otherwise."""
     # law.packs loads yaml (+42 ms): loaded on first use
     from docgen.law.pack import municipal_today
     from docgen.law.packs import load_pack

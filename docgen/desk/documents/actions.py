@@ -20,7 +20,16 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.desk.base import auth, forms
-from docgen.desk.base.offers import PART, REFERENCES, Follow, copies, follows, made, shared
+from docgen.desk.base.offers import (
+    PART,
+    REFERENCES,
+    Follow,
+    copies,
+    follows,
+    made,
+    shared,
+    today_in,
+)
 from docgen.desk.base.web import Handler, attachment, guarded, once, posted, register, render
 from docgen.desk.documents import record_forms
 from docgen.desk.documents.document_page import document_page
@@ -30,6 +39,7 @@ from docgen.documents import KINDS
 from docgen.errors import DocgenError
 from docgen.register.matter.inspections import ASKING, STARTED
 from docgen.register.rules.parts import part_format
+from docgen.register.storage.db import Refused
 
 
 def _record(request: Request) -> Any:
@@ -137,7 +147,15 @@ def _follow(request: Request) -> Response:
     for field, many in REFERENCES.items():
         if field in KINDS[kind].model.model_fields:
             case[field] = [record.number] if many else record.number
-    return drafts.new_draft(request, kind, record.jurisdiction, forms.pairs_of(case))
+    if record.kind not in KINDS[kind].follows:  # a new document for the same property
+        return drafts.new_draft(request, kind, record.jurisdiction, forms.pairs_of(case))
+    # The next step from this document (a penalty statement from its notice): dated today,
+    # and checked at once, what the register could not fill (who signs it, whom to call)
+    # asked for beside its field in the form's words, focus on the first.
+    if "issued" in KINDS[kind].model.model_fields:
+        case["issued"] = today_in(record.jurisdiction).isoformat()
+    pairs = drafts.as_submitted(forms.pairs_of(case))
+    return drafts.new_draft(request, kind, record.jurisdiction, pairs)
 
 
 @guarded(None)
@@ -157,13 +175,24 @@ def _make(request: Request) -> Response:
     try:
         on = record_forms.made_date(posted(request), KINDS[kind].title, record.jurisdiction)
     except DocgenError as err:
-        said = record_forms.said(err, "made")
-        return document_page(request, record.number, said, 400, typed_for=kind, bad={"date"})
+        return _made_again(request, record, kind, err)
     url, by = request.app.state.database_url, request.scope["visitor"].name
     tag, result = renderers.run(renderers.make, url, kind, record.number, by, on)
+    if tag == "asked":  # the register refused the date given (before the notice's service...)
+        return _made_again(request, record, kind, Refused(result))
     if tag != "issued":
         return document_page(request, record.number, [result], 409, typed_for=kind)
     return RedirectResponse(f"/documents/{result}", status_code=303)
+
+
+def _made_again(request: Request, record: Any, kind: str, err: DocgenError) -> Response:
+    """The form making ``kind`` shown again, refused for its date: the date marked, the
+    refusal beside it under the form's own label, and the question it asks next."""
+    title = KINDS[kind].title
+    said = record_forms.said(err, "made", f"Date of the {title.lower()}")
+    asked = record_forms.asked(err, kind, said, title)
+    bad = {"date"}
+    return document_page(request, record.number, said, 400, typed_for=kind, bad=bad, asked=asked)
 
 
 @guarded("enforce")
@@ -183,7 +212,14 @@ def _lift(request: Request) -> Response:
         )
     except DocgenError as err:
         error, bad = record_forms.said(err, "lift"), record_forms.fields(err)
-        return document_page(request, number, error, 400, typed_for="lift", bad=bad)
+        asked = record_forms.asked(err, "lift", error)
+        record = _record(request)
+        if asked is None and record is not None and record.served_on is None:
+            # What the order lacks is its service: asked for on the service form above
+            asked = record_forms.Asked(
+                "service", "date", record_forms.QUESTIONS["service", "date"], error
+            )
+        return document_page(request, number, error, 400, typed_for="lift", bad=bad, asked=asked)
     return RedirectResponse(f"/documents/{done.number}", status_code=303)
 
 

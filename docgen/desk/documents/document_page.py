@@ -64,9 +64,11 @@ def document_page(
     done: str = "",
     typed_for: str = "",
     bad: set[str] | None = None,
+    asked: record_forms.Asked | None = None,
 ) -> Response:
     """A document's page; with ``typed_for`` ("service", "disposition") that form keeps
-    what was typed in it (a refusal never wipes a form)."""
+    what was typed in it (a refusal never wipes a form); ``asked``: the question a refused
+    step asks next, beside its field, focus there."""
     try:
         record = register(request).document(number)
     except DocgenError:
@@ -94,6 +96,7 @@ def document_page(
         typed=dict(posted(request)) if typed_for else {},
         typed_for=typed_for,
         bad=bad or set(),
+        asked=asked,
     )
 
 

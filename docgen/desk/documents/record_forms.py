@@ -11,13 +11,13 @@ model's own parser, so an impossible one is reported as such (30 February 2026).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from docgen.cases import labels
 from docgen.cases.common import read_date
-from docgen.errors import DocgenError, Problem
+from docgen.errors import DocgenError, Problem, without_notes
 from docgen.register.storage.db import Refused
 
 SERVICE = {
@@ -140,13 +140,50 @@ def name(form: str, field: str) -> str:
     return FORMS[form].get(field, field.replace("_", " ")).split(" (")[0]
 
 
-def said(err: DocgenError, form: str) -> list[str]:
-    """A refusal in the clerk's words: each problem with the form's label of its field."""
+def said(err: DocgenError, form: str, label: str = "") -> list[str]:
+    """A refusal in the clerk's words: each problem with the form's label of its field
+    (``label``: the one field's label as this form shows it, "Date of the approval...")."""
     if isinstance(err, Refused):
-        lines = err.said(lambda field: name(form, field))
+        lines = err.said(lambda field: label or name(form, field))
     else:
         lines = str(err).splitlines()
-    return [COMMAND.sub("", labels.without_notes(line)) for line in lines]
+    return [COMMAND.sub("", without_notes(line)) for line in lines]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A step refused for a fact it lacks, shown again as the question to answer next:
+    the form (``typed_for``: "lift", "service", a made kind) and the field it is asked
+    beside, the question in the form's words, and what was refused (each line naming the
+    field by the form's label, with the law's citation). The page puts focus there."""
+
+    form: str
+    field: str
+    question: str
+    said: list[str]
+
+
+# The question each refused step asks beside its field (a made document's: its title's).
+QUESTIONS = {
+    ("lift", "date"): (
+        "On what day was compliance confirmed? The order is lifted as of that day: not "
+        "before its service was complete, and not after today."
+    ),
+    ("service", "date"): "When was this order served? Record its service here; then lift it.",
+    ("made", "date"): "On what day is the {title} dated? Today, or an earlier day the law allows.",
+}
+
+
+def asked(err: DocgenError, form: str, lines: list[str], title: str = "") -> Asked | None:
+    """The question a refusal of ``form`` asks beside the first field it names (the form
+    making a document: ``title``, that document's); None where it names no field that asks
+    one, the refusal being the page's alone."""
+    problems = err.problems if isinstance(err, Refused) else []
+    field = next((p.field for p in problems if p.field), "")
+    question = QUESTIONS.get(("made" if title else form, field))
+    if question is None:
+        return None
+    return Asked(form, field, question.format(title=title.lower()), lines)
 
 
 # The command a refusal names for the command line ("(docgen record-inspection)"): the

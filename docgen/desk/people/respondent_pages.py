@@ -9,7 +9,6 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.cases import labels
 from docgen.desk.base.web import (
     guarded,
     id_of,
@@ -22,7 +21,7 @@ from docgen.desk.base.web import (
 from docgen.desk.documents.document_page import notice_from
 from docgen.desk.drafting import drafts
 from docgen.documents import get_kind
-from docgen.errors import DocgenError
+from docgen.errors import DocgenError, without_notes
 from docgen.law.taglines import language_name
 from docgen.register.rules.copies import rendition_languages
 from docgen.register.storage.db import Refused
@@ -84,7 +83,7 @@ def _respondent_language(request: Request) -> Response:
     try:
         register(request).prefer_language(rid, chosen, by=request.scope["visitor"].name)
     except Refused as err:
-        said = [labels.without_notes(line) for line in err.said(lambda _: LANGUAGE_LABEL)]
+        said = [without_notes(line) for line in err.said(lambda _: LANGUAGE_LABEL)]
         return _respondent_page(request, error=said, status=400)
     except DocgenError:
         return render(request, "missing.html.j2", status=404, what="respondent")

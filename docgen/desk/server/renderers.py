@@ -424,14 +424,22 @@ def issue(
 def make(url: str | None, kind: str, number: str, by: str, on: date | None = None) -> Result:
     """Issue the document of ``kind`` the register makes from issued document ``number``
     (docgen.register.matter.inspections.make), dated ``on`` (None: today in the municipality):
-    ("issued", number) or ("refused", why)."""
+    ("issued", number), ("asked", the problems of what was typed: its date) or ("refused",
+    why; a case's problems each naming its field by the form of the document it is about)."""
     # register.matter.inspections loads sqlalchemy, pydantic, yaml (+610 ms): loaded on first use
+    from docgen.cases import labels
+    from docgen.documents import get_kind
     from docgen.register.matter.inspections import make
+    from docgen.register.storage.db import Refused
 
     try:
         return "issued", make(register_of(url), kind, number, on, by=by).number
+    except Refused as err:  # the page asks again for the field it names
+        return "asked", err.problems
     except CaseInvalid as err:
-        return "refused", "\n".join(p.message for p in err.problems)
+        model = get_kind(err.kind).model if err.kind else None
+        said = [labels.in_words(p, model) if model else p.message for p in err.problems]
+        return "refused", "\n".join(said)
     except DocgenError as err:
         return "refused", str(err).removeprefix("error: ")
 

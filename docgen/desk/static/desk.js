@@ -83,9 +83,19 @@
     });
   }
 
+  // A step refused for what it lacks asks its question beside the field it is about (a
+  // document's page: the lifting's date, the order's service): focus goes there.
+  function focusAsked() {
+    var asked = document.querySelector("[data-asked]");
+    if (!asked) return;
+    asked.focus();
+    asked.scrollIntoView({block: "center"});
+  }
+
   function ready() {
     labelCells();
     focusFirstError();
+    focusAsked();
   }
 
   if (document.readyState === "loading") {

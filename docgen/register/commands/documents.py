@@ -118,15 +118,17 @@ def _issue(
         asked = replace(asked, final=read_final(final))
     whose = (asked.supersedes, asked.jurisdiction)
     with open_register() as reg, recorded_number_said(), _figures_asked(reg, case, kind, *whose):
-        issued = reg.issue(
-            _kind(reg, kind, *whose),
-            case,
-            asked,
-            formats=api.formats_from(fmt),
-            out=folder_or_file(out),
-            by=by,
-            force=force,
-        )
+        issuing = _kind(reg, kind, *whose)
+        with api.said_in_words(issuing):  # each field named as the desk's form names it
+            issued = reg.issue(
+                issuing,
+                case,
+                asked,
+                formats=api.formats_from(fmt),
+                out=folder_or_file(out),
+                by=by,
+                force=force,
+            )
     print_issued(issued)
 
 

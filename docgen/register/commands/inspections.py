@@ -43,9 +43,9 @@ def record_inspection(case: Path, out: str | None, fmt: str, force: bool, by: st
     """Record an inspection (a finding of nothing too) and issue its numbered report."""
     # api and others load sqlalchemy, pydantic, yaml (+600 ms): kept out of `docgen --help`'s start
     from docgen import api
-    from docgen.register.matter.inspections import record_inspection_case
+    from docgen.register.matter.inspections import INSPECTION, record_inspection_case
 
-    with open_register() as reg, recorded_number_said():
+    with open_register() as reg, recorded_number_said(), api.said_in_words(INSPECTION):
         issued = record_inspection_case(
             reg, case, formats=api.formats_from(fmt), out=folder_or_file(out), by=by, force=force
         )

@@ -22,7 +22,7 @@ from typing import Any
 import click
 
 from docgen.errors import Unanswered
-from docgen.register.commands.shared import ISO, WHOSE, folder_or_file, open_register
+from docgen.register.commands.shared import ISO, WHOSE, folder_or_file, open_register, warn_in_words
 
 VERIFY_LIMIT = 200 * 1024 * 1024  # far above any issued document; /dev/zero never ends
 
@@ -213,9 +213,9 @@ def mailing_list(
     with open_register() as reg:
         data = mailing_list_case(reg, day, jurisdiction)
     kind = the_kind(lists_mailings=True)
-    done = api.render(kind, data, api.formats_from(fmt), out or "./", force=force)
-    for warning in done.document.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    with api.said_in_words(kind):
+        done = api.render(kind, data, api.formats_from(fmt), out or "./", force=force)
+    warn_in_words(kind, done.document.warnings)
     for path in done.files:
         click.echo(str(path))
 

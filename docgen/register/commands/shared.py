@@ -4,7 +4,7 @@ document's files go, the register opened for a command, and an issued document p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -111,10 +111,18 @@ def print_issued(issued: Issued) -> None:
     if issued.access_code:
         signed = "signed" if issued.signed else "not signed (no signing key in the settings)"
         click.echo(f"access code: {issued.access_code} (printed on it); PDF {signed}")
-    for warning in issued.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    warn_in_words(issued.kind, issued.warnings)
     for path in issued.paths:
         click.echo(str(path))
+
+
+def warn_in_words(kind: str, warnings: Iterable[str]) -> None:
+    """Each warning on standard error, its fields named as the desk's form names them."""
+    # api loads pydantic, yaml (+180 ms): kept out of `docgen --help`'s start
+    from docgen import api
+
+    for warning in api.warnings_in_words(kind, warnings):
+        click.echo(f"warning: {warning}", err=True)
 
 
 def output_options(func: F) -> F:

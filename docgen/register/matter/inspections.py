@@ -23,6 +23,7 @@ from docgen.documents import approval_of_corrected_work as approval
 from docgen.documents import inspection_report as report
 from docgen.documents import kind_named, kinds_with
 from docgen.documents import notice_of_deficiency as notice
+from docgen.errors import Problem
 from docgen.faults import pause
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader, load_pack
@@ -32,7 +33,7 @@ from docgen.register.rules.numbering import normalize
 from docgen.register.rules.rows import document_row, in_effect, lifting
 from docgen.register.storage import db, standing
 from docgen.register.storage.audit import actor, record
-from docgen.register.storage.db import RegisterError, guarded
+from docgen.register.storage.db import Refused, RegisterError, guarded
 from docgen.register.storage.models import Document, ReinspectionRequest
 from docgen.register.storage.opened import Opened
 from docgen.register.storage.records import Issued
@@ -179,10 +180,11 @@ def approve_work(
         pack = load_pack(doc.jurisdiction)
         why = pack.cite("inspection.approval")
         today = municipal_today(pack)
+        dated = []  # what is wrong with the date given: refused together, naming it
         if on > today:
-            raise RegisterError(
-                f"--date {on}: after today ({today} in the {pack.name.value}); an approval is "
-                f"dated on or before the day it is recorded ({why})"
+            dated.append(
+                f"{on}: after today ({today} in the {pack.name.value}); an approval is dated on "
+                "or before the day it is recorded"
             )
         served = served_on(doc)
         if served is None:
@@ -191,9 +193,9 @@ def approve_work(
                 f"is approved after it; record the service first ({why})"
             )
         if on < served:
-            raise RegisterError(
-                f"--date {on}: before {doc.number} was served ({served}); an approval is dated "
-                f"after service of the notice ({why})"
+            dated.append(
+                f"{on}: before {doc.number} was served ({served}); an approval is dated after "
+                "service of the notice"
             )
         still_open = open_deficiencies(session, doc)
         if not still_open:
@@ -207,6 +209,14 @@ def approve_work(
                 f"{reinspects or 'no notice'}); record the reinspection with reinspects: "
                 f"{{notice: {doc.number}}}"
             )
+        seen = date.fromisoformat(str(again.case["inspected"]))
+        if on < seen:
+            dated.append(
+                f"{on}: before the reinspection {again.number} ({seen}); an approval is dated "
+                "on or after the reinspection that found the work corrected"
+            )
+        if dated:
+            raise Refused([Problem("date", message, why) for message in dated])
         orders = orders_standing(session, doc.site_id, on)  # work resumes when each is lifted
         data = approval.from_reinspection(
             doc.case, doc.number, served, still_open, again.case, again.number, on, pack, orders

@@ -117,7 +117,7 @@ def facts(
             "issue it on its day",
             "a record states what has happened: LAW.md §§ 3, 10",
         )
-        raise CaseInvalid([problem], source)
+        raise CaseInvalid([problem], source, kind=spec.name)
     place = spec.site(case)
     site = None
     if place is not None:

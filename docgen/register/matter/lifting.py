@@ -94,12 +94,12 @@ def lift(
             )
             problems.append(Problem("date", message, f"{why}; LAW.md § 3"))
         served = served_on(order, pack)
-        if served is None:
+        if served is None:  # what is missing is the order's service, not a date
             message = (
-                f"{on}: {number} has no recorded service that stands; an order takes effect "
-                "on service, so it is lifted only after it was served"
+                f"{number} has no recorded service that stands; an order takes effect on "
+                "service, so it is lifted only after it was served: record its service first"
             )
-            raise Refused([*problems, Problem("date", message, f"{why}; LAW.md § 3")])
+            raise Refused([*problems, Problem("", message, f"{why}; LAW.md § 3")])
         if on < served:
             message = (
                 f"{on}: before service of {number} was complete ({served}); an order is "

@@ -29,7 +29,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Table, delete, select, text, update
+from sqlalchemy import Table, delete, func, select, text, update
 from sqlalchemy.orm import Session
 
 from docgen.cases.loader import read_regular
@@ -46,7 +46,6 @@ from docgen.register.people.matching import (
     FIRM_WORDS,
     address_key,
     is_near,
-    looks_like_firm,
     loose_key,
     loose_keys,
     name_key,
@@ -131,7 +130,8 @@ class People:
         self.by_word: dict[str, set[int]] = defaultdict(set)
         self.keys: dict[int, set[str]] = defaultdict(set)
         self.names: dict[int, str] = {}
-        self.new: dict[int, tuple[HistoryRow, str]] = {}  # -n -> (first row, address key)
+        # -n -> (its first row, address key, name key, loose key): each key made once
+        self.new: dict[int, tuple[HistoryRow, str, str, str]] = {}
         self.seen = (0, 0, 0)  # the last respondent, alias and address ids read
         self.own: set[int] = set()  # respondents this import made
         self.catch_up(session)
@@ -168,23 +168,25 @@ class People:
     def made_meanwhile(self, pseudo: int) -> int | None:
         """The one respondent recorded by others with the name and address of the new one
         ``pseudo`` stands for (an issue made it while this import ran), if there is one."""
-        row, akey = self.new[pseudo]
+        _, akey, key, _ = self.new[pseudo]
         same = {
             rid
-            for rid in self.named.get(name_key(row.name), set()) & self.at.get(akey, set())
+            for rid in self.named.get(key, set()) & self.at.get(akey, set())
             if rid > 0 and rid not in self.own
         }
         return same.pop() if len(same) == 1 else None
 
-    def file(self, rid: int, name: str) -> None:
-        key = name_key(name)
+    def file(self, rid: int, name: str) -> tuple[str, str]:
+        """File ``name`` for respondent ``rid``; its name key and loose key."""
+        key, loose = name_key(name), loose_key(name)
         self.named[key].add(rid)
-        self.loose[loose_key(name)].add(rid)
+        self.loose[loose].add(rid)
         self.keys[rid].add(key)
         for block in _blocks(key):
             self.blocks[block].add(rid)
         for end in _word_ends(key):
             (self.one_word if len(key.split()) == 1 else self.by_word)[end].add(rid)
+        return key, loose
 
     def who(self, row: HistoryRow) -> tuple[int | None, list[str]]:
         """(the respondent the row is, or None for a new one; else the candidates)."""
@@ -212,9 +214,8 @@ class People:
     def add(self, row: HistoryRow) -> int:
         pseudo = -(len(self.new) + 1)
         akey = _address_key(row)
-        self.new[pseudo] = (row, akey)
         self.names[pseudo] = f"{row.name} (new in this file)"
-        self.file(pseudo, row.name)
+        self.new[pseudo] = (row, akey, *self.file(pseudo, row.name))
         self.at[akey].add(pseudo)
         return pseudo
 
@@ -224,17 +225,20 @@ def _address_key(row: HistoryRow) -> str:
 
 
 def _docket_key(court: str, docket: str) -> tuple[str, str]:
-    return (name_key(court), name_key(docket))
+    # A docket is read once: keyed without name_key's memory of recent names, which a
+    # file's 50,000 dockets pushed its 50,000 names out of (each then keyed again).
+    return (name_key(court), name_key.__wrapped__(docket))
 
 
 def import_history(reg: Any, path: Path, by: str | None = None) -> Imported:
     """Import the convictions in the CSV at ``path`` as one batch (see the module), holding
     the register's import lock; the same file's import that stopped is finished."""
     path = Path(path)
-    rows = validate(read_rows(path, default_jurisdiction()), path.name)
-    digest = hashlib.sha256(read_regular(path, MAX_BYTES, RegisterError)).hexdigest()
-    with import_lock(reg):
-        return _import(reg, path, rows, digest, actor(by))
+    with db.uncollected():  # a file's rows and their index: in no cycle
+        rows = validate(read_rows(path, default_jurisdiction()), path.name)
+        digest = hashlib.sha256(read_regular(path, MAX_BYTES, RegisterError)).hexdigest()
+        with import_lock(reg):
+            return _import(reg, path, rows, digest, actor(by))
 
 
 def _import(
@@ -414,12 +418,13 @@ def _new_respondents(
         [
             {
                 "name": r.name,
-                "kind": "firm" if looks_like_firm(r.name) else "person",
-                "name_key": name_key(r.name),
-                "loose_key": loose_key(r.name),
+                # looks_like_firm, from the key made when the row was read
+                "kind": "firm" if FIRM_WORDS & set(key.split()) else "person",
+                "name_key": key,
+                "loose_key": loose,
                 "created_at": now,
             }
-            for r in rows
+            for r, _, key, loose in (people.new[p] for p in fresh)
         ],
     )
     made.update(zip(fresh, ids, strict=True))
@@ -464,7 +469,10 @@ def _inserted(session: Session, model: type[Base], rows: list[dict[str, Any]]) -
     new ids, in the order of ``rows``. PostgreSQL: the ids are taken from the table's
     sequence in one query, and the rows sent as one pipelined executemany of a short
     statement (a multi-row INSERT of 500 rows spends most of its time in the driver's
-    parsing of its placeholders); SQLite: one multi-row INSERT ... RETURNING."""
+    parsing of its placeholders); SQLite: one executemany, then the ids above the largest
+    before it. The write transaction holds SQLite's write lock from its start (BEGIN
+    IMMEDIATE), and each row inserted gets the largest id plus one, so they are the rows'
+    ids in order. (An INSERT ... RETURNING in parameter order was sent once per row.)"""
     table = _table(model)
     if session.get_bind().dialect.name == "postgresql":
         ids = list(
@@ -477,8 +485,12 @@ def _inserted(session: Session, model: type[Base], rows: list[dict[str, Any]]) -
         )
         session.execute(table.insert(), [{**r, "id": i} for r, i in zip(rows, ids, strict=True)])
         return ids
-    done = session.execute(table.insert().returning(table.c.id, sort_by_parameter_order=True), rows)
-    return list(done.scalars())
+    before = session.scalar(select(func.max(table.c.id))) or 0
+    session.execute(table.insert(), rows)
+    ids = list(session.scalars(select(table.c.id).where(table.c.id > before).order_by(table.c.id)))
+    if len(ids) != len(rows):  # another writer inside this transaction: never expected
+        raise RegisterError(f"{len(ids)} records written for {len(rows)} rows; none kept")
+    return ids
 
 
 def _remember(session: Session, who: str, chunk: Planned) -> None:

@@ -82,24 +82,12 @@ class Due:
     warning: str | None = None
 
     def on(self, overdue: bool, note: str | None) -> Due:
-        """The item as of today: overdue or not, its day's note (dataclasses.replace, made
-        by hand: a town's calendar has thousands of items)."""
-        return Due(
-            self.day,
-            self.what,
-            self.category,
-            self.site,
-            self.provision,
-            self.jurisdiction,
-            self.number,
-            self.ongoing,
-            overdue,
-            note,
-            self.lapses,
-            self.users,
-            self.unheld,
-            self.warning,
-        )
+        """The item as of today: overdue or not, its day's note. A copy of its fields with
+        those two changed, made without the frozen class's __init__ (which sets each field
+        through object.__setattr__, three times slower: a town's calendar has thousands)."""
+        item = object.__new__(Due)
+        item.__dict__.update(self.__dict__, overdue=overdue, note=note)
+        return item
 
 
 def site_line(site: Site | None) -> str:
@@ -119,6 +107,18 @@ def calendar(
     description contains it; ``through``: dated items up to that day (what is in effect
     is always listed); ``user``: only that user's own (:attr:`Due.users`)."""
     packs = PackReader()  # each pack and its settings read once for the whole calendar
+    with db.uncollected():  # a town's calendar: some 100,000 objects, in no cycle
+        return _calendar(reg, packs, site, through, jurisdictions, user)
+
+
+def _calendar(
+    reg: Opened,
+    packs: PackReader,
+    site: str | None,
+    through: date | None,
+    jurisdictions: Iterable[str] | None,
+    user: str | None,
+) -> list[Due]:
     with guarded(reg.url), db.read_session(reg.engine) as session:
         items = list(_items(session, packs))
     todays: dict[str, date] = {}
@@ -333,7 +333,7 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
         if doc.kind in halting:
             yield from _needs_service(doc, people, where, pack, users)
             yield from _deficiency_items(
-                session, doc, where, pack, approved, served, users, later.get(doc.id)
+                session, doc, where, packs, approved, served, users, later.get(doc.id)
             )
         elif doc.kind in after:
             if doc.id not in closed:
@@ -373,7 +373,7 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
                     f"{doc.number}: remedial measures due from this day",
                     "remedy",
                     where,
-                    pack.cite("enforcement.elements.remedies"),
+                    packs.cite(doc.jurisdiction, "enforcement.elements.remedies"),
                     doc.jurisdiction,
                     doc.number,
                     users=users,
@@ -387,7 +387,7 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
                     f"{doc.number}: last day to file a written notice of appeal",
                     "appeal deadline",
                     where,
-                    pack.cite("enforcement.elements.appeal"),
+                    packs.cite(doc.jurisdiction, "enforcement.elements.appeal"),
                     doc.jurisdiction,
                     doc.number,
                     lapses=True,
@@ -566,14 +566,14 @@ def _deficiency_items(
     session: Session,
     doc: _Notice,
     where: str,
-    pack: Pack,
+    packs: PackReader,
     approved: dict[str, list[Document]],
     served: date | None,
     users: tuple[str, ...],
     later: Dates | None = None,
 ) -> Iterable[Due]:
     still = open_deficiencies(session, doc, approved)
-    dates = pack.cite("inspection.corrective_dates")
+    dates = packs.cite(doc.jurisdiction, "inspection.corrective_dates")
     for item in as_extended(doc.case, later)["deficiencies"]:
         if item["item"] in still:
             day = date.fromisoformat(item["due"])
@@ -596,7 +596,7 @@ def _deficiency_items(
             f"{doc.number}: no further work except site stabilization until approved",
             "halt in effect",
             where,
-            pack.cite("inspection.halt"),
+            packs.cite(doc.jurisdiction, "inspection.halt"),
             doc.jurisdiction,
             doc.number,
             ongoing=True,

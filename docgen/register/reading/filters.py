@@ -4,9 +4,10 @@
   stands (a mailing that came back undelivered completes no service, LAW.md § 2);
 - ``appeal-running``: notices served whose last day to appeal is today or later;
 - ``appeal-passed``: notices served whose last day to appeal is past;
-- ``remedies-overdue``: notices whose earliest remedy was due before today while the
-  offense is still pending (the register records no compliance, so "overdue" means the
-  schedule of § 228-79C(1)(d) has run and no disposition closed the matter);
+- ``remedies-overdue``: notices whose earliest remedy, as extended (LAW.md § 11), was due
+  before today while the offense is still pending (the register records no compliance,
+  so "overdue" means the schedule of § 228-79C(1)(d) has run and no disposition closed
+  the matter);
 - ``stop-work-in-effect``: stop-work orders served (an order takes effect on service or
   posting, § 228-79C(2)) and not lifted (`docgen lift`);
 - ``served``: documents with service recorded;
@@ -22,9 +23,10 @@ from datetime import date
 from typing import TypeVarTuple
 
 from sqlalchemy import ColumnElement, Select, case, exists, func, select
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import Session, aliased
 
 from docgen.documents import kinds_with
+from docgen.register.matter.extensions import as_extended, extended
 from docgen.register.storage.db import RegisterError
 from docgen.register.storage.models import RETURNED, Document, MailOutcome, Offense, ServiceEvent
 
@@ -79,10 +81,28 @@ def kept_deadline_column() -> ColumnElement[date | None]:
     return case((landowner, latest), else_=None)
 
 
+def overdue_as_extended(session: Session, today: date) -> list[int]:
+    """The notices a later date was granted on whose earliest remedy, as extended, was due
+    before ``today`` (extensions are few: their notices are read here, not in SQL)."""
+    later = extended(session)
+    notices = select(Document.id, Document.case).where(
+        Document.id.in_(list(later)), Document.kind.in_(kinds_with(appealable=True))
+    )
+    overdue = []
+    for id_, written in session.execute(notices):
+        remedies = as_extended(written, later[id_]).get("remedies") or []
+        days = [date.fromisoformat(str(r["due"])) for r in remedies if r.get("due")]
+        if days and min(days) < today:
+            overdue.append(id_)
+    return overdue
+
+
 Selected = TypeVarTuple("Selected")
 
 
-def apply(query: Select[*Selected], name: str | None, today: date) -> Select[*Selected]:
+def apply(
+    query: Select[*Selected], name: str | None, today: date, session: Session
+) -> Select[*Selected]:
     if not name:
         return query
     successor = aliased(Document)
@@ -111,7 +131,10 @@ def apply(query: Select[*Selected], name: str | None, today: date) -> Select[*Se
         pending = exists().where(
             Offense.document_id == Document.id, Offense.disposition == "pending"
         )
-        return query.where(current, notice, Document.remedies_due < today, pending)
+        letters = select(Document.about_id).where(Document.kind.in_(kinds_with(extends=True)))
+        as_issued = (Document.remedies_due < today) & Document.id.not_in(letters.scalar_subquery())
+        later = Document.id.in_(overdue_as_extended(session, today))
+        return query.where(current, notice, as_issued | later, pending)
     if name == "stop-work-in-effect":
         return query.where(current, Document.kind.in_(kinds_with(liftable=True)), served, ~lifted)
     raise RegisterError(f"unknown filter {name!r}; filters: {', '.join(FILTERS)}")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import aliased
 
 from docgen.register.matter.issuing import today
@@ -80,9 +80,20 @@ def listed(reg: Any, by: Narrowing, offset: int = 0, limit: int = 50) -> list[Li
                 | Site.tax_map.ilike(like)
             )
         )
-    page = apply(ids, by.name, today()).subquery()
+    with db.guarded(reg.url), db.read_session(reg.engine) as session:
+        page = apply(ids, by.name, today(), session).subquery()
+        rows = session.execute(_details(page)).all()
+        served = served_days(session, [row[0] for row in rows])
+    return [
+        Listed(number, kind, issued, whose, at, rid, name, site, served.get(id_), last, by)
+        for id_, number, kind, issued, whose, at, rid, name, site, last, by in rows
+    ]
+
+
+def _details(page: Any) -> Select[*tuple[Any, ...]]:
+    """Each listed document's details, newest first: ``page`` holds their ids."""
     successor = aliased(Document)
-    query = (
+    return (
         select(
             Document.id,
             Document.number,
@@ -101,9 +112,5 @@ def listed(reg: Any, by: Narrowing, offset: int = 0, limit: int = 50) -> list[Li
         .join(page, page.c.id == Document.id)
         .outerjoin(Respondent, Document.respondent_id == Respondent.id)
         .outerjoin(Site, Document.site_id == Site.id)
-        .order_by(*newest)
+        .order_by(Document.issued.desc(), Document.id.desc())
     )
-    with db.guarded(reg.url), db.read_session(reg.engine) as session:
-        rows = session.execute(query).all()
-        served = served_days(session, [row[0] for row in rows])
-    return [Listed(*row[1:9], served.get(row[0]), *row[9:]) for row in rows]

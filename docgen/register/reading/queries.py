@@ -193,7 +193,7 @@ def documents(
         query = query.where(Document.kind == kind)
     if respondent is not None:
         query = query.where(Document.respondent_id == respondent)
-    query = apply(query, filter, today)
+    query = apply(query, filter, today, session)
     rows = session.scalars(query.limit(limit)).all()
     return [document_record(session, d) for d in rows]
 

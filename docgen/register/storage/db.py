@@ -13,6 +13,7 @@ never read the same last number); on PostgreSQL the counter row is locked with
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import sqlite3
@@ -32,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from docgen import __version__
 from docgen.environ import number
-from docgen.errors import DocgenError, Problem
+from docgen.errors import DocgenError, Problem, cited, without_notes
 from docgen.register.storage.models import RegisterUpgrade
 
 if TYPE_CHECKING:
@@ -59,7 +60,8 @@ class Refused(RegisterError):
     of the request (``Problem.field``: ``received``, ``date``; "" for the whole request).
     The caller names the fields: the command line by its options (``--received``, the
     message), the desk by its form's labels (``said``). ``{field}`` in a message names
-    another field the same way."""
+    another field the same way. A provision is cited as a person reads it
+    (docgen.errors.cited): the law's, never the design notes."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
@@ -70,9 +72,10 @@ class Refused(RegisterError):
         (``after`` " ") or "Date received: 2026-11-03 is ..." (``after`` ": ")."""
         out = []
         for p in self.problems:
-            text = re.sub(r"\{([a-z_]+)\}", lambda m: name(m.group(1)), p.message)
+            text = re.sub(r"\{([a-z_]+)\}", lambda m: name(m.group(1)), without_notes(p.message))
             text = f"{name(p.field)}{after}{text}" if p.field else text
-            out.append(f"{text} ({p.provision})" if p.provision else text)
+            provision = cited(p.provision)  # the law's provision, never the design notes
+            out.append(f"{text} ({provision})" if provision else text)
         return out
 
 
@@ -461,3 +464,20 @@ def write_session(engine: Engine) -> Iterator[Session]:
 def read_session(engine: Engine) -> Iterator[Session]:
     with Session(engine, expire_on_commit=False) as session:
         yield session
+
+
+@contextmanager
+def uncollected() -> Iterator[None]:
+    """The cyclic garbage collector paused for a pass over a town's rows in memory (a
+    history import, the Due list), and restarted after as it was. What such a pass makes
+    (rows, sets, tuples: in no cycle) is all the collector would find, and walking it and
+    the process's other objects again at each of its passes took nearly a third of the
+    pass's time; reference counting frees everything as before, and cycles made meanwhile
+    anywhere are collected after."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

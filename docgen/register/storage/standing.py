@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
 
-from docgen.documents.affidavit_of_service import MAIL, completed, persons_served
-from docgen.law.deadlines import long_date
+from docgen.documents.affidavit_of_service import MAIL, MEANS, persons_served
+from docgen.law.deadlines import long_date, service_day
 from docgen.law.pack import Pack
 from docgen.register.storage.models import RECEIPT, RETURNED
 
@@ -103,9 +103,10 @@ def complete(event: Event, events: Sequence[Event], pack: Pack) -> date | None:
     """The day service by ``event`` was complete (the pack's rule), or None: returned."""
     if returned(event):
         return None
-    return completed(
-        event.method, event.date, received(event), mailed_with(event, events), pack
-    ).start
+    # the day alone (not the rule's sentence): a town's Due list reads thousands of events
+    return service_day(
+        MEANS[event.method], event.date, received(event), mailed_with(event, events), pack
+    )
 
 
 def stated(event: Event) -> list[date]:
