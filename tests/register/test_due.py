@@ -320,4 +320,4 @@ def test_the_officer_requires_the_reports_in_a_letter_made_from_the_gaps(reg, tm
     run = docgen(
         "require-reports", "120 Cayuga", "--date", "2026-11-30", "--submit-by", "2026-11-30"
     )
-    assert run.returncode == 1 and "submit_by: November 30, 2026 is not after" in run.stderr
+    assert run.returncode == 1 and "Submit by: November 30, 2026 is not after" in run.stderr
