@@ -288,9 +288,18 @@ def rechecks(
         if day > through:
             continue
         for f in case.get("findings") or []:
-            if f.get("corrects") == item:
+            if _number(f.get("corrects")) == item:
                 found.append((day, number, f.get("result") == "deficient"))
     return sorted(found)
+
+
+def _number(value: Any) -> int | None:
+    """A deficiency's number as a stored case holds it: a number, or the text the desk's
+    form sent ("1"), as the case model read it when it was issued."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def seen_open(

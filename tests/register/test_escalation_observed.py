@@ -39,8 +39,8 @@ def served_notice(reg, tmp_path):
     return inspected, nod
 
 
-def rechecked(reg, tmp_path, nod: str, on: str, still_open: bool) -> str:
-    finding = {"practice": "Silt fence", "corrects": 1}
+def rechecked(reg, tmp_path, nod: str, on: str, still_open: bool, corrects=1) -> str:
+    finding = {"practice": "Silt fence", "corrects": corrects}
     if still_open:
         finding |= {
             "found": "Fence still down; sediment in the inlet",
@@ -104,6 +104,17 @@ def test_the_notice_names_the_reinspection_and_counts_the_weeks_it_saw(
         # § 228-79C(4): each week's continued violation is a separate additional violation
         assert "November 16, 2026 (fourteen days later)" in words
         assert "not continued" not in words
+
+
+def test_a_reinspection_recorded_on_the_desk_is_seen(reg, tmp_path, served_notice):
+    """The desk's form sends the deficiency a finding corrects as typed ("1"): the case
+    keeps it so, and the escalation still reads that reinspection (it was never seen)."""
+    _, nod = served_notice
+    later = rechecked(reg, tmp_path, nod, "2026-11-16", still_open=True, corrects="1")
+    issued = escalate(reg, nod, "stop-work-order", date(2026, 11, 20), date(2026, 11, 27))
+    (violation,) = reg.document(issued.number).case["violations"]
+    assert violation["continued_through"] == "2026-11-16"
+    assert later in flat(" ".join(str(v) for v in violation.values()))
 
 
 def test_a_deficiency_found_corrected_since_is_not_escalated(reg, tmp_path, served_notice):
