@@ -58,6 +58,7 @@ bench: setup-test
 	.venv/bin/python -m benchmarks.queue
 	.venv/bin/python -m benchmarks.signing
 	.venv/bin/python -m benchmarks.name_lookalikes
+	.venv/bin/python -m benchmarks.journeys --before 769cbf57
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py
