@@ -42,7 +42,7 @@ from hypothesis.stateful import (
 
 from docgen.errors import DocgenError
 from docgen.law.packs import load_pack
-from docgen.register import Register
+from docgen.register import Issue, Register
 from docgen.register.matter.inspections import record_inspection_case
 from docgen.register.plans import fees as fee_register
 from docgen.register.plans.swppp import OPEN, add_plan, last_review, record_review
@@ -205,7 +205,8 @@ class PlanModel(RuleBasedStateMachine):
             for key in ("due", "corrective_action", "requirement"):
                 finding.pop(key, None)
             finding["result"] = "satisfactory"
-        made = record_inspection_case(self.reg, case, formats=("html",), supersedes=supersedes)
+        asked = Issue(supersedes=supersedes)
+        made = record_inspection_case(self.reg, case, asked, formats=("html",))
         return made.number
 
     @rule(data=st.data(), back=st.integers(0, 40), here=st.booleans(), fix=st.booleans())

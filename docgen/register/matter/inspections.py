@@ -28,7 +28,7 @@ from docgen.faults import pause
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader, load_pack
 from docgen.register.matter.answers import after_service
-from docgen.register.matter.asked import Issuer
+from docgen.register.matter.asked import Issue, Issuer
 from docgen.register.rules.numbering import normalize
 from docgen.register.rules.rows import document_row, in_effect, lifting
 from docgen.register.storage import db, standing
@@ -131,10 +131,13 @@ def reinspections(session: Session, doc: Document) -> list[tuple[str, dict[str, 
     ]
 
 
-def record_inspection_case(reg: Issuer, case: Path, **issue: Any) -> Issued:
+def record_inspection_case(
+    reg: Issuer, case: Path, asked: Issue | None = None, **issue: Any
+) -> Issued:
     """Record the inspection CASE describes: its report issued into the register (its
-    photos read from the case file's folder, docgen.documents.exhibits)."""
-    return reg.issue(INSPECTION, case, **issue)
+    photos read from the case file's folder, docgen.documents.exhibits), as ``asked`` (a
+    correction names what it supersedes)."""
+    return reg.issue(INSPECTION, case, asked, **issue)
 
 
 def notify_deficiency(
