@@ -16,6 +16,7 @@ import statistics
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +36,9 @@ class SlowBodies:
     seen: Counter = field(default_factory=Counter)  # status (or "closed") -> count
     stopping: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
+    heads: int = 0  # requests' heads sent so far (a connection's first bytes)
+    in_place: threading.Event = field(default_factory=threading.Event)  # every socket's sent
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __enter__(self) -> SlowBodies:
         for _ in range(self.sockets):
@@ -78,6 +82,10 @@ class SlowBodies:
     def _dribble(self, sock: socket.socket) -> str:
         try:
             sock.sendall(self._head())
+            with self._lock:
+                self.heads += 1
+                if self.heads >= self.sockets:
+                    self.in_place.set()
             sock.settimeout(self.interval)
             while not self.stopping.is_set():
                 try:
@@ -112,11 +120,18 @@ class Timings:
         )
 
 
-def pages(client: httpx.Client, path: str, seconds: float, pause: float = 0.1) -> Timings:
-    """GET ``path`` for ``seconds``, a request every ``pause`` s: each time and status."""
+def pages(
+    client: httpx.Client,
+    path: str,
+    seconds: float,
+    pause: float = 0.1,
+    done: Callable[[], bool] = lambda: False,
+) -> Timings:
+    """GET ``path`` for ``seconds`` (or until ``done()`` says the watched event came), a
+    request every ``pause`` s: each time and status."""
     timings = Timings()
     until = time.monotonic() + seconds
-    while time.monotonic() < until:
+    while time.monotonic() < until and not done():
         started = time.perf_counter()
         try:
             status = client.get(path).status_code
