@@ -24,7 +24,8 @@ from docgen.batch.manifest import previous_entries
 from docgen.batch.pool import outcomes
 from docgen.batch.worker import Job
 from docgen.cases.loader import read_case_file
-from tests.helpers.faults import killed_on_doomed
+from docgen.render import processes
+from tests.helpers.faults import killed_on_doomed, stuck_on_doomed
 from tests.test_output_safety import small_disk
 
 KIND = "penalty-statement"
@@ -140,6 +141,24 @@ def test_a_killed_worker_costs_only_its_case(tmp_path):
     assert [o.source for o in failed] == [str(folder / "doomed-003.yaml")]
     assert "worker process rendering this case died" in failed[0].error
     assert all(by_source[c.source].blobs.get("html") for c in found if "doomed" not in c.name)
+
+
+def test_a_case_past_the_render_time_limit_costs_only_its_case(tmp_path, monkeypatch):
+    """A batch's workers are the desk's rendering processes (docgen.render.processes): a
+    case still rendering at the time limit is stopped, its process replaced, and the cases
+    after it rendered by the replacement."""
+    monkeypatch.setenv(processes.SECONDS_ENV, "3")
+    folder = cases_in(tmp_path / "cases", 4)
+    (folder / "case-001.yaml").rename(folder / "doomed-001.yaml")
+    found = batch.collect([folder])
+    results = list(outcomes(enumerate(found), 1, Job(KIND, ("html",)), stuck_on_doomed))
+    failed = [o for o in results if o.error]
+    assert [o.source for o in failed] == [str(folder / "doomed-001.yaml")]
+    assert "took longer than 3 seconds, and was stopped" in failed[0].error
+    assert "the other cases went on" in failed[0].error
+    assert sorted(o.source for o in results if o.blobs.get("html")) == sorted(
+        c.source for c in found if "doomed" not in c.name
+    )
 
 
 def test_a_full_disk_stops_the_batch_and_the_manifest_says_what_is_missing(tmp_path):

@@ -19,7 +19,7 @@ from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 from docgen.desk.server import renderers
 from docgen.documents import DOCUMENTS, get_kind
 from docgen.documents.registry import members
-from docgen.render import PRELOAD
+from docgen.render import PRELOAD, processes
 from tests.helpers.cli import python_process
 from tests.helpers.procs import ended, renderer_pids, unread_bytes
 
@@ -87,7 +87,7 @@ def test_renders_run_at_a_lower_priority_than_the_pages(pool):
 
 def test_a_killed_renderer_fails_its_request_alone_and_is_replaced(pool):
     before = {renderers.run(pid)[1] for _ in range(4 * renderers.RENDERERS)}
-    with pytest.raises(renderers.RendererLost, match="signal 9"):
+    with pytest.raises(processes.RendererLost, match="signal 9"):
         renderers.run(killed)
     after = {renderers.run(pid)[1] for _ in range(4 * renderers.RENDERERS)}
     assert len(after) == renderers.RENDERERS and len(after - before) == 1
@@ -102,7 +102,7 @@ def test_renderers_start_warm_from_their_fork_server_a_replacement_too(pool):
         warmed, compiled, fonts_read = renderers.run(warmth)[1]
         assert warmed == every and fonts_read
         assert templates | partials <= compiled, (templates | partials) - compiled
-    with pytest.raises(renderers.RendererLost):
+    with pytest.raises(processes.RendererLost):
         renderers.run(killed)
     assert renderers.run(warmth)[1][0] == every
 
@@ -122,19 +122,19 @@ def test_a_failed_warm_up_is_a_warning_and_the_fork_server_goes_on():
 
 
 def test_a_render_past_its_time_is_stopped_and_the_next_one_runs(pool, monkeypatch):
-    monkeypatch.setenv(renderers.SECONDS_ENV, "2")
+    monkeypatch.setenv(processes.SECONDS_ENV, "2")
     started = time.monotonic()
-    with pytest.raises(renderers.RendererLost, match="longer than 2 seconds"):
+    with pytest.raises(processes.RendererLost, match="longer than 2 seconds"):
         renderers.run(sleeping, 30)
     assert time.monotonic() - started < 15
     # The next render gets the usual time: its replacement renderer starts (imports and
     # all) within it even on a busy machine, where two seconds may not be enough.
-    monkeypatch.delenv(renderers.SECONDS_ENV)
+    monkeypatch.delenv(processes.SECONDS_ENV)
     assert renderers.run(sleeping, 0) == ("slept", 0)
 
 
 def test_a_render_past_its_memory_is_refused_and_the_next_one_runs(pool):
-    with pytest.raises(renderers.RenderTooBig, match="more memory than a render may use"):
+    with pytest.raises(processes.RenderTooBig, match="more memory than a render may use"):
         renderers.run(greedy)
     assert renderers.run(niceness)[0] == "nice"
 
@@ -159,7 +159,7 @@ def test_a_request_for_a_renderer_killed_unseen_goes_to_its_replacement():
     from multiprocessing import forkserver
 
     renderers.stop()
-    pool = renderers.Pool(1)  # one renderer: the next request surely goes to the victim
+    pool = processes.Pool(1, renderers.START)  # one renderer: the next request goes to the victim
     try:
         victim = pool.run(pid, (), 60)[1]
         server = forkserver._forkserver._forkserver_pid  # slowed: it reaps the victim late
@@ -300,7 +300,7 @@ def test_a_zip_bomb_final_is_refused_before_a_render_spends_memory_on_it(tmp_pat
     from docgen.register import Issue, Register
 
     renderers.stop()
-    monkeypatch.setenv(renderers.MEMORY_ENV, "700")
+    monkeypatch.setenv(processes.MEMORY_ENV, "700")
     renderers.warm()
     try:
         url = f"sqlite:///{tmp_path / 'register.sqlite'}"

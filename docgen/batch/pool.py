@@ -1,11 +1,12 @@
 """The batch pool: cases rendered by worker processes, each case's files written
 atomically in input order under a name unique within the batch, then the manifest.
 
-At most two cases per worker are in flight, and a case's bytes are dropped once its
-files are written, so the parent's memory does not grow with the batch. A worker that
-dies (killed by the system, out of memory) breaks the pool: the cases that were in flight
-are rendered again one at a time in a pool of their own, so only the case that kills its
-worker fails, and a new pool takes up the rest. A filesystem failure while writing (a
+One case per worker is in flight, and a case's bytes are dropped once its files are
+written, so the parent's memory does not grow with the batch. A worker that
+dies (killed by the system, out of memory) or runs past the render's time limit fails only
+the case it was rendering, and a fresh one takes its place: the workers are the desk's
+rendering processes (docgen.render.processes), each serving one case at a time under
+the same memory and time limits. A filesystem failure while writing (a
 full disk) stops the batch: the manifest says ``complete: false`` and lists every case
 not written, with the cause.
 
@@ -21,15 +22,12 @@ is a correction (``docgen supersede``), never a second number for one violation.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import closing
+from multiprocessing.connection import wait
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -49,21 +47,13 @@ from docgen.batch.manifest import (
 from docgen.batch.worker import Job, Outcome, init_worker, render_case
 from docgen.errors import DocgenError, OutputError, OutputExists, OutputUsage
 from docgen.queue.app import queue_url
-from docgen.render import ENGINES
+from docgen.render import ENGINES, processes
 from docgen.render.output import make_folder, write_files
+from docgen.render.processes import Renderer, RendererDied, RendererLost, Start
 from docgen.render.variants import check_variant
 
 Listener = Callable[[Outcome], None]
 Render = Callable[[int, CaseInput], Outcome]
-
-
-def _context() -> Any:
-    """Workers start from a clean fork server (never a fork of a process running Pango)."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(ENGINES)  # each worker starts with the engines loaded
-    return context
 
 
 class _Stop(Exception):
@@ -240,65 +230,81 @@ def _finish(
     journal.end(finished=True)
 
 
-def _pool(workers: int, job: Job) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(workers, _context(), init_worker, (job,))
-
-
 def outcomes(
     todo: Iterable[tuple[int, CaseInput]], workers: int, job: Job, render: Render = render_case
 ) -> Generator[Outcome, None, None]:
-    """Every case's Outcome, in completion order, with at most two cases per worker in
-    flight. When a worker dies, the cases in flight are retried one at a time, alone."""
+    """Every case's Outcome, in completion order, each rendered by one of ``workers``
+    rendering processes started from a fork server with the engines loaded (each warms up
+    on the job's kind, and ends with the batch). A case whose process dies or runs out of
+    its time or memory fails alone (its process replaced); the other cases go on."""
     queue = deque(todo)
-    executor = _pool(workers, job)
-    in_flight: dict[Future[Outcome], tuple[int, CaseInput]] = {}
-    try:
-        while queue or in_flight:
-            while queue and len(in_flight) < 2 * workers:
+    renderers = [Renderer(Start(tuple(ENGINES), init_worker, (job,))) for _ in range(workers)]
+    busy: dict[Renderer, tuple[int, CaseInput, float]] = {}  # its case, and its deadline
+
+    def handed_out() -> list[Outcome]:
+        """The next cases, one to each free renderer; those no renderer would take."""
+        refused = []
+        for renderer in renderers:
+            while renderer not in busy and queue:
                 index, case = queue.popleft()
-                in_flight[executor.submit(render, index, case)] = (index, case)
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            suspects: list[tuple[int, CaseInput]] = []
-            for future in done:
-                index, case = in_flight.pop(future)
-                try:
-                    outcome = future.result()
-                except BrokenProcessPool:
-                    suspects.append((index, case))
-                    continue
-                yield outcome
-            if suspects:
-                suspects += in_flight.values()  # a broken pool fails every case it held
-                in_flight.clear()
-                executor.shutdown(wait=True, cancel_futures=True)
-                yield from _one_by_one(sorted(suspects, key=lambda item: item[0]), job, render)
-                executor = _pool(workers, job)
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+                why = _sent(renderer, render, index, case)
+                if why is None:
+                    busy[renderer] = (index, case, time.monotonic() + processes.seconds())
+                else:
+                    refused.append(_failed(index, case, why))
+        return refused
 
-
-def _one_by_one(
-    suspects: list[tuple[int, CaseInput]], job: Job, render: Render
-) -> Iterator[Outcome]:
-    """Each case alone in a one-worker pool: a case that kills its worker fails alone."""
-    executor: ProcessPoolExecutor | None = None
     try:
-        for index, case in suspects:
-            executor = executor or _pool(1, job)
-            try:
-                yield executor.submit(render, index, case).result()
-            except BrokenProcessPool:
-                executor.shutdown(wait=True)
-                executor = None
-                yield Outcome(
-                    index,
-                    case.source,
-                    error=f"{case.source}: the worker process rendering this case died "
-                    "(killed by the system, perhaps out of memory); the other cases went on",
-                )
+        yield from handed_out()
+        while busy:
+            nearest = min(deadline for _, _, deadline in busy.values())
+            ready = wait([r.pipe for r in busy], timeout=max(0.0, nearest - time.monotonic()))
+            finished = []
+            for renderer, (index, case, deadline) in list(busy.items()):
+                if renderer.pipe in ready:
+                    del busy[renderer]
+                    finished.append(_received(renderer, index, case))
+                elif time.monotonic() >= deadline:
+                    del busy[renderer]
+                    renderer.replace()
+                    took = f"it took longer than {processes.seconds():g} seconds, and was stopped"
+                    finished.append(_failed(index, case, took))
+            finished += handed_out()  # the next cases go out before these are written
+            yield from finished
     finally:
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+        for renderer in renderers:
+            renderer.end(kill=True)
+
+
+def _sent(renderer: Renderer, render: Render, index: int, case: CaseInput) -> str | None:
+    """``case`` handed to ``renderer`` (to its replacement, once, if it had died unseen);
+    why not, if neither took it."""
+    for _ in range(2):
+        try:
+            renderer.send(render, (index, case))
+            return None
+        except RendererDied:
+            continue  # dead before the case reached it: replaced, nothing of it done
+        except RendererLost as lost:
+            return lost.why
+    return "the process making it stopped before it began"
+
+
+def _received(renderer: Renderer, index: int, case: CaseInput) -> Outcome:
+    try:
+        outcome: Outcome = renderer.receive()
+    except RendererDied:
+        return _failed(
+            index, case, "the worker process rendering this case died (killed by the "
+            "system, perhaps out of memory)"
+        )  # fmt: skip
+    except RendererLost as lost:
+        return _failed(index, case, lost.why)
+    return outcome
+
+
+def _failed(index: int, case: CaseInput, why: str) -> Outcome:
+    return Outcome(index, case.source, error=f"{case.source}: {why}; the other cases went on")
 
 
 class _OrderedWriter:

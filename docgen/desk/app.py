@@ -50,6 +50,7 @@ from docgen.desk.server import limits, renderers
 from docgen.desk.sites import certify, fees_pages, logbook, swppp_pages
 from docgen.errors import DocgenError
 from docgen.register import Register
+from docgen.render.processes import RendererLost, RenderTooBig
 
 log = logging.getLogger("docgen.desk")
 
@@ -195,7 +196,7 @@ async def render_lost(request: Request, err: Exception) -> Response:
     """A render that did not finish (its process died or ran out of time, and was
     replaced): 503, try again; only this request failed."""
     log.warning("%s: render lost: %s", request.url.path, getattr(err, "why", ""))
-    if isinstance(err, renderers.RenderTooBig):  # the same again would fail the same way
+    if isinstance(err, RenderTooBig):  # the same again would fail the same way
         return render(request, "error.html.j2", status=413, message=str(err))
     response = render(request, "error.html.j2", status=503, message=str(err))
     response.headers["retry-after"] = "5"
@@ -272,7 +273,7 @@ def create_app(
     ]
     handlers = {
         DocgenError: refused,
-        renderers.RendererLost: render_lost,
+        RendererLost: render_lost,
         DBAPIError: unavailable,
         BadInput: bad_input,
         404: not_found,

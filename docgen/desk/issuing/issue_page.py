@@ -27,6 +27,7 @@ from docgen.desk.server import renderers
 from docgen.errors import CaseInvalid, Problem
 from docgen.instruments.docx_checks import MAX_FINAL_BYTES
 from docgen.register import Issue
+from docgen.render.processes import RendererLost, RenderTooBig
 
 
 @guarded(None)
@@ -69,11 +70,11 @@ def _issue(request: Request) -> Response:
     url = request.app.state.database_url
     try:
         tag, result = renderers.run(renderers.issue, url, draft.kind, data, asked, by, case_dir)
-    except renderers.RenderTooBig:
+    except RenderTooBig:
         raise
-    except renderers.RendererLost as err:  # it may have been recorded just before
+    except RendererLost as err:  # it may have been recorded just before
         advice = "Look for it in the register before you issue it again."
-        raise renderers.RendererLost(err.why, advice) from None
+        raise RendererLost(err.why, advice) from None
     if tag == "ambiguous":
         return choosing.page(request, draft, data, result)
     if tag == "problems":

@@ -42,6 +42,7 @@ from docgen.desk.server import renderers
 from docgen.desk.server.limits import PUBLIC_UPLOAD as MAX_UPLOAD
 from docgen.documents import get_kind
 from docgen.law.packs import load_pack
+from docgen.render.processes import RendererLost
 
 LIMIT = 20  # checks per address (uploads included) in WINDOW, across every server process
 WINDOW = timedelta(minutes=10)
@@ -128,7 +129,7 @@ def _compare(engine: Any, record: Any, blob: bytes) -> dict[str, Any]:
             tag, result = renderers.run_within(
                 COMPARE_SECONDS, renderers.signature, blob, record.jurisdiction
             )
-        except renderers.RendererLost as err:
+        except RendererLost as err:
             tag, result = "refused", err.why
         compared["signature" if tag == "signature" else "refused"] = result
     return compared

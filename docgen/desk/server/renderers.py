@@ -2,40 +2,35 @@
 
 WeasyPrint and python-docx hold the interpreter for seconds; in the server's own process
 they would slow every other clerk's page through the GIL, so each server process keeps a
-small pool of rendering processes and its threads wait on them. What crosses between
-processes is plain data: the case, and back a tagged result (HTML or bytes, the problems,
-the register's refusal); never an open database session.
-
-Each rendering process serves one request at a time, under a memory limit (RLIMIT_DATA,
-``DOCGEN_RENDER_MEMORY_MB``: the memory it writes; not RLIMIT_AS, the address space, which
-the .NET redline engine and LibreOffice it starts reserve many times over and would fail
-under) and a time limit (``DOCGEN_RENDER_SECONDS``). One
-that dies (the kernel's out-of-memory killer, a SIGKILL, a crash in a C library) or runs
-past its time fails only the request it was serving (``RendererLost``: the clerk is told
-to try again) and is replaced by a fresh process; the others never notice. A pool of
-processes that share a fate (``ProcessPoolExecutor``, which breaks for good when one of
-its workers dies) would fail every request after it until the desk was restarted.
+small pool of rendering processes (docgen.render.processes: each under a memory and a
+time limit, one that dies or runs too long failing only the request it served and
+replaced) and its threads wait on them. What crosses between processes is plain data: the
+case, and back a tagged result (HTML or bytes, the problems, the register's refusal);
+never an open database session. A render that did not finish raises
+:class:`~docgen.render.processes.RendererLost` (the clerk is told to try again).
 """
 
 from __future__ import annotations
 
 import io
 import logging
-import multiprocessing
-import os
-import queue
-import resource
 import threading
 from collections.abc import Callable
 from datetime import date
 from functools import cache
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docgen.errors import CaseInvalid, DocgenError
 from docgen.render import PRELOAD
+from docgen.render.processes import (
+    Pool,
+    Renderer,
+    RendererDied,
+    RendererLost,
+    Start,
+    seconds,
+)
 
 if TYPE_CHECKING:
     from docgen.register import Issue
@@ -45,11 +40,6 @@ RENDERERS = 2  # processes per server process: rendering is bounded by the machi
 # with few cores the renderers yield the processor to the server (a nice value, as the
 # kernel's scheduler weighs it; a render still gets its share when the server is idle).
 RENDER_NICENESS = 10
-MEMORY_ENV = "DOCGEN_RENDER_MEMORY_MB"
-MEMORY_MB = 2048  # written memory: ~0.1 GB after a preview; a PDF well under 1 GB
-SECONDS_ENV = "DOCGEN_RENDER_SECONDS"
-SECONDS = 180.0  # the longest render (an issue with a copy for each person) takes ~20 s
-START_SECONDS = 120.0  # a fresh process loads its engines (seconds; longer under load)
 HEALTH_SECONDS = 10.0  # a free renderer answers a ping within this, or is replaced
 
 Result = tuple[str, Any]
@@ -58,177 +48,18 @@ KEY_REFUSED = (
     "key file), so nothing was issued; tell the desk's administrator, whose server log "
     "names the file"
 )
-TOO_BIG = (
-    "A file sent with it (a final, an upload) may be damaged or far too large; trying again "
-    "with the same file will fail the same way."
-)
-
-# Each rendering process is forked from a fork server: a clean process the server starts
-# once, which has loaded the engines and warmed them up on every kind (docgen.preload; a
-# fork of the server itself would copy its threads and connections). A new or replacing
-# renderer is then ready in milliseconds and renders its first document warm, not after
-# the seconds that loading and warming up take, and shares their pages.
-_context = multiprocessing.get_context("forkserver")
-_context.set_forkserver_preload(PRELOAD)
 
 
-class RendererLost(DocgenError):
-    """The request's render did not finish: its rendering process died or ran out of
-    time (and was replaced), or none was free in time. It may be tried again."""
-
-    def __init__(self, why: str, advice: str = "Try again in a moment."):
-        self.why = why
-        super().__init__(f"The document could not be made just now: {why}. {advice}")
-
-
-class RendererDied(RendererLost):
-    """The rendering process died (its pipe closed): a crash, a kill, the out-of-memory
-    killer. It has been replaced."""
+# Each rendering process is forked from a fork server which has loaded the engines and
+# warmed them up on every kind (docgen.preload), so a new or replacing renderer renders its
+# first document warm, not after the seconds that loading and warming up take.
+def _loaded() -> None:
+    """A renderer's start: what its work calls, loaded (by the fork server already; on
+    its own, here once)."""
+    import docgen.api  # noqa: F401  (on its own, without the fork server: loaded here)
 
 
-class RendererWasDead(RendererDied):
-    """The rendering process had died before the request reached it (between requests,
-    its death not yet known to the server): nothing of the request was done, so the
-    request may go to its replacement at once."""
-
-
-class RenderTooBig(RendererLost):
-    """The render ran out of its memory (a bomb in an upload, say): trying again fails
-    the same way."""
-
-
-class Renderer:
-    """One rendering process and the pipe to it; used by one thread at a time."""
-
-    def __init__(self) -> None:
-        self.process, self.pipe = _start()
-        self.started = False  # its engines loaded: it said so once
-
-    def call(self, work: Callable[..., Result], args: tuple[Any, ...], seconds: float) -> Result:
-        sent = False
-        try:
-            if not self.started:  # a render's time does not count the process's start
-                if not self.pipe.poll(START_SECONDS):
-                    self.replace()
-                    raise RendererLost(f"it did not start within {START_SECONDS:g} seconds")
-                self.pipe.recv()
-                self.started = True
-            self.pipe.send((work, args))
-            sent = True
-            if not self.pipe.poll(seconds):
-                self.replace()
-                raise RendererLost(f"it took longer than {seconds:g} seconds, and was stopped")
-            outcome, value = self.pipe.recv()
-        except (EOFError, OSError):
-            self.process.join(timeout=5)  # its pipe closed as it died: reap it for the code
-            code = self.process.exitcode
-            self.replace()
-            raise (RendererDied if sent else RendererWasDead)(_death(code)) from None
-        if outcome == "exhausted":  # the process may be in no state to go on: a fresh one
-            self.replace()
-            raise RenderTooBig(value, TOO_BIG)
-        if outcome == "raised":
-            raise value
-        result: Result = value  # what ``work`` returned, sent back through the pipe
-        return result
-
-    def alive(self) -> bool:
-        return self.process.is_alive()
-
-    def replace(self) -> None:
-        self.end(kill=True)
-        self.process, self.pipe = _start()
-        self.started = False
-
-    def end(self, kill: bool = False) -> None:
-        if not kill:
-            try:
-                self.pipe.send(None)  # finish and leave
-            except OSError:
-                kill = True
-        if kill:
-            self.process.kill()
-        self.process.join(timeout=30)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
-        self.pipe.close()
-
-
-def _death(code: int | None) -> str:
-    if code is not None and code < 0:
-        return (
-            f"the process making it was stopped by the system (signal {-code}, as when "
-            "memory runs out)"
-        )
-    return "the process making it stopped"
-
-
-def _start() -> tuple[BaseProcess, Connection]:
-    ours, theirs = _context.Pipe()
-    process = _context.Process(target=_serve, args=(theirs, _memory_limit()), daemon=True)
-    process.start()
-    theirs.close()
-    return process, ours
-
-
-def _memory_limit() -> int:
-    return int(float(os.environ.get(MEMORY_ENV) or MEMORY_MB) * 1024 * 1024)
-
-
-def _seconds() -> float:
-    return float(os.environ.get(SECONDS_ENV) or SECONDS)
-
-
-class Pool:
-    """The rendering processes of one server process, lent to one request at a time."""
-
-    def __init__(self, size: int) -> None:
-        self.all = [Renderer() for _ in range(size)]
-        self.free: queue.Queue[Renderer] = queue.Queue()
-        for renderer in self.all:
-            self.free.put(renderer)
-
-    def run(self, work: Callable[..., Result], args: tuple[Any, ...], seconds: float) -> Result:
-        try:
-            renderer = self.free.get(timeout=seconds)
-        except queue.Empty:
-            busy = f"every rendering process was busy for {seconds:g} seconds"
-            raise RendererLost(busy) from None
-        try:
-            if not renderer.alive():  # it died between requests: this one never saw it
-                renderer.replace()
-            try:
-                return renderer.call(work, args, seconds)
-            except RendererWasDead:  # dead before it got the work, its death not yet known
-                return renderer.call(work, args, seconds)  # to its replacement, once
-        finally:
-            self.free.put(renderer)
-
-    def healthy(self) -> bool:
-        """Every free process answers a ping (a dead one is replaced first); a busy one
-        is alive (its request replaces it if it dies)."""
-        lent: list[Renderer] = []
-        try:
-            while True:
-                lent.append(self.free.get_nowait())
-        except queue.Empty:
-            pass
-        try:
-            busy_alive = all(r.alive() for r in self.all if r not in lent)
-            for renderer in lent:
-                if not renderer.alive():
-                    renderer.replace()
-                if not _answers(renderer):
-                    return False
-            return busy_alive
-        finally:
-            for renderer in lent:
-                self.free.put(renderer)
-
-    def stop(self) -> None:
-        for _ in self.all:  # each in turn, once the request it serves is done
-            self.free.get().end()
+START = Start(tuple(PRELOAD), init=_loaded, niceness=RENDER_NICENESS)
 
 
 def _answers(renderer: Renderer) -> bool:
@@ -238,7 +69,8 @@ def _answers(renderer: Renderer) -> bool:
     it is replaced, and the replacement is asked."""
     for _ in range(2):
         try:
-            return renderer.call(_ping, (), HEALTH_SECONDS) == ("pong", None)
+            answer: Result = renderer.call(_ping, (), HEALTH_SECONDS)
+            return answer == ("pong", None)
         except RendererDied:
             continue
         except RendererLost:
@@ -253,19 +85,21 @@ _pools: list[Pool] = []
 def _pool() -> Pool:
     with _lock:
         if not _pools:
-            _pools.append(Pool(RENDERERS))
+            _pools.append(Pool(RENDERERS, START))
         return _pools[0]
 
 
 def run(work: Callable[..., Result], *args: Any) -> Result:
     """``work(*args)`` in a rendering process (the calling thread waits for it); raises
     RendererLost when the render did not finish."""
-    return _pool().run(work, args, _seconds())
+    result: Result = _pool().run(work, args, seconds())
+    return result
 
 
-def run_within(seconds: float, work: Callable[..., Result], *args: Any) -> Result:
+def run_within(within: float, work: Callable[..., Result], *args: Any) -> Result:
     """:func:`run` with a time limit of its own (the public check's, shorter)."""
-    return _pool().run(work, args, min(seconds, _seconds()))
+    result: Result = _pool().run(work, args, min(within, seconds()))
+    return result
 
 
 def warm() -> None:
@@ -274,8 +108,21 @@ def warm() -> None:
 
 
 def healthy() -> bool:
-    """The desk can render (docgen.desk.health)."""
-    return _pool().healthy()
+    """The desk can render (docgen.desk.health): every free process answers a ping (a dead
+    one is replaced first); a busy one is alive (its request replaces it if it dies)."""
+    pool = _pool()
+    lent = pool.lend_all()
+    try:
+        busy_alive = all(r.alive() for r in pool.all if r not in lent)
+        for renderer in lent:
+            if not renderer.alive():
+                renderer.replace()
+            if not _answers(renderer):
+                return False
+        return busy_alive
+    finally:
+        for renderer in lent:
+            pool.give(renderer)
 
 
 def stop() -> None:
@@ -285,40 +132,6 @@ def stop() -> None:
         _pools.clear()
     for pool in pools:
         pool.stop()
-
-
-def _serve(pipe: Connection, memory: int) -> None:
-    """A rendering process: its limits, the engines loaded once, then one job at a time
-    until told to leave (None) or the server is gone."""
-    resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
-    # never lowered (only root may raise priority)
-    nice = max(os.getpriority(os.PRIO_PROCESS, 0), RENDER_NICENESS)
-    os.setpriority(os.PRIO_PROCESS, 0, nice)
-    # loaded by the fork server already (see _context); on its own, loaded here once
-    import docgen.api  # noqa: F401
-
-    pipe.send(("started", None))
-    while True:
-        try:
-            job = pipe.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
-        work, args = job
-        try:
-            reply: tuple[str, Any] = ("done", work(*args))
-        except MemoryError:
-            limit = f"{memory >> 20} MB"
-            reply = ("exhausted", f"it needed more memory than a render may use ({limit})")
-        except Exception as err:
-            reply = ("raised", err)
-        try:
-            pipe.send(reply)
-        except Exception as err:  # an exception that does not pickle: its type, at least
-            pipe.send(("raised", RuntimeError(f"{type(err).__name__} in a rendering process")))
-        if reply[0] == "exhausted":
-            return
 
 
 def _ping() -> Result:
