@@ -28,6 +28,7 @@ from docgen.render.docx.styles import (
     MARGIN,
     PAGE_HEIGHT,
     PAGE_WIDTH,
+    PLACARD_TAGLINE,
     STYLE_NAMES,
 )
 
@@ -239,6 +240,9 @@ def build(out: Path = OUT) -> Path:
     style(doc, "Rule", size=4, after=6)
     style(doc, "Placard Heading", size=40, bold=True, align=WD_ALIGN_PARAGRAPH.CENTER, after=12)
     style(doc, "Placard", size=18, align=WD_ALIGN_PARAGRAPH.CENTER, after=8)
+    # The block posted with the placard: every line at the placard's 14 pt (LAW.md § 3).
+    style(doc, PLACARD_TAGLINE, base="Tagline", size=14, after=0, keep=True)
+    doc.styles[PLACARD_TAGLINE].paragraph_format.line_spacing = Pt(17)
     style(doc, "Clerk Space", size=12, before=0, after=0)
     doc.styles["Clerk Space"].paragraph_format.space_before = Inches(2.5)
     for name in ("List Number", "List Bullet"):

@@ -73,10 +73,12 @@ def placards():
 
 
 @pytest.mark.parametrize("stem", [p.stem for p in ORDERS])
-def test_placard_is_one_page_with_heading_site_number_date_contact(placards, stem):
+def test_placard_page_one_has_heading_site_number_date_contact(placards, stem):
+    """The order on the placard's first page; the language-access block (LAW.md § 13) and
+    the placard's last lines on a second sheet posted with it, where the page has no room."""
     data, pdf, docx_bytes = placards[stem]
     pages = pdf_pages(pdf)
-    assert len(pages) == 1
+    assert len(pages) == 2
     site = data["site"].get("address", {}).get("street") or data["site"]["description"]
     for text in (squash(pages[0]), squash(docx_text(docx_bytes))):
         for value in (

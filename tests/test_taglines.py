@@ -11,6 +11,7 @@ import re
 import subprocess
 
 import docx
+import pdfplumber
 import pikepdf
 import pytest
 import yaml
@@ -165,10 +166,35 @@ def test_a_document_not_delivered_to_a_person_has_no_block(renders, kind, path):
     assert html_lines(renders.get(kind, path)["html"]) == []
 
 
-def test_the_posted_placard_has_no_block_and_the_packet_has_it_once(tmp_path):
-    order = next(path for kind, path in SAMPLES if kind == "stop-work-order")
-    placard = api.build("stop-work-order", order, Options(layout="placard"))
-    assert html_lines(placard.html) == []
+ORDER = next(path for kind, path in SAMPLES if kind == "stop-work-order")
+
+
+@pytest.mark.parametrize("code", [None, "es", "ru"])
+def test_the_posted_placard_carries_the_block_at_14_pt_with_its_last_lines(code):
+    """Issue 53: the placard posted at the site carries the language-access block too, at
+    the placard's 14 pt (LAW.md § 3: every line), kept with its last lines (never alone on
+    its sheet), in the HTML, the PDF and the DOCX; the English original and each copy."""
+    placard = api.build("stop-work-order", ORDER, Options(layout="placard", language=code))
+    codes = default_languages()
+    assert [text for _, _, text in html_lines(placard.html)] == [expected(c) for c in codes]
+    pdf = api.to_bytes(placard, "pdf")
+    first = squash(expected("es"))
+    pages = [squash(text) for text in pdf_pages(pdf)]
+    (on,) = [text for text in pages if first in text]
+    assert len(on[: on.index(first)]) > 20  # the placard's own last words before it
+    with pdfplumber.open(io.BytesIO(pdf)) as read:
+        sizes = [c["size"] for page in read.pages for c in page.chars]
+    assert min(sizes) >= 13.95
+    tagged = [
+        p
+        for p in docx.Document(io.BytesIO(api.to_bytes(placard, "docx"))).paragraphs
+        if p._p.find(".//" + qn("w:lang")) is not None and p.style.name == "Placard Tagline"
+    ]
+    assert [p.text for p in tagged] == [expected(c) for c in codes]
+    assert tagged[0].style.font.size.pt == 14
+
+
+def test_the_packet_has_the_block_once():
     assert len(html_lines(api.build("packet", PACKET).html)) == len(default_languages())
 
 
@@ -280,17 +306,38 @@ def test_the_block_adds_no_page_to_any_delivered_sample_in_pdf(renders, without_
     assert {sid for sid, c in counts.items() if c[0] != c[1]} == KNOWN_GROWTH
 
 
-def test_the_block_adds_no_page_to_any_delivered_sample_in_word(renders, without_block, tmp_path):
-    """Through LibreOffice, the DOCX as Word users see it."""
+@pytest.fixture(scope="module")
+def word_pdfs(renders, without_block, tmp_path_factory):
+    """Every delivered sample's DOCX, with the block and without, through LibreOffice (the
+    DOCX as Word users see it): "kind-stem-with" / "-without" -> PDF."""
     docs = {}
     for k, p in DELIVERED:
         sid = f"{k}-{p.stem}"
         docs[f"{sid}-with"] = renders.get(k, p)["docx"]
         docs[f"{sid}-without"] = without_block[f"{k}/{p.stem}"]["docx"]
-    pdfs = office_pdfs(docs, tmp_path)
+    return office_pdfs(docs, tmp_path_factory.mktemp("word"))
+
+
+def test_in_word_the_block_is_kept_with_the_documents_last_text(renders, word_pdfs):
+    """Issue 53: in Word the block never begins a page: the paragraph before it keeps with
+    it (keep with next), as break-before: avoid does in the PDF."""
+    first = squash(expected("es"))
+    for k, p in DELIVERED:
+        body = docx.Document(io.BytesIO(renders.get(k, p)["docx"])).element.body
+        paragraphs = list(body.iter(qn("w:p")))
+        at = next(i for i, q in enumerate(paragraphs) if q.find(".//" + qn("w:lang")) is not None)
+        assert paragraphs[at - 1].find(f"{qn('w:pPr')}/{qn('w:keepNext')}") is not None, k
+        pages = [squash(text) for text in pdf_pages(word_pdfs[f"{k}-{p.stem}-with"])]
+        (on,) = [text for text in pages if first in text]
+        before = re.sub(r"Page\d+of\d+", "", on[: on.index(first)])
+        assert len(before) > 20, (k, p.stem, before)
+
+
+def test_the_block_adds_no_page_to_any_delivered_sample_in_word(word_pdfs):
+    """Through LibreOffice, the DOCX as Word users see it."""
     grown = {
-        name: (page_count(pdfs[f"{name}-without"]), page_count(pdfs[f"{name}-with"]))
-        for name in {n.rsplit("-", 1)[0] for n in docs}
+        name: (page_count(word_pdfs[f"{name}-without"]), page_count(word_pdfs[f"{name}-with"]))
+        for name in (f"{k}-{p.stem}" for k, p in DELIVERED)
     }
     known = {sid.replace("/", "-") for sid in KNOWN_GROWTH_WORD}
     assert {n for n, c in grown.items() if c[0] != c[1]} == known

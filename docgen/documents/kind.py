@@ -398,7 +398,7 @@ class Kind(_Described):
     # template and that language's catalog (docgen.render.language), every layout alike.
     renditions: tuple[str, ...] = ()
     # Layouts posted at the site, not delivered to a person (the placard): read from a
-    # distance on one page (LAW.md § 3), they carry no language-access block.
+    # distance, every line at least 14 pt (LAW.md § 3), the language-access block too.
     posted: tuple[str, ...] = ()
     summary: str = ""
     # The title as documents print it when they name this one ("Notice of Violation No. ..."

@@ -309,8 +309,9 @@ def render_review(kind: Kind, pack: Pack, context: Context, options: Options) ->
 
 def _taglines(kind: Kind, pack: Pack, options: Options) -> tuple[Tagline, ...]:
     """The language-access lines a document of ``kind`` carries (LAW.md § 13): those the
-    municipality's settings choose, on every delivered document but a posted layout."""
-    if not kind.delivered or (options.layout or "") in kind.posted:
+    municipality's settings choose, on every delivered document and its posted layouts (the
+    placard: issue 53, at the placard's 14 pt)."""
+    if not kind.delivered:
         return ()
     return taglines(tagline_languages(pack.id))
 
@@ -329,6 +330,7 @@ def _document(
                 "corrects": options.corrects,
                 "appealable": kind.appealable,
                 "taglines": _taglines(kind, pack, options),
+                "posted": (options.layout or "") in kind.posted,
                 **names,
             },
             options.templates,

@@ -27,6 +27,8 @@ STYLE_FOR_CLASS = {
 HEADING_STYLE = {"h1": "Title", "h2": "Heading 1", "h3": "Heading 2", "h4": "Heading 3"}
 LIST_NUMBER, LIST_BULLET, LIST_CONTINUE = "List Number", "List Bullet", "List Continue"
 TABLE_TEXT, AFTER_TABLE, RULE = "Table Text", "After Table", "Rule"
+# The language-access block on a posted placard: the placard's 14 pt (LAW.md §§ 3, 13).
+PLACARD_TAGLINE = "Placard Tagline"
 # Every paragraph style the writer may ask the frame for.
 STYLE_NAMES = frozenset(
     {
@@ -38,6 +40,7 @@ STYLE_NAMES = frozenset(
         TABLE_TEXT,
         AFTER_TABLE,
         RULE,
+        PLACARD_TAGLINE,
         "Normal",
     }
 )

@@ -219,8 +219,15 @@ class Writer:
 
     def kept_together(self, el: Any, classes: set[str]) -> None:
         """A block on one page: its paragraphs keep with the next (the last excepted) and
-        keep their lines together, as the PDF's break-inside: avoid does."""
+        keep their lines together, as the PDF's break-inside: avoid does. A block kept
+        ``with-previous`` (the language-access block: break-before: avoid) keeps the
+        paragraph before it with it too, so it never begins a page alone."""
         body = self.doc.element.body
+        if "with-previous" in classes:
+            previous = list(body.iter(qn("w:p")))
+            if previous:
+                last = docx_paragraph.Paragraph(previous[-1], self.doc)
+                last.paragraph_format.keep_with_next = True
         before = len(body.findall(qn("w:p")))
         self.children(el, classes)
         added = body.findall(qn("w:p"))[before:]
