@@ -128,6 +128,15 @@ def test_posting_is_fijacion_and_the_means_of_service_is_said_in_spanish():
     assert squash("El aviso se fijó en el sitio el") in text  # when service was complete
 
 
+def test_personal_delivery_is_said_in_spanish_with_the_method_as_typed():
+    """The first Spanish notice said "por personal delivery to the landowner": the means
+    is said in Spanish, the method as the officer typed it beside it."""
+    text = squash(build("notice-of-violation", "homer-first-offense", "es"))
+    said = "por entrega personal (personal delivery to the landowner at the site)"
+    assert squash(said) in text
+    assert "porpersonaldelivery" not in text
+
+
 def test_the_municipality_is_named_one_way_in_spanish():
     text = build("notice-of-violation", "homer-first-offense", "es")
     assert "La entidad" not in text
