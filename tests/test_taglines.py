@@ -306,6 +306,18 @@ def test_the_block_adds_no_page_to_any_delivered_sample_in_pdf(renders, without_
     assert {sid for sid, c in counts.items() if c[0] != c[1]} == KNOWN_GROWTH
 
 
+def test_the_block_goes_with_more_than_a_line_of_the_documents_text(renders):
+    """Issue 53: kept with the document's last text, the block never stands on a page with a
+    stray line: where it takes the last lines to the next page, the signature goes whole
+    (the lifting notice's and the release's; before, "Village of Homer" went alone)."""
+    first = squash(expected("es"))
+    for k, p in DELIVERED:
+        pages = pdf_pages(renders.get(k, p)["pdf"])
+        (on,) = [text for text in pages if first in squash(text)]
+        before = on[: on.index("AVISO LEGAL IMPORTANTE")].split()
+        assert len(before) >= 10, (k, p.stem, before)
+
+
 @pytest.fixture(scope="module")
 def word_pdfs(renders, without_block, tmp_path_factory):
     """Every delivered sample's DOCX, with the block and without, through LibreOffice (the
