@@ -84,6 +84,24 @@ def test_every_message_is_translated_with_its_placeholders_and_markup(code):
     assert mismatched == []
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_word_the_glossary_forbids_is_in_no_translation(code):
+    """The glossary translators keep beside each catalog (docgen/locale/<code>/glossary.txt)
+    marks the words a term is never rendered as (posting is never "publicación", never
+    "публикация": publication): no message of the catalog says one."""
+    glossary = (language.LOCALE_DIR / code / "glossary.txt").read_text(encoding="utf-8")
+    never = re.findall(r"never \"?(\w+)\"?\s*[);(]", glossary)
+    assert never, "the glossary names no word to avoid"
+    said = [
+        string
+        for m in read(language.catalog_path(code))
+        if m.id
+        for string in ((m.string,) if isinstance(m.string, str) else m.string)
+    ]
+    found = [(word, s) for word in never for s in said if word.lower() in s.lower()]
+    assert found == []
+
+
 def build(kind: str, sample: str, code: str, **changes):
     data = api.load(ROOT / "fixtures" / kind / f"{sample}.yaml")[0]
     data.update(changes)
