@@ -258,9 +258,24 @@ def test_macedon_board_approves_with_condition_a_not_applying(reg):
     assert plan_of(reg.engine, plan.id).jurisdiction == "macedon"
 
 
-def test_the_command_line_reviews_returns_and_refuses_in_one_line(reg, tmp_path):
-    today = today_in("homer")
-    where = site(reg)
+REVIEWERS = {
+    "homer": "Dana R. Whitcomb, Code Enforcement Officer",
+    "macedon": "Harold P. Vance, Chair, Town of Macedon Planning Board",
+}
+
+
+@pytest.mark.parametrize("jurisdiction", ["homer", "macedon"])
+def test_the_command_line_reviews_returns_amends_and_approves(reg, tmp_path, jurisdiction):
+    """The whole round on the command line, each municipality's list, each letter read
+    back from its PDF: reviewed with an item not adequate, the approval refused in one
+    line, returned, amended (the item changed), the amendment refused where it would
+    reopen an item it does not change, reviewed again and approved."""
+    from docgen.law.packs import load_pack
+
+    today = today_in(jurisdiction)
+    where = site(reg, jurisdiction)
+    law = load_pack(jurisdiction).swppp
+    esc_map = law.item("esc-map")
 
     def run(*args):
         return subprocess.run(
@@ -286,36 +301,50 @@ def test_the_command_line_reviews_returns_and_refuses_in_one_line(reg, tmp_path)
     )
     assert added.returncode == 0, added.stderr
     plan_id = added.stdout.split()[1].rstrip(":")
-    from docgen.law.packs import load_pack
-
     items = []
-    for item in load_pack("homer").swppp.items:
+    for item in law.items:
         items += ["--item", f"{item.id}=present"]
     items += ["--item", "esc-map=inadequate:Silt fence lengths are not shown."]
     on = today.isoformat()
-    reviewed = run(
-        "review",
-        plan_id,
-        *items,
-        "--reviewer",
-        "Dana R. Whitcomb, Code Enforcement Officer",
-        "--date",
-        on,
-    )
+    reviewer = ("--reviewer", REVIEWERS[jurisdiction], "--date", on)
+    reviewed = run("review", plan_id, *items, *reviewer)
     assert reviewed.returncode == 0, reviewed.stderr
     assert (
         "1 item(s) open" in reviewed.stdout
-        and "esc-map (§ 228-78B(2)(a)[9]): not adequate" in reviewed.stdout
+        and f"esc-map ({esc_map.ref}): not adequate" in reviewed.stdout
     )
     refused = run("approve", plan_id, "--date", on)
     assert refused.returncode == 1 and "Traceback" not in refused.stderr
-    assert (
-        "Site map of each erosion and sediment control practice (§ 228-78B(2)(a)[9]): not adequate"
-        in refused.stderr
-    )
+    assert f"{esc_map.label} ({esc_map.ref}): not adequate" in refused.stderr
+    assert not list(tmp_path.glob("SWA-*"))
     returned = run("return", plan_id, "--date", on, "-f", "pdf")
     assert returned.returncode == 0, returned.stderr
     (pdf,) = tmp_path.glob("SWR-*.pdf")
-    assert "The reviewer found: Silt fence lengths are not shown." in flat(pdf.read_bytes())
+    text = flat(pdf.read_bytes())
+    assert "The reviewer found: Silt fence lengths are not shown." in text
+    assert f"{esc_map.label}: not adequate" in text and f"({esc_map.ref})" in text
+    assert ("228-" in text) == (jurisdiction == "homer")
     shown = run("show", str(where))
     assert "returned (SWR-" in shown.stdout
+
+    amended = run("amend", plan_id, "--revision", "2", "--changes", "esc-map")
+    assert amended.returncode == 0, amended.stderr
+    second = amended.stdout.split()[1].rstrip(":")
+    assert f"amending plan {plan_id} (esc-map)" in amended.stdout
+    reopened = run(
+        "review", second, "--item", "esc-map=present", "--item", "soils=missing", *reviewer
+    )
+    assert reopened.returncode == 1 and "not reopened" in reopened.stderr
+    again = run("review", second, "--item", "esc-map=present", *reviewer)
+    assert again.returncode == 0, again.stderr
+    assert "0 item(s) open" in again.stdout
+    approved = run("approve", second, "--date", on, "-f", "pdf")
+    assert approved.returncode == 0, approved.stderr
+    (pdf,) = tmp_path.glob("SWA-*.pdf")
+    text = flat(pdf.read_bytes())
+    assert "Approval of Stormwater Pollution Prevention Plan" in text
+    assert "Cayuga Street Townhomes SWPPP, revision 2" in text and "(amending revision 1)" in text
+    assert "present; unchanged since revision 1" in text
+    assert ("228-" in text) == (jurisdiction == "homer")
+    shown = run("show", str(where))
+    assert "revision 2: approved (SWA-" in shown.stdout

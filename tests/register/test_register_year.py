@@ -22,6 +22,7 @@ from docgen.law.packs import load_pack
 from docgen.law.year import named_holding, period
 from docgen.register.plans.swppp import add_plan, record_review
 from docgen.register.reading.year import as_csv, by_month, figures, reporting_period, write_report
+from docgen.register.rules.rows import document_row
 from docgen.register.sites.invitations import add_site, today_in
 from docgen.register.storage import db
 from docgen.register.storage.models import Document
@@ -59,6 +60,44 @@ def test_the_year_counts_from_the_register_with_each_figure_s_numbers(reg):
     assert "not superseded" in found["Notices of violation"].rule
     assert first.number not in as_csv(list(found.values()))
     assert figures(reg.engine, "macedon", start, end)[0].count == 0
+
+
+def test_a_corrected_letter_counts_once_and_a_withdrawn_notice_is_not_counted(reg):
+    """A return letter corrected (docgen supersede) is counted under its correction's
+    number, never the original's; a notice of violation withdrawn is no notice in the
+    year (its withdrawal is listed among the court outcomes); each rule says so."""
+    today = today_in("homer")
+    start = today.replace(month=1, day=1)
+    where = add_site(reg.engine, "homer", {"name": "Oak"}, {"description": "Oak lots"}, None, "m")
+    plan = add_plan(
+        reg.engine,
+        where,
+        title="Oak SWPPP",
+        revision="1",
+        preparer="L. Ortiz",
+        qualification="P.E.",
+        received=today,
+        by="m",
+    )
+    given = {i.id: ("present", None) for i in load_pack("homer").swppp.items}
+    given["soils"] = ("missing", None)
+    record_review(reg.engine, plan.id, given, reviewer="D. Whitcomb", on=today, by="m")
+    returned = reg.swppp_decide(plan.id, "returned", today, formats=("html",))
+    with db.read_session(reg.engine) as session:
+        case = {k: v for k, v in document_row(session, returned.number).case.items()}
+    case.pop("number", None)
+    corrected = reg.supersede(returned.number, case, formats=("html",))
+    kept = reg.issue("notice-of-violation", notice(), formats=("html",))
+    gone = reg.issue("notice-of-violation", notice(), formats=("html",))
+    reg.record_disposition(gone.number, "withdrawn", today)
+    found = {f.category: f for f in figures(reg.engine, "homer", start, today)}
+    assert found["Plans returned"].numbers == (corrected.number,)
+    assert "corrected" in found["Plans returned"].rule
+    assert found["Notices of violation"].numbers == (kept.number,)
+    assert "withdrawn" in found["Notices of violation"].rule
+    assert found["Court outcomes"].numbers == (f"{gone.number}: withdrawn {today.isoformat()}",)
+    listed = as_csv(list(found.values()))
+    assert returned.number not in listed
 
 
 def test_two_thousand_documents_are_each_counted_once_under_their_kind(reg):

@@ -3,8 +3,9 @@ each regulated municipality for yearly counts of its construction-site oversight
 computed from the register only: for a period, each count in plain words, the rule it
 follows, and the document numbers behind it, so that every figure can be checked.
 
-A count never includes a superseded document (its correction is counted, once) nor, for
-the court outcomes, a matter still pending. Queries: one per category, each on indexed
+A count never includes a superseded document (its correction is counted, once), a
+withdrawn notice of violation (no offense at all; its withdrawal is a court outcome) nor,
+for the court outcomes, a matter still pending. Queries: one per category, each on indexed
 columns (kind, issued), so that a register of thousands of documents answers at once.
 """
 
@@ -29,6 +30,7 @@ from docgen.errors import DocgenError
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.law.year import CATEGORIES, MONTHS, period
+from docgen.register.rules.rows import corrections
 from docgen.register.storage import db
 from docgen.register.storage.models import (
     CertificationSite,
@@ -41,6 +43,7 @@ from docgen.register.storage.models import (
 
 KEYS = {words: key for key, words in CATEGORIES}
 CURRENT = "issued in the period and not superseded (a correction counts once)"
+LETTER = "a corrected letter counted once, by its correction's number"
 
 
 @dataclass(frozen=True)
@@ -112,19 +115,32 @@ def reporting_period(
 
 
 def _current(
-    session: Any, category: str, rule: str, kind: str, jurisdiction: str, start: date, end: date
+    session: Any,
+    category: str,
+    rule: str,
+    kind: str,
+    jurisdiction: str,
+    start: date,
+    end: date,
+    *,
+    charges: bool = False,
 ) -> Figure:
+    """Each ``kind`` issued in the period and not superseded; with ``charges`` (a notice of
+    violation), not withdrawn either: a withdrawn notice is no offense at all."""
     successor = aliased(Document)
-    rows = session.execute(
-        select(Document.number, Document.issued)
-        .where(
-            Document.kind == kind,
-            Document.jurisdiction == jurisdiction,
-            Document.issued.between(start, end),
-            ~select(successor.id).where(successor.supersedes_id == Document.id).exists(),
+    query = select(Document.number, Document.issued).where(
+        Document.kind == kind,
+        Document.jurisdiction == jurisdiction,
+        Document.issued.between(start, end),
+        ~select(successor.id).where(successor.supersedes_id == Document.id).exists(),
+    )
+    if charges:
+        query = query.where(
+            ~select(Offense.id)
+            .where(Offense.document_id == Document.id, Offense.disposition == "withdrawn")
+            .exists()
         )
-        .order_by(Document.issued, Document.number)
-    ).all()
+    rows = session.execute(query.order_by(Document.issued, Document.number)).all()
     return Figure(category, rule, tuple(r.number for r in rows), tuple(r.issued for r in rows))
 
 
@@ -146,8 +162,9 @@ def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figu
         )
         decided = {
             outcome: tuple(
-                session.scalars(
-                    select(Document.number)
+                corrections(session, letter)[-1]  # the letter in effect: a correction once
+                for letter in session.scalars(
+                    select(Document)
                     .join(SwpppDecision, SwpppDecision.document_id == Document.id)
                     .where(
                         SwpppDecision.outcome == outcome,
@@ -190,8 +207,16 @@ def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figu
         )
         return [
             Figure("Plans reviewed", "each review of a SWPPP dated in the period", reviewed),
-            Figure("Plans approved", "each approval dated in the period", decided["approved"]),
-            Figure("Plans returned", "each return letter dated in the period", decided["returned"]),
+            Figure(
+                "Plans approved",
+                f"each approval dated in the period, {LETTER}",
+                decided["approved"],
+            ),
+            Figure(
+                "Plans returned",
+                f"each return letter dated in the period, {LETTER}",
+                decided["returned"],
+            ),
             Figure(
                 "Sites active",
                 "each site with a document issued in the period (the first listed)",
@@ -218,11 +243,12 @@ def figures(engine: Any, jurisdiction: str, start: date, end: date) -> list[Figu
             _current(
                 session,
                 "Notices of violation",
-                f"each notice {CURRENT}",
+                f"each notice {CURRENT}, nor withdrawn (its withdrawal is a court outcome)",
                 VIOLATION.name,
                 jurisdiction,
                 start,
                 end,
+                charges=True,
             ),
             _current(
                 session,
