@@ -71,7 +71,8 @@ def round_on_the_desk(desk, jurisdiction: str, project: str) -> None:
     """Recorded, reviewed with an item missing (a finding the law does not allow refused),
     returned, amended, the checklist prefilled and only the changed item offered, reviewed
     again and approved; each letter read back from its PDF; the site's page says the
-    plan's state at each step."""
+    plan's state at each step; a contractor's invitation then names the approved plan on
+    the page its link opens."""
     where = new_site(desk, project, jurisdiction)
     client = desk.signed_in("otto")
     today = today_in(jurisdiction).isoformat()
@@ -177,6 +178,18 @@ def round_on_the_desk(desk, jurisdiction: str, project: str) -> None:
     assert f"{title}, revision 2" in text and "(amending revision 1)" in text
     assert "present; unchanged since revision 1" in text
     assert ("228-" in text) == (jurisdiction == "homer")
+    invited = docgen(
+        desk.home,
+        *("certify", "invite", str(where), "--firm", "Seneca Sitework Inc."),
+        database=desk.database,
+    )
+    assert invited.returncode == 0, invited.stderr
+    link = re.search(r"/certify/[^\s]+", invited.stdout).group(0)
+    opened = " ".join(desk.client().get(link).text.split())
+    assert (
+        f"The stormwater pollution prevention plan it becomes part of is “{title}”, "
+        f"revision 2 (approval {number})" in opened
+    )
 
 
 def test_returned_amended_and_approved_on_the_desk(desk, town_desk):

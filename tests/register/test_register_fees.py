@@ -49,7 +49,7 @@ def test_a_site_s_reviews_and_inspections_at_the_schedule_s_rates(reg, schedule,
         None,
         "clerk",
     )
-    start = today - timedelta(days=20)
+    start = today - timedelta(days=364)  # the site's year: the twelve months to today
     with pytest.raises(RegisterError, match="holds no review or inspection"):
         fee_register.statement(
             reg,
@@ -91,6 +91,9 @@ def test_a_site_s_reviews_and_inspections_at_the_schedule_s_rates(reg, schedule,
     elsewhere = copy.deepcopy(inspection)
     elsewhere["site"] = {"address": {**ADDRESS, "street": "9 Elm Street"}}
     other = record_inspection_case(reg, elsewhere, formats=("html",))
+    before = copy.deepcopy(inspection)  # the day before the year: another statement's
+    before["issued"] = before["inspected"] = (start - timedelta(days=1)).isoformat()
+    earlier = record_inspection_case(reg, before, formats=("html",))
     issued = fee_register.statement(
         reg,
         where,
@@ -107,6 +110,7 @@ def test_a_site_s_reviews_and_inspections_at_the_schedule_s_rates(reg, schedule,
     assert "reasonable costs at prevailing rates for review of SWPPPs, inspections" in text
     assert "Village of Homer fee schedule, adopted by the Board of Trustees" in text
     assert f"Inspection Report No. {report.number}" in text and other.number not in text
+    assert earlier.number not in text
     assert "Review of the SWPPP “Cayuga SWPPP”, revision 1" in text
     assert "two hundred twenty-five dollars ($225.00)" in text
     with pytest.raises(RegisterError, match="more than the balance due"):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -39,6 +40,7 @@ from docgen.desk.server.limits import RateLimit
 from docgen.desk.sites import certify_work
 from docgen.law.deadlines import local_time
 from docgen.law.packs import load_pack
+from docgen.register.plans import swppp
 from docgen.register.sites import invitations
 
 log = logging.getLogger("docgen.desk.certify")
@@ -131,11 +133,18 @@ def _statement_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _open(engine: Any, token: str) -> invitations.Opened:
+    """The invitation of ``token`` with the site's approved SWPPP, which the certification
+    becomes part of (§ 228-78B(4)(c); § 301-71D(3)): the page names it."""
+    opened = invitations.open_link(engine, token)
+    return replace(opened, plan=swppp.approved(engine, opened.site.id))
+
+
 async def form_page(request: Request) -> Response:
     if not _limits(request)[0].allow(client_of(request)):
         return _limited(request)
     try:
-        opened = await run_in_threadpool(invitations.open_link, _engine(request), _token(request))
+        opened = await run_in_threadpool(_open, _engine(request), _token(request))
     except invitations.InvalidLink:
         return _invalid(request)
     csrf = request.cookies.get(COOKIE) or auth.new_csrf()
@@ -162,6 +171,8 @@ def _form(
         token=_token(request),
         invitation=opened.invitation,
         site=opened.site,
+        plan=opened.plan,
+        part_of_swppp=cert.part_of_swppp.ref,
         municipality=pack.name.value,
         statement=text,
         statement_ref=ref,
@@ -188,7 +199,7 @@ async def submit(request: Request) -> Response:
     if not _limits(request)[0].allow(client_of(request)):
         return _limited(request)
     try:  # the link first: a body sent to a link that does not work is never read
-        opened = await run_in_threadpool(invitations.open_link, _engine(request), _token(request))
+        opened = await run_in_threadpool(_open, _engine(request), _token(request))
     except invitations.InvalidLink:
         return _invalid(request)
     form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=MAX_PART)

@@ -377,10 +377,13 @@ def signed_numbers(engine: Engine, site_id: int) -> list[str]:
 
 @dataclass(frozen=True)
 class Opened:
-    """A live invitation and its site: what the public form may show and fill in."""
+    """A live invitation and its site: what the public form may show and fill in; ``plan``:
+    the site's approved SWPPP the certification becomes part of, as the register names it
+    (docgen.register.plans.swppp.approved; None: none approved yet)."""
 
     invitation: InvitationView
     site: SiteView
+    plan: str | None = None
 
 
 def _usable(session: Any, token: str) -> tuple[Invitation, CertificationSite]:
