@@ -10,10 +10,11 @@ without the server binaries), gets ``--documents`` rows through SQLAlchemy Core:
 inspection reports, notices of deficiency, notices of violation, stop-work orders and
 penalty statements of the past fourteen months spread over ``--sites`` sites, every tenth
 one superseded by a correction, and an offense with a disposition for every notice of
-violation. Printed: the median and the slowest of ``--rounds`` calls of
-docgen.register.reading.year.figures for the last twelve months (every count with its numbers),
-beside the target and the machine's load, and a check that the counts add up; and the
-median of by_month, the chart's counts made from them.
+violation (a quarter of them withdrawn: those notices are not counted). Printed: the
+median and the slowest of ``--rounds`` calls of docgen.register.reading.year.figures for
+the last twelve months (every count with its numbers), beside the target and the
+machine's load, and a check that the counts add up; and the median of by_month, the
+chart's counts made from them.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def fill(url: str, documents: int, sites: int) -> int:
         )
         site_ids = list(session.scalars(select(Site.id).order_by(Site.id)))
         previous: int | None = None
+        withdrawn: set[int] = set()  # the notices whose offense was withdrawn
         kind_of_previous, issued_of_previous = KINDS[0], TODAY
         for n in range(documents):
             issued = TODAY - timedelta(days=(n * 7) % 425)  # fourteen months
@@ -90,6 +92,7 @@ def fill(url: str, documents: int, sites: int) -> int:
             session.add(row)
             session.flush()
             if row.kind == "notice-of-violation" and corrects is None:
+                outcome = "withdrawn" if n % 4 == 0 else "convicted" if n % 3 else "pending"
                 session.add(
                     Offense(
                         respondent_id=respondent,
@@ -97,17 +100,20 @@ def fill(url: str, documents: int, sites: int) -> int:
                         jurisdiction="homer",
                         committed=row.issued,
                         violations=[],
-                        disposition="convicted" if n % 3 else "pending",
-                        disposition_date=row.issued if n % 3 else None,
+                        disposition=outcome,
+                        disposition_date=row.issued if outcome != "pending" else None,
                     )
                 )
+                if outcome == "withdrawn":
+                    withdrawn.add(row.id)
             previous, kind_of_previous, issued_of_previous = row.id, row.kind, row.issued
-        # what the period must count: each kind's documents not superseded, issued in it
+        # what the period must count: each kind's documents not superseded nor withdrawn,
+        # issued in it
         superseded = {d.supersedes_id for d in session.scalars(select(Document)) if d.supersedes_id}
         counted = sum(
             1
             for d in session.scalars(select(Document))
-            if d.id not in superseded and start <= d.issued <= TODAY
+            if d.id not in superseded | withdrawn and start <= d.issued <= TODAY
         )
     if url.startswith("postgresql"):
         engine = create_engine(url, isolation_level="AUTOCOMMIT")
@@ -163,7 +169,7 @@ def measure(url: str, label: str, documents: int, sites: int, rounds: int) -> No
     )
     print(
         f"  {listed:,} numbers listed in {len(found)} categories; the five kinds' counts "
-        f"({by_kind:,}) are the {expected:,} documents of the period not superseded"
+        f"({by_kind:,}) are the {expected:,} documents of the period not superseded nor withdrawn"
     )
 
 
