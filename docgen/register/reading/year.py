@@ -43,7 +43,7 @@ from docgen.register.storage.models import (
 
 KEYS = {words: key for key, words in CATEGORIES}
 CURRENT = "issued in the period and not superseded (a correction counts once)"
-LETTER = "a corrected letter counted once, by its correction's number"
+LETTER = "a corrected letter counted once, under the number of its correction"
 
 
 @dataclass(frozen=True)
