@@ -20,6 +20,7 @@ from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack
 from docgen.law.year import CATEGORIES
+from docgen.law.year import period as named_period
 
 Y = "@year.starts"
 Count = Annotated[int, Field(ge=0)]
@@ -101,6 +102,7 @@ class YearContext(Context):
     colours: dict[str, str]
     chart_words: str  # "inspections, notices of deficiency, ... and stop-work orders"
     ended: bool
+    named: bool  # the pack's reporting period (else one chosen for this report)
 
 
 def number_of(start: date, end: date) -> str:
@@ -116,6 +118,9 @@ def context(case: YearCase, pack: Pack, options: Options) -> YearContext:
         charted=CHARTED,
         highest=max([1, *(m.count(k) for m in case.months for k, _ in CHARTED)]),
         ended=case.through == case.period_to,
+        named=pack.year is not None
+        and named_period(pack.year.starts.value, case.period_to.year)
+        == (case.period_from, case.period_to),
         colours=COLOURS,
         chart_words=", ".join(w.lower() for _, w in CHARTED[:-1])
         + f" and {CHARTED[-1][1].lower()}",

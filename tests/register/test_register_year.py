@@ -231,3 +231,10 @@ def test_the_draft_report_read_back_from_its_pdf_docx_and_html(reg, tmp_path):
     html = paths[".html"].read_text(encoding="utf-8")
     assert '<svg class="year-chart" role="img" aria-label="Bar chart by month of' in html
     assert html.count("<rect ") == 4 * len(months)
+    assert "(the reporting year of the State’s stormwater permit" in text
+    chosen = reporting_period("homer", None, today.replace(day=1), today)
+    found = figures(reg.engine, "homer", chosen.start, chosen.through)
+    pdf = {p.suffix: p for p in write_report("homer", chosen, found, by, tmp_path / "chosen")}
+    text = " ".join(pdf_text(pdf[".pdf"].read_bytes()).split())
+    assert "a period chosen for this report, not the reporting year the Village of Homer" in text
+    assert "reporting year of the State" not in text
