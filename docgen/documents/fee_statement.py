@@ -87,4 +87,14 @@ KIND = Kind(
     needs=("enforcement",),
     issued=issued_on,
     site=site_of,
+    made_by_register=(
+        "from the reviews and inspections the register holds for the site: "
+        "`docgen fees statement SITE`"
+    ),
+    keeps=(
+        ("services", "each service, its rate and amount"),
+        ("total", "the total"),
+        ("period_from", "the period"),
+        ("period_to", "the period"),
+    ),
 )

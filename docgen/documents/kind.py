@@ -318,6 +318,10 @@ class Spec(Protocol):
     @property
     def permission(self) -> str | None: ...
     @property
+    def made_by_register(self) -> str: ...
+    @property
+    def keeps(self) -> tuple[tuple[str, str], ...]: ...
+    @property
     def issued(self) -> Callable[[Any], date | None]: ...
     @property
     def party(self) -> Callable[[Any], Addressee | None]: ...
@@ -461,6 +465,12 @@ class Kind(_Described):
     # The register's after-notice events find their kinds by it.
     step: str = ""
     permission: str | None = None  # the desk permission that drafts and issues it
+    # Made by the register from what it holds, never from a typed case (LAW.md § 15: the
+    # SWPPP's letters from a review, a statement of fees from the services recorded): how
+    # it is made instead ("" for the others); ``keeps``: what a correction of it keeps as
+    # the register made it (the case's fields, each with its words).
+    made_by_register: str = ""
+    keeps: tuple[tuple[str, str], ...] = ()
     # The document's issue date: it prints the law in force that day (None: the latest).
     issued: Callable[[Any], date | None] = _none
     party: Callable[[Any], Addressee | None] = _none  # to whom it is addressed
@@ -502,6 +512,8 @@ class Bundle(_Described):
     follows: tuple[str, ...] = ()
     step: str = ""
     permission: str | None = None
+    made_by_register: str = ""
+    keeps: tuple[tuple[str, str], ...] = ()
     issued: Callable[[Any], date | None] = _none
     party: Callable[[Any], Addressee | None] = _none
     site: Callable[[Any], Place | None] = _none

@@ -147,4 +147,8 @@ KIND = Kind(
     summary="the year's counts from the register, each with its documents, and a chart by month",
     needs=("year",),
     issued=lambda case: case.prepared,
+    made_by_register=(
+        "from the register's documents, as a draft not issued into it: "
+        "`docgen year --jurisdiction J --period YEAR --out DIR`"
+    ),
 )

@@ -10,11 +10,13 @@ from docgen.cases.common import cited
 from docgen.documents.kind import DocMeta, Kind, Options, issued_on, site_of
 from docgen.documents.swppp_review import (
     APPROVAL,
+    KEEPS,
     OPEN,
     Certified,
     ReviewedCase,
     ReviewedContext,
     common_problems,
+    made_from_review,
 )
 from docgen.errors import Problem
 from docgen.law.pack import Pack
@@ -63,4 +65,6 @@ KIND = Kind(
     needs=("swppp", "certification"),
     issued=issued_on,
     site=site_of,
+    made_by_register=made_from_review("approve"),
+    keeps=KEEPS,
 )

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from docgen.documents.kind import DocMeta, Kind, Options, issued_on, site_of
 from docgen.documents.swppp_review import (
+    KEEPS,
     OPEN,
     RETURN,
     ReviewedCase,
     ReviewedContext,
     common_problems,
+    made_from_review,
 )
 from docgen.errors import Problem
 from docgen.law.pack import Pack
@@ -54,4 +56,6 @@ KIND = Kind(
     needs=("swppp",),
     issued=issued_on,
     site=site_of,
+    made_by_register=made_from_review("return"),
+    keeps=KEEPS,
 )

@@ -22,6 +22,20 @@ L = "@swppp"  # the list of a SWPPP's contents (§ 228-78B(2); § 301-71B)
 R = "@swppp.received_by"  # who receives and reviews it (§ 228-78B(1)(a); § 301-71A)
 OPEN = ("missing", "inadequate")
 APPROVAL, RETURN = "swppp-approval", "swppp-return"  # the two letters issued from a review
+# What a correction of either letter keeps as the register made it: the review's facts.
+KEEPS = (
+    ("plan", "the plan reviewed"),
+    ("reviewed", "the day of the review"),
+    ("items", "each item as the review found it"),
+)
+
+
+def made_from_review(step: str) -> str:
+    """How a letter is made instead of from a typed case (``step``: approve, return)."""
+    return (
+        "from the review of the plan the register holds: record the review "
+        f"(`docgen swppp review PLAN`), then `docgen swppp {step} PLAN`"
+    )
 
 
 class PlanReviewed(Model):

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -256,6 +257,49 @@ def test_macedon_board_approves_with_condition_a_not_applying(reg):
     assert "it contains each item § 301-71B requires" in text
     assert "228-" not in text
     assert plan_of(reg.engine, plan.id).jurisdiction == "macedon"
+
+
+def test_what_the_register_makes_is_never_issued_from_a_typed_case(reg):
+    """An approval typed by hand (every item present, whatever the review found), a
+    statement of fees listing services the register holds no record of, a year's figures
+    typed: each refused, saying how the register makes it; a correction of a return letter
+    keeps the review's findings (a name corrected is issued, a finding changed is not)."""
+    from docgen import api
+    from docgen.documents.fee_statement import KIND as STATEMENT
+    from docgen.documents.municipal_year import KIND as REPORT
+    from docgen.documents.swppp_review import APPROVAL
+    from docgen.register.rules.rows import document_row
+    from docgen.register.storage import db
+
+    today = today_in("homer")
+    where = site(reg)
+    plan = first_plan(reg, where, today - timedelta(days=3))
+    given = all_present("homer", soils=("missing", "No soil description is given."))
+    on = today - timedelta(days=2)
+    record_review(reg.engine, plan.id, given, reviewer="Dana R. Whitcomb", on=on, by="c")
+    returned = reg.swppp_decide(plan.id, "returned", today - timedelta(days=1), formats=("html",))
+    with db.read_session(reg.engine) as session:
+        case = dict(document_row(session, returned.number).case)
+    case.pop("number")
+    cleared = [{**i, "finding": "present", "words": None} for i in case["items"]]
+    with pytest.raises(RegisterError, match=r"not issued from a typed case.*docgen swppp approve"):
+        reg.issue(APPROVAL, {**case, "items": cleared}, formats=("html",))
+    more = [
+        {**i, "finding": "missing", "words": "Add it."} if i["id"] == "background" else i
+        for i in case["items"]
+    ]
+    with pytest.raises(RegisterError, match="changes each item as the review found it"):
+        reg.supersede(returned.number, {**case, "items": more}, formats=("html",))
+    renamed = {**case, "applicant": "Tioughnioga Ridge Developers LLC"}
+    corrected = reg.supersede(returned.number, renamed, formats=("html",))
+    assert corrected.number.startswith("SWR-") and corrected.number != returned.number
+    assert state(reg.engine, where).endswith(f"returned ({returned.number})")
+    for kind, folder in ((STATEMENT.name, "fee-statement"), (REPORT.name, "municipal-year")):
+        (sample,) = sorted((Path(__file__).parents[2] / "fixtures" / folder).glob("homer-*.yaml"))
+        data, _ = api.load(sample)
+        data.pop("number", None)
+        with pytest.raises(RegisterError, match="not issued from a typed case"):
+            reg.issue(kind, data, formats=("html",))
 
 
 REVIEWERS = {

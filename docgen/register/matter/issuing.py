@@ -161,6 +161,9 @@ class Request:
     # register records it as an alias of that record; otherwise it names the record as
     # the register holds it (LAW.md § 2(a); docgen.register.people.choices.named_as).
     keep_name: bool = False
+    # Made by the register's own step from what it holds (a kind ``made_by_register``: the
+    # SWPPP's letters from a review, a statement of fees from the services recorded).
+    made_by_register: bool = False
 
 
 def sealing_for(data: dict[str, Any]) -> checks.Sealing | None:
@@ -359,6 +362,8 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)
+    if spec.made_by_register and not request.made_by_register:
+        check_made_here(spec, found.case, old)
     person, created = None, False
     expected = old.respondent_id if old is not None else None
     if found.party is not None:  # a new respondent is made once the document is rendered
@@ -536,6 +541,25 @@ def check_supersede(session: Session, old: Document, kind: str, jurisdiction: st
             f"{old.number} was lifted by {lifted}; an order no longer in effect is not "
             f"corrected: issue a new order if one is needed "
             f"({load_pack(old.jurisdiction).require(old.kind)})"
+        )
+
+
+def check_made_here(spec: Kind | Bundle, case: Any, old: Document | None) -> None:
+    """A kind the register makes from what it holds is never issued from a typed case
+    (LAW.md § 15: never an approval with an item open, never a fee for a service the
+    register has no record of); a correction of one keeps what the register made of it."""
+    if old is None:
+        raise RegisterError(
+            f"a {spec.title} is not issued from a typed case: the register makes it "
+            f"{spec.made_by_register}"
+        )
+    made = type(case).model_validate(old.case).model_dump(mode="json")
+    typed = case.model_dump(mode="json")
+    changed = dict.fromkeys(words for key, words in spec.keeps if typed.get(key) != made.get(key))
+    if changed:
+        raise RegisterError(
+            f"{old.number}: a correction keeps what the register made of it; this one changes "
+            f"{', '.join(changed)}. It is made again {spec.made_by_register}"
         )
 
 

@@ -178,6 +178,7 @@ def statement(
             out,
             who,
             force=force,
+            made_by_register=True,
         )
         issued, targets = issue_in(session, request)
     return write_out(issued, targets, force)

@@ -150,7 +150,15 @@ def decide(
             )
             case["certifications"] = [{"number": n, "firm": f} for n, f in held]
         request = Request(
-            kind, case, f"plan {plan_id} {outcome}", None, tuple(formats), out, who, force=force
+            kind,
+            case,
+            f"plan {plan_id} {outcome}",
+            None,
+            tuple(formats),
+            out,
+            who,
+            force=force,
+            made_by_register=True,
         )
         issued, targets = issue_in(session, request)
         taken = session.scalar(select(SwpppDecision.id).where(SwpppDecision.review_id == review.id))
