@@ -247,8 +247,27 @@ def test_macedon_board_approves_with_condition_a_not_applying(reg):
         on=today - timedelta(days=1),
         by="clerk",
     )
+    from docgen.register.sites import invitations
+
+    until = today + timedelta(days=30)
+    _, token = invitations.invite(reg.engine, where, "Acme Earthworks LLC", None, until, "clerk")
+    firm = {
+        "firm": "Acme Earthworks LLC",
+        "role": "contractor",
+        "address": {"street": "1 Main St", "city": "Palmyra", "state": "NY", "zip": "14522"},
+        "phone": "3155551234",
+        "signer": {"name": "Jo Smith", "title": "President"},
+        "responsibilities": ["silt fence"],
+        "signed": today.isoformat(),
+        "electronic_signature": {"name": "Jo Smith", "at": f"{today} 09:00 EST", "intent": "I do"},
+    }
+    held = invitations.sign(reg, token, firm, "electronic", "I do")
     approved = reg.swppp_decide(plan.id, "approved", today, formats=("pdf",))
     text = flat(approved.files["pdf"])
+    assert (
+        "The certifications held for this site, which are part of this SWPPP: "
+        f"Certification No. {held.number}, Acme Earthworks LLC" in text
+    )
     assert (
         "Town of Macedon" in text
         and "The appropriate board reviewed the plan against each item of § 301-71B" in text
