@@ -13,6 +13,8 @@ from conftest import ROOT
 
 from docgen import api
 from docgen.cli import main
+from docgen.documents import KINDS
+from docgen.law.packs import load_pack
 
 
 def build(root: Path, site: Path) -> subprocess.CompletedProcess:
@@ -63,3 +65,20 @@ def test_a_broken_link_fails_the_build(tmp_path):
     done = build(copy, tmp_path / "site")
     assert done.returncode != 0
     assert "missing.md" in done.stderr
+
+
+def test_the_readme_names_every_kind_with_the_municipalities_that_provide_it():
+    """The README's table of kinds is the one a newcomer reads first: each kind docgen
+    knows, and for each the packs that provide it, as `docgen kinds` says (the table had
+    kept eleven of the kinds after seventeen more were added)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = {
+        line.split("`")[1]: line.rsplit("|", 2)[1].strip()
+        for line in text.splitlines()
+        if line.startswith("| `") and line.count("|") == 4
+    }
+    packs = [load_pack(name) for name in ("homer", "macedon")]
+    for kind in KINDS:
+        assert kind in rows, f"{kind} is not in the README's table of kinds"
+        providers = ", ".join(p.id for p in packs if p.provides(kind))
+        assert rows[kind] == providers, (kind, rows[kind], providers)
