@@ -32,11 +32,18 @@ def desk(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def matter(desk) -> tuple[str, str, str, str]:
-    """A served notice requiring restoration resting on a served stop-work order, and two
+    return restoration_matter(desk)
+
+
+def restoration_matter(desk, later: int = 0) -> tuple[str, str, str, str]:
+    """A served notice requiring restoration resting on a served stop-work order (issued
+    ``later`` days after the sample's: another matter at the same site), and two
     inspections on the date set, one finding nothing deficient and one finding it not done,
     recorded beside the desk (as another process would); their numbers, the date set."""
+    case = order()
+    case["issued"] = (date.fromisoformat(str(case["issued"])) + timedelta(days=later)).isoformat()
     with Register.open(sqlite_of(desk.home)) as reg:
-        swo = reg.issue("stop-work-order", order(), formats=("html",))
+        swo = reg.issue("stop-work-order", case, formats=("html",))
         reg.record_service(swo.number, service_of("personal-delivery", swo.issued))
         restore_by = swo.issued + timedelta(days=7)
         notice = reg.require_restoration(
@@ -58,25 +65,45 @@ def pdf_of(client, number: str) -> str:
     return flat(pdf_text(got.content))
 
 
-def test_the_cost_form_fits_a_phone_and_is_axe_clean_in_chromium(desk, matter, browser):
-    """At 390 px: the notice's page with the cost form, refused without a date, no
-    sideways scroll, no axe finding at any impact."""
-    notice, _, report, _ = matter
+def test_the_cost_lien_and_release_fit_a_phone_and_are_axe_clean_in_chromium(desk, browser):
+    """At 390 px, each step from its form on a matter of its own: the cost refused without
+    a date, then stated; the lien recorded; a payment in full; the release. After each, no
+    sideways scroll and no axe finding at any impact on the page the desk answers with."""
+    notice, _, report, day = restoration_matter(desk, later=1)
     context = browser.new_context(base_url=desk.url, viewport={"width": 390, "height": 844})
     page = context.new_page()
     sign_in(page, "otto")
-    found = []
+    found: list[object] = []
+
+    def submitted(button: str) -> str:
+        page.get_by_role("button", name=button).click()
+        page.wait_for_load_state()
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        if width > page.evaluate("window.innerWidth"):
+            found.append((button, "scrolls sideways", width))
+        found.extend(axe_violations(page))
+        return page.url.rsplit("/", 1)[1]
+
     assert page.goto(f"/documents/{notice}").status == 200
     page.get_by_label("Items of the corrective work").fill(ITEMS)
     page.get_by_label("Inspection report that found the restoration not done").fill(report)
     button = "State the cost: issue the statement from this notice"
-    page.get_by_role("button", name=button).click()
-    page.wait_for_load_state()
+    submitted(button)
     assert "Date of the statement: missing" in page.content()
-    width = page.evaluate("document.scrollingElement.scrollWidth")
-    if width > page.evaluate("window.innerWidth"):
-        found.append(("scrolls sideways", width))
-    found.extend(axe_violations(page))
+    page.get_by_label("Date of the statement").fill(day)
+    cost = submitted(button)
+    assert cost.startswith("RC-") and "Record the notice of lien" in page.content(), page.url
+    page.get_by_label("Date of the notice of lien").fill(day)
+    lien = submitted("Record the lien: issue the notice of lien for this cost")
+    assert lien.startswith("LN-") and "Record a payment" in page.content(), page.url
+    page.get_by_label("Amount paid").fill("1,160.50")
+    page.get_by_label("Date paid").fill(day)
+    page.get_by_label("Paid by").fill("Cayuga Street Holdings LLC")
+    submitted("Record the payment")
+    assert "Balance: <strong>$0.00</strong>" in page.content(), page.url
+    page.get_by_label("Date of the release of the lien").fill(day)
+    freed = submitted("Release the lien: issue the release for recording")
+    assert freed.startswith("LR-"), page.url
     context.close()
     assert found == []
 
