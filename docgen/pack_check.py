@@ -26,6 +26,7 @@ from docgen.documents import get_kind
 from docgen.documents.pipeline import missing_groups
 from docgen.documents.swppp_review import fitted_to
 from docgen.errors import DocgenError
+from docgen.kinds import MODULES
 from docgen.law.pack import SWPPP_PARTS, Pack
 from docgen.law.packs import (
     add_pack_file,
@@ -101,12 +102,35 @@ def check_pack_file(path: Path, echo: Callable[[str], None] = print) -> int:
                     echo(f"FAILED {kind} from {sample.name}: {err}")
                     continue
                 echo(f"{kind:<26} renders (pdf, docx, html) from {sample.name}")
-        for kind in [k for k in pack.provisions if not pack.provides(k)]:
-            echo(f"{kind:<26} not provided: {pack.provisions[kind].note or 'no provision'}")
+        failures += len(unissuable(pack, echo))
+        for kind in [k for k in MODULES if not pack.provides(k)]:
+            entry = pack.provisions.get(kind)
+            why = (entry.note or "no provision") if entry else UNLISTED
+            echo(f"{kind:<26} not provided: {why}")
         return failures
     finally:
         if added:
             remove_pack_file(name)
+
+
+UNLISTED = "the pack does not list it under provisions"
+
+
+def unissuable(pack: Pack, echo: Callable[[str], None]) -> list[str]:
+    """The kinds ``pack`` provides but could never issue, each echoed as a failure: a step
+    provided without what it is issued upon (a lien without the statement of cost, a
+    decision on appeal without the notice of hearing; LAW.md § 14)."""
+    found = []
+    for kind in pack.kinds():
+        for upon in get_kind(kind).issued_upon:
+            if not any(pack.provides(k) for k in upon):
+                found.append(kind)
+                titles = " or ".join(get_kind(k).title.lower() for k in upon)
+                echo(
+                    f"FAILED {kind} is provided ({pack.provisions[kind].ref}) but the pack "
+                    f"provides no {titles}, which it is issued upon: none could be issued"
+                )
+    return found
 
 
 def moved_into(data: dict[str, Any], pack: Pack) -> dict[str, Any]:

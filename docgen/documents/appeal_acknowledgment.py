@@ -112,6 +112,7 @@ KIND = Kind(
     summary="the written acknowledgment that a notice of appeal was received, on time or late",
     needs=("enforcement", "appeals"),
     appeal_step="received",
+    issued_upon=(("notice-of-violation",),),
     issued=issued_on,
     party=recipient_of,
     site=site_of,

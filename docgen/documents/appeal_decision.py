@@ -96,6 +96,7 @@ KIND = Kind(
     summary="the written decision: the determination affirmed, modified or reversed, with reasons",
     needs=("enforcement", "appeals"),
     appeal_step="decision",
+    issued_upon=(("appeal-hearing",),),
     issued=issued_on,
     party=recipient_of,
     site=site_of,

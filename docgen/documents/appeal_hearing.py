@@ -61,6 +61,7 @@ KIND = Kind(
     summary="the notice of the date, time and place of an appeal's hearing, and before whom",
     needs=("enforcement", "appeals"),
     appeal_step="hearing",
+    issued_upon=(("appeal-acknowledgment",),),
     issued=issued_on,
     party=recipient_of,
     site=site_of,

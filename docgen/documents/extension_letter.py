@@ -97,6 +97,7 @@ KIND = Kind(
     summary="the letter granting a later date for a corrective action or a remedial measure",
     needs=("enforcement", "inspection", "extensions"),
     extends=True,
+    issued_upon=(("notice-of-deficiency", "notice-of-violation"),),
     issued=issued_on,
     party=recipient_of,
     site=site_of,

@@ -464,6 +464,11 @@ class Kind(_Described):
     # for the others.
     # The register's after-notice events find their kinds by it.
     step: str = ""
+    # What a document of it is issued upon, each entry the kinds one of which it needs (a
+    # lien upon a statement of cost; the statement upon a notice requiring restoration and
+    # an inspection report): a pack that provides it without one of each could never issue
+    # it, and `pack check` says so (LAW.md § 14: each step after the one before it).
+    issued_upon: tuple[tuple[str, ...], ...] = ()
     permission: str | None = None  # the desk permission that drafts and issues it
     # Made by the register from what it holds, never from a typed case (LAW.md § 15: the
     # SWPPP's letters from a review, a statement of fees from the services recorded): how

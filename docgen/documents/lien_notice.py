@@ -124,6 +124,7 @@ KIND = Kind(
     summary="the cost of the corrective action, a lien upon the property until paid (recorded)",
     needs=("enforcement", "recording"),
     step="liens",
+    issued_upon=(("restoration-cost",),),
     permission="enforce",
     issued=issued_on,
     party=owner_of,

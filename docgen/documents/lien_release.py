@@ -87,6 +87,7 @@ KIND = Kind(
     summary="the release of the lien, the cost paid in full (recorded)",
     needs=("enforcement", "recording"),
     step="releases-lien",
+    issued_upon=(("lien-notice",),),
     permission="enforce",
     issued=issued_on,
     party=owner_of,

@@ -107,6 +107,7 @@ KIND = Kind(
     renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)
     copies=True,
     step="withholds",
+    issued_upon=(("notice-of-violation", "stop-work-order"),),
     permission="enforce",
     issued=issued_on,
     party=recipient_of,

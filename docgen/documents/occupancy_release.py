@@ -85,6 +85,7 @@ KIND = Kind(
     needs=("enforcement",),
     copies=True,
     step="releases-hold",
+    issued_upon=(("occupancy-order",),),
     permission="enforce",
     issued=issued_on,
     party=recipient_of,

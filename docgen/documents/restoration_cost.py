@@ -133,6 +133,7 @@ KIND = Kind(
     needs=("enforcement",),
     copies=True,
     step="states-cost",
+    issued_upon=(("restoration-notice",), ("inspection-report",)),
     permission="enforce",
     issued=issued_on,
     party=recipient_of,

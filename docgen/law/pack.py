@@ -694,8 +694,9 @@ class Pack(Strict):
         if entry and entry.value:
             return entry.ref
         why = entry.note if entry and entry.note else f"no {kind} provision"
+        a = "an" if kind[:1] in "aeiou" else "a"  # an appeal-hearing, an occupancy-order
         raise UnsupportedKind(
-            f"{self.name.value} cannot issue a {kind}: the {self.code.title.value} "
+            f"{self.name.value} cannot issue {a} {kind}: the {self.code.title.value} "
             f"({self.code.sections.value}) has {why}. docgen does not borrow another "
             "municipality's provisions."
         )

@@ -319,13 +319,13 @@ def test_macedon_provides_no_inspection_notice_or_approval(reg, tmp_path):
     path = inspection(tmp_path, photos=0, jurisdiction="macedon")
     run = docgen("record-inspection", path)
     assert run.returncode == 1
-    assert "Town of Macedon cannot issue a inspection-report" in run.stderr or (
+    assert "Town of Macedon cannot issue an inspection-report" in run.stderr or (
         "Town of Macedon cannot issue" in run.stderr and "§ 228-79A(1)" in run.stderr
     )
-    for kind in ("notice-of-deficiency", "approval-of-corrected-work"):
+    for kind, a in (("notice-of-deficiency", "a"), ("approval-of-corrected-work", "an")):
         run = docgen("issue", kind, path)
         assert run.returncode == 1
-        assert f"Town of Macedon cannot issue a {kind}" in run.stderr
+        assert f"Town of Macedon cannot issue {a} {kind}" in run.stderr
         assert "(Homer's is § 228-79A(1))" in run.stderr
     assert reg.count() == 0
 
