@@ -293,6 +293,8 @@ class AfterNotice:
             False,
             f"restoration on {doc.number} on {served}",
         )
+        if any(r.number == notice.number for r in self.after.restorations):
+            return  # the same notice again (a case is issued once): this chain was walked
         self.reg.record_service(
             notice.number, service_of("personal-delivery", served), formats=HTML
         )

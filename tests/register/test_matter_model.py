@@ -59,7 +59,8 @@ served and lifted by the steps above). Invariants across the documents of the si
 
 After the notice (§ 228-79C(1)(f); § 11; § 14): an appeal received (on time or late),
 its hearing, its decision (affirmed, modified, reversed); a later date for a corrective
-action of a notice of deficiency. Invariants:
+action of a notice of deficiency or a remedial measure of a notice of violation, and the
+correction of a notice after one. Invariants:
 
 14. An appeal filed late is never recorded as timely: on time means received on or before
     the last day computed here from the landowner's service (day 15, moved past a
@@ -67,8 +68,9 @@ action of a notice of deficiency. Invariants:
     acknowledgment and the register say the same.
 15. A reversed notice never counts as a prior conviction (§ 4): the model's own tier
     (invariant 8) leaves its line out, and a conviction on it is refused.
-16. An extension never shortens a date: an earlier or equal one is refused; and the
-    calendar shows each open corrective action on the date as extended.
+16. An extension never shortens a date: an earlier or equal one is refused; the calendar
+    shows each open corrective action and each notice's remedy on the date as extended;
+    and a correction of a notice never goes back to a date before the one granted.
 
 The steps after the notice (§ 14: occupancy withheld and released, restoration required,
 its cost stated, the lien recorded, paid and released) are rules of their own, with
@@ -199,6 +201,7 @@ class Doc:
     received: date | None = None  # the day it was received
     hearing: date | None = None  # the hearing set
     decided: str | None = None  # affirmed, modified, reversed
+    remedy: date | None = None  # a notice's remedial measure 1: its date, as extended
 
 
 @dataclass
@@ -346,7 +349,9 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         self.m.lines.append(Line(committed))
         line = len(self.m.lines) - 1
         persons = [case["recipient"]["name"]] + ([DEVELOPER["name"]] if copies else [])
-        self.m.docs.append(Doc(issued.number, issued.kind, day, persons, line))
+        self.m.docs.append(
+            Doc(issued.number, issued.kind, day, persons, line, remedy=day + timedelta(days=7))
+        )
         # Invariant 8, at issue: the notice's words give the tier its history gives.
         expected = num2words(self.expected_offense(line, committed), to="ordinal")
         text = " ".join(html_text(issued.files["html"].decode()).split())
@@ -373,7 +378,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         persons = [case["recipient"]["name"]] + [p["name"] for p in case["copies_to"]]
         self.m.docs.append(Doc(issued.number, issued.kind, day, persons, -1))
 
-    @precondition(lambda self: self.m.docs)
+    @precondition(lambda self: any(d.persons for d in self.m.docs))
     @rule(
         data=st.data(),
         method=st.sampled_from(METHODS),
@@ -381,7 +386,8 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         reuse=st.booleans(),
     )
     def serve(self, data, method: str, day: date, reuse: bool) -> None:
-        doc = data.draw(st.sampled_from(self.m.docs))
+        # A lifting names no one to serve (the model's persons of it: none).
+        doc = data.draw(st.sampled_from([d for d in self.m.docs if d.persons]))
         person = data.draw(st.sampled_from(doc.persons))
         article = None
         if method == "certified-mail":
@@ -477,8 +483,11 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             for d in self.m.docs
         )
     )
-    @rule(data=st.data())
-    def supersede(self, data) -> None:
+    @rule(data=st.data(), keep=st.booleans())
+    def supersede(self, data, keep: bool) -> None:
+        """A correction of a notice or order; of a notice whose remedy date was extended,
+        stating the date as extended (``keep``) or the one first written, which would
+        shorten it (16: refused)."""
         doc = data.draw(
             st.sampled_from(
                 [
@@ -491,15 +500,22 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         stored = self.reg.document(doc.number).case
         case = {k: v for k, v in stored.items() if k not in ("number", "prior_offenses")}
         case["violations"][0]["nature"] += f" (corrected {next(_articles)})"
+        written = date.fromisoformat(str(case["remedies"][0]["due"])) if doc.remedy else None
+        if doc.remedy is not None and keep:
+            case["remedies"][0]["due"] = written = doc.remedy
+        shortened = doc.remedy is not None and written is not None and written < doc.remedy
         done = self.refused(
             lambda: self.reg.supersede(doc.number, case, formats=HTML),
-            doc.lifted,
-            f"a correction of the lifted {doc.number}",
+            doc.lifted or shortened,
+            f"a correction of {doc.number} (lifted {doc.lifted}), its remedy {written} "
+            f"after a later date granted, {doc.remedy}",
         )
         if done is None:
             return
         doc.superseded = True
-        self.m.docs.append(Doc(done.number, doc.kind, doc.issued, doc.persons, doc.line))
+        self.m.docs.append(
+            Doc(done.number, doc.kind, doc.issued, doc.persons, doc.line, remedy=written)
+        )
 
     @precondition(lambda self: self.current(("stop-work-order",)))
     @rule(data=st.data(), day=DAYS)
@@ -865,6 +881,23 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         if done is not None:
             nod.due[item] = until
 
+    @precondition(lambda self: any(d.remedy for d in self.notices()))
+    @rule(data=st.data(), by=st.integers(-3, 10))
+    def extend_remedy(self, data, by: int) -> None:
+        """16. A later date for a notice's remedial measure; never an earlier or equal one."""
+        doc = data.draw(st.sampled_from([d for d in self.notices() if d.remedy]))
+        assert doc.remedy is not None
+        until = doc.remedy + timedelta(days=by)
+        done = self.refused(
+            lambda: self.reg.extend(
+                doc.number, 1, until, granted_by=OFFICER, reason="Rain", formats=HTML
+            ),
+            by <= 0,
+            f"{doc.number}, remedial measure 1: {doc.remedy} extended to {until}",
+        )
+        if done is not None:
+            doc.remedy = until
+
     # -- invariants --------------------------------------------------------------------
     @invariant()
     def the_register_keeps_the_law(self) -> None:
@@ -938,6 +971,9 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
                 if i.number == n.number and i.category == "corrective action"
             }
             assert shown == {k: v for k, v in n.due.items() if k in n.open}, (n.number, shown)
+        for d in self.notices():  # 16. a notice's remedy, where shown, on its date as extended
+            days = {i.day for i in items if i.number == d.number and i.category == "remedy"}
+            assert days <= {d.remedy}, (d.number, days, d.remedy)
         for d in self.notices():
             if d.appealed is not None:
                 state = self.reg.appeal(d.number)

@@ -118,3 +118,30 @@ def test_a_remedy_date_of_a_notice_of_violation_is_extended_by_the_command(reg, 
     assert [i.day for i in remedies] == [date(2026, 12, 4)]
     # The clerk's list of remedies overdue reads the date as extended, as the calendar does.
     assert overdue(date(2026, 11, 20)) == [] and overdue(date(2026, 12, 5)) == [issued.number]
+
+
+def test_a_correction_never_takes_back_a_later_date_granted(reg):
+    """A notice's remedy extended to December 4 in writing, then corrected: a correction
+    that goes back to the date first written (November 17) would shorten the date the
+    person was granted, unsaid; it is refused naming the letter, and a correction stating
+    the later date is issued and is on the calendar on it (before, the correction was
+    issued and the calendar went back to November 17)."""
+    issued = reg.issue("notice-of-violation", notice(issued="2026-11-10"), formats=("html",))
+    reg.record_service(issued.number, service_of("personal-delivery", date(2026, 11, 11)))
+    letter = reg.extend(
+        issued.number, 1, date(2026, 12, 4), granted_by=OFFICER, reason="Rain", formats=("html",)
+    ).number
+    stored = reg.document(issued.number).case
+    case = {k: v for k, v in stored.items() if k not in ("number", "prior_offenses")}
+    case["violations"][0]["nature"] += " (corrected)"
+    with pytest.raises(RegisterError) as refused:
+        reg.supersede(issued.number, case, formats=("html",))
+    said = str(refused.value)
+    assert f"a correction of {issued.number}: remedial measure 1: 2026-11-17 is before " in said
+    assert f"December 4, 2026, the later date granted in {letter}" in said
+    assert "never shortened: give 2026-12-04 or later" in said
+    assert reg.document(issued.number).superseded_by is None
+    case["remedies"][0]["due"] = "2026-12-04"
+    corrected = reg.supersede(issued.number, case, formats=("html",)).number
+    remedies = [(i.number, i.day) for i in calendar(reg) if i.category == "remedy"]
+    assert remedies == [(corrected, date(2026, 12, 4))]

@@ -66,6 +66,39 @@ def as_extended(case: dict[str, Any], dates: Dates | None) -> dict[str, Any]:
     return out
 
 
+def refuse_shortened(session: Session, old: Document, case: dict[str, Any]) -> None:
+    """A correction of ``old`` never states a date earlier than one granted on ``old``: a
+    RegisterError naming each such date and the letter that granted it. (Compliance dates
+    are extended, never shortened: a correction that went back to the date first written
+    would take away, unsaid, the later date the person was told in writing.)"""
+    query = select(Document.number, Document.case).where(
+        Document.kind == the_kind(extends=True), Document.about_id == old.id
+    )
+    granted: dict[tuple[str, int], tuple[date, str]] = {}
+    for letter, written in session.execute(query):
+        item = written["item"]
+        key, day = (item["of"], int(item["index"])), date.fromisoformat(item["now"])
+        if key not in granted or day > granted[key][0]:
+            granted[key] = (day, letter)
+    if not granted:
+        return
+    typed = {("deficiency", int(d["item"])): d.get("due") for d in case.get("deficiencies") or []}
+    for index, r in enumerate(case.get("remedies") or [], start=1):
+        typed["remedy", index] = r.get("due")
+    ref = load_pack(old.jurisdiction, old.issued).cite("extensions.rule")
+    said = []
+    for (of, index), (day, letter) in sorted(granted.items()):
+        due = typed.get((of, index))
+        if due and date.fromisoformat(str(due)) < day:
+            word = "deficiency" if of == "deficiency" else "remedial measure"
+            said.append(
+                f"{word} {index}: {due} is before {long_date(day)}, the later date granted in "
+                f"{letter}; a date is extended, never shortened: give {day} or later"
+            )
+    if said:
+        raise RegisterError(f"a correction of {old.number}: " + "; ".join(said) + f" ({ref})")
+
+
 def _items(doc: Document) -> tuple[str, dict[int, tuple[str, date]]]:
     """What ``doc`` schedules: ("deficiency", {item: (corrective action, date)}) for a
     notice of deficiency, ("remedy", {n: (measure, date)}) for a notice of violation."""

@@ -362,6 +362,10 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)
+        # extensions imports this module (it issues its letters here): late.
+        from docgen.register.matter.extensions import refuse_shortened
+
+        refuse_shortened(session, old, data)  # LAW.md § 11: never shortened
     if spec.made_by_register and not request.made_by_register:
         check_made_here(spec, found.case, old)
     person, created = None, False
