@@ -156,6 +156,9 @@ def test_a_modified_decision_says_how_and_the_commands_refuse_in_one_line(reg, t
     (path,) = tmp_path.glob("APD-*.docx")
     text = flat(docx_text(path.read_bytes()))
     assert "is modified." in text and "The remedy date is December 18, 2026." in text
+    # The letterhead names the board that decided, not the signer's title as an office.
+    assert "Office of the Village of Homer Zoning Board of Appeals" in text
+    assert "Office of the Chair" not in text
 
 
 def test_macedon_has_no_appeal(reg):
