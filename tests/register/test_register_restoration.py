@@ -16,7 +16,7 @@ from docgen.register import RegisterError
 from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.served import service_of
-from tests.register.test_register_occupancy import flat, served_order
+from tests.register.test_register_occupancy import PREMISES, flat, served_order
 
 ROOT = Path(__file__).resolve().parents[2]
 RESTORE = "regrade the cleared north slope, seed and mulch it"
@@ -170,3 +170,49 @@ def test_the_commands_carry_the_steps_and_refuse_in_one_line(reg, tmp_path):
     run = docgen("release-lien", notice, cwd=tmp_path, env=env)
     assert run.returncode == 1 and "not a release of lien" not in run.stderr
     assert "is a notice requiring restoration, not a notice of lien" in run.stderr
+
+
+def test_each_step_from_the_command_line_and_its_document_read_back(reg, tmp_path):
+    """The commands that carry occupancy's release and restoration's cost, lien, payments
+    and release, each succeeding, its issued PDF read back (before, the command line was
+    tested only refusing these five, or not at all)."""
+    swo = served_order(reg)
+    env = {"DOCGEN_DATABASE_URL": reg.url}
+    day, by = swo.issued.isoformat(), swo.issued + timedelta(days=7)
+    out = ("-f", "pdf", "-o", f"{tmp_path}/")
+
+    def issued(*args: str) -> tuple[str, str]:
+        run = docgen(*args, *out, cwd=tmp_path, env=env)
+        assert run.returncode == 0, run.stderr
+        number = run.stdout.split()[1]
+        (path,) = tmp_path.glob(f"{number}-*.pdf")
+        return number, flat(pdf_text(path.read_bytes()))
+
+    held, _ = issued("withhold-occupancy", swo.number, "--premises", PREMISES, "--date", day)
+    reg.record_service(held, service_of("personal-delivery", swo.issued))
+    _, text = issued("release-occupancy", held, "--date", day)
+    assert "Release of Order Preventing Occupancy" in text
+    assert f"Order Preventing Occupancy No. {held}" in text and "is released in writing" in text
+    notice = reg.require_restoration(swo.number, RESTORE, by, swo.issued, formats=("html",))
+    reg.record_service(notice.number, service_of("personal-delivery", swo.issued))
+    found = reg.issue("inspection-report", inspection(by), formats=("html",)).number
+    cost, text = issued(
+        "state-restoration-cost", notice.number, "--inspection", found, "--item",
+        "Regrading the north slope=750.00", "--item", "Seed and mulch=410.50",
+        "--date", by.isoformat(),
+    )  # fmt: skip
+    assert "Statement of the Cost of Corrective Action" in text
+    assert f"Inspection Report No. {found}" in text
+    assert "one thousand one hundred sixty dollars and fifty cents ($1,160.50)" in text
+    lien, text = issued("record-lien", cost, "--date", by.isoformat())
+    assert "Notice of Lien" in text and "until paid" in text
+    assert "Tax Map No. (Section-Block-Lot): 87.17-01-12.000" in text
+    pay = ("record-lien-payment", lien, "--paid-on", by.isoformat(), "--paid-by", "Cayuga LLC")
+    run = docgen(*pay, "--amount", "460.50", cwd=tmp_path, env=env)
+    assert run.returncode == 0 and "$700.00" in run.stdout, (run.stdout, run.stderr)
+    run = docgen("release-lien", lien, "--date", by.isoformat(), cwd=tmp_path, env=env)
+    assert run.returncode == 1 and "$700.00" in run.stderr and "Traceback" not in run.stderr
+    assert docgen(*pay, "--amount", "700", cwd=tmp_path, env=env).returncode == 0
+    _, text = issued("release-lien", lien, "--date", by.isoformat())
+    assert "Release of Lien" in text and f"Notice of Lien No. {lien}" in text
+    assert "Total paid $1,160.50" in text
