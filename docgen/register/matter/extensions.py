@@ -5,19 +5,15 @@ the extended date." Compliance dates are extended, never shortened: an earlier o
 date is refused.
 
 The event is the letter itself (a document about the notice, issued in the transaction
-that records it); :func:`extended` reads them back, and :func:`as_extended` gives a
-notice's case with each date as extended, for every reader of a schedule."""
+that records it); docgen.register.matter.extended reads them back, for every reader of a
+schedule."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from copy import deepcopy
 from datetime import date
 from pathlib import Path
 from typing import Any
-
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from docgen.api import FORMATS
 from docgen.documents import kind_named, the_kind
@@ -26,6 +22,7 @@ from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
+from docgen.register.matter.extended import extended
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
 from docgen.register.rules.rows import document_row, in_effect
@@ -34,69 +31,6 @@ from docgen.register.storage.audit import actor
 from docgen.register.storage.db import Refused, RegisterError
 from docgen.register.storage.models import Document
 from docgen.register.storage.records import Issued
-
-Dates = dict[tuple[str, int], date]  # (deficiency|remedy, its number) -> the date as extended
-
-
-def extended(session: Session, ids: Iterable[int] | None = None) -> dict[int, Dates]:
-    """The extended dates of each document that has any (by its id): the latest granted."""
-    query = select(Document.about_id, Document.case).where(Document.kind == the_kind(extends=True))
-    if ids is not None:
-        query = query.where(Document.about_id.in_(list(ids)))
-    out: dict[int, Dates] = {}
-    for about, case in session.execute(query):
-        item = case["item"]
-        key, day = (item["of"], int(item["index"])), date.fromisoformat(item["now"])
-        dates = out.setdefault(about, {})
-        dates[key] = max(day, dates.get(key, day))
-    return out
-
-
-def as_extended(case: dict[str, Any], dates: Dates | None) -> dict[str, Any]:
-    """``case`` with each corrective action's and remedial measure's date as extended."""
-    if not dates:
-        return case
-    out = deepcopy(case)
-    for d in out.get("deficiencies") or []:
-        if ("deficiency", int(d["item"])) in dates:
-            d["due"] = dates["deficiency", int(d["item"])].isoformat()
-    for index, r in enumerate(out.get("remedies") or [], start=1):
-        if ("remedy", index) in dates:
-            r["due"] = dates["remedy", index].isoformat()
-    return out
-
-
-def refuse_shortened(session: Session, old: Document, case: dict[str, Any]) -> None:
-    """A correction of ``old`` never states a date earlier than one granted on ``old``: a
-    RegisterError naming each such date and the letter that granted it. (Compliance dates
-    are extended, never shortened: a correction that went back to the date first written
-    would take away, unsaid, the later date the person was told in writing.)"""
-    query = select(Document.number, Document.case).where(
-        Document.kind == the_kind(extends=True), Document.about_id == old.id
-    )
-    granted: dict[tuple[str, int], tuple[date, str]] = {}
-    for letter, written in session.execute(query):
-        item = written["item"]
-        key, day = (item["of"], int(item["index"])), date.fromisoformat(item["now"])
-        if key not in granted or day > granted[key][0]:
-            granted[key] = (day, letter)
-    if not granted:
-        return
-    typed = {("deficiency", int(d["item"])): d.get("due") for d in case.get("deficiencies") or []}
-    for index, r in enumerate(case.get("remedies") or [], start=1):
-        typed["remedy", index] = r.get("due")
-    ref = load_pack(old.jurisdiction, old.issued).cite("extensions.rule")
-    said = []
-    for (of, index), (day, letter) in sorted(granted.items()):
-        due = typed.get((of, index))
-        if due and date.fromisoformat(str(due)) < day:
-            word = "deficiency" if of == "deficiency" else "remedial measure"
-            said.append(
-                f"{word} {index}: {due} is before {long_date(day)}, the later date granted in "
-                f"{letter}; a date is extended, never shortened: give {day} or later"
-            )
-    if said:
-        raise RegisterError(f"a correction of {old.number}: " + "; ".join(said) + f" ({ref})")
 
 
 def _items(doc: Document) -> tuple[str, dict[int, tuple[str, date]]]:

@@ -29,6 +29,7 @@ from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader, load_pack
 from docgen.register.matter.answers import after_service
 from docgen.register.matter.asked import Issue, Issuer
+from docgen.register.matter.extended import as_extended, extended
 from docgen.register.rules.numbering import normalize
 from docgen.register.rules.rows import document_row, in_effect, lifting
 from docgen.register.storage import db, standing
@@ -352,7 +353,6 @@ def halt_of(
 ) -> Halt:
     approved = approved if approved is not None else approvals(session)
     still = open_deficiencies(session, doc, approved)
-    from docgen.register.matter.extensions import as_extended, extended  # imports issuing: late
 
     case = as_extended(doc.case, extended(session, [doc.id]).get(doc.id))  # LAW.md § 11
     dues = [date.fromisoformat(d["due"]) for d in case["deficiencies"] if d["item"] in still]
@@ -513,7 +513,6 @@ def escalate(
         after_service(doc, on, what, "it is dated")
         pack = load_pack(doc.jurisdiction)
         still_open = open_deficiencies(session, doc)
-        from docgen.register.matter.extensions import as_extended, extended  # imports issuing: late
 
         data = notice.escalated(
             as_extended(doc.case, extended(session, [doc.id]).get(doc.id)),  # LAW.md § 11

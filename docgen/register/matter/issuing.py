@@ -40,6 +40,7 @@ from docgen.law.provisions import cited_problems
 from docgen.register.keeping.restores import refuse_until_accounted
 from docgen.register.matter import checks
 from docgen.register.matter.answers import check_reinspection
+from docgen.register.matter.extended import refuse_shortened
 from docgen.register.matter.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
 from docgen.register.matter.rendering import ISSUING, Job, rendered_for, sealing_of, unmarked_docx
 from docgen.register.people.choices import named_as, refuse_keep_name
@@ -362,9 +363,6 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)
-        # extensions imports this module (it issues its letters here): late.
-        from docgen.register.matter.extensions import refuse_shortened
-
         refuse_shortened(session, old, data)  # LAW.md § 11: never shortened
     if spec.made_by_register and not request.made_by_register:
         check_made_here(spec, found.case, old)

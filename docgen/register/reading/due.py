@@ -39,7 +39,7 @@ from docgen.law.deadlines import non_business_day
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader
 from docgen.register.after_notice.appeals import Appeal, appeals
-from docgen.register.matter.extensions import Dates, as_extended, extended
+from docgen.register.matter.extended import Dates, as_extended, extended
 from docgen.register.matter.inspections import (
     BARE,
     INSPECTION,

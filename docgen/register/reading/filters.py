@@ -26,7 +26,7 @@ from sqlalchemy import ColumnElement, Select, case, exists, func, select
 from sqlalchemy.orm import Session, aliased
 
 from docgen.documents import kinds_with
-from docgen.register.matter.extensions import as_extended, extended
+from docgen.register.matter.extended import as_extended, extended
 from docgen.register.storage.db import RegisterError
 from docgen.register.storage.models import RETURNED, Document, MailOutcome, Offense, ServiceEvent
 
