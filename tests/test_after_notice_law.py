@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from docgen import api
 from tests.helpers.enforcement_cases import cli, write_yaml
+from tests.helpers.readback import pdf_text
 
 ROOT = Path(__file__).resolve().parents[1]
 HOMERS = "Homer's is § 228-79C("
@@ -101,3 +103,17 @@ def test_a_step_omitted_fails_the_steps_issued_upon_it_in_pack_check(tmp_path):
     path.write_text(text, "utf-8")
     code, out = cli("pack", "check", path)
     assert code == 0 and "FAILED" not in out, out
+
+
+def test_what_is_to_be_restored_ends_its_sentence_before_its_citation(tmp_path):
+    """The officer types what is to be restored as a phrase, with or without a period: the
+    notice's sentence ends with one before the section is cited, never "... inlet (§ ...)"."""
+    data = yaml.safe_load(
+        (ROOT / "fixtures" / "restoration-notice" / "homer-restore.yaml").read_text("utf-8")
+    )
+    data["restore"] = "regrade the cleared slope and seed it"
+    _, files = api.render_bytes("restoration-notice", write_yaml(tmp_path, data), ("pdf",))
+    said = " ".join(pdf_text(files["pdf"]).split())
+    assert (
+        "its undisturbed condition: regrade the cleared slope and seed it. (§ 228-79C(6))" in said
+    )
