@@ -193,6 +193,7 @@ def issue_stored(job: dict[str, Any], context: dict[str, Any]) -> Any:
                     respondent=job.get("respondent"),
                     keep_name=bool(job.get("keep_name")),
                     supersedes=job.get("supersedes"),
+                    jurisdiction=job.get("jurisdiction"),  # whose number it corrects
                     final=base64.b64decode(final) if final else None,
                     copies=bool(job.get("copies")),
                     language=job.get("language"),

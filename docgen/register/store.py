@@ -367,6 +367,17 @@ class Register:
         with guarded(self.url), db.read_session(self.engine) as session:
             return queries.stored_files(rows.document_row(session, number, jurisdiction))
 
+    def holders(self, number: str) -> list[DocumentRecord]:
+        """Each municipality's document numbered ``number`` (one, or several when
+        municipalities share the number), by jurisdiction; none when there is none."""
+        with guarded(self.url), db.read_session(self.engine) as session:
+            return [queries.document_record(session, d) for d in rows.holders(session, number)]
+
+    def shared_numbers(self) -> frozenset[str]:
+        """The numbers more than one municipality of this register holds."""
+        with guarded(self.url), db.read_session(self.engine) as session:
+            return rows.shared(session)
+
     def verify(self, blob: bytes) -> Verified | VerifiedSet | None:
         """The issued document whose file has these exact bytes, the set of certifications
         assembled as that file, or None (not issued here, or altered)."""

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from docgen.register import Register, RegisterError
+from docgen.register.after_notice import step_after
 from tests.helpers.cli import docgen
 from tests.helpers.served import service_args
 
@@ -121,3 +122,16 @@ def test_the_library_never_guesses_either(shared):
         reg.document(number)
     assert reg.document(number, "macedon").jurisdiction == "macedon"
     assert reg.document(number, " Homer ").jurisdiction == "homer"
+
+
+def test_what_followed_a_shared_number_is_never_guessed(shared):
+    """What followed a document (read for the desk's page: the release of an order
+    preventing occupancy, a lien's release) is read of the municipality's document named;
+    a number two municipalities share and no municipality named is refused, never read of
+    whichever document the database gives first."""
+    reg, number = shared
+    with pytest.raises(RegisterError, match="several jurisdictions"):
+        step_after(reg, number, "releases-hold")
+    assert step_after(reg, number, "releases-hold", "macedon") is None
+    assert reg.shared_numbers() == {number}
+    assert [d.jurisdiction for d in reg.holders(number)] == ["homer", "macedon"]

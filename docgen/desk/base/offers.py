@@ -159,7 +159,11 @@ def _after_notice(request: Request, record: Any, spec: Any) -> dict[str, Any]:
     enforce = request.scope["visitor"].may("enforce") and not record.superseded_by
     holds = spec.step == "withholds"
     released = (
-        step_after(request.app.state.register(), record.number, "releases-hold") if holds else None
+        step_after(
+            request.app.state.register(), record.number, "releases-hold", record.jurisdiction
+        )
+        if holds
+        else None
     )
     return {
         "withholds": enforce and record.kind in resting_kinds(),
@@ -182,7 +186,7 @@ def _restoration(request: Request, record: Any, spec: Any, enforce: bool) -> dic
     if step is None:
         return {"step": None}
     reg = request.app.state.register()
-    followed = step_after(reg, record.number, NEXT[step])
+    followed = step_after(reg, record.number, NEXT[step], record.jurisdiction)
     found: dict[str, Any] = {"step": step, "followed_by": followed}
     found["offers"] = enforce and followed is None
     if step == "liens":
@@ -191,7 +195,7 @@ def _restoration(request: Request, record: Any, spec: Any, enforce: bool) -> dic
         from docgen.register.after_notice.liens import standing
         from docgen.render.filters import money
 
-        owed, paid = standing(reg, record.number)
+        owed, paid = standing(reg, record.number, record.jurisdiction)
         found["balance"] = money(owed)
         found["payments"] = [(money(p.amount), long_date(p.paid_on), p.paid_by) for p in paid]
         found["offers_payment"] = found["offers"] and owed > 0

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from functools import cache, wraps
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
@@ -104,6 +104,9 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
             "notice": request.scope.get("notice", ""),
             "once": new_once,
             "once_field": ONCE_FIELD,
+            "doc_url": lambda number, jurisdiction=None, tail="": document_url(
+                request, number, jurisdiction, tail
+            ),
             **context,
         }
     )
@@ -326,6 +329,37 @@ def register(request: Request) -> Register:
     """The register the desk serves (a new handle on its database)."""
     served: Register = request.app.state.register()  # docgen.desk.app sets it
     return served
+
+
+# The query parameter naming a document's municipality in its address: a register may hold
+# two municipalities, and each numbers its own series (Homer's and Macedon's letters alike).
+JURISDICTION = "jurisdiction"
+
+
+def chosen(request: Request) -> str | None:
+    """The municipality the address of a document names, if it names one."""
+    return request.query_params.get(JURISDICTION) or None
+
+
+def shared_numbers(request: Request) -> frozenset[str]:
+    """The numbers more than one municipality of the register holds (read once a request)."""
+    known: frozenset[str] | None = getattr(request.state, "shared_numbers", None)
+    if known is None:
+        known = request.state.shared_numbers = register(request).shared_numbers()
+    return known
+
+
+def document_url(
+    request: Request, number: str, jurisdiction: str | None = None, tail: str = "", **query: str
+) -> str:
+    """The address of document ``number`` of ``jurisdiction`` (its page; ``tail``: one of its
+    files or the form posted from it, ``/file.pdf``, ``/service``), with ``query``. The
+    municipality is named only where two municipalities share the number: the address of a
+    number only one holds is the number alone, as it always was."""
+    if jurisdiction and number in shared_numbers(request):
+        query = {JURISDICTION: jurisdiction, **query}
+    address = f"/documents/{number}{tail}"
+    return f"{address}?{urlencode(query)}" if query else address
 
 
 def database(request: Request) -> Sessions:

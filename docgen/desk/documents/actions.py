@@ -30,9 +30,19 @@ from docgen.desk.base.offers import (
     shared,
     today_in,
 )
-from docgen.desk.base.web import Handler, attachment, guarded, once, posted, register, render
+from docgen.desk.base.web import (
+    Handler,
+    attachment,
+    chosen,
+    document_url,
+    guarded,
+    once,
+    posted,
+    register,
+    render,
+)
 from docgen.desk.documents import record_forms
-from docgen.desk.documents.document_page import document_page
+from docgen.desk.documents.document_page import addressed, document_page
 from docgen.desk.drafting import drafts
 from docgen.desk.server import renderers
 from docgen.documents import KINDS
@@ -44,12 +54,13 @@ from docgen.register.storage.db import Refused
 
 def _record(request: Request) -> Any:
     try:
-        return request.app.state.register().document(request.path_params["number"])
+        return request.app.state.register().document(request.path_params["number"], chosen(request))
     except DocgenError:
         return None
 
 
 @guarded("register")
+@addressed
 def printed_copy(request: Request) -> Response:
     """A placard or packet of an issued document: its stored case rendered in that
     layout or bundle (a copy for posting or serving; the record's files stay as issued)."""
@@ -79,6 +90,7 @@ def _kept_part(request: Request, number: str, jurisdiction: str, name: str) -> b
 
 
 @guarded(None)
+@addressed
 def correct(request: Request) -> Response:
     return once(request, _correct)
 
@@ -122,6 +134,7 @@ def _not_offered(
 
 
 @guarded(None)
+@addressed
 def follow(request: Request) -> Response:
     return once(request, _follow)
 
@@ -136,7 +149,7 @@ def _follow(request: Request) -> Response:
     started = STARTED.get((record.kind, kind))  # filled by the register: a reinspection's
     if started is not None:  # open items, or the violations a notice escalates to
         try:
-            case = started(request.app.state.register(), record.number)
+            case = started(request.app.state.register(), record.number, record.jurisdiction)
         except DocgenError as err:
             return document_page(request, record.number, [str(err)], 409)
         pairs = forms.pairs_of(case)
@@ -159,6 +172,7 @@ def _follow(request: Request) -> Response:
 
 
 @guarded(None)
+@addressed
 def make(request: Request) -> Response:
     return once(request, _make)
 
@@ -177,12 +191,14 @@ def _make(request: Request) -> Response:
     except DocgenError as err:
         return _made_again(request, record, kind, err)
     url, by = request.app.state.database_url, request.scope["visitor"].name
-    tag, result = renderers.run(renderers.make, url, kind, record.number, by, on)
+    tag, result = renderers.run(
+        renderers.make, url, kind, record.number, by, on, record.jurisdiction
+    )
     if tag == "asked":  # the register refused the date given (before the notice's service...)
         return _made_again(request, record, kind, Refused(result))
     if tag != "issued":
         return document_page(request, record.number, [result], 409, typed_for=kind)
-    return RedirectResponse(f"/documents/{result}", status_code=303)
+    return RedirectResponse(document_url(request, result, record.jurisdiction), status_code=303)
 
 
 def _made_again(request: Request, record: Any, kind: str, err: DocgenError) -> Response:
@@ -196,6 +212,7 @@ def _made_again(request: Request, record: Any, kind: str, err: DocgenError) -> R
 
 
 @guarded("enforce")
+@addressed
 def lift(request: Request) -> Response:
     return once(request, _lift)
 
@@ -208,7 +225,11 @@ def _lift(request: Request) -> Response:
         on = record_forms.lift_date(posted(request))
         copies = posted(request).get("copies") == "1"  # a copy for each other person served
         done = request.app.state.register().lift(
-            number, on, by=request.scope["visitor"].name, copies=copies
+            number,
+            on,
+            by=request.scope["visitor"].name,
+            copies=copies,
+            jurisdiction=chosen(request),
         )
     except DocgenError as err:
         error, bad = record_forms.said(err, "lift"), record_forms.fields(err)
@@ -220,10 +241,11 @@ def _lift(request: Request) -> Response:
                 "service", "date", record_forms.QUESTIONS["service", "date"], error
             )
         return document_page(request, number, error, 400, typed_for="lift", bad=bad, asked=asked)
-    return RedirectResponse(f"/documents/{done.number}", status_code=303)
+    return RedirectResponse(document_url(request, done.number, done.jurisdiction), status_code=303)
 
 
 @guarded("enforce")
+@addressed
 def withhold(request: Request) -> Response:
     return once(request, _withhold)
 
@@ -235,15 +257,16 @@ def _withhold(request: Request) -> Response:
     try:
         premises, on = record_forms.withheld(posted(request))
         done = request.app.state.register().withhold_occupancy(
-            number, premises, on, by=request.scope["visitor"].name
+            number, premises, on, by=request.scope["visitor"].name, jurisdiction=chosen(request)
         )
     except DocgenError as err:
         error, bad = record_forms.said(err, "withhold"), record_forms.fields(err)
         return document_page(request, number, error, 400, typed_for="withhold", bad=bad)
-    return RedirectResponse(f"/documents/{done.number}", status_code=303)
+    return RedirectResponse(document_url(request, done.number, done.jurisdiction), status_code=303)
 
 
 @guarded("enforce")
+@addressed
 def release(request: Request) -> Response:
     return once(request, _release)
 
@@ -254,15 +277,16 @@ def _release(request: Request) -> Response:
     try:
         on = record_forms.lift_date(posted(request))
         done = request.app.state.register().release_occupancy(
-            number, on, by=request.scope["visitor"].name
+            number, on, by=request.scope["visitor"].name, jurisdiction=chosen(request)
         )
     except DocgenError as err:
         error, bad = record_forms.said(err, "release"), record_forms.fields(err)
         return document_page(request, number, error, 400, typed_for="release", bad=bad)
-    return RedirectResponse(f"/documents/{done.number}", status_code=303)
+    return RedirectResponse(document_url(request, done.number, done.jurisdiction), status_code=303)
 
 
 @guarded("enforce")
+@addressed
 def restore(request: Request) -> Response:
     return once(request, _restore)
 
@@ -274,49 +298,57 @@ def _restore(request: Request) -> Response:
     try:
         what, by_day, on = record_forms.restoration(posted(request))
         done = request.app.state.register().require_restoration(
-            number, what, by_day, on, by=request.scope["visitor"].name
+            number, what, by_day, on, by=request.scope["visitor"].name, jurisdiction=chosen(request)
         )
     except DocgenError as err:
         error, bad = record_forms.said(err, "restore"), record_forms.fields(err)
         return document_page(request, number, error, 400, typed_for="restore", bad=bad)
-    return RedirectResponse(f"/documents/{done.number}", status_code=303)
+    return RedirectResponse(document_url(request, done.number, done.jurisdiction), status_code=303)
 
 
-def _after(request: Request, form: str, call: Callable[[Any, str, Any, str], Any]) -> Response:
+def _after(
+    request: Request, form: str, call: Callable[[Any, str, Any, str, str | None], Any]
+) -> Response:
     """One step after the notice requiring restoration (§ 228-79C(6)): the form read and
     the register called as the command line calls it; a refusal shown on the page in the
     form's words; the document it issues (or this one again) shown after."""
-    number = request.path_params["number"]
+    number, where = request.path_params["number"], chosen(request)
     try:
         done = call(request.app.state.register(), number, posted(request),
-                    request.scope["visitor"].name)  # fmt: skip
+                    request.scope["visitor"].name, where)  # fmt: skip
     except DocgenError as err:
         error, bad = record_forms.said(err, form), record_forms.fields(err)
         return document_page(request, number, error, 400, typed_for=form, bad=bad)
-    return RedirectResponse(f"/documents/{done or number}", status_code=303)
+    return RedirectResponse(document_url(request, done or number, where), status_code=303)
 
 
-def _cost(reg: Any, number: str, form: Any, by: str) -> str:
+def _cost(reg: Any, number: str, form: Any, by: str, where: str | None) -> str:
     """`docgen state-restoration-cost`: the statement of the cost of corrective work."""
     items, report, on = record_forms.cost(form)
-    return str(reg.state_restoration_cost(number, report, items, on, by=by).number)
+    return str(
+        reg.state_restoration_cost(number, report, items, on, by=by, jurisdiction=where).number
+    )
 
 
-def _lien(reg: Any, number: str, form: Any, by: str) -> str:
+def _lien(reg: Any, number: str, form: Any, by: str, where: str | None) -> str:
     """`docgen record-lien`: the notice of lien for the cost the statement states."""
-    return str(reg.record_lien(number, record_forms.lift_date(form), by=by).number)
+    return str(
+        reg.record_lien(number, record_forms.lift_date(form), by=by, jurisdiction=where).number
+    )
 
 
-def _payment(reg: Any, number: str, form: Any, by: str) -> str:
+def _payment(reg: Any, number: str, form: Any, by: str, where: str | None) -> str:
     """`docgen record-lien-payment`: a payment on the lien (this page again after)."""
     paid, on, paid_by = record_forms.payment(form)
-    reg.record_lien_payment(number, paid, on, paid_by, by=by)
+    reg.record_lien_payment(number, paid, on, paid_by, by=by, jurisdiction=where)
     return number
 
 
-def _lien_release(reg: Any, number: str, form: Any, by: str) -> str:
+def _lien_release(reg: Any, number: str, form: Any, by: str, where: str | None) -> str:
     """`docgen release-lien`: the release of a lien paid in full."""
-    return str(reg.release_lien(number, record_forms.lift_date(form), by=by).number)
+    return str(
+        reg.release_lien(number, record_forms.lift_date(form), by=by, jurisdiction=where).number
+    )
 
 
 STEPS = {"cost": _cost, "lien": _lien, "payment": _payment, "release-lien": _lien_release}
@@ -324,6 +356,7 @@ STEPS = {"cost": _cost, "lien": _lien, "payment": _payment, "release-lien": _lie
 
 def _step(form: str) -> Handler:
     @guarded("enforce")
+    @addressed
     def handle(request: Request) -> Response:
         return once(request, lambda r: _after(r, form, STEPS[form]))
 

@@ -9,9 +9,9 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from docgen.desk.base.web import guarded, once, posted
+from docgen.desk.base.web import chosen, document_url, guarded, once, posted
 from docgen.desk.documents import record_forms
-from docgen.desk.documents.document_page import document_page
+from docgen.desk.documents.document_page import addressed, document_page
 from docgen.errors import DocgenError, Problem
 from docgen.register.storage.db import Refused
 
@@ -30,6 +30,7 @@ def _received(request: Request) -> str:
         filed_by=text(form.get("filed_by")),
         on=days["date"],
         by=request.scope["visitor"].name,
+        jurisdiction=chosen(request),
     )
     return str(issued.number)
 
@@ -47,6 +48,7 @@ def _hearing(request: Request) -> str:
         signed_by=text(form.get("signed_by")),
         on=days["date"],
         by=request.scope["visitor"].name,
+        jurisdiction=chosen(request),
     )
     return str(issued.number)
 
@@ -66,6 +68,7 @@ def _decision(request: Request) -> str:
         title=text(form.get("title")) or "",
         modification=text(form.get("modification")),
         by=request.scope["visitor"].name,
+        jurisdiction=chosen(request),
     )
     return str(issued.number)
 
@@ -86,6 +89,7 @@ def _extend(request: Request) -> str:
         reason=text(form.get("reason")) or "",
         on=days["date"],
         by=request.scope["visitor"].name,
+        jurisdiction=chosen(request),
     )
     return str(issued.number)
 
@@ -99,6 +103,7 @@ STEPS = {
 
 
 @guarded("enforce")
+@addressed
 def step(request: Request) -> Response:
     return once(request, _step)
 
@@ -114,7 +119,8 @@ def _step(request: Request) -> Response:
         error, bad = record_forms.said(err, form), record_forms.fields(err)
         return document_page(request, number, error, 400, typed_for=form, bad=bad)
     # back to the notice: its page shows what was done, the new document linked, what next
-    return RedirectResponse(f"/documents/{number}?done={form}", status_code=303)
+    where = document_url(request, number, chosen(request), done=form)
+    return RedirectResponse(where, status_code=303)
 
 
 routes = [

@@ -9,6 +9,7 @@ Every form is a call into docgen.register (the same methods as `docgen record-se
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import wraps
 from typing import Any
 
 from sqlalchemy import select
@@ -19,12 +20,16 @@ from starlette.routing import Route
 from docgen.desk.base import forms, offers
 from docgen.desk.base.web import (
     FORMAT_TYPES,
+    Page,
     attachment,
+    chosen,
+    document_url,
     guarded,
     once,
     posted,
     register,
     render,
+    shared_numbers,
 )
 from docgen.desk.documents import record_forms
 from docgen.desk.drafting import drafts
@@ -70,8 +75,10 @@ def document_page(
     what was typed in it (a refusal never wipes a form); ``asked``: the question a refused
     step asks next, beside its field, focus there."""
     try:
-        record = register(request).document(number)
+        record = register(request).document(number, chosen(request))
     except DocgenError:
+        if (choosing := choice_of(request, number)) is not None:
+            return choosing
         return render(request, "missing.html.j2", status=404, what="document")
     return render(
         request,
@@ -98,6 +105,34 @@ def document_page(
         bad=bad or set(),
         asked=asked,
     )
+
+
+def choice_of(request: Request, number: str) -> Response | None:
+    """The page offering each municipality's document numbered ``number`` when its address
+    names none and two municipalities share the number (never a guess: an action posted to
+    that address did nothing); None when the number is not shared."""
+    if chosen(request) is not None or number not in shared_numbers(request):
+        return None
+    tail = request.url.path.removeprefix(f"/documents/{number}")
+    posting = request.method != "GET"
+    found = [
+        (d, document_url(request, d.number, d.jurisdiction, "" if posting else tail))
+        for d in register(request).holders(number)
+    ]
+    return render(request, "choose_document.html.j2", status=300, number=number,
+                  found=found, posting=posting)  # fmt: skip
+
+
+def addressed(page: Page) -> Page:
+    """``page`` of a document, or the choice of the municipalities' documents when its
+    address names a number two municipalities share and not which one's it is."""
+
+    @wraps(page)
+    def choosing(request: Request) -> Response:
+        choice = choice_of(request, request.path_params["number"])
+        return choice if choice is not None else page(request)
+
+    return choosing
 
 
 @dataclass(frozen=True)
@@ -158,18 +193,20 @@ DONE = {
 
 
 @guarded("register")
+@addressed
 def document(request: Request) -> Response:
     done = DONE.get(request.query_params.get("done", ""), "")
     return document_page(request, request.path_params["number"], done=done)
 
 
 @guarded("register")
+@addressed
 def download(request: Request) -> Response:
     """The stored bytes of one format, exactly as issued (never rendered again)."""
     number, fmt = request.path_params["number"], request.path_params["fmt"]
     try:
-        record = register(request).document(number)
-        blob = register(request).files(number).get(fmt)
+        record = register(request).document(number, chosen(request))
+        blob = register(request).files(number, record.jurisdiction).get(fmt)
     except DocgenError:
         blob = None
     kind = file_type(fmt)
@@ -188,6 +225,7 @@ def download(request: Request) -> Response:
 
 
 @guarded("enforce")
+@addressed
 def change(request: Request) -> Response:
     """Record service or a disposition of a document; the register's refusal is shown on
     the document's page, a success is redirected to it (a reload never records twice)."""
@@ -199,12 +237,13 @@ def change(request: Request) -> Response:
 
 def _change(request: Request, number: str, what: str) -> Response:
     change = record_forms.CHANGES[what]
+    visitor, where = request.scope["visitor"].name, chosen(request)
     try:
-        change(register(request), number, posted(request), request.scope["visitor"].name)
+        change(register(request), number, posted(request), visitor, where)
     except DocgenError as err:
         error, bad = record_forms.said(err, what), record_forms.fields(err)
         return document_page(request, number, error, 400, typed_for=what, bad=bad)
-    return RedirectResponse(f"/documents/{number}?done={what}", status_code=303)
+    return RedirectResponse(document_url(request, number, where, done=what), status_code=303)
 
 
 KNOWN = ("recipient", "copies_to", "site")  # what a new notice takes from an earlier one
@@ -239,6 +278,7 @@ def notice_from(request: Request, record: Any) -> Response:
 
 
 @guarded("enforce")
+@addressed
 def notice_at(request: Request) -> Response:
     return once(request, _notice_at)
 
@@ -246,7 +286,7 @@ def notice_at(request: Request) -> Response:
 def _notice_at(request: Request) -> Response:
     """A new notice at the site of an issued document (and to the same recipient)."""
     try:
-        record = register(request).document(request.path_params["number"])
+        record = register(request).document(request.path_params["number"], chosen(request))
     except DocgenError:
         return render(request, "missing.html.j2", status=404, what="document")
     return notice_from(request, record)

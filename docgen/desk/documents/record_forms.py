@@ -228,7 +228,7 @@ def _day(days: dict[str, date | None], field: str) -> date:
     return day
 
 
-def service(reg: Any, number: str, form: Any, by: str) -> None:
+def service(reg: Any, number: str, form: Any, by: str, jurisdiction: str | None = None) -> None:
     """Record the service typed in the form; every problem of it refused at once."""
     # register.matter.service loads cryptography, lxml (+160 ms): loaded on first use
     from docgen.register.matter.service import Service
@@ -251,10 +251,10 @@ def service(reg: Any, number: str, form: Any, by: str) -> None:
     if problems:
         raise Refused(problems + event.problems())
     oath = "affirmation" if form.get("oath") == "affirmation" else "notary"
-    reg.record_service(number, event, oath=oath, by=by)
+    reg.record_service(number, event, oath=oath, by=by, jurisdiction=jurisdiction)
 
 
-def disposition(reg: Any, number: str, form: Any, by: str) -> None:
+def disposition(reg: Any, number: str, form: Any, by: str, jurisdiction: str | None = None) -> None:
     days, problems = dates(form, {"date": False})
     if problems:
         raise Refused(problems)
@@ -265,6 +265,7 @@ def disposition(reg: Any, number: str, form: Any, by: str) -> None:
         court=text(form.get("court")),
         docket=text(form.get("docket")),
         by=by,
+        jurisdiction=jurisdiction,
     )
 
 
@@ -374,10 +375,10 @@ def payment(form: Any) -> tuple[Decimal, date, str]:
     return value or Decimal(0), _day(days, "date"), paid_by or ""
 
 
-def mailing(reg: Any, number: str, form: Any) -> dict[str, Any]:
+def mailing(reg: Any, number: str, form: Any, jurisdiction: str | None) -> dict[str, Any]:
     """The mailing chosen on the form (its place among the document's service events),
     as the register names it: to whom, on which day, with which article number."""
-    events = reg.document(number).services
+    events = reg.document(number, jurisdiction).services
     typed = text(form.get("mailing")) or ""
     if not typed.isdigit() or not 0 <= int(typed) < len(events):
         raise Refused([Problem("mailing", "choose the mailing the card or envelope belongs to")])
@@ -385,22 +386,24 @@ def mailing(reg: Any, number: str, form: Any) -> dict[str, Any]:
     return {"to": event.served_on, "mailed": event.date, "article": event.article}
 
 
-def receipt(reg: Any, number: str, form: Any, by: str) -> None:
+def receipt(reg: Any, number: str, form: Any, by: str, jurisdiction: str | None = None) -> None:
     """Record the return receipt typed in the form on its mailing."""
     days, problems = dates(form, {"received": True})
     if problems:
         raise Refused(problems)
     signed = text(form.get("signed_by")) or ""
-    reg.record_receipt(number, days["received"], signed, by=by, **mailing(reg, number, form))
+    mailed = mailing(reg, number, form, jurisdiction)
+    reg.record_receipt(number, days["received"], signed, by=by, jurisdiction=jurisdiction, **mailed)
 
 
-def returned(reg: Any, number: str, form: Any, by: str) -> None:
+def returned(reg: Any, number: str, form: Any, by: str, jurisdiction: str | None = None) -> None:
     """Record the mailing that came back undelivered, with its reason."""
     days, problems = dates(form, {"date": True})
     if problems:
         raise Refused(problems)
     reason = str(form.get("reason") or "")
-    reg.record_return(number, days["date"], reason, by=by, **mailing(reg, number, form))
+    mailed = mailing(reg, number, form, jurisdiction)
+    reg.record_return(number, days["date"], reason, by=by, jurisdiction=jurisdiction, **mailed)
 
 
 CHANGES = {"service": service, "disposition": disposition, "receipt": receipt, "returned": returned}

@@ -14,6 +14,7 @@ from starlette.routing import Route
 
 from docgen.desk.base import forms
 from docgen.desk.base.web import (
+    document_url,
     guarded,
     once,
     posted,
@@ -43,7 +44,7 @@ def _issue(request: Request) -> Response:
     if draft is None:
         return render(request, "missing.html.j2", status=404, what="draft")
     if draft.issued_as:
-        return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
+        return RedirectResponse(issued_at(request, draft), status_code=303)
     chosen = typed(posted(request).get("respondent"))
     data = drafts.issuable(draft)
     asked_again = choosing.answered(request, draft, data, chosen)
@@ -53,6 +54,7 @@ def _issue(request: Request) -> Response:
         respondent=chosen,
         keep_name=choosing.keeps_name(request, chosen),  # else named as the record is held
         supersedes=actions.supersedes(draft),
+        jurisdiction=draft.jurisdiction,  # whose number it corrects, where two share it
         final=_final(posted(request).get("final")),
         copies=posted(request).get("copies") == "1",  # a copy for each person in copies_to
         language=typed(posted(request).get("language")),  # a courtesy rendition (LAW.md § 13)
@@ -82,7 +84,12 @@ def _issue(request: Request) -> Response:
     if tag == "refused":
         return drafts.refused(request, draft, [Problem("", result)])
     drafts.mark_issued(request, draft, result)
-    return RedirectResponse(f"/documents/{result}", status_code=303)
+    return RedirectResponse(document_url(request, result, draft.jurisdiction), status_code=303)
+
+
+def issued_at(request: Request, draft: Any) -> str:
+    """The address of the document a draft was issued as (of the draft's municipality)."""
+    return document_url(request, draft.issued_as, draft.jurisdiction)
 
 
 def _uploaded(draft: Any) -> dict[str, str]:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from docgen.desk.base.web import guarded, render
+from docgen.desk.base.web import document_url, guarded, render
 from docgen.documents.exhibits import CaseFiles
 from docgen.errors import Problem
 from docgen.queue.app import Settings, queue_url
@@ -80,6 +80,7 @@ def defer_issue(
         "respondent": asked.respondent,
         "keep_name": asked.keep_name,
         "supersedes": asked.supersedes,
+        "jurisdiction": asked.jurisdiction,
         "copies": asked.copies,
         "language": asked.language,
     }
@@ -100,7 +101,8 @@ def issuing(request: Request) -> Response:
     if draft is None:
         return render(request, "missing.html.j2", status=404, what="draft")
     if draft.issued_as:
-        return RedirectResponse(f"/documents/{draft.issued_as}", status_code=303)
+        where = document_url(request, draft.issued_as, draft.jurisdiction)
+        return RedirectResponse(where, status_code=303)
     store = _store(_url(request))
     batch = _batch(draft)
     done = store.finished(batch, limit=1)
@@ -114,7 +116,8 @@ def issuing(request: Request) -> Response:
         store.forget(batch)
         if result.number:
             drafts.mark_issued(request, draft, result.number)
-            return RedirectResponse(f"/documents/{result.number}", status_code=303)
+            where = document_url(request, result.number, draft.jurisdiction)
+            return RedirectResponse(where, status_code=303)
         return drafts.refused(request, draft, [Problem("", result.error or "not issued")])
     if cause:
         store.forget(batch)

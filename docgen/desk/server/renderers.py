@@ -234,8 +234,16 @@ def issue(
     return "issued", issued.number
 
 
-def make(url: str | None, kind: str, number: str, by: str, on: date | None = None) -> Result:
-    """Issue the document of ``kind`` the register makes from issued document ``number``
+def make(
+    url: str | None,
+    kind: str,
+    number: str,
+    by: str,
+    on: date | None = None,
+    jurisdiction: str | None = None,
+) -> Result:
+    """Issue the document of ``kind`` the register makes from issued document ``number`` (of
+    ``jurisdiction``, where two municipalities share it)
     (docgen.register.matter.inspections.make), dated ``on`` (None: today in the municipality):
     ("issued", number), ("asked", the problems of what was typed: its date) or ("refused",
     why; a case's problems each naming its field by the form of the document it is about)."""
@@ -246,7 +254,9 @@ def make(url: str | None, kind: str, number: str, by: str, on: date | None = Non
     from docgen.register.storage.db import Refused
 
     try:
-        return "issued", make(register_of(url), kind, number, on, by=by).number
+        return "issued", make(
+            register_of(url), kind, number, on, by=by, jurisdiction=jurisdiction
+        ).number
     except Refused as err:  # the page asks again for the field it names
         return "asked", err.problems
     except CaseInvalid as err:

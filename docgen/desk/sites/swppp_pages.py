@@ -13,7 +13,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.cases.common import read_date
-from docgen.desk.base.web import guarded, id_of, once, posted, render
+from docgen.desk.base.web import document_url, guarded, id_of, once, posted, render
 from docgen.desk.sites.certify import _engine, _site_page, _who, at_site
 from docgen.errors import DocgenError
 from docgen.register.plans import swppp
@@ -195,7 +195,8 @@ def _decide(request: Request, where: invitations.SiteView, plan: swppp.Plan) -> 
             issued = request.app.state.register().swppp_decide(
                 plan.id, outcome, on, by=_who(request)
             )
-            return RedirectResponse(f"/documents/{issued.number}", status_code=303)
+            address = document_url(request, issued.number, issued.jurisdiction)
+            return RedirectResponse(address, status_code=303)
         except DocgenError as err:
             error = [str(err)]
     return _review_page(request, where, plan, 400, error)

@@ -113,12 +113,12 @@ def following(session: Session, doc: Document, step: str) -> Document | None:
     return found
 
 
-def step_after(reg: Any, number: str, step: str) -> str | None:
-    """The number of the document of ``step`` that follows the document ``number`` (a
-    release of an order preventing occupancy...), if any: read for the desk's page."""
+def step_after(reg: Any, number: str, step: str, jurisdiction: str | None = None) -> str | None:
+    """The number of the document of ``step`` that follows the document ``number`` of
+    ``jurisdiction`` (a release of an order preventing occupancy...), if any: read for the
+    desk's page. A number two municipalities share is never guessed (document_row)."""
     with db.read_session(reg.engine) as session:
-        doc = session.scalars(select(Document).where(Document.number == number)).first()
-        found = following(session, doc, step) if doc is not None else None
+        found = following(session, document_row(session, number, jurisdiction), step)
         return found.number if found is not None else None
 
 

@@ -133,23 +133,30 @@ def balance(session: Session, lien: Document) -> Decimal:
     return (Decimal(lien.case["amount"]) - paid).quantize(CENT)
 
 
-def standing(reg: Any, number: str) -> tuple[Decimal, list[Paid]]:
-    """The balance of the lien ``number`` and the payments recorded on it: read for the
-    desk's page."""
+def standing(reg: Any, number: str, jurisdiction: str | None = None) -> tuple[Decimal, list[Paid]]:
+    """The balance of the lien ``number`` (of ``jurisdiction``) and the payments recorded
+    on it: read for the desk's page."""
     with db.read_session(reg.engine) as session:
-        lien: Document = document_row(session, number)
+        lien: Document = document_row(session, number, jurisdiction)
         return balance(session, lien), payments(session, lien)
 
 
 def record_payment(
-    reg: Any, number: str, amount: Decimal, on: date, paid_by: str, *, by: str | None = None
+    reg: Any,
+    number: str,
+    amount: Decimal,
+    on: date,
+    paid_by: str,
+    *,
+    by: str | None = None,
+    jurisdiction: str | None = None,
 ) -> Decimal:
     """Record a payment of ``amount`` on the lien ``number``, paid ``on`` by ``paid_by``;
     the balance after it. Refused: no such lien, a released one, an amount of nothing or
     more than the balance, a day after today or before the lien."""
     who = actor(by)
     with guarded(reg.url), db.write_session(reg.engine) as session:
-        lien, pack, why = opened(session, number, None, on, LIEN)
+        lien, pack, why = opened(session, number, jurisdiction, on, LIEN)
         of_step(lien, LIEN, why)
         once(session, lien, RELEASE, why, "{doc} was released by {done}")
         owed = balance(session, lien)

@@ -229,13 +229,17 @@ def approve_work(
 
 
 def approve_reinspected(
-    reg: Issuer, reinspection: str, on: date | None = None, **issue: Any
+    reg: Issuer,
+    reinspection: str,
+    on: date | None = None,
+    jurisdiction: str | None = None,
+    **issue: Any,
 ) -> Issued:
     """Issue the approval of the work found on ``reinspection`` (an inspection report that
     reinspects a notice of deficiency), of the notice it names, dated ``on`` (default:
     today in the municipality): approve_work, nothing typed."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
-        again = _row(session, reinspection, INSPECTION, None)
+        again = _row(session, reinspection, INSPECTION, jurisdiction)
         reinspects = (again.case.get("reinspects") or {}).get("notice")
         pack = load_pack(again.jurisdiction)
         if not reinspects:
@@ -260,11 +264,14 @@ MADE: dict[str, Callable[..., Issued]] = {
 }
 
 
-def reinspection_of(reg: Opened, notice_number: str) -> dict[str, Any]:
-    """The case a reinspection of ``notice_number`` starts with: its site, persons and
-    number, each deficiency still open a finding to re-check (inspection_report.from_notice)."""
+def reinspection_of(
+    reg: Opened, notice_number: str, jurisdiction: str | None = None
+) -> dict[str, Any]:
+    """The case a reinspection of ``notice_number`` (of ``jurisdiction``) starts with: its
+    site, persons and number, each deficiency still open a finding to re-check
+    (inspection_report.from_notice)."""
     with guarded(reg.url), db.read_session(reg.engine) as session:
-        doc = _halting(session, notice_number, None)
+        doc = _halting(session, notice_number, jurisdiction)
         return report.from_notice(doc.case, doc.number, open_deficiencies(session, doc))
 
 
@@ -275,9 +282,9 @@ def escalation_of(kind: str) -> Any:
     the inspection (notice_of_deficiency.escalated, as `docgen escalate` issues it). The
     remedies' dates are left for the officer to set (the command line's --due)."""
 
-    def started(reg: Opened, notice_number: str) -> dict[str, Any]:
+    def started(reg: Opened, notice_number: str, jurisdiction: str | None = None) -> dict[str, Any]:
         with guarded(reg.url), db.read_session(reg.engine) as session:
-            doc = _halting(session, notice_number, None)
+            doc = _halting(session, notice_number, jurisdiction)
             pack = load_pack(doc.jurisdiction)
             today = municipal_today(pack)
             after_service(doc, today, f"a {kind_named(kind).title.lower()}", "it is dated")

@@ -1,4 +1,5 @@
-"""A document as every step that records finds it: by its number (document_row), its line
+"""A document as every step that records finds it: by its number (document_row; the
+municipalities holding a number, holders; the numbers more than one holds, shared), its line
 of corrections (successor, corrections, line_of), whether it is still in effect (in_effect,
 lifting, lifter; closed refuses a record on a document superseded or lifted), and document
 numbers by id (numbers_of).
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from docgen.documents import get_kind, kinds_with
@@ -43,6 +44,20 @@ def document_row(session: Session, number: str, jurisdiction: str | None = None)
             f"with --jurisdiction ({' or '.join(where)})"
         )
     return found[0]
+
+
+def holders(session: Session, number: str) -> list[Document]:
+    """Every document numbered ``number``, one per municipality holding it, by
+    jurisdiction: what a number two municipalities share may mean."""
+    query = select(Document).where(Document.number == normalize(number))
+    return list(session.scalars(query.order_by(Document.jurisdiction)))
+
+
+def shared(session: Session) -> frozenset[str]:
+    """The numbers more than one municipality of this register holds (each municipality
+    numbers its own series: Homer's and Macedon's letters may be numbered alike)."""
+    query = select(Document.number).group_by(Document.number).having(func.count() > 1)
+    return frozenset(session.scalars(query))
 
 
 def successor(session: Session, document_id: int) -> str | None:
