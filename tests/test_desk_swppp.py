@@ -29,10 +29,10 @@ def desk(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def town_desk(tmp_path_factory):
-    """Macedon's, over a register of its own: the desk addresses a document by its number
-    alone, and both municipalities number their letters SWR-YYYY-NNNN, so a register
-    holding both letters numbered alike shows neither (a limit of the desk's addresses,
-    not of the review)."""
+    """Macedon's, over a register of its own: both municipalities number their letters
+    SWR-YYYY-NNNN, and this walk reads each letter back by its bare number (a register
+    holding both, each reached by an address naming its municipality, is
+    tests/test_desk_shared_numbers.py)."""
     yield from serving(tmp_path_factory)
 
 
