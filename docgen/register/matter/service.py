@@ -19,6 +19,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from docgen.api import FORMATS
 from docgen.cases.labels import choice
 from docgen.cases.mail import article_problem
@@ -32,6 +34,7 @@ from docgen.documents.affidavit_of_service import (
     persons_served,
     site_line,
 )
+from docgen.documents.kind import Bundle, Kind
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
@@ -180,6 +183,29 @@ def _firm_taker(served: dict[str, Any] | None, event: Service) -> list[Problem]:
     ]
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """What a service event states, found before anything is written: the document served
+    (``number``, its row ``doc``, its kind ``spec``, the ``pack`` it was issued under and
+    the provision ``why`` its problems cite), the day (``on``), the person served
+    (``served``, by ``name``; ``recipient``: the person the document is issued to, not one
+    copied), the ``events`` recorded before, and the mailing a posting counts with
+    (``mailed``, its day, and the ``mailing`` itself)."""
+
+    number: str
+    on: date
+    doc: Document
+    spec: Kind | Bundle
+    pack: Pack
+    why: str
+    served: dict[str, Any] | None
+    name: str | None
+    recipient: bool
+    events: list[ServiceEvent]
+    mailed: date | None
+    mailing: ServiceEvent | None
+
+
 def record_service(
     reg: Any,
     number: str,
@@ -204,185 +230,28 @@ def record_service(
     "affirmation"``, the CPLR 2106 affirmation) of this event is issued into the register
     in the same transaction, numbered, and written to ``out`` after the commit.
     """
-    problems = event.problems()
-    if event.on is None:
-        problems.insert(0, Problem("date", "missing: the day of delivery, mailing or posting"))
-        raise Refused(problems)
-    method, on, received, time = event.method, event.on, event.received, event.time
+    problems, on = _checked(event)
     who = actor(by)
     again, safe = "record the service again", "a service already recorded is refused, never twice"
-    what = f"the service of {number} on {on}"
-    with recording(reg, again, safe, what) as (session, held):
-        doc: Document = document_row(session, number, jurisdiction)
-        spec = get_kind(doc.kind)
-        if doc.kind == AFFIDAVIT.name:
-            raise RegisterError(
-                f"{number} is an affidavit of service: it proves service of another document "
-                "and is not served itself; record the service on that document"
-            )
-        if not spec.served:
-            raise RegisterError(
-                f"{number} is a {doc.kind}: not a document served on persons, so no service "
-                f"is recorded on it (service is recorded on: {', '.join(kinds_with(served=True))})"
-            )
-        pack = load_pack(doc.jurisdiction, doc.issued)
-        # The appeal period's section only for a document it runs from (a notice of
-        # violation); an order or a notice of deficiency is served under its own section,
-        # and a message about it speaks of no appeal (issue 47).
-        period = pack.part("enforcement").appeal_days  # none where the law gives no appeal
-        cited = period.ref if period and spec.appealable else pack.require(doc.kind)
-        why = f"{cited}; LAW.md § 2"
-        problems += _ahead(pack, event, why)
-        later = successor(session, doc.id)
-        if later:
-            now = corrections(session, doc)[-1]  # the correction in effect
-            raise RegisterError(
-                f"{number} was superseded by {later}; the correction in effect is the document "
-                f"served: record the service on {now}"
-            )
-        closed(session, doc)  # a lifted order is no longer served
-        if on < doc.issued:
-            message = (
-                f"{on}: before {number} was issued ({doc.issued}); a document is served on "
-                "or after its issue date"
-            )
-            problems.append(Problem("date", message, why))
-        served = _person(doc, number, event.to, why, problems) if spec.served else None
-        problems += _firm_taker(served, event)
-        name = served["name"] if served else None
-        events = list(doc.services)
-        mailed, mailing = None, None
-        if method == "posting":
-            mails = [e for e in events if e.method in MAIL and e.served_on in (name, None)]
-            mail = [e.date for e in mails]
-            if not mail:
-                message = (
-                    "posting: posting at the site counts with a copy mailed: record the "
-                    f"mailing to {name or 'the person served'} first (by first-class or "
-                    "certified mail)"
-                )
-                problems.append(Problem("method", message, why))
-            mailed = max(mail, default=None)
-            mailing = max(mails, key=lambda e: (e.date, e.id), default=None)
-        if problems:
-            raise Refused(problems)
-        owner = persons_served(doc.case)[0]["name"]  # the landowner, named first
-        twice = [e for e in events if _same_event(e, owner, name, event)]
-        if twice and received is not None and method in MAIL:
-            raise RegisterError(
-                f"{number}: the mailing to {name or 'the recipient'} on {on} is already "
-                "recorded; its return receipt is recorded on that mailing, not as a second "
-                f"service: docgen record-receipt {number} --received {received} --signed-by "
-                "NAME (LAW.md § 2)"
-            )
-        if twice:
-            raise RegisterError(
-                f"{number}: service on {name or 'the recipient'} by {choice(method).lower()} "
-                f"on {on}"
-                f"{' at ' + time if time else ''} is already recorded; the same event is "
-                "recorded once, with its one affidavit (LAW.md § 10)"
-            )
-        if spec.liftable and doc.case.get("effective"):
-            problems += _effective(doc, pack, method, on, received, mailed, why)
-            if problems:
-                raise Refused(problems)
-        article = service_article(served, method, event.article)
-        if article is not None:
-            used = article_used(session, article)
-            if used:
-                raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
-        server_name, server_title = _server(doc, event)
-        deadline: date | None = None
-        rule = ""
-        reasons: tuple[str, ...] = ()
-        # The person the document is issued to (named first: the landowner under
-        # § 228-79C(1), or whom another adopter's law names), not a person copied.
-        recipient = served is None or served == persons_served(doc.case)[0]
-        if spec.appealable and recipient and pack.part("enforcement").appealable:
-            start, computed = appeal_from(method, on, received, mailed, pack)
-            if computed is not None:
-                deadline, reasons, rule = computed.last_day, computed.reasons, start.rule
-        address = one_line(served["address"]) if served else None
-        place = event.place
-        if method == "posting":  # posted at the site the document names (LAW.md § 3)
-            place = place or site_line(doc.case)
-        row = ServiceEvent(
-            document_id=doc.id,
-            method=method,
-            date=on,
-            received=received,
-            served_by=", ".join(p for p in (server_name, server_title) if p),
-            article=article,
-            appeal_deadline=deadline,
-            served_on=name,
-            role=served.get("role") if served else None,
-            time=time,
-            place=place,
-            address=address if method != "personal-delivery" else None,
-            individual=event.person,
-            capacity=event.capacity,
-            description=event.description,
-            received_by=event.received_by,
-            recorded_at=datetime.now().astimezone(),
-            recorded_by=who,
-        )
-        session.add(row)
-        session.flush()
-        kept = kept_deadline([*events, row])
-        before = served_from(persons_of(doc.case, events, pack))
-        after = served_from(persons_of(doc.case, [*events, row], pack))
-        # Warned once, when this service is the one that completes it (LAW.md §§ 2, 11)
-        warnings = tuple(ran_out(number, doc.case, after)) if after != before else ()
-        record(
-            session,
-            who,
-            "service",
-            "document",
-            doc.id,
-            {
-                "number": number,
-                "to": name,
-                "method": method,
-                "date": on.isoformat(),
-                "time": time,
-                "received": received.isoformat() if received else None,
-                "article": article,
-                "served_by": row.served_by,
-                "appeal_deadline": deadline.isoformat() if deadline else None,
-                "notice_deadline": kept.isoformat() if kept else None,
-            },
-        )
+    with recording(reg, again, safe, f"the service of {number} on {on}") as (session, held):
+        doc, spec = _servable(session, number, jurisdiction)
+        facts = _sworn_facts(session, number, on, doc, spec, event, problems)
+        _not_twice(facts, event)
+        _in_effect_by_service(facts, event)
+        article = _unused_article(session, facts, event)
+        deadline, reasons, rule = _appeal_deadline(facts, event)
+        row = _write_event(session, facts, event, article, deadline, who)
+        kept, warnings = _standing(facts, row)
+        _audit(session, who, facts, row, kept)
         result = service_record(row, reasons, rule, kept)
         proof: Issued | None = None
         targets: dict[str, Path] = {}
-        if affidavit and served is not None:
-            case = {
-                "jurisdiction": doc.jurisdiction,
-                "document": {"kind": doc.kind, "number": number, "issued": doc.issued.isoformat()},
-                "recipient": served,
-                "server": {"name": server_name, "title": server_title},
-                "service": {
-                    "method": method,
-                    "date": on.isoformat(),
-                    "time": time,
-                    "received": received.isoformat() if received else None,
-                    "received_by": event.received_by,
-                    "mailed": mailed.isoformat() if mailed else None,
-                    "article": article,
-                    "place": place,
-                    "address": row.address,
-                    "individual": event.person,
-                    "capacity": event.capacity,
-                    "description": event.description,
-                    **_mailer(session, mailing, row.served_by),
-                },
-                "oath": oath,
-            }
+        if affidavit and facts.served is not None:
             request = Request(
                 AFFIDAVIT.name,
-                case,
+                _affidavit_case(session, facts, event, row, oath),
                 f"{number} service",
-                doc.respondent_id if recipient else None,
+                doc.respondent_id if facts.recipient else None,
                 tuple(formats),
                 out,
                 who,
@@ -397,32 +266,291 @@ def record_service(
     return Served(number=number, service=result, affidavit=proof, warnings=warnings)
 
 
-def _effective(
-    doc: Document,
-    pack: Pack,
-    method: str,
+def _checked(event: Service) -> tuple[list[Problem], date]:
+    """The request's own problems (kept, to be told with the document's), and its day of
+    service; without that day nothing more can be checked, so it is refused at once."""
+    problems = event.problems()
+    if event.on is None:
+        problems.insert(0, Problem("date", "missing: the day of delivery, mailing or posting"))
+        raise Refused(problems)
+    return problems, event.on
+
+
+def _servable(
+    session: Session, number: str, jurisdiction: str | None
+) -> tuple[Document, Kind | Bundle]:
+    """The document ``number`` and its kind, when it is one served on persons (an
+    affidavit of service proves service and is not served itself)."""
+    doc: Document = document_row(session, number, jurisdiction)
+    spec = get_kind(doc.kind)
+    if doc.kind == AFFIDAVIT.name:
+        raise RegisterError(
+            f"{number} is an affidavit of service: it proves service of another document "
+            "and is not served itself; record the service on that document"
+        )
+    if not spec.served:
+        raise RegisterError(
+            f"{number} is a {doc.kind}: not a document served on persons, so no service "
+            f"is recorded on it (service is recorded on: {', '.join(kinds_with(served=True))})"
+        )
+    return doc, spec
+
+
+def _provision(pack: Pack, doc: Document, spec: Kind | Bundle) -> str:
+    """What a problem of this service cites: the appeal period's section only for a
+    document it runs from (a notice of violation); an order or a notice of deficiency is
+    served under its own section, and a message about it speaks of no appeal (issue 47)."""
+    period = pack.part("enforcement").appeal_days  # none where the law gives no appeal
+    cited = period.ref if period and spec.appealable else pack.require(doc.kind)
+    return f"{cited}; LAW.md § 2"
+
+
+def _in_effect(session: Session, doc: Document, number: str) -> None:
+    """The document served is the one in effect: not superseded by a correction, not
+    lifted (a lifted order is no longer served)."""
+    later = successor(session, doc.id)
+    if later:
+        now = corrections(session, doc)[-1]  # the correction in effect
+        raise RegisterError(
+            f"{number} was superseded by {later}; the correction in effect is the document "
+            f"served: record the service on {now}"
+        )
+    closed(session, doc)
+
+
+def _sworn_facts(
+    session: Session,
+    number: str,
     on: date,
-    received: date | None,
-    mailed: date | None,
-    why: str,
-) -> list[Problem]:
+    doc: Document,
+    spec: Kind | Bundle,
+    event: Service,
+    problems: list[Problem],
+) -> _Facts:
+    """What this service states, refused with every problem at once: the request's, a day
+    ahead of today or before the issue, a person the document was not sent to (or a firm's
+    taker not named), a posting with no mailing to count with."""
+    pack = load_pack(doc.jurisdiction, doc.issued)
+    why = _provision(pack, doc, spec)
+    problems = problems + _ahead(pack, event, why)
+    _in_effect(session, doc, number)
+    if on < doc.issued:
+        message = (
+            f"{on}: before {number} was issued ({doc.issued}); a document is served on "
+            "or after its issue date"
+        )
+        problems.append(Problem("date", message, why))
+    served = _person(doc, number, event.to, why, problems)
+    problems += _firm_taker(served, event)
+    name = served["name"] if served else None
+    events = list(doc.services)
+    mailed, mailing = _mailing_counted(events, name, event, why, problems)
+    if problems:
+        raise Refused(problems)
+    # The person the document is issued to (named first: the landowner under
+    # § 228-79C(1), or whom another adopter's law names), not a person copied.
+    recipient = served is None or served == persons_served(doc.case)[0]
+    return _Facts(
+        number, on, doc, spec, pack, why, served, name, recipient, events, mailed, mailing
+    )
+
+
+def _mailing_counted(
+    events: list[ServiceEvent], name: str | None, event: Service, why: str, problems: list[Problem]
+) -> tuple[date | None, ServiceEvent | None]:
+    """For a posting, the copy mailed it counts with (its day, and the mailing): the
+    latest mailing to the person served; none recorded is a problem."""
+    if event.method != "posting":
+        return None, None
+    mails = [e for e in events if e.method in MAIL and e.served_on in (name, None)]
+    mail = [e.date for e in mails]
+    if not mail:
+        message = (
+            "posting: posting at the site counts with a copy mailed: record the "
+            f"mailing to {name or 'the person served'} first (by first-class or "
+            "certified mail)"
+        )
+        problems.append(Problem("method", message, why))
+    mailed = max(mail, default=None)
+    return mailed, max(mails, key=lambda e: (e.date, e.id), default=None)
+
+
+def _not_twice(facts: _Facts, event: Service) -> None:
+    """The same event is recorded once, with its one affidavit (LAW.md § 10); a return
+    receipt of a mailing recorded is recorded on that mailing."""
+    owner = persons_served(facts.doc.case)[0]["name"]  # the landowner, named first
+    if not any(_same_event(e, owner, facts.name, event) for e in facts.events):
+        return
+    number, name, on = facts.number, facts.name or "the recipient", facts.on
+    method, received, time = event.method, event.received, event.time
+    if received is not None and method in MAIL:
+        raise RegisterError(
+            f"{number}: the mailing to {name} on {on} is already "
+            "recorded; its return receipt is recorded on that mailing, not as a second "
+            f"service: docgen record-receipt {number} --received {received} --signed-by "
+            "NAME (LAW.md § 2)"
+        )
+    raise RegisterError(
+        f"{number}: service on {name} by {choice(method).lower()} "
+        f"on {on}"
+        f"{' at ' + time if time else ''} is already recorded; the same event is "
+        "recorded once, with its one affidavit (LAW.md § 10)"
+    )
+
+
+def _in_effect_by_service(facts: _Facts, event: Service) -> None:
     """An order that states its ``effective`` date takes effect on service, never before
     (LAW.md § 3): by mail alone it is not in effect before mail service is complete. A
     service that would leave no service complete by that date is refused."""
+    doc, pack, on, method = facts.doc, facts.pack, facts.on, event.method
+    if not (facts.spec.liftable and doc.case.get("effective")):
+        return
     effective = date.fromisoformat(str(doc.case["effective"]))
-    start, _ = appeal_from(method, on, received, mailed, pack)
-    events = list(doc.services)
+    start, _ = appeal_from(method, on, event.received, facts.mailed, pack)
+    events = facts.events
     days = [d for e in events if (d := complete(e, events, pack)) is not None]
-    first = min([start.start, *days])
-    if first <= effective:
-        return []
+    if min([start.start, *days]) <= effective:
+        return
     message = (
         f"{on}: {doc.number} states it is effective {effective}; served by "
         f"{choice(method).lower()} on {on}, service is complete only {start.start} "
         f"({start.rule}): serve it by delivery or posting by {effective}, or correct it "
         f"(docgen supersede) with an effective date on or after {start.start}"
     )
-    return [Problem("date", message, f"{why}; LAW.md § 3")]
+    raise Refused([Problem("date", message, f"{facts.why}; LAW.md § 3")])
+
+
+def _unused_article(session: Session, facts: _Facts, event: Service) -> str | None:
+    """The certified-mail article number this event records (typed, or the case's for
+    the person served), refused when another mailed piece used it (LAW.md § 9)."""
+    article = service_article(facts.served, event.method, event.article)
+    if article is not None:
+        used = article_used(session, article)
+        if used:
+            raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
+    return article
+
+
+def _appeal_deadline(facts: _Facts, event: Service) -> tuple[date | None, tuple[str, ...], str]:
+    """The last day of the appeal period this service gives, its reasons and the rule of
+    its start: only for service on the person the document is issued to, of a document an
+    appeal runs from, where the law gives one (otherwise None, no reasons, no rule)."""
+    pack = facts.pack
+    if not (facts.spec.appealable and facts.recipient and pack.part("enforcement").appealable):
+        return None, (), ""
+    start, computed = appeal_from(event.method, facts.on, event.received, facts.mailed, pack)
+    if computed is None:
+        return None, (), ""
+    return computed.last_day, computed.reasons, start.rule
+
+
+def _write_event(
+    session: Session,
+    facts: _Facts,
+    event: Service,
+    article: str | None,
+    deadline: date | None,
+    who: str,
+) -> ServiceEvent:
+    """The service event's row, added and flushed (its id is the affidavit's to name):
+    who served with their office, and where (a posting at the site the document names,
+    LAW.md § 3; the address a copy was mailed or left at, not for a personal delivery)."""
+    served, method = facts.served, event.method
+    server, title = _server(facts.doc, event)
+    place = event.place
+    if method == "posting":
+        place = place or site_line(facts.doc.case)
+    address = one_line(served["address"]) if served else None
+    row = ServiceEvent(
+        document_id=facts.doc.id,
+        method=method,
+        date=facts.on,
+        received=event.received,
+        served_by=", ".join(p for p in (server, title) if p),
+        article=article,
+        appeal_deadline=deadline,
+        served_on=facts.name,
+        role=served.get("role") if served else None,
+        time=event.time,
+        place=place,
+        address=address if method != "personal-delivery" else None,
+        individual=event.person,
+        capacity=event.capacity,
+        description=event.description,
+        received_by=event.received_by,
+        recorded_at=datetime.now().astimezone(),
+        recorded_by=who,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def _standing(facts: _Facts, row: ServiceEvent) -> tuple[date | None, tuple[str, ...]]:
+    """The notice's one deadline with this event (the latest any event gives, never
+    lowered), and the warnings of a period run out, said once: when this service is the
+    one that completes service (LAW.md §§ 2, 11)."""
+    doc, events, pack = facts.doc, facts.events, facts.pack
+    kept = kept_deadline([*events, row])
+    before = served_from(persons_of(doc.case, events, pack))
+    after = served_from(persons_of(doc.case, [*events, row], pack))
+    warnings = tuple(ran_out(facts.number, doc.case, after)) if after != before else ()
+    return kept, warnings
+
+
+def _audit(session: Session, who: str, facts: _Facts, row: ServiceEvent, kept: date | None) -> None:
+    """The audit entry of the service, on the document served."""
+    deadline, received = row.appeal_deadline, row.received
+    record(
+        session,
+        who,
+        "service",
+        "document",
+        facts.doc.id,
+        {
+            "number": facts.number,
+            "to": facts.name,
+            "method": row.method,
+            "date": facts.on.isoformat(),
+            "time": row.time,
+            "received": received.isoformat() if received else None,
+            "article": row.article,
+            "served_by": row.served_by,
+            "appeal_deadline": deadline.isoformat() if deadline else None,
+            "notice_deadline": kept.isoformat() if kept else None,
+        },
+    )
+
+
+def _affidavit_case(
+    session: Session, facts: _Facts, event: Service, row: ServiceEvent, oath: str
+) -> dict[str, Any]:
+    """The case of this event's affidavit of service (or the CPLR 2106 affirmation, by
+    ``oath``): the facts recorded, nothing filled in (LAW.md § 10)."""
+    doc, received, mailed = facts.doc, event.received, facts.mailed
+    server, title = _server(doc, event)
+    return {
+        "jurisdiction": doc.jurisdiction,
+        "document": {"kind": doc.kind, "number": facts.number, "issued": doc.issued.isoformat()},
+        "recipient": facts.served,
+        "server": {"name": server, "title": title},
+        "service": {
+            "method": event.method,
+            "date": facts.on.isoformat(),
+            "time": event.time,
+            "received": received.isoformat() if received else None,
+            "received_by": event.received_by,
+            "mailed": mailed.isoformat() if mailed else None,
+            "article": row.article,
+            "place": row.place,
+            "address": row.address,
+            "individual": event.person,
+            "capacity": event.capacity,
+            "description": event.description,
+            **_mailer(session, facts.mailing, row.served_by),
+        },
+        "oath": oath,
+    }
 
 
 def _ahead(pack: Pack, event: Service, why: str) -> list[Problem]:
