@@ -22,7 +22,16 @@ from starlette.routing import Route
 
 from docgen.cases.common import read_date
 from docgen.desk.admin import accounts
-from docgen.desk.base.web import attachment, denied, guarded, id_of, once, posted, render
+from docgen.desk.base.web import (
+    attachment,
+    denied,
+    guarded,
+    id_of,
+    once,
+    posted,
+    register,
+    render,
+)
 from docgen.desk.server import renderers
 from docgen.desk.sites import certify_work
 from docgen.desk.sites.swppp_site import PLAN_FIELDS, site_section
@@ -45,10 +54,6 @@ SITE_LABELS = {
     "site.description": "Description of the site",
     "site": "Site",
 }
-
-
-def _engine(request: Request) -> Any:
-    return request.app.state.register().engine
 
 
 def _jurisdictions() -> list[tuple[str, str]]:
@@ -79,7 +84,9 @@ def at_site(page: SitePage) -> Callable[[Request], Response]:
         if reach is not None and site_id not in reach:
             return denied(request, "this site is not one you act for")
         try:
-            where = invitations.site(_engine(request), site_id) if site_id is not None else None
+            where = (
+                invitations.site(register(request).engine, site_id) if site_id is not None else None
+            )
         except invitations.InvitationError:
             where = None
         if where is None:
@@ -98,7 +105,7 @@ def _sites_page(
     request: Request, typed: dict[str, str], error: list[str], status: int = 200
 ) -> Response:
     reach = _reach(request)
-    found = invitations.sites(_engine(request))
+    found = invitations.sites(register(request).engine)
     return render(
         request,
         "certification_sites.html.j2",
@@ -139,7 +146,7 @@ def _add_site(request: Request) -> Response:
     if not error:
         try:
             made = invitations.add_site(
-                _engine(request), jurisdiction, project, site, began, _who(request)
+                register(request).engine, jurisdiction, project, site, began, acting_as(request)
             )
             return RedirectResponse(f"/certifications/{made}", status_code=303)
         except CaseInvalid as err:
@@ -152,7 +159,9 @@ def _said(path: str, message: str) -> str:
     return f"{label}: {message}"
 
 
-def _who(request: Request) -> str:
+def acting_as(request: Request) -> str:
+    """Who the visitor acts as, as the register records it (their name, or a developer's
+    account by its role): the site pages' ``by``."""
     visitor = request.scope["visitor"]
     return invitations.made_as(visitor.name, visitor.role)
 
@@ -160,10 +169,10 @@ def _who(request: Request) -> str:
 @guarded("invite")
 @at_site
 def site_page(request: Request, where: invitations.SiteView) -> Response:
-    return _site_page(request, where)
+    return render_site_page(request, where)
 
 
-def _site_page(
+def render_site_page(
     request: Request,
     where: invitations.SiteView,
     status: int = 200,
@@ -172,11 +181,13 @@ def _site_page(
     handed: dict[str, str] | None = None,
     done: str = "",
 ) -> Response:
-    found = invitations.invitations(_engine(request), where.id)
+    """The site's page: its invitations, its SWPPP and fees, with what went wrong
+    (``error``, answered with ``status``), what was typed, a link to hand over."""
+    found = invitations.invitations(register(request).engine, where.id)
     return render(
         request,
         "certification_site.html.j2",
-        swppp=site_section(_engine(request), where),
+        swppp=site_section(register(request).engine, where),
         plan_fields=PLAN_FIELDS,
         swppp_done=request.query_params.get("swppp", ""),
         fees=_states_fees(where.jurisdiction),
@@ -212,14 +223,14 @@ def _invite(request: Request, where: invitations.SiteView) -> Response:
     try:
         expires = read_date(typed["expires"])
     except ValueError as err:
-        return _site_page(request, where, 400, [f"Link works until: {err}"], typed)
-    engine = _engine(request)
+        return render_site_page(request, where, 400, [f"Link works until: {err}"], typed)
+    engine = register(request).engine
     try:
         made, token = invitations.invite(
-            engine, where.id, typed["firm"], typed["email"], expires, _who(request)
+            engine, where.id, typed["firm"], typed["email"], expires, acting_as(request)
         )
     except invitations.InvitationError as err:
-        return _site_page(request, where, 400, str(err).splitlines(), typed)
+        return render_site_page(request, where, 400, str(err).splitlines(), typed)
     base = str(request.base_url)
     local = _public_address(where.jurisdiction)
     link = link_for(where.jurisdiction, token, local or base)
@@ -232,11 +243,11 @@ def _invite(request: Request, where: invitations.SiteView) -> Response:
         try:
             send(smtp, mail)
         except MailFailed as err:
-            return _site_page(request, where, 200, [str(err)], handed=_handed(made, link))
+            return render_site_page(request, where, 200, [str(err)], handed=_handed(made, link))
         invitations.mark_mailed(engine, made.id)
         done = f"The invitation was e-mailed to {made.firm} at {made.email}."
-        return _site_page(request, where, done=done)
-    return _site_page(request, where, handed=_handed(made, link))
+        return render_site_page(request, where, done=done)
+    return render_site_page(request, where, handed=_handed(made, link))
 
 
 def _public_address(jurisdiction: str) -> str | None:
@@ -263,13 +274,13 @@ def revoke(request: Request, where: invitations.SiteView) -> Response:
 
 def _revoke(request: Request, where: invitations.SiteView) -> Response:
     wanted = id_of(str(posted(request).get("invitation") or ""))
-    ours = {i.id for i in invitations.invitations(_engine(request), where.id)}
+    ours = {i.id for i in invitations.invitations(register(request).engine, where.id)}
     if wanted is None or wanted not in ours:
-        return _site_page(request, where, 400, ["Invitation: not one of this site's"])
+        return render_site_page(request, where, 400, ["Invitation: not one of this site's"])
     try:
-        invitations.revoke(_engine(request), wanted, _who(request))
+        invitations.revoke(register(request).engine, wanted, acting_as(request))
     except invitations.InvitationError as err:
-        return _site_page(request, where, 400, [str(err)])
+        return render_site_page(request, where, 400, [str(err)])
     return RedirectResponse(f"/certifications/{where.id}", status_code=303)
 
 
@@ -279,9 +290,9 @@ def all_certifications(request: Request, where: invitations.SiteView) -> Respons
     """The SWPPP's signed certifications as one PDF, each as issued, in the order signed:
     recorded and sealed by the register, so Verify and the public check know it."""
     url = request.app.state.database_url
-    tag, body = renderers.run(certify_work.certification_set, url, where.id, _who(request))
+    tag, body = renderers.run(certify_work.certification_set, url, where.id, acting_as(request))
     if tag != "pdf":
-        return _site_page(request, where, 404 if tag == "unsigned" else 503, [body])
+        return render_site_page(request, where, 404 if tag == "unsigned" else 503, [body])
     name = f"{where.name}-contractor-certifications-{date.today().isoformat()}.pdf"
     return Response(
         body, media_type="application/pdf", headers={"content-disposition": attachment(name)}

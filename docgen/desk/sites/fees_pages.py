@@ -14,8 +14,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.cases.common import read_date
-from docgen.desk.base.web import guarded, once, posted, render
-from docgen.desk.sites.certify import _engine, _who, at_site
+from docgen.desk.base.web import guarded, once, posted, register, render
+from docgen.desk.sites.certify import acting_as, at_site
 from docgen.documents.fee_statement import KIND as STATEMENT
 from docgen.errors import DocgenError
 from docgen.register.matter.rendering import rendered_outside
@@ -82,7 +82,7 @@ def _page(
     typed: dict[str, str] | None = None,
 ) -> Response:
     reg = request.app.state.register()
-    listed = statements(_engine(request), where)
+    listed = statements(register(request).engine, where)
     for s in listed:
         total, paid = fee_register.balance(reg, s["number"])
         s["total"], s["paid"], s["balance"] = total, paid, total - paid
@@ -133,7 +133,7 @@ def _make(request: Request, where: invitations.SiteView) -> Response:
                     when["date"],
                     payer=typed["payer"],
                     officer={"name": typed["officer"], "title": typed["title"]},
-                    by=_who(request),
+                    by=acting_as(request),
                 )
             )
             return RedirectResponse(
@@ -154,7 +154,7 @@ def record_payment(request: Request, where: invitations.SiteView) -> Response:
 def _pay(request: Request, where: invitations.SiteView) -> Response:
     typed = _typed(request)
     number = request.path_params["number"]
-    if number not in {s["number"] for s in statements(_engine(request), where)}:
+    if number not in {s["number"] for s in statements(register(request).engine, where)}:
         return render(request, "missing.html.j2", status=404, what="statement of fees")
     error: list[str] = []
     when = _dates(typed, {"paid": "Date paid"}, error)
@@ -168,7 +168,7 @@ def _pay(request: Request, where: invitations.SiteView) -> Response:
                 typed["amount"],
                 when["paid"],
                 typed.get("method", ""),
-                _who(request),
+                acting_as(request),
             )
             return RedirectResponse(
                 f"/certifications/{where.id}/fees?number={number}&done=paid#statement",

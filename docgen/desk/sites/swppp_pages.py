@@ -13,8 +13,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from docgen.cases.common import read_date
-from docgen.desk.base.web import document_url, guarded, id_of, once, posted, render
-from docgen.desk.sites.certify import _engine, _site_page, _who, at_site
+from docgen.desk.base.web import document_url, guarded, id_of, once, posted, register, render
+from docgen.desk.sites.certify import acting_as, at_site, render_site_page
 from docgen.errors import DocgenError
 from docgen.register.plans import swppp
 from docgen.register.sites import invitations
@@ -55,7 +55,7 @@ def _add_plan(request: Request, where: invitations.SiteView) -> Response:
     if not error:
         try:
             swppp.add_plan(
-                _engine(request),
+                register(request).engine,
                 where.id,
                 title=typed.get("title") or None,
                 revision=typed.get("revision", ""),
@@ -67,12 +67,12 @@ def _add_plan(request: Request, where: invitations.SiteView) -> Response:
                 applicant=typed.get("applicant") or None,
                 amends=amends,
                 changes=changes or None,
-                by=_who(request),
+                by=acting_as(request),
             )
             return _back(where, "received")
         except DocgenError as err:
             error = [str(err)]
-    return _site_page(request, where, 400, error, typed)
+    return render_site_page(request, where, 400, error, typed)
 
 
 def _plan_at(request: Request, where: invitations.SiteView) -> swppp.Plan | None:
@@ -80,7 +80,7 @@ def _plan_at(request: Request, where: invitations.SiteView) -> swppp.Plan | None
     if plan_id is None:
         return None
     try:
-        found = swppp.plan(_engine(request), plan_id)
+        found = swppp.plan(register(request).engine, plan_id)
     except DocgenError:
         return None
     return found if found.site_id == where.id else None
@@ -104,7 +104,7 @@ def _review_page(
     typed: dict[str, str] | None = None,
     done: str = "",
 ) -> Response:
-    engine = _engine(request)
+    engine = register(request).engine
     law = swppp.swppp_list(where.jurisdiction)
     before = swppp.prefill(engine, plan.id)
     last = swppp.last_review(engine, plan.id)
@@ -157,12 +157,12 @@ def _record_review(request: Request, where: invitations.SiteView, plan: swppp.Pl
     if not error:
         try:
             swppp.record_review(
-                _engine(request),
+                register(request).engine,
                 plan.id,
                 given,
                 reviewer=typed.get("reviewer", ""),
                 on=on,
-                by=_who(request),
+                by=acting_as(request),
             )
             return RedirectResponse(
                 f"/certifications/{where.id}/swppp/{plan.id}#decision", status_code=303
@@ -193,7 +193,7 @@ def _decide(request: Request, where: invitations.SiteView, plan: swppp.Plan) -> 
     if not error:
         try:
             issued = request.app.state.register().swppp_decide(
-                plan.id, outcome, on, by=_who(request)
+                plan.id, outcome, on, by=acting_as(request)
             )
             address = document_url(request, issued.number, issued.jurisdiction)
             return RedirectResponse(address, status_code=303)

@@ -271,7 +271,9 @@ def plans(engine: Any, site_id: int) -> list[Plan]:
         return [_plan_view(r, site.jurisdiction) for r in rows]
 
 
-def _last_review(session: Session, plan_id: int) -> SwpppReview | None:
+def latest_review_row(session: Session, plan_id: int) -> SwpppReview | None:
+    """The plan's latest review as stored (None: not reviewed yet), in ``session``: what
+    last_review shows, and what the approval or return letter is issued from."""
     return session.scalars(
         select(SwpppReview)
         .where(SwpppReview.plan_id == plan_id)
@@ -289,7 +291,9 @@ def _decision(session: Session, review_id: int) -> tuple[str, str] | None:
     return (found[0], found[1]) if found else None
 
 
-def _review_view(session: Session, row: SwpppReview) -> Review:
+def review_from_row(session: Session, row: SwpppReview) -> Review:
+    """The review as read: each item of the municipality's checklist with its finding (an
+    item added after the review: not reviewed), and the decision issued from it."""
     plan_row, jurisdiction = _plan_row(session, row.plan_id)
     law = swppp_list(jurisdiction)
     findings = []
@@ -318,15 +322,15 @@ def review_of(engine: Any, review_id: int) -> Review:
         row = session.get(SwpppReview, review_id)
         if row is None:
             raise RegisterError(f"review {review_id}: no such review in this register")
-        return _review_view(session, row)
+        return review_from_row(session, row)
 
 
 def last_review(engine: Any, plan_id: int) -> Review | None:
     """The plan's latest review (None: not reviewed yet)."""
     with db.read_session(engine) as session:
         _plan_row(session, plan_id)
-        row = _last_review(session, plan_id)
-        return _review_view(session, row) if row is not None else None
+        row = latest_review_row(session, plan_id)
+        return review_from_row(session, row) if row is not None else None
 
 
 def prefill(engine: Any, plan_id: int) -> dict[str, tuple[str, str | None]]:
@@ -334,9 +338,9 @@ def prefill(engine: Any, plan_id: int) -> dict[str, tuple[str, str | None]]:
     amendment the findings it carries from the revision it amends."""
     with db.read_session(engine) as session:
         row, _ = _plan_row(session, plan_id)
-        last = _last_review(session, plan_id)
+        last = latest_review_row(session, plan_id)
         if last is None and row.amends_id is not None:
-            last = _last_review(session, row.amends_id)
+            last = latest_review_row(session, row.amends_id)
         if last is None:
             return {}
         return {k: (v["finding"], v.get("words")) for k, v in last.findings.items()}
@@ -399,7 +403,7 @@ def record_review(
                 f"plan {plan_id} (revision {row.revision}) was amended by plan {later.id} "
                 f"(revision {later.revision}): review plan {later.id}"
             )
-        last = _last_review(session, plan_id)
+        last = latest_review_row(session, plan_id)
         decided = _decision(session, last.id) if last is not None else None
         if decided is not None and decided[0] == "approved":
             raise RegisterError(
@@ -417,7 +421,7 @@ def record_review(
             carried: dict[str, dict[str, Any]] = {}
         else:
             wanted = list(row.changes or [])
-            before = _last_review(session, row.amends_id)
+            before = latest_review_row(session, row.amends_id)
             if before is None:
                 raise RegisterError(
                     f"plan {plan_id} amends plan {row.amends_id}, which has no review: "
@@ -465,7 +469,7 @@ def record_review(
         session.flush()
         opened = sorted(k for k, v in review.findings.items() if v["finding"] in OPEN)
         record(session, by, "review", "swppp-plan", plan_id, {"review": review.id, "open": opened})
-        return _review_view(session, review)
+        return review_from_row(session, review)
 
 
 def _named(law: Swppp, item_id: str) -> str:
@@ -486,10 +490,10 @@ def state(engine: Any, site_id: int) -> str:
         if row is None:
             return "no SWPPP received"
         view = _plan_view(row, site.jurisdiction)
-        last = _last_review(session, row.id)
+        last = latest_review_row(session, row.id)
         if last is None:
             return f"{view.label}: received {row.received.isoformat()}, not yet reviewed"
-        review = _review_view(session, last)
+        review = review_from_row(session, last)
         if review.decision == "approved":
             return f"{view.label}: approved ({review.document})"
         if review.decision == "returned":

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from docgen.api import FORMATS
 from docgen.documents.swppp_review import APPROVAL, RETURN
 from docgen.register.matter.issuing import Request, issue_in, write_out
-from docgen.register.plans.swppp import SAID, Review, _last_review, _review_view, swppp_list
+from docgen.register.plans.swppp import SAID, Review, latest_review_row, review_from_row, swppp_list
 from docgen.register.sites.invitations import today_in
 from docgen.register.storage import db
 from docgen.register.storage.audit import actor
@@ -97,13 +97,13 @@ def decide(
         site = session.get(CertificationSite, row.site_id)
         assert site is not None
         law = swppp_list(site.jurisdiction)
-        last = _last_review(session, plan_id)
+        last = latest_review_row(session, plan_id)
         if last is None:
             raise RegisterError(
                 f"plan {plan_id} has no review: record the review (`docgen swppp review "
                 f"{plan_id}`) first; the approval or return letter is issued from it"
             )
-        review = _review_view(session, last)
+        review = review_from_row(session, last)
         if review.decision is not None:
             raise RegisterError(
                 f"plan {plan_id}'s review of {review.day.isoformat()} was already "
