@@ -159,4 +159,8 @@ def _blank(model: type[BaseModel] | None) -> str:
         return "{}"
     if isinstance(value, types.UnionType):
         return '""'
-    return {int: "0", bool: "false"}.get(value, '""')
+    if value is int:
+        return "0"
+    if value is bool:
+        return "false"
+    return '""'

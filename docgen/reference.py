@@ -9,9 +9,15 @@ also open in the repository.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
+
+# A JSON Schema object as `docgen schema` prints it (its keys: properties, $ref, anyOf...)
+Schema = dict[str, Any]
+# One field of a case file: path, type in words, required, provision, description
+Field = tuple[str, str, bool, str, str]
 
 
 def commands_page(main: click.Group) -> str:
@@ -54,7 +60,7 @@ def _walk(group: click.Command, path: list[str]) -> list[tuple[list[str], click.
     return found
 
 
-def case_files_page(kinds: list[dict[str, Any]], schema: Any) -> str:
+def case_files_page(kinds: list[dict[str, Any]], schema: Callable[[str, str], Schema]) -> str:
     """Each kind's case-file fields: path, type, whether required, the provision each
     field serves in every law that provides the kind, and what it is for, from
     ``schema(kind, jurisdiction)``: the JSON Schema ``docgen schema`` prints."""
@@ -86,9 +92,9 @@ def case_files_page(kinds: list[dict[str, Any]], schema: Any) -> str:
     return "\n".join(out)
 
 
-def _fields(root: dict, node: dict, prefix: str, seen: set[str]) -> list[tuple]:
+def _fields(root: Schema, node: Schema, prefix: str, seen: set[str]) -> list[Field]:
     """(path, type, required, provision, description) of every field below ``node``."""
-    rows = []
+    rows: list[Field] = []
     required = set(node.get("required", ()))
     for name, field in node.get("properties", {}).items():
         path = f"{prefix}{name}"
@@ -103,16 +109,19 @@ def _fields(root: dict, node: dict, prefix: str, seen: set[str]) -> list[tuple]:
     return rows
 
 
-def _ref_name(field: dict) -> str | None:
+def _ref_name(field: Schema) -> str | None:
+    """The definition a field refers to (itself, its items, or one of its anyOf)."""
     for candidate in (field, field.get("items", {}), *field.get("anyOf", ())):
         if isinstance(candidate, dict) and "$ref" in candidate:
-            return candidate["$ref"]
+            ref: str = candidate["$ref"]
+            return ref
         if isinstance(candidate, dict) and "$ref" in candidate.get("items", {}):
-            return candidate["items"]["$ref"]
+            inner: str = candidate["items"]["$ref"]
+            return inner
     return None
 
 
-def _resolve(root: dict, field: dict) -> tuple[dict, str]:
+def _resolve(root: Schema, field: Schema) -> tuple[Schema, str]:
     """The object a field holds (its $ref followed) and its type in words."""
     options = [o for o in field.get("anyOf", [field]) if o.get("type") != "null"]
     first = options[0] if options else field
