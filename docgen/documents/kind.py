@@ -76,6 +76,9 @@ class Options:
     # A courtesy rendition in another language (LAW.md § 13: "es"), kept with the same
     # number; None: the English document, which controls.
     language: str | None = None
+    # False: a later part of a bundle served in one envelope with a first part that carries
+    # the language-access block (LAW.md § 13: it prints once; docgen.documents.packet).
+    taglines: bool = True
 
 
 # The languages a kind may have a courtesy rendition in (docgen.render.language: code ->

@@ -8,14 +8,14 @@ keeps its own words, number and running head. Every part starts on a new page an
 its own pages ("Page 1 of N"): the PDF lays each part out on its own and joins the pages
 (so each keeps its counters); the HTML and DOCX hold each part in a
 ``<section class="document">``, which the DOCX writer turns into a Word section whose
-page numbers restart.
+page numbers restart. That page is composed by the template engine
+(base/packet.html.j2) from each part's body as the part rendered it, never cut out of the
+parts' pages.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
-from html import escape
 from typing import Any
 
 from docgen.cases import labels
@@ -36,15 +36,14 @@ from docgen.documents.notice_of_violation import NoticeCase
 from docgen.documents.pipeline import build_document, jurisdiction_of
 from docgen.documents.stop_work_order import effective_problems
 from docgen.errors import CaseInvalid, DocgenError, Problem
+from docgen.law.pack import Pack
+from docgen.render import language
 from docgen.render.formats import Rendition
-from docgen.render.html import HtmlDocument
+from docgen.render.html import HtmlDocument, render_page
 
 NAME = "packet"
 S = "@provisions.stop-work-order"
 STOP_WORK_KEYS = ("effective", "notices", "allowed_work", "contact")
-_MAIN = re.compile(r"(<main>)(.*)(</main>)", re.DOTALL)
-# The language-access block of a part (base/taglines.html.j2: no section inside it).
-_TAGLINES = re.compile(r'<section class="taglines[ "][^>]*>.*?</section>', re.DOTALL)
 
 
 class PacketCase(NoticeCase):
@@ -118,18 +117,29 @@ def part_data(case: PacketCase, data: dict[str, Any]) -> list[tuple[Any, dict[st
     return parts
 
 
-def combine(parts: list[HtmlDocument], title: str) -> HtmlDocument:
-    """One HTML page: each part's body in a ``section.document`` with its running head."""
-    sections = []
+def combine(parts: list[HtmlDocument], title: str, pack: Pack, options: Options) -> HtmlDocument:
+    """One HTML page: the first part's, titled ``title``, holding each part's body in a
+    ``section.document`` with its running head (base/packet.html.j2)."""
     for part in parts:
-        found = _MAIN.search(part.html)
-        if found is None:
-            raise DocgenError(f"{part.kind}: rendered HTML has no <main> element")
-        head = escape(part.running_head, quote=True)
-        sections.append(f'<section class="document" data-head="{head}">{found.group(2)}</section>')
+        if not part.body.strip():  # a custom layout that sets no document_body
+            raise DocgenError(
+                f"{part.kind}: its page holds no document_body (base/layout.html.j2 sets it): "
+                "the packet has nothing of it to hold"
+            )
     first = parts[0]
-    html = _MAIN.sub(lambda m: m.group(1) + "\n".join(sections) + m.group(3), first.html, 1)
-    html = re.sub(r"<title>.*?</title>", f"<title>{escape(title)}</title>", html, count=1)
+    with language.speaking(options.language):
+        page = render_page(
+            "base/packet.html.j2",
+            {
+                "doc": first,
+                "pack": pack,
+                "review": options.review,
+                "bundle_title": title,
+                "parts": parts,
+            },
+            options.templates,
+            breakable=False,  # each part's body has its long words breakable already
+        )
     sheets = tuple(dict.fromkeys(s for part in parts for s in part.stylesheets))
     warnings = tuple(w for part in parts for w in part.warnings)
     return replace(
@@ -137,7 +147,8 @@ def combine(parts: list[HtmlDocument], title: str) -> HtmlDocument:
         kind=NAME,
         title=title,
         filename=f"{first.number}-packet",
-        html=html,
+        html=page.html,
+        body=page.body,
         stylesheets=sheets,
         warnings=warnings,
     )
@@ -146,12 +157,14 @@ def combine(parts: list[HtmlDocument], title: str) -> HtmlDocument:
 def build_packet(data: dict[str, Any], options: Options, source: str = "") -> Rendition:
     """Validate the packet case, then build each part with its own kind."""
     case = validated(data, options, source)
-    parts = [build_document(kind, d, options, source) for kind, d in part_data(case, data)]
     # The parts are served together in one envelope: the language-access block (LAW.md
     # § 13) prints once, after the notice, the first part.
-    parts = parts[:1] + [replace(p, html=_TAGLINES.sub("", p.html)) for p in parts[1:]]
+    parts = [
+        build_document(kind, d, replace(options, taglines=i == 0), source)
+        for i, (kind, d) in enumerate(part_data(case, data))
+    ]
     title = f"Violation Packet, Notice of Violation No. {case.number}"
-    return Rendition(combine(parts, title), tuple(parts))
+    return Rendition(combine(parts, title, jurisdiction_of(data), options), tuple(parts))
 
 
 KIND = Bundle(

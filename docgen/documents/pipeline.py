@@ -32,7 +32,7 @@ from docgen.law.packs import load_pack, pack_names
 from docgen.law.taglines import Tagline, taglines
 from docgen.render import language
 from docgen.render.formats import Rendition
-from docgen.render.html import HtmlDocument, render_html
+from docgen.render.html import HtmlDocument, render_page
 from docgen.settings import tagline_languages
 
 
@@ -310,8 +310,9 @@ def render_review(kind: Kind, pack: Pack, context: Context, options: Options) ->
 def _taglines(kind: Kind, pack: Pack, options: Options) -> tuple[Tagline, ...]:
     """The language-access lines a document of ``kind`` carries (LAW.md § 13): those the
     municipality's settings choose, on every delivered document and its posted layouts (the
-    placard: issue 53, at the placard's 14 pt)."""
-    if not kind.delivered:
+    placard, at its 14 pt); none on a packet's later parts
+    (``options.taglines`` False: a packet carries the block once, with its first part)."""
+    if not options.taglines or not kind.delivered:
         return ()
     return taglines(tagline_languages(pack.id))
 
@@ -321,7 +322,7 @@ def _document(
 ) -> HtmlDocument:
     names = {**context.names(), "doc": meta}
     with language.speaking(options.language):
-        html = render_html(
+        page = render_page(
             template,
             {
                 "pack": pack,
@@ -342,7 +343,8 @@ def _document(
         filename=meta.filename or meta.number,
         running_head=meta.running_head,
         date=meta.date,
-        html=html,
+        html=page.html,
+        body=page.body,
         stylesheets=kind.stylesheets,
         lang=meta.lang,
         warnings=tuple(context.warnings),

@@ -174,10 +174,13 @@ class BoundedTemplate(jinja2.Template):
     """A template whose render stops at the sandbox's limits (time, output, depth)."""
 
     def render(self, *args: Any, **kwargs: Any) -> str:
+        # a generator, so the limit is raised inside it (Template.generate says Iterator)
+        return self.bounded(cast(Generator[str, None, None], self.generate(*args, **kwargs)))
+
+    def bounded(self, output: Generator[str, None, None]) -> str:
+        """The text ``output`` yields, stopped at the limits inside the template."""
         chunks: list[str] = []
         size = 0
-        # a generator, so the limit is raised inside it (Template.generate says Iterator)
-        output = cast(Generator[str, None, None], self.generate(*args, **kwargs))
         with _clock(self.name or "template"):
             for chunk in output:
                 size += len(chunk)
@@ -188,6 +191,28 @@ class BoundedTemplate(jinja2.Template):
 
 
 BoundedSandbox.template_class = BoundedTemplate
+
+
+def render_exporting(
+    template: jinja2.Template, values: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """``template`` rendered over ``values`` as its render() does (a custom template within
+    the sandbox's limits, a fault's trace through the template's lines), and the variables
+    its top level sets (a layout's ``document_body``), read from the context the render
+    filled, as Jinja's own Template.module reads them."""
+    context = template.new_context(values)
+
+    def output() -> Generator[str, None, None]:
+        try:
+            yield from template.root_render_func(context)
+        except Exception:
+            yield template.environment.handle_exception()  # raises, as in Template.generate
+
+    if isinstance(template, BoundedTemplate):
+        text = template.bounded(output())
+    else:
+        text = "".join(output())
+    return text, context.get_exported()
 
 
 def _is_template(frame: FrameType) -> bool:

@@ -37,6 +37,9 @@ class HtmlDocument:
     # Images the document itself attaches (an easement's map exhibit), referred to in the
     # HTML as ``attachment:NAME``: the PDF's fetcher and the DOCX writer read them here.
     attachments: tuple[Attachment, ...] = ()
+    # What the page's <main> holds, as rendered (render_page): what a bundle composes its
+    # page of (docgen.documents.packet).
+    body: str = ""
 
     def standalone(self) -> str:
         """The HTML file a person opens: the stylesheets and attachments inlined, nothing
@@ -79,14 +82,35 @@ def stylesheet_text(name: str) -> str:
 
 def render_html(template: str, context: dict[str, Any], custom_templates: str | None = None) -> str:
     """Render ``template`` with ``context``; template faults become RenderError with file:line."""
+    return render_page(template, context, custom_templates).html
+
+
+@dataclass(frozen=True)
+class Page:
+    """A rendered page, and what its ``<main>`` holds (``body``: the ``document_body`` that
+    base/layout.html.j2 sets, "" for a page without it), each as it is printed."""
+
+    html: str
+    body: str
+
+
+def render_page(
+    template: str,
+    context: dict[str, Any],
+    custom_templates: str | None = None,
+    breakable: bool = True,
+) -> Page:
+    """Render ``template`` with ``context``, its long words breakable (``breakable``
+    False: a page composed of bodies already made so, base/packet.html.j2); template
+    faults become RenderError with file:line."""
     import jinja2  # here, not at import: validating a case (`docgen check`) needs no Jinja
 
     # render.environment loads pydantic, num2words, jinja2 (+160 ms): loaded on first use
-    from docgen.render.environment import environment
+    from docgen.render.environment import environment, render_exporting
 
     env = environment(custom_templates)
     try:
-        return breakable_text(env.get_template(template).render(context))
+        html, exported = render_exporting(env.get_template(template), context)
     except jinja2.exceptions.SecurityError as err:
         where = _template_line(err) or template
         raise RenderError(f"{where}: refused by the template sandbox: {err}") from None
@@ -99,6 +123,10 @@ def render_html(template: str, context: dict[str, Any], custom_templates: str | 
         raise RenderError(f"{err.filename or template}:{err.lineno}: {err.message}") from None
     except jinja2.TemplateNotFound as err:
         raise RenderError(f"template not found: {err.name}") from None
+    body = str(exported.get("document_body", ""))
+    if not breakable:
+        return Page(html, body)
+    return Page(breakable_text(html), breakable_text(body))
 
 
 _TEXT = re.compile(r"(<(style|script)\b.*?</\2>)|>([^<]+)<", re.S | re.I)
