@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as the type checker reads them; loaded on first use below
     from docgen.register.matter.asked import Issue as Issue
-    from docgen.register.matter.service import Service as Service
+    from docgen.register.matter.service_event import Service as Service
     from docgen.register.people.respondents import AmbiguousRespondent as AmbiguousRespondent
     from docgen.register.storage.db import RegisterError as RegisterError
     from docgen.register.store import Register as Register
@@ -21,7 +21,7 @@ _HOMES = {
     "Register": "docgen.register.store",
     "RegisterError": "docgen.register.storage.db",
     "AmbiguousRespondent": "docgen.register.people.respondents",
-    "Service": "docgen.register.matter.service",
+    "Service": "docgen.register.matter.service_event",
     "Issue": "docgen.register.matter.asked",
 }
 __all__ = sorted(_HOMES)

@@ -68,7 +68,7 @@ from docgen.render.output import safe_name, write_files
 
 if TYPE_CHECKING:
     from docgen.documents.exhibits import CaseFiles
-    from docgen.register.matter.service import Service
+    from docgen.register.matter.service_event import Service
 
 
 class Register:

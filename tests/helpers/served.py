@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from docgen.register.matter.service import Service
+from docgen.register.matter.service_event import Service
 
 # A delivery by hand as an officer records it (the person took it for the one served).
 HAND = {

@@ -12,7 +12,7 @@ import pytest
 
 from docgen.register.matter.inspections import approve_work, escalate, notify_deficiency
 from docgen.register.matter.lifting import lift
-from docgen.register.matter.service import Service
+from docgen.register.matter.service_event import Service
 from tests.helpers.inspection_cases import INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.served import service_of

@@ -17,7 +17,7 @@ import yaml
 
 from docgen import api
 from docgen.register import RegisterError
-from docgen.register.matter.service import Service
+from docgen.register.matter.service_event import Service
 from tests.helpers.cli import docgen
 from tests.helpers.readback import pdf_pages, pdf_text
 from tests.helpers.register_cases import notice

@@ -18,6 +18,7 @@ from typing import Any
 
 from docgen.cases.common import read_date
 from docgen.errors import DocgenError, Problem, without_notes
+from docgen.register.matter.service_event import Service
 from docgen.register.storage.db import Refused
 
 SERVICE = {
@@ -230,9 +231,6 @@ def _day(days: dict[str, date | None], field: str) -> date:
 
 def service(reg: Any, number: str, form: Any, by: str, jurisdiction: str | None = None) -> None:
     """Record the service typed in the form; every problem of it refused at once."""
-    # register.matter.service loads cryptography, lxml (+160 ms): loaded on first use
-    from docgen.register.matter.service import Service
-
     days, problems = dates(form, {"date": True, "received": False})
     event = Service(
         str(form.get("method") or ""),

@@ -291,7 +291,7 @@ def record_service(
     service of this event, made by the server (--served-by), not by who records it (--by)."""
     # api and others load sqlalchemy, pydantic (+580 ms): kept out of `docgen --help`'s start
     from docgen import api
-    from docgen.register.matter.service import Service
+    from docgen.register.matter.service_event import Service
 
     event = Service(
         method,

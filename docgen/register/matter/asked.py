@@ -17,7 +17,7 @@ from docgen.register.storage.records import Issued
 @dataclass(frozen=True)
 class Issue:
     """What Register.issue is asked of a document besides its kind, its case and where its
-    files go (as docgen.register.matter.service.Service is what record_service records).
+    files go (as docgen.register.matter.service_event.Service is what record_service records).
 
     ``respondent``: an id to take (the document names that record as the register holds
     it, and a new address is added to it; with ``keep_name`` the case's name is kept and
