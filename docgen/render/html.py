@@ -80,11 +80,6 @@ def stylesheet_text(name: str) -> str:
     return (templates_dir() / name).read_text(encoding="utf-8")
 
 
-def render_html(template: str, context: dict[str, Any], custom_templates: str | None = None) -> str:
-    """Render ``template`` with ``context``; template faults become RenderError with file:line."""
-    return render_page(template, context, custom_templates).html
-
-
 @dataclass(frozen=True)
 class Page:
     """A rendered page, and what its ``<main>`` holds (``body``: the ``document_body`` that
