@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from desk_browser import axe_violations, sign_in
 from desk_server import csrf_of, serving, start_draft, typed_sample
+from playwright.sync_api import expect
 
 from docgen.register import Register
 
+PHONE = {"width": 390, "height": 844}
 KIND = "maintenance-easement"  # numbered alike in Homer and Macedon (ME-YYYY-NNNN)
 
 
@@ -95,3 +98,27 @@ def test_documents_two_municipalities_number_alike_are_each_reached(desk):
         assert register.document(new.rsplit("/", 1)[1]).jurisdiction == "macedon"
     assert "Superseded by" in attorney.get(macedon).text
     assert "Superseded by" not in attorney.get(homer).text
+
+
+def test_the_choice_of_a_shared_number_fits_a_phone_and_is_axe_clean(browser, desk):
+    """The page a bare shared number opens is a desk page like the others: at phone width
+    it does not scroll sideways, axe-core finds nothing at any impact, and each choice
+    leads to its municipality's document."""
+    attorney = desk.signed_in("ada")
+    addresses = [issue(attorney, where, f"{where}-individual") for where in ("homer", "macedon")]
+    shared = next(a for a in addresses if "?jurisdiction=" in a)  # the later of a pair
+    bare = shared.split("?")[0]
+    context = browser.new_context(base_url=desk.url, viewport=PHONE)
+    page = context.new_page()
+    try:
+        sign_in(page, "ada")
+        page.goto(bare)
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+        assert axe_violations(page) == []
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the choice scrolls sideways ({width}px)"
+        page.locator(f'a[href="{bare}?jurisdiction=macedon"]').first.click()
+        expect(page).to_have_url(re.compile(re.escape(f"{bare}?jurisdiction=macedon") + "$"))
+        expect(page.get_by_text("Macedon").first).to_be_visible()
+    finally:
+        context.close()
