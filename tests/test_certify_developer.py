@@ -20,7 +20,7 @@ import pytest
 from desk_server import PASSWORD, csrf_of, docgen, start_desk, stop_desk
 from pypdf import PdfReader
 
-from docgen.register.sites.invitations import statement
+from docgen.register.sites.certifying import statement
 from docgen.signing.keys import PASSPHRASE_ENV
 from tests.helpers import cli, pki
 

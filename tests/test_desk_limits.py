@@ -265,9 +265,9 @@ def test_the_public_certify_door_has_its_own_budget_and_checks_the_link_first(de
     page is asked (not the signed-in pages' 20 MB), and to a link that does not work it is
     answered at once, its body never read (a client sending nothing after its head)."""
     from docgen.desk.server import limits
-    from docgen.register.sites import invitations
+    from docgen.register.sites import certifying
 
-    assert limits.SCAN_UPLOAD == invitations.MAX_SCAN
+    assert limits.SCAN_UPLOAD == certifying.MAX_SCAN
     stranger = desk.client()
     big = stranger.post("/certify/no-such-link", files={"scan": ("s.pdf", bytes(15 * 2**20))})
     assert big.status_code == 413

@@ -17,7 +17,7 @@ from docgen.cases.loader import read_case_file
 from docgen.desk.base.clock import local_time, zone
 from docgen.errors import CaseInvalid
 from docgen.register.matter.checks import public_record
-from docgen.register.sites import invitations
+from docgen.register.sites import certifying, invitations
 from docgen.register.storage import db
 from docgen.register.storage.models import Invitation
 from docgen.signing.keys import PASSPHRASE_ENV
@@ -61,7 +61,7 @@ def signed_electronically(reg, site):
         signed=today,
         electronic_signature={"name": "Jo Smith", "at": f"{today} 09:00 EST", "intent": "I do"},
     )
-    return token, signed, invitations.sign(reg, token, signed, "electronic", "I do")
+    return token, signed, certifying.sign(reg, token, signed, "electronic", "I do")
 
 
 def test_a_token_is_kept_hashed_and_every_dead_link_is_the_same_refusal(reg, site):
@@ -72,12 +72,12 @@ def test_a_token_is_kept_hashed_and_every_dead_link_is_the_same_refusal(reg, sit
         row = s.get(Invitation, made.id)
         assert row.token_sha256 == hashlib.sha256(token.encode()).hexdigest()
         assert token not in repr(row.__dict__)
-    assert invitations.open_link(reg.engine, token).invitation.status == "opened"
+    assert certifying.open_link(reg.engine, token).invitation.status == "opened"
     revoked, other = invitations.invite(reg.engine, site.id, "Beta Paving", None, later, "a")
     invitations.revoke(reg.engine, revoked.id, "a")
     for dead in (other, "x" * 43, ""):
         with pytest.raises(invitations.InvalidLink, match=r"^this link is not valid$"):
-            invitations.open_link(reg.engine, dead)
+            certifying.open_link(reg.engine, dead)
     with pytest.raises(invitations.InvitationError, match=r"Expires: .* is not after today"):
         invitations.invite(reg.engine, site.id, "Gamma", None, date(2020, 1, 1), "a")
     with pytest.raises(invitations.InvitationError, match="E-mail address: 'nobody' is not"):
@@ -99,7 +99,7 @@ def test_signing_issues_the_firms_certification_once_and_verify_names_it(reg, si
         "certified by Jo Smith, President for Acme Earthworks LLC at 12 Elm Street" in done.stdout
     )
     with pytest.raises(invitations.InvalidLink):
-        invitations.sign(reg, token, signed, "electronic", "I do")  # used
+        certifying.sign(reg, token, signed, "electronic", "I do")  # used
     listed = invitations.invitations(reg.engine, site.id)
     assert [(i.status, i.number, i.signed_by, i.late) for i in listed] == [
         ("signed", issued.number, "Jo Smith, President", True)
@@ -157,14 +157,14 @@ def test_a_paper_scan_is_kept_with_its_hash_and_a_refused_signing_records_nothin
     future = entry(firm="Beta Paving", signed=invitations.today_in("homer").isoformat())
     future["trained_contractor"] = {"name": "Al", "trained": "2099-01-01"}
     with pytest.raises(CaseInvalid, match=r"trained_contractor\.trained"):
-        invitations.sign(reg, token, future, "paper", scan=b"%PDF-1.7 scan")
+        certifying.sign(reg, token, future, "paper", scan=b"%PDF-1.7 scan")
     with pytest.raises(invitations.InvitationError, match="not a PDF, PNG or JPEG"):
-        invitations.sign(reg, token, entry(firm="Beta Paving"), "paper", scan=b"GIF89a")
+        certifying.sign(reg, token, entry(firm="Beta Paving"), "paper", scan=b"GIF89a")
     assert reg.count() == count
     scan = b"\x89PNG\r\n\x1a\n" + b"0" * 100
     digest = hashlib.sha256(scan).hexdigest()
     paper = entry(firm="Beta Paving", signed="2026-03-01", paper_scan=digest)
-    issued = invitations.sign(reg, token, paper, "paper", scan=scan)
+    issued = certifying.sign(reg, token, paper, "paper", scan=scan)
     stored = reg.files(issued.number, "homer")
     assert stored["scan.png"] == scan
     assert reg.verify(scan).number == issued.number
@@ -194,12 +194,12 @@ def test_each_firms_part_of_a_certification_is_a_file_of_the_document(reg, tmp_p
 
 
 def test_a_scan_is_typed_by_its_contents_and_bounded():
-    assert invitations.scan_format(b"%PDF-1.7 ...") == "pdf"
-    assert invitations.scan_format(b"\xff\xd8\xff\xe0 jpeg") == "jpg"
+    assert certifying.scan_format(b"%PDF-1.7 ...") == "pdf"
+    assert certifying.scan_format(b"\xff\xd8\xff\xe0 jpeg") == "jpg"
     for blob, why in (
         (b"", "the file is empty"),
         (b"<html>%PDF-", "not a PDF, PNG or JPEG file"),
-        (b"%PDF-" + b"0" * invitations.MAX_SCAN, "larger than 10 MB"),
+        (b"%PDF-" + b"0" * certifying.MAX_SCAN, "larger than 10 MB"),
     ):
         with pytest.raises(invitations.InvitationError, match=f"^Signed scan: {why}"):
-            invitations.scan_format(blob)
+            certifying.scan_format(blob)

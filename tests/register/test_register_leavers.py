@@ -23,7 +23,7 @@ from docgen.desk.base import auth
 from docgen.desk.base.database import sessions
 from docgen.register import RegisterError
 from docgen.register.reading import feed
-from docgen.register.sites import invitations
+from docgen.register.sites import certifying, invitations
 from docgen.register.storage import db
 from docgen.register.storage.models import Base, CalendarToken, Invitation
 from tests.helpers.cli import docgen
@@ -148,6 +148,6 @@ def test_a_credential_that_escaped_revocation_is_dead_with_its_user(reg, desk):
         with pytest.raises(RegisterError, match="no calendar at this address"):
             feed.user_of(reg, desk["feeds"][name])
     with pytest.raises(invitations.InvalidLink):
-        invitations.open_link(reg.engine, desk["link"])
+        certifying.open_link(reg.engine, desk["link"])
     assert desk["app"].get(f"/certify/{desk['link']}").status_code != 200
-    invitations.open_link(reg.engine, desk["clerks_link"])  # the clerk's, still open
+    certifying.open_link(reg.engine, desk["clerks_link"])  # the clerk's, still open

@@ -247,7 +247,7 @@ def test_macedon_board_approves_with_condition_a_not_applying(reg):
         on=today - timedelta(days=1),
         by="clerk",
     )
-    from docgen.register.sites import invitations
+    from docgen.register.sites import certifying, invitations
 
     until = today + timedelta(days=30)
     _, token = invitations.invite(reg.engine, where, "Acme Earthworks LLC", None, until, "clerk")
@@ -261,7 +261,7 @@ def test_macedon_board_approves_with_condition_a_not_applying(reg):
         "signed": today.isoformat(),
         "electronic_signature": {"name": "Jo Smith", "at": f"{today} 09:00 EST", "intent": "I do"},
     }
-    held = invitations.sign(reg, token, firm, "electronic", "I do")
+    held = certifying.sign(reg, token, firm, "electronic", "I do")
     approved = reg.swppp_decide(plan.id, "approved", today, formats=("pdf",))
     text = flat(approved.files["pdf"])
     assert (

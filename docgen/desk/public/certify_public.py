@@ -41,7 +41,7 @@ from docgen.desk.sites import certify_work
 from docgen.law.deadlines import local_time
 from docgen.law.packs import load_pack
 from docgen.register.plans import swppp
-from docgen.register.sites import invitations
+from docgen.register.sites import certifying, invitations
 
 log = logging.getLogger("docgen.desk.certify")
 
@@ -133,10 +133,10 @@ def _statement_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _open(engine: Any, token: str) -> invitations.Opened:
+def _open(engine: Any, token: str) -> certifying.Opened:
     """The invitation of ``token`` with the site's approved SWPPP, which the certification
     becomes part of (§ 228-78B(4)(c); § 301-71D(3)): the page names it."""
-    opened = invitations.open_link(engine, token)
+    opened = certifying.open_link(engine, token)
     return replace(opened, plan=swppp.approved(engine, opened.site.id))
 
 
@@ -153,14 +153,14 @@ async def form_page(request: Request) -> Response:
 
 def _form(
     request: Request,
-    opened: invitations.Opened,
+    opened: certifying.Opened,
     csrf: str,
     typed: dict[str, str],
     errors: dict[str, str],
     status: int = 200,
     template: str = "form.html.j2",
 ) -> HTMLResponse:
-    text, ref = invitations.statement(opened.site.jurisdiction)
+    text, ref = certifying.statement(opened.site.jurisdiction)
 
     pack = load_pack(opened.site.jurisdiction)
     cert = pack.part("certification")
@@ -208,7 +208,7 @@ async def submit(request: Request) -> Response:
     for name, value in form.multi_items():
         if isinstance(value, UploadFile):
             if name == "scan":
-                upload = await value.read(invitations.MAX_SCAN + 1)
+                upload = await value.read(certifying.MAX_SCAN + 1)
         else:
             typed[name] = checked_field(name, value)
     cookie = request.cookies.get(COOKIE)
@@ -220,14 +220,14 @@ async def submit(request: Request) -> Response:
 
 def _act(
     request: Request,
-    opened: invitations.Opened,
+    opened: certifying.Opened,
     csrf: str,
     typed: dict[str, str],
     upload: bytes | None,
 ) -> Response:
     action = typed.get("action", "")
     errors = {}
-    text, _ = invitations.statement(opened.site.jurisdiction)
+    text, _ = certifying.statement(opened.site.jurisdiction)
     if typed.get("statement") != _statement_hash(text):
         errors["statement"] = (
             "the statement sent is not the one the law gives; reload the page and read it "
@@ -259,13 +259,13 @@ def _act(
         except ValueError as err:
             errors["signed"] = str(err)
         try:
-            invitations.scan_format(upload or b"")
+            certifying.scan_format(upload or b"")
             entry["paper_scan"] = hashlib.sha256(upload or b"").hexdigest()
         except invitations.InvitationError as err:
             errors["scan"] = str(err).removeprefix("Signed scan: ")
     elif action not in ("paper", "download"):
         errors["form"] = "choose how to sign: electronically, or on paper"
-    problems = renderers.run(certify_work.problems, invitations.case_for(opened.site, entry))[1]
+    problems = renderers.run(certify_work.problems, certifying.case_for(opened.site, entry))[1]
     for path, message in problems:
         errors.setdefault(_field(path), message)
     if errors:
@@ -274,7 +274,7 @@ def _act(
         paper = action == "upload" and set(errors) <= {"signed", "scan"}
         template = "paper.html.j2" if paper else "form.html.j2"
         return _form(request, opened, csrf, typed, errors, 400, template)
-    case = invitations.case_for(opened.site, entry)
+    case = certifying.case_for(opened.site, entry)
     if action == "paper":
         return _form(request, opened, csrf, typed, {}, template="paper.html.j2")
     if action == "download":
@@ -309,7 +309,7 @@ def _act(
 
 def _moment(jurisdiction: str) -> str:
     """Now on the municipality's clock, for the case's check; the register stamps the
-    instant it records as the signing's (invitations.signed_at)."""
+    instant it records as the signing's (certifying.signed_at)."""
     here = invitations.zone_of(jurisdiction)
     return local_time(datetime.now(here), here)
 
@@ -323,7 +323,7 @@ def _field(path: str) -> str:
     return rest or "form"
 
 
-def entry_of(opened: invitations.Opened, typed: dict[str, str]) -> dict[str, Any]:
+def entry_of(opened: certifying.Opened, typed: dict[str, str]) -> dict[str, Any]:
     """The firm's part of the case from what it typed; the firm's name is the invitation's."""
 
     def get(name: str) -> str:
@@ -350,7 +350,7 @@ async def signed_copy(request: Request) -> Response:
     if not _limits(request)[0].allow(client_of(request)):
         return _limited(request)
     reg = request.app.state.register()
-    found = await run_in_threadpool(invitations.signed_file, reg, _token(request))
+    found = await run_in_threadpool(certifying.signed_file, reg, _token(request))
     if found is None:
         return _invalid(request)
     number, pdf = found

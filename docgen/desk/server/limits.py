@@ -12,7 +12,7 @@ connection each for as long as the desk waits (with per-byte timeouts, for ever)
   than its page takes: the sign-in and sign-out forms are small and quick (16 KB, 10 s),
   the public check's upload bounded (docgen.desk.public.public_check.MAX_UPLOAD, 30 s), a
   firm's certification with its signed scan (open to anyone with a link: its own budget,
-  docgen.register.sites.invitations.MAX_SCAN and the form's fields, 60 s), any other page
+  docgen.register.sites.certifying.MAX_SCAN and the form's fields, 60 s), any other page
   (signed in: the pages refuse a stranger before reading a body, web.guarded) 20 MB in
   2 minutes. Past its time a request is answered 408, past its size 413, and the
   connection is closed (docgen.desk.server.connections).
@@ -34,7 +34,7 @@ PER_ADDRESS_ENV = "DOCGEN_SERVE_PER_ADDRESS"
 PER_ADDRESS = 16  # requests in flight from one address: a browser opens at most 6
 MAX_BODY = 20 * 1024 * 1024  # the largest request accepted (a PDF to verify, a final)
 PUBLIC_UPLOAD = 4 * 1024 * 1024  # the public check's compare upload (an issued PDF)
-SCAN_UPLOAD = 10 * 1024 * 1024  # a firm's signed scan: docgen.register.sites.invitations.MAX_SCAN
+SCAN_UPLOAD = 10 * 1024 * 1024  # a firm's signed scan: docgen.register.sites.certifying.MAX_SCAN
 RETRY_AFTER = 5  # seconds
 
 

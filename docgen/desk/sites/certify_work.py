@@ -59,10 +59,10 @@ def sign(
     [(path, message)]) or ("refused", why)."""
     # register.sites.invitations loads sqlalchemy, pydantic, cryptography (+580 ms):
     # loaded on first use
-    from docgen.register.sites import invitations
+    from docgen.register.sites import certifying, invitations
 
     try:
-        issued = invitations.sign(register_of(url), token, entry, method, intent, scan)
+        issued = certifying.sign(register_of(url), token, entry, method, intent, scan)
     except invitations.InvalidLink:
         return "refused", "This link is not valid any more; nothing was recorded."
     except CaseInvalid as err:

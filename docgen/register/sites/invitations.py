@@ -15,13 +15,12 @@ developer's account is gone opens nothing even so.
 Signing issues the firm's own contractor certification through the register (one
 transaction: the number, the sealed PDF, the invitation marked used, a paper scan kept as
 a file of the document with its SHA-256), so `docgen verify` and the public check answer
-for it like any issued document.
+for it like any issued document: docgen.register.sites.certifying, the firm's side.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import secrets
 from dataclasses import dataclass
@@ -34,24 +33,18 @@ from sqlalchemy import Engine, select
 
 from docgen.cases.certification import Contractor, Project
 from docgen.cases.common import Site as SiteModel
-from docgen.documents import the_kind
 from docgen.documents.contractor_certification import signed_late
 from docgen.errors import CaseInvalid, DocgenError, Problem
-from docgen.law.deadlines import local_time
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
-from docgen.register.matter import issuing, rendering
-from docgen.register.matter.lost import recording
 from docgen.register.storage import db
 from docgen.register.storage.audit import record
 from docgen.register.storage.models import (
     CertificationSite,
     DeskUser,
     Document,
-    DocumentFile,
     Invitation,
 )
-from docgen.register.storage.records import Issued
 
 # The desk roles whose links end with their account: a developer identifies its site's
 # firms (§ 228-78B(4)(a)) only while it acts for the site (docgen.desk.base.auth.SITE_BOUND).
@@ -61,8 +54,6 @@ TOKEN_BYTES = 32  # 256 bits: guessing is hopeless, whatever the rate limit
 LONGEST = 366  # days an invitation may run
 DEFAULT_DAYS = 30  # days an invitation runs unless the inviter says
 EMAIL = re.compile(r"[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}")
-SCANS = {b"%PDF-": "pdf", b"\x89PNG\r\n\x1a\n": "png", b"\xff\xd8\xff": "jpg"}
-MAX_SCAN = 10 * 1024 * 1024
 
 
 class InvalidLink(DocgenError):
@@ -119,7 +110,8 @@ class InvitationView:
     late: bool = False  # dated after land development began (§ 228-78B(4)(a); § 301-71D(1))
 
 
-def _site_view(row: CertificationSite) -> SiteView:
+def site_view(row: CertificationSite) -> SiteView:
+    """The site as the pages and the firm's form show it."""
     return SiteView(row.id, row.jurisdiction, row.project, row.site, row.began)
 
 
@@ -133,7 +125,11 @@ def status_of(row: Invitation, today: date) -> str:
     return "opened" if row.opened_at is not None else "invited"
 
 
-def _view(row: Invitation, number: str | None, today: date, late: bool = False) -> InvitationView:
+def invitation_view(
+    row: Invitation, number: str | None, today: date, late: bool = False
+) -> InvitationView:
+    """The invitation as the site's page shows it: its status ``today``, the number it
+    signed, whether that was after the work began (``late``)."""
     return InvitationView(
         row.id,
         row.site_id,
@@ -154,7 +150,8 @@ def _view(row: Invitation, number: str | None, today: date, late: bool = False) 
     )
 
 
-def _now() -> datetime:
+def now() -> datetime:
+    """This instant, in the machine's zone: when a link is opened or signed."""
     return datetime.now().astimezone()
 
 
@@ -206,7 +203,7 @@ def add_site(
             project=checked_project.model_dump(mode="json", exclude_none=True, exclude={"began"}),
             site=checked_site.model_dump(mode="json", exclude_none=True),
             began=began,
-            created_at=_now(),
+            created_at=now(),
             created_by=by,
         )
         session.add(row)
@@ -231,7 +228,7 @@ def _problems(prefix: str, err: Exception) -> list[Problem]:
 def sites(engine: Engine) -> list[SiteView]:
     with db.read_session(engine) as session:
         rows = session.scalars(select(CertificationSite).order_by(CertificationSite.id.desc()))
-        return [_site_view(r) for r in rows]
+        return [site_view(r) for r in rows]
 
 
 def site(engine: Engine, site_id: int) -> SiteView:
@@ -239,7 +236,7 @@ def site(engine: Engine, site_id: int) -> SiteView:
         row = session.get(CertificationSite, site_id)
         if row is None:
             raise InvitationError(f"site {site_id}: no such site in this register")
-        return _site_view(row)
+        return site_view(row)
 
 
 # -- invitations -------------------------------------------------------------------------
@@ -275,13 +272,13 @@ def invite(
             email=email,
             token_sha256=token_hash(token),
             expires=expires,
-            created_at=_now(),
+            created_at=now(),
             created_by=by,
         )
         session.add(row)
         session.flush()
         record(session, by, "invite", "invitation", row.id, {"site": site_id})
-        return _view(row, None, today), token
+        return invitation_view(row, None, today), token
 
 
 def default_expires(where: SiteView) -> date:
@@ -292,7 +289,7 @@ def mark_mailed(engine: Engine, invitation_id: int) -> None:
     with db.write_session(engine) as session:
         row = session.get(Invitation, invitation_id)
         if row is not None:
-            row.mailed_at = _now()
+            row.mailed_at = now()
 
 
 def made_as(name: str, role: str) -> str:
@@ -311,12 +308,12 @@ def revoke_made_by(session: Any, inviter: str, by: str) -> int:
         )
     ).all()
     for row in rows:
-        row.revoked_at, row.revoked_by = _now(), by
+        row.revoked_at, row.revoked_by = now(), by
         record(session, by, "revoke", "invitation", row.id, {"site": row.site_id})
     return len(rows)
 
 
-def _inviter_gone(session: Any, inviter: str) -> bool:
+def inviter_gone(session: Any, inviter: str) -> bool:
     """Whether ``inviter`` is a developer's desk account that has since been removed."""
     name, _, role = inviter.removesuffix(")").rpartition(" (")
     if role not in ENDS_WITH_ACCOUNT:
@@ -337,11 +334,11 @@ def revoke(engine: Engine, invitation_id: int, by: str) -> InvitationView:
                 "certification stands as issued"
             )
         if row.revoked_at is None:
-            row.revoked_at, row.revoked_by = _now(), by
+            row.revoked_at, row.revoked_by = now(), by
             record(session, by, "revoke", "invitation", row.id, {"site": row.site_id})
         where = session.get(CertificationSite, row.site_id)
         assert where is not None
-        return _view(row, None, _today(where.jurisdiction))
+        return invitation_view(row, None, _today(where.jurisdiction))
 
 
 def invitations(engine: Engine, site_id: int) -> list[InvitationView]:
@@ -356,7 +353,10 @@ def invitations(engine: Engine, site_id: int) -> list[InvitationView]:
             .where(Invitation.site_id == site_id)
             .order_by(Invitation.id)
         ).all()
-        return [_view(row, number, today, _late(case, where.began)) for row, number, case in rows]
+        return [
+            invitation_view(row, number, today, _late(case, where.began))
+            for row, number, case in rows
+        ]
 
 
 def _late(case: dict[str, Any] | None, began: date | None) -> bool:
@@ -373,183 +373,3 @@ def signed_numbers(engine: Engine, site_id: int) -> list[str]:
         for i in sorted(invitations(engine, site_id), key=lambda i: i.signed_at or i.created_at)
         if i.number is not None
     ]
-
-
-@dataclass(frozen=True)
-class Opened:
-    """A live invitation and its site: what the public form may show and fill in; ``plan``:
-    the site's approved SWPPP the certification becomes part of, as the register names it
-    (docgen.register.plans.swppp.approved; None: none approved yet)."""
-
-    invitation: InvitationView
-    site: SiteView
-    plan: str | None = None
-
-
-def _usable(session: Any, token: str) -> tuple[Invitation, CertificationSite]:
-    row = session.scalar(select(Invitation).where(Invitation.token_sha256 == token_hash(token)))
-    if row is None:
-        raise InvalidLink
-    where = session.get(CertificationSite, row.site_id)
-    if status_of(row, _today(where.jurisdiction)) not in ("invited", "opened"):
-        raise InvalidLink
-    if _inviter_gone(session, row.created_by):
-        raise InvalidLink
-    return row, where
-
-
-def open_link(engine: Engine, token: str) -> Opened:
-    """The invitation of ``token`` (marked opened the first time), or InvalidLink."""
-    if not token or len(token) > 100:
-        raise InvalidLink
-    with db.write_session(engine) as session:
-        row, where = _usable(session, token)
-        if row.opened_at is None:
-            row.opened_at = _now()
-        return Opened(_view(row, None, _today(where.jurisdiction)), _site_view(where))
-
-
-# -- what the firm signs -----------------------------------------------------------------
-
-
-def statement(jurisdiction: str) -> tuple[str, str]:
-    """The site's law's statement, verbatim from the pack, and its provision."""
-    found = load_pack(jurisdiction).part("certification").statement
-    return found.value, found.ref
-
-
-def case_for(where: SiteView, entry: dict[str, Any]) -> dict[str, Any]:
-    """The firm's certification as a case: the site's project and site, this firm alone."""
-    project = dict(where.project)
-    if where.began is not None:
-        project["began"] = where.began.isoformat()
-    return {
-        "jurisdiction": where.jurisdiction,
-        "project": project,
-        "site": where.site,
-        "contractors": [entry],
-    }
-
-
-def signed_at(entry: dict[str, Any], moment: datetime, jurisdiction: str) -> dict[str, Any]:
-    """``entry`` signed electronically at ``moment``, the instant the register records as
-    its signing: the signature's time as the municipality's clock shows it (its zone
-    named, the words `docgen verify`, the public check and `docgen certify list` use) and
-    the certification's date that instant's date there (LAW.md § 5: one instant, shown
-    the same everywhere)."""
-    here = zone_of(jurisdiction)
-    signature = {**entry["electronic_signature"], "at": local_time(moment, here)}
-    day = moment.astimezone(here).date().isoformat()
-    return {**entry, "signed": day, "electronic_signature": signature}
-
-
-def shown_hash(case: dict[str, Any], intent: str | None) -> str:
-    """The SHA-256 of exactly what the signer was shown: the statement, the case and the
-    statement of intent, as canonical JSON."""
-    shown = {
-        "statement": statement(case["jurisdiction"])[0],
-        "case": case,
-        "intent": intent,
-    }
-    text = json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def scan_format(blob: bytes) -> str:
-    """The scan's type read from its first bytes (PDF, PNG or JPEG), or InvitationError."""
-    if not blob:
-        raise InvitationError("Signed scan: the file is empty")
-    if len(blob) > MAX_SCAN:
-        raise InvitationError(
-            f"Signed scan: larger than {MAX_SCAN // (1024 * 1024)} MB; scan at a lower resolution"
-        )
-    for magic, fmt in SCANS.items():
-        if blob.startswith(magic):
-            return fmt
-    raise InvitationError("Signed scan: not a PDF, PNG or JPEG file (read from its contents)")
-
-
-def sign(
-    reg: Any,
-    token: str,
-    entry: dict[str, Any],
-    method: str,
-    intent: str | None = None,
-    scan: bytes | None = None,
-) -> Issued:
-    """Issue the firm's certification from its invitation: ``entry`` is the firm's part of
-    the case (signed, with its electronic signature or its scan's SHA-256 already in it);
-    ``scan`` the paper-signed scan kept with the number. In one transaction: the number, the
-    sealed PDF, the scan, the invitation used. Refused (nothing recorded) when the link no
-    longer works or the case has problems."""
-    fmt = scan_format(scan) if scan is not None else None
-    with db.read_session(reg.engine) as session:
-        _, where_row = _usable(session, token)
-        where = _site_view(where_row)
-    moment = _now()  # the one instant of signing: on the document and in the register
-    if method == "electronic" and isinstance(entry.get("electronic_signature"), dict):
-        entry = signed_at(entry, moment, where.jurisdiction)
-    data = case_for(where, entry)
-    shown = shown_hash(data, intent)
-    signer = entry.get("signer") or {}
-    signed_by = f"{signer.get('name')}, {signer.get('title')}"[:500]
-    request = issuing.Request(
-        the_kind(contractor_signs=True),  # the contractor's own statement (§ 228-78B(4))
-        data,
-        f"the certification of {entry.get('firm')}",
-        None,
-        ("pdf",),
-        None,
-        f"{signed_by} (by invitation)"[:200],
-        sealing=issuing.sealing_for(data),
-    )
-
-    def work() -> Issued:
-        safe = "if it was recorded, the link no longer works and the site's page shows it"
-        with recording(reg, "sign again", safe) as (session, held):
-            row, _ = _usable(session, token)
-            issued, _ = issuing.issue_in(session, request)
-            held.issuing(request, issued.number)
-            row.document_id = issued.id
-            row.signed_at = moment
-            row.signed_by = signed_by
-            row.method = method
-            row.shown_sha256 = shown
-            if scan is not None:
-                session.add(
-                    DocumentFile(
-                        document_id=issued.id,
-                        format=f"scan.{fmt}",
-                        sha256=hashlib.sha256(scan).hexdigest(),
-                        size=len(scan),
-                        content=scan,
-                    )
-                )
-            record(
-                session,
-                request.who,
-                "certify",
-                "invitation",
-                row.id,
-                {"number": issued.number, "method": method, "shown_sha256": shown},
-            )
-            return issued
-
-    return rendering.rendered_outside(work)
-
-
-def signed_file(reg: Any, token: str) -> tuple[str, bytes] | None:
-    """(number, sealed PDF) of the certification the link of ``token`` signed, while the
-    link's days last; None for any other token."""
-    if not token or len(token) > 100:
-        return None
-    with db.read_session(reg.engine) as session:
-        row = session.scalar(select(Invitation).where(Invitation.token_sha256 == token_hash(token)))
-        if row is None or row.document_id is None:
-            return None
-        where = session.get_one(CertificationSite, row.site_id)
-        if row.expires < _today(where.jurisdiction):
-            return None
-        doc = session.get_one(Document, row.document_id)
-        number, jurisdiction = doc.number, doc.jurisdiction
-    return number, reg.files(number, jurisdiction)["pdf"]
