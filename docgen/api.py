@@ -374,7 +374,7 @@ def blank(kind: str, jurisdiction: str, options: Options | None = None) -> HtmlD
     """An empty form of ``kind`` for ``jurisdiction`` (no case at all), to fill in by hand."""
     spec = get_kind(kind)
     if not isinstance(spec, Kind):  # a bundle (the packet) has no blank form of its own
-        raise DocgenError(f"{kind} has no blank form; render it from a case file")
+        raise DocgenError(f"{spec.a_title} has no blank form; render it from a case file")
     return build_blank(spec, jurisdiction, options or Options())
 
 
@@ -442,7 +442,9 @@ def schema(kind: str, jurisdiction: str | None = None) -> dict[str, Any]:
     if jurisdiction is not None:
         pack = load_pack(jurisdiction)
         for part in spec.parts:
-            pack.require(part)  # a kind the law does not provide has no provisions to cite
+            pack.require(
+                get_kind(part)
+            )  # a kind the law does not provide has no provisions to cite
         _cite_schema(out, lambda provision: cited_by(provision, pack))
     return out
 
@@ -462,7 +464,7 @@ def kinds() -> list[dict[str, Any]]:
     rows = []
     for name, spec in DOCUMENTS.items():
         where = [p for p in pack_names() if provided_by(spec, load_pack(p))]
-        cites = {p: "; ".join(load_pack(p).require(k) for k in spec.parts) for p in where}
+        cites = {p: "; ".join(load_pack(p).require(get_kind(k)) for k in spec.parts) for p in where}
         rows.append(
             {
                 "kind": name,

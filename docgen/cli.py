@@ -354,13 +354,15 @@ def check(kind: str, case: Path, paths: bool) -> None:
     """Validate CASE for KIND: every problem listed, exit 1 if any."""
     # api loads pydantic, yaml, annotated_types (+180 ms): kept out of `docgen --help`'s start
     from docgen import api
+    from docgen.documents import a_title  # loaded by api already
 
     try:
         warnings = api.check(kind, case)
     except CaseInvalid as err:  # each field named by its form's words, or by its path
         raise (err.about("") if paths else api.in_words(err, kind)) from None
     _warn(warnings if paths else api.warnings_in_words(kind, warnings))
-    click.echo(f"{case}: ok for {kind}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
+    said = f"{case}: ok for {a_title(kind)}"
+    click.echo(said + (f" ({len(warnings)} warning(s))" if warnings else ""))
 
 
 @main.command()

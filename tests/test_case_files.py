@@ -76,7 +76,7 @@ def test_dates_are_text_until_validated():
 def test_unknown_jurisdiction_and_unsupported_kind(tmp_path):
     found = problems(tmp_path, GOOD.replace("homer", "ithaca"))
     assert "ithaca" in found["jurisdiction"].message
-    with pytest.raises(UnsupportedKind, match="Town of Macedon cannot issue a penalty-statement"):
+    with pytest.raises(UnsupportedKind, match="Town of Macedon cannot issue a penalty statement"):
         api.check("penalty-statement", write_case(tmp_path, GOOD.replace("homer", "macedon")))
 
 

@@ -26,8 +26,10 @@ from docgen.cases.loader import read_case_file
 from docgen.cases.mail import with_check_digit
 from docgen.demo import sample_cases
 from docgen.documents import get_kind
+from docgen.errors import DocgenError
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
+from docgen.register import Issue, Register
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ("a file name",)  # what the command line may name: the files it reads and writes
@@ -69,7 +71,7 @@ def spoiled(kind: str, data: dict) -> dict:
 def test_every_sample_checked_says_its_warnings_in_the_forms_words(kind, path):
     done = docgen("check", kind, path.relative_to(ROOT), cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    assert f"ok for {kind}" in done.stdout
+    assert f"ok for {get_kind(kind).a_title}" in done.stdout
     assert spoken(done) == []
 
 
@@ -265,3 +267,106 @@ def test_the_commands_that_build_a_case_from_the_register_say_its_problems_in_it
                       "html", **home)  # fmt: skip
     assert withheld.returncode == 1 and "Premises: contains" in withheld.stderr
     assert spoken(withheld) == []
+
+
+def issued_number(done: Run) -> str:
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()[1]
+
+
+def refused_in_words(done: Run, *said: str) -> None:
+    """Refused, saying ``said``, naming each document by its title, never its kind's code
+    name ("an appeal-hearing")."""
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert all(s in done.stderr for s in said), (said, done.stderr)
+    assert spoken(done) == [], done.stderr
+
+
+AGREEMENT = ROOT / "fixtures/maintenance-agreement"
+
+
+def test_a_law_without_the_step_after_the_notice_refuses_it_naming_the_document(home):
+    """Macedon's article has no step after a notice (§§ 301-71 to 301-73): each command
+    refuses, naming the document it would issue as the documents call themselves ("a
+    notice of hearing of an appeal"). Before, by the kind's code name ("an appeal-hearing")."""
+    number = issued_number(
+        docgen("issue", "maintenance-agreement", AGREEMENT / "macedon-individual.yaml",
+               "-f", "html", **home))  # fmt: skip
+    day, later = str(municipal_today(load_pack("macedon"))), "2099-12-30"
+    html = ("-f", "html")
+    steps = {
+        "withhold-occupancy": ("--premises", "The barn", *html),
+        "release-occupancy": html,
+        "require-restoration": ("--restore", "the slope", "--restore-by", later, *html),
+        "state-restoration-cost": ("--inspection", "IR-1", "--item", "Seeding=100", *html),
+        "record-lien": html,
+        "record-lien-payment": ("--amount", "1", "--paid-on", day, "--paid-by", "A. Owner"),
+        "release-lien": html,
+        "appeal record": ("--received", day, "--received-by", "the clerk", *html),
+        "appeal hearing": ("--hearing", later, "--time", "7:00 p.m.", *html),
+        "appeal decide": ("--outcome", "affirmed", "--reason", "r", "--date", day,
+                          "--signed-by", "A. Chair", "--title", "Chair", *html),
+        "extend": ("--item", "1", "--until", later, "--granted-by", "G", "--reason", "rain",
+                   *html),
+    }  # fmt: skip
+    for command, args in steps.items():
+        refused_in_words(
+            docgen(*command.split(), number, *args, **home), "Town of Macedon cannot issue "
+        )
+    occupancy = docgen("withhold-occupancy", number, "--premises", "The barn", "-f", "html", **home)
+    refused_in_words(occupancy, "cannot issue an order preventing occupancy: ")
+    hearing = docgen("appeal", "hearing", number, *steps["appeal hearing"], **home)
+    refused_in_words(hearing, "cannot issue a notice of hearing of an appeal: ")
+
+
+def test_a_document_of_the_wrong_kind_is_refused_naming_it_by_its_title(home, tmp_path):
+    """Each command that acts on a document of some kinds refuses another, naming both by
+    their titles ("MA-2026-0001 is a maintenance agreement: not a document served on
+    persons"); the kinds the person may type are quoted ('notice-of-violation'). Before,
+    by their code names."""
+    number = issued_number(
+        docgen("issue", "maintenance-agreement", AGREEMENT / "homer-individual.yaml",
+               "-f", "html", **home))  # fmt: skip
+    day = str(municipal_today(load_pack("homer")))
+    hand = service_args("personal-delivery")
+    refusals = {
+        ("record-service", number, *hand, "--date", day): "is a maintenance agreement",
+        ("record-receipt", number, "--received", day, "--signed-by", "A"): "maintenance agreement",
+        ("record-return", number, "--date", day, "--reason", "unclaimed"): "maintenance agreement",
+        ("lift", number, "--date", day): "is a maintenance agreement; only a stop-work order",
+        ("record-disposition", number, "--disposition", "convicted", "--date", day):
+            "is a maintenance agreement; dispositions",
+        ("notify-deficiency", number, "-f", "html"): "is a maintenance agreement, not an ",
+        ("fees", "pay", number, "--amount", "1", "--date", day, "--method", "cash"):
+            "is a maintenance agreement; a payment",
+        ("escalate", number, "--to", "maintenance-agreement", "--date", day, "--due", day):
+            "escalates to a notice of violation or a stop-work order",
+        ("issue", "maintenance-agreement", AGREEMENT / "homer-individual.yaml", "--copies"):
+            "a maintenance agreement has no copies",
+    }  # fmt: skip
+    for args, said in refusals.items():
+        refused_in_words(docgen(*args, **home), said)
+    numbered = written(tmp_path, "numbered.yaml", {**notice(day), "number": "X-1"})
+    refused_in_words(
+        docgen("issue", "notice-of-violation", numbered, "-f", "html", **home),
+        "is not a notice of violation number",
+    )
+
+
+def test_a_correction_of_another_kind_is_refused_naming_both_by_their_titles(
+    home, tmp_path, monkeypatch
+):
+    """A correction is of the same kind as what it corrects: a notice of violation given
+    as the correction of a maintenance agreement is refused, each named by its title."""
+    issued_number(
+        docgen("issue", "maintenance-agreement", AGREEMENT / "homer-individual.yaml",
+               "-f", "html", **home))  # fmt: skip
+    monkeypatch.setenv("DOCGEN_HOME", home["env"]["DOCGEN_HOME"])
+    reg = Register.open()
+    case = notice(str(municipal_today(load_pack("homer"))))
+    with pytest.raises(DocgenError) as refused:
+        reg.issue("notice-of-violation", case, Issue(supersedes="MA-2026-0001"),
+                  formats=("html",), out=tmp_path / "out")  # fmt: skip
+    said = str(refused.value)
+    assert "MA-2026-0001 is a maintenance agreement; a correction is a maintenance " in said
+    assert code_words(said) == [], said

@@ -217,14 +217,14 @@ def test_check_names_wrong_dates(tmp_path, name, change, field, letter):
 
 def test_a_good_case_checks_clean():
     code, out = cli("check", KIND, SECOND)
-    assert code == 0 and "ok for notice-of-violation" in out
+    assert code == 0 and "ok for a notice of violation" in out
 
 
 def test_macedon_has_no_notice_of_violation(tmp_path):
     data = case_data(SECOND) | {"jurisdiction": "macedon"}
     code, out = cli("check", KIND, write_yaml(tmp_path, data))
     assert code == 1
-    assert "Town of Macedon cannot issue a notice-of-violation" in out
+    assert "Town of Macedon cannot issue a notice of violation" in out
     assert "§ 228-79C(1)" in out  # names where Homer's provision is, and that it is absent
 
 

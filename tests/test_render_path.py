@@ -39,7 +39,7 @@ def test_the_packet_is_listed_and_described_like_a_kind():
     schema = json.loads(out)
     assert {"effective", "contact", "violations", "issued"} <= set(schema["properties"])
     code, out = cli("check", "packet", PACKET)
-    assert code == 0 and "ok for packet" in out
+    assert code == 0 and "ok for a violation packet" in out
 
 
 def test_batch_renders_packets(tmp_path):

@@ -140,7 +140,7 @@ def test_check_errors(tmp_path, change, field, label):
 def test_macedon_has_no_stop_work_order(tmp_path):
     data = case_data(DEFAULT) | {"jurisdiction": "macedon"}
     code, out = cli("check", KIND, write_yaml(tmp_path, data))
-    assert code == 1 and "Town of Macedon cannot issue a stop-work-order" in out
+    assert code == 1 and "Town of Macedon cannot issue a stop-work order" in out
 
 
 def test_certificate_of_service_names_who_served_it(renders):

@@ -10,7 +10,16 @@ finds them by name.
 
 from __future__ import annotations
 
-from docgen.documents.registry import DOCUMENTS, KINDS, get_kind, kind_named, kinds_with, the_kind
+from docgen.documents.registry import (
+    DOCUMENTS,
+    KINDS,
+    a_title,
+    get_kind,
+    kind_named,
+    kinds_with,
+    the_kind,
+    titles_or,
+)
 from docgen.kinds import BUNDLES, MODULES
 
 __all__ = [
@@ -18,8 +27,10 @@ __all__ = [
     "DOCUMENTS",
     "KINDS",
     "MODULES",
+    "a_title",
     "get_kind",
     "kind_named",
     "kinds_with",
     "the_kind",
+    "titles_or",
 ]

@@ -186,6 +186,14 @@ class Charge:
     violations: tuple[dict[str, Any], ...]
 
 
+def with_article(noun: str) -> str:
+    """``noun`` after "a" or "an" as its first letter sounds ("an order", "a SWPPP
+    approval"); a noun already definite ("the municipality's year") as it is."""
+    if noun.startswith("the "):
+        return noun
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def _none(case: Any) -> None:
     return None
 
@@ -340,6 +348,10 @@ class Spec(Protocol):
     @property
     def charges_offense(self) -> bool: ...
     @property
+    def lower_title(self) -> str: ...
+    @property
+    def a_title(self) -> str: ...
+    @property
     def delivered(self) -> bool: ...
     @property
     def numbered(self) -> bool: ...
@@ -354,10 +366,25 @@ class _Described:
     """What a kind and a bundle answer alike, from their declared fields."""
 
     name: str
+    title: str
     model: type[BaseModel]
     served: bool
     copies: bool
     charge: Callable[[Any], Charge | None] | None
+
+    @property
+    def lower_title(self) -> str:
+        """The title inside a sentence: "notice of violation", "SWPPP approval" (an
+        acronym kept), never the kind's code name."""
+        title = self.title
+        return title if title[1:2].isupper() else title[:1].lower() + title[1:]
+
+    @property
+    def a_title(self) -> str:
+        """The title with its article, as a refusal names a document: "a notice of
+        violation", "an order preventing occupancy"; a title already definite ("The
+        municipality's year in figures") as it is."""
+        return with_article(self.lower_title)
 
     @property
     def charges_offense(self) -> bool:

@@ -88,10 +88,10 @@ def validated(data: dict[str, Any], options: Options, source: str = "") -> Packe
         pack = jurisdiction_of(data)
     except CaseInvalid as err:
         raise CaseInvalid(err.problems, source) from None
-    pack.require(notice_of_violation.KIND.name)
-    pack.require(penalty_statement.KIND.name)
+    pack.require(notice_of_violation.KIND)
+    pack.require(penalty_statement.KIND)
     if "effective" in data:
-        pack.require(stop_work_order.KIND.name)
+        pack.require(stop_work_order.KIND)
     return validate_and_check(
         PacketCase,
         data,

@@ -90,7 +90,7 @@ _ASSESSED: dict[tuple[int, int], Assessment | CaseInvalid] = {}
 def penalty_provision(pack: Pack) -> str:
     """The citation of the article's penalty provision: the one this kind states;
     UnsupportedKind naming what the article lacks where it has none."""
-    return pack.require(KIND.name)
+    return pack.require(KIND)
 
 
 def penalty_assessment(case: Any, pack: Pack) -> Assessment:

@@ -25,7 +25,7 @@ from docgen.documents.kind import (
     Options,
     Spec,
 )
-from docgen.documents.registry import kinds_with
+from docgen.documents.registry import get_kind, kinds_with
 from docgen.errors import CaseInvalid, DocgenError, OptionUnsupported, Problem, UnsupportedKind
 from docgen.law.pack import Pack
 from docgen.law.packs import load_pack, pack_names
@@ -49,7 +49,7 @@ def missing_groups(spec: Spec, pack: Pack) -> list[str]:
 def require(spec: Spec, pack: Pack) -> str:
     """The citation behind ``spec`` in ``pack``, or UnsupportedKind naming what the pack
     lacks: the provision, or a group of the texts the kind prints."""
-    cites = "; ".join(pack.require(part) for part in spec.parts)
+    cites = "; ".join(pack.require(get_kind(part)) for part in spec.parts)
     missing = missing_groups(spec, pack)
     if missing:
         raise UnsupportedKind(

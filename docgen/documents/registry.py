@@ -73,6 +73,17 @@ def get_kind(name: str) -> Kind | Bundle:
         ) from None
 
 
+def a_title(name: str) -> str:
+    """The kind or bundle ``name`` as a message names it: "a notice of violation"."""
+    return get_kind(name).a_title
+
+
+def titles_or(names: tuple[str, ...] | list[str]) -> str:
+    """Kinds as a message offers them: "a notice of violation or a stop-work order"."""
+    said = [a_title(name) for name in names]
+    return " or ".join(filter(None, (", ".join(said[:-1]), *said[-1:])))
+
+
 def kind_named(name: str) -> Kind:
     """The kind called ``name``: one document, as the register issues and keeps them (a
     bundle is rendered, each of its parts issued on its own); a bundle's name or an

@@ -19,7 +19,7 @@ import re
 from datetime import date as Day
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -645,6 +645,16 @@ class Year(Group):
         return self
 
 
+class Titled(Protocol):
+    """A kind as a pack's refusal names it (docgen.documents.kind.Spec): by its title with
+    its article ("a notice of hearing of an appeal"), its name only looked up."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def a_title(self) -> str: ...
+
+
 class Pack(Strict):
     """One municipality's law. ``id`` is the pack file's stem."""
 
@@ -688,15 +698,15 @@ class Pack(Strict):
         entry = self.provisions.get(kind)
         return bool(entry and entry.value)
 
-    def require(self, kind: str) -> str:
-        """The citation behind ``kind``, or UnsupportedKind naming what the article lacks."""
-        entry = self.provisions.get(kind)
+    def require(self, kind: Titled) -> str:
+        """The citation behind ``kind`` (a kind's description: its name and its title), or
+        UnsupportedKind naming the document by its title and what the article lacks."""
+        entry = self.provisions.get(kind.name)
         if entry and entry.value:
             return entry.ref
-        why = entry.note if entry and entry.note else f"no {kind} provision"
-        a = "an" if kind[:1] in "aeiou" else "a"  # an appeal-hearing, an occupancy-order
+        why = entry.note if entry and entry.note else f"no provision for {kind.a_title}"
         raise UnsupportedKind(
-            f"{self.name.value} cannot issue {a} {kind}: the {self.code.title.value} "
+            f"{self.name.value} cannot issue {kind.a_title}: the {self.code.title.value} "
             f"({self.code.sections.value}) has {why}. docgen does not borrow another "
             "municipality's provisions."
         )

@@ -9,11 +9,21 @@ import re
 from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 
+from docgen.kinds import MODULES
+
 CODE_WORDS = {
     "a case field's path": re.compile(r"\b[a-z_]+\[\d+\](?:\.\w+)?|\b[a-z_]+\.[a-z_]+\w*:"),
     "a Python name": re.compile(r"\b[a-z]+_[a-z_]+\b|\bNone\b|\bTrue\b|\bFalse\b"),
     "a file name": re.compile(r"\b[\w-]+\.(?:csv|ya?ml|py|json|md|j2)\b", re.I),
     "the project's notes": re.compile(r"LAW\.md|STYLE\.md|reading \d+"),
+    # A kind's code name ("appeal-hearing"): a person reads its title ("a notice of hearing
+    # of an appeal"). Quoted, it is what they type ('notice-of-violation', `docgen kinds`);
+    # inside a longer name or a path (NOV-2026-0001-notice-of-violation.pdf), a file's.
+    "a kind's code name": re.compile(
+        r"(?<![\w'\"`/-])(?:"
+        + "|".join(sorted(MODULES, key=len, reverse=True))
+        + r")(?![\w'\"`/-])"
+    ),
     "a pydantic term": re.compile(
         r"Input should|Field required|validation error|Extra inputs|pydantic|model_|"
         r"Value error|type=|literal_error|string_too|String should|instance of|"

@@ -319,13 +319,16 @@ def test_macedon_provides_no_inspection_notice_or_approval(reg, tmp_path):
     path = inspection(tmp_path, photos=0, jurisdiction="macedon")
     run = docgen("record-inspection", path)
     assert run.returncode == 1
-    assert "Town of Macedon cannot issue an inspection-report" in run.stderr or (
+    assert "Town of Macedon cannot issue an inspection report" in run.stderr or (
         "Town of Macedon cannot issue" in run.stderr and "§ 228-79A(1)" in run.stderr
     )
-    for kind, a in (("notice-of-deficiency", "a"), ("approval-of-corrected-work", "an")):
+    for kind, said in (
+        ("notice-of-deficiency", "a notice of deficiency"),
+        ("approval-of-corrected-work", "an approval of corrected work"),
+    ):
         run = docgen("issue", kind, path)
         assert run.returncode == 1
-        assert f"Town of Macedon cannot issue {a} {kind}" in run.stderr
+        assert f"Town of Macedon cannot issue {said}" in run.stderr
         assert "(Homer's is § 228-79A(1))" in run.stderr
     assert reg.count() == 0
 
@@ -391,7 +394,7 @@ def test_open_deficiencies_past_their_dates_escalate_without_retyping(reg, tmp_p
     # The washout's SWPPP requirement is no provision of the article: refused, named.
     with pytest.raises(Exception, match=r"deficiencies\[1\]\.requirement: 'SWPPP § 4.3"):
         escalate(reg, nod, "stop-work-order", date(2026, 11, 26), date(2026, 11, 30))
-    with pytest.raises(RegisterError, match="escalates to notice-of-violation, stop-work-order"):
+    with pytest.raises(RegisterError, match="escalates to a notice of violation or a stop-work"):
         escalate(reg, nod, "penalty-statement", date(2026, 11, 26), date(2026, 11, 30))
     before = reg.count()
     with pytest.raises(Exception, match="is open past its date on November 5, 2026"):

@@ -47,7 +47,7 @@ def test_issue_serve_decide_history_and_verify(register_url, tmp_path):
     )
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines()[:3] == [
-        "issued NOV-2026-0001 (notice-of-violation, 2026-03-02)",
+        "issued NOV-2026-0001 (notice of violation, 2026-03-02)",
         "respondent: #1 Tioughnioga Ridge Development LLC (new respondent)",
         "priors from the register: none",
     ]
@@ -70,7 +70,7 @@ def test_issue_serve_decide_history_and_verify(register_url, tmp_path):
     assert served.returncode == 0, served.stderr
     # Complete on the later of receipt (03-05) and mailing + 5 (03-08): day 15 is 03-23.
     assert "last day to appeal: 2026-03-23" in served.stdout
-    assert "issued AOS-2026-0001 (affidavit-of-service, 2026-03-03)" in served.stdout
+    assert "issued AOS-2026-0001 (affidavit of service, 2026-03-03)" in served.stdout
     decided = docgen(
         "record-disposition",
         "NOV-2026-0001",

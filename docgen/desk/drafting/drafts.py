@@ -38,7 +38,7 @@ from docgen.desk.base.web import (
 )
 from docgen.desk.drafting import choosing, draft_files
 from docgen.desk.server import renderers
-from docgen.documents import get_kind, kinds_with
+from docgen.documents import KINDS, a_title, get_kind, kinds_with
 from docgen.documents.kind import LANGUAGES, Options
 from docgen.errors import CaseInvalid, DocgenError, Problem
 from docgen.law.packs import load_pack, pack_names
@@ -258,8 +258,9 @@ def _start(request: Request) -> Response:
     if not _may_draft(request, kind):
         return render(request, "denied.html.j2", status=403, why="your role may not draft this")
     if jurisdiction not in providing(kind):
+        named = a_title(kind) if kind in KINDS else "that kind of document"
         return render(
-            request, "denied.html.j2", status=400, why=f"{jurisdiction} does not provide {kind}"
+            request, "denied.html.j2", status=400, why=f"{jurisdiction} does not provide {named}"
         )
     return new_draft(request, kind, jurisdiction, [])
 

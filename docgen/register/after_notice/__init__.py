@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from docgen.documents import get_kind, kinds_with, the_kind
+from docgen.documents import a_title, get_kind, kinds_with, the_kind, titles_or
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
@@ -32,7 +32,7 @@ def opened(
     and the provision the document of ``step`` rests on (refused where the law has none)."""
     doc: Document = document_row(session, number, jurisdiction)
     pack = load_pack(doc.jurisdiction, on)
-    return doc, pack, pack.require(kind_of(step))
+    return doc, pack, pack.require(get_kind(kind_of(step)))
 
 
 def once(session: Session, doc: Document, step: str, why: str, said: str) -> None:
@@ -64,12 +64,9 @@ def rests_on(doc: Document, pack: Pack, why: str) -> date:
     """The day service of ``doc`` was complete, when it is a notice of violation or a
     stop-work order, in effect and served; a RegisterError saying what is wrong
     otherwise (``why``: the provision of the step)."""
-    spec = get_kind(doc.kind)
     if doc.kind not in resting_kinds():
-        titles = " or ".join(get_kind(k).title.lower() for k in resting_kinds())
-        title = spec.title.lower()
         raise RegisterError(
-            f"{doc.number} is {article(title)} {title}; it rests on a {titles} ({why})"
+            f"{doc.number} is {a_title(doc.kind)}; it rests on {titles_or(resting_kinds())} ({why})"
         )
     return served(doc, pack, why)
 
@@ -126,14 +123,7 @@ def of_step(doc: Document, step: str, why: str) -> None:
     """Refuse ``doc`` when it is not of ``step``'s kind."""
     kind = kind_of(step)
     if doc.kind != kind:
-        title, wanted = get_kind(doc.kind).title.lower(), get_kind(kind).title.lower()
-        raise RegisterError(
-            f"{doc.number} is {article(title)} {title}, not {article(wanted)} {wanted} ({why})"
-        )
-
-
-def article(noun: str) -> str:
-    return "an" if noun[:1] in "aeiou" else "a"
+        raise RegisterError(f"{doc.number} is {a_title(doc.kind)}, not {a_title(kind)} ({why})")
 
 
 def refuse(problems: list[Problem]) -> None:

@@ -103,15 +103,18 @@ def appeals(session: Session, ids: Iterable[int] | None = None) -> dict[int, App
     }
 
 
-def _notice(session: Session, number: str, jurisdiction: str | None) -> tuple[Document, Pack]:
-    """The notice of violation ``number`` in effect, and its pack; refused otherwise."""
+def _notice(
+    session: Session, number: str, jurisdiction: str | None, step: str
+) -> tuple[Document, Pack]:
+    """The notice of violation ``number`` in effect, and its pack; refused otherwise (a law
+    with no appeal provision refuses the document of ``step``, naming it)."""
     doc = document_row(session, number, jurisdiction)
     pack = load_pack(doc.jurisdiction, doc.issued)
-    (step,) = kinds_with(appeal_step="received")
-    pack.require(step)  # a law with no appeal provision: refused, naming it
+    (kind,) = kinds_with(appeal_step=step)
+    pack.require(get_kind(kind))
     if not get_kind(doc.kind).appealable:
         raise RegisterError(
-            f"{number} is a {get_kind(doc.kind).title.lower()}; only a notice of violation "
+            f"{number} is {get_kind(doc.kind).a_title}; only a notice of violation "
             f"is appealed ({pack.cite('enforcement.appeal_days')})"
         )
     current = in_effect(session, doc)
@@ -186,7 +189,7 @@ def record_appeal(
     again = f"appeal record {number} again"
     safe = "an appeal already recorded is refused, never recorded twice"
     with recording(reg, again, safe, f"the appeal of {number}") as (session, held):
-        doc, pack = _notice(session, number, jurisdiction)
+        doc, pack = _notice(session, number, jurisdiction, "received")
         f = pack.cite("enforcement.appeal_days")
         today = municipal_today(pack)
         on = on or today
@@ -271,9 +274,9 @@ def record_appeal(
 
 
 def _pending(
-    session: Session, number: str, jurisdiction: str | None
+    session: Session, number: str, jurisdiction: str | None, step: str
 ) -> tuple[Document, Pack, Appeal]:
-    doc, pack = _notice(session, number, jurisdiction)
+    doc, pack = _notice(session, number, jurisdiction, step)
     found = appeals(session, [doc.id]).get(doc.id)
     if found is None or found.received is None:
         raise RegisterError(
@@ -322,7 +325,7 @@ def schedule_hearing(
         session,
         held,
     ):
-        doc, pack, found = _pending(session, number, jurisdiction)
+        doc, pack, found = _pending(session, number, jurisdiction, "hearing")
         assert found.received is not None
         h = pack.cite("appeals.heard_by")
         on = on or municipal_today(pack)
@@ -392,7 +395,7 @@ def decide_appeal(
         session,
         held,
     ):
-        doc, pack, found = _pending(session, number, jurisdiction)
+        doc, pack, found = _pending(session, number, jurisdiction, "decision")
         assert found.received is not None
         h = pack.cite("appeals.heard_by")
         problems = _today_problems(pack, "date", on, "a decision")

@@ -74,12 +74,16 @@ def open_register(readonly: bool = False) -> Register:
 
 
 def print_issued(issued: Issued) -> None:
-    head = f"issued {issued.number} ({issued.kind}, {issued.issued.isoformat()})"
+    # documents loads pydantic, yaml (+170 ms): kept out of `docgen --help`'s start
+    from docgen.documents import get_kind
+
+    said = f"{get_kind(issued.kind).lower_title}, {issued.issued.isoformat()}"
+    head = f"issued {issued.number} ({said})"
     if issued.supersedes:
         head += f", superseding {issued.supersedes}"
     if issued.repeated:
         head = (
-            f"already issued: {issued.number} ({issued.kind}, {issued.issued.isoformat()}) "
+            f"already issued: {issued.number} ({said}) "
             "was issued from this same case; nothing new was numbered or recorded"
         )
         click.echo(head)

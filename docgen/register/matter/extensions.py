@@ -75,7 +75,7 @@ def extend(
     ):
         doc = document_row(session, number, jurisdiction)
         pack = load_pack(doc.jurisdiction, doc.issued)
-        pack.require(kind)
+        pack.require(kind_named(kind))
         ref = pack.cite("extensions.rule")
         spec = kind_named(doc.kind)
         if not (spec.halts or spec.charges_offense):

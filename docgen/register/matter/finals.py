@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from docgen import api
-from docgen.documents import kinds_with
+from docgen.documents import a_title, kinds_with, titles_or
 from docgen.errors import DocgenError
 from docgen.instruments.final import check_final, pdf_a, redline
 
@@ -54,7 +54,8 @@ def refuse_final(kind: str, final: bytes, formats: tuple[str, ...]) -> None:
     made to compare it with, and the final itself can be recorded (check_final)."""
     if kind not in instruments():
         raise DocgenError(
-            f"--final is for the recorded instruments ({', '.join(instruments())}), not {kind}"
+            f"--final is for the recorded instruments ({titles_or(instruments())}), not "
+            f"{a_title(kind)}"
         )
     if "docx" not in formats:
         raise DocgenError("--final compares counsel's DOCX with the draft's: issue with -f docx")

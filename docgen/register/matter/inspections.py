@@ -19,9 +19,9 @@ from typing import Any, Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session, lazyload
 
+from docgen.documents import a_title, kind_named, kinds_with, titles_or
 from docgen.documents import approval_of_corrected_work as approval
 from docgen.documents import inspection_report as report
-from docgen.documents import kind_named, kinds_with
 from docgen.documents import notice_of_deficiency as notice
 from docgen.errors import Problem
 from docgen.faults import pause
@@ -48,7 +48,7 @@ BARE = (lazyload(Document.files), lazyload(Document.respondent))
 def _row(session: Session, number: str, kind: str, jurisdiction: str | None) -> Document:
     doc = document_row(session, number, jurisdiction)
     if doc.kind != kind:
-        raise RegisterError(f"{doc.number} is a {doc.kind}, not a {kind}")
+        raise RegisterError(f"{doc.number} is {a_title(doc.kind)}, not {a_title(kind)}")
     return doc
 
 
@@ -58,7 +58,7 @@ def _halting(session: Session, number: str, jurisdiction: str | None) -> Documen
     doc = document_row(session, number, jurisdiction)
     kind = kind_named(doc.kind)
     if not kind.halts:
-        cited = load_pack(doc.jurisdiction).require(NOTICE)
+        cited = load_pack(doc.jurisdiction).require(kind_named(NOTICE))
         raise RegisterError(
             f"{doc.number} ({kind.title.lower()}) is not a notice whose service halts work "
             f"until its deficiencies are corrected ({cited})"
@@ -512,7 +512,8 @@ def escalate(
     choices = notice.escalation_kinds()
     if kind not in choices:
         raise RegisterError(
-            f"--to {kind}: a notice of deficiency escalates to {', '.join(choices)}"
+            f"--to {kind!r}: a notice of deficiency escalates to {titles_or(choices)} (--to "
+            f"{' or '.join(map(repr, choices))})"
         )
     with guarded(reg.url), db.read_session(reg.engine) as session:
         doc = _halting(session, notice_number, jurisdiction)

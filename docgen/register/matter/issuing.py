@@ -29,7 +29,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from docgen import __version__, api
-from docgen.documents import kind_named
+from docgen.documents import a_title, get_kind, kind_named
 from docgen.documents.kind import Addressee, Bundle, Correction, Kind
 from docgen.documents.pipeline import jurisdiction_of, prepare
 from docgen.errors import CaseInvalid, DocgenError, Problem
@@ -528,7 +528,10 @@ def correction_of(session: Session, old: Document, found: Facts) -> Correction:
 
 def check_supersede(session: Session, old: Document, kind: str, jurisdiction: str) -> None:
     if old.kind != kind:
-        raise RegisterError(f"{old.number} is a {old.kind}; a correction is the same kind")
+        raise RegisterError(
+            f"{old.number} is {a_title(old.kind)}; a correction is {a_title(old.kind)} too, "
+            f"not {a_title(kind)}"
+        )
     if old.jurisdiction != jurisdiction:
         raise RegisterError(
             f"jurisdiction: {old.number} is {old.jurisdiction}'s; a correction is issued by "
@@ -542,7 +545,7 @@ def check_supersede(session: Session, old: Document, kind: str, jurisdiction: st
         raise RegisterError(
             f"{old.number} was lifted by {lifted}; an order no longer in effect is not "
             f"corrected: issue a new order if one is needed "
-            f"({load_pack(old.jurisdiction).require(old.kind)})"
+            f"({load_pack(old.jurisdiction).require(get_kind(old.kind))})"
         )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from docgen.api import FORMATS
-from docgen.documents import get_kind, kinds_with
+from docgen.documents import a_title, get_kind, kinds_with, titles_or
 from docgen.documents.affidavit_of_service import issuing_officer, persons_served
 from docgen.errors import Problem
 from docgen.law.pack import municipal_today
@@ -73,8 +73,9 @@ def lift(
         section = pack.provisions
         why = next((section[k].ref for k in (order.kind, *liftable) if k in section), "LAW.md § 3")
         if not get_kind(order.kind).liftable:
-            orders = " or ".join(get_kind(k).title.lower() for k in liftable)
-            raise RegisterError(f"{number} is a {order.kind}; only a {orders} is lifted ({why})")
+            raise RegisterError(
+                f"{number} is {a_title(order.kind)}; only {titles_or(liftable)} is lifted ({why})"
+            )
         current = in_effect(session, order)
         if current is not None:
             message = (

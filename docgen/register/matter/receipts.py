@@ -24,7 +24,7 @@ from typing import Any
 
 from docgen.api import FORMATS
 from docgen.cases.labels import choice
-from docgen.documents import get_kind, kinds_with, the_kind
+from docgen.documents import a_title, get_kind, kinds_with, the_kind, titles_or
 from docgen.documents.affidavit_of_service import MAIL, appeal_from, persons_served
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
@@ -210,8 +210,8 @@ def _served_kind(session: Any, doc: Document, number: str) -> Pack:
     on a superseded or lifted document (LAW.md § 2, § 3)."""
     if not get_kind(doc.kind).served:
         raise RegisterError(
-            f"{number} is a {doc.kind}: not a document served on persons, so nothing comes "
-            f"back from a mailing of it (served: {', '.join(kinds_with(served=True))})"
+            f"{number} is {a_title(doc.kind)}: not a document served on persons, so nothing "
+            f"comes back from a mailing of it (served: {titles_or(kinds_with(served=True))})"
         )
     closed(session, doc)
     return load_pack(doc.jurisdiction, doc.issued)

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from docgen.api import FORMATS
 from docgen.cases.labels import choice
-from docgen.documents import get_kind, kinds_with
+from docgen.documents import get_kind, kinds_with, titles_or
 from docgen.documents.affidavit_of_service import KIND as AFFIDAVIT
 from docgen.documents.affidavit_of_service import (
     MAIL,
@@ -182,8 +182,8 @@ def _servable(
         )
     if not spec.served:
         raise RegisterError(
-            f"{number} is a {doc.kind}: not a document served on persons, so no service "
-            f"is recorded on it (service is recorded on: {', '.join(kinds_with(served=True))})"
+            f"{number} is {spec.a_title}: not a document served on persons, so no service "
+            f"is recorded on it (service is recorded on {titles_or(kinds_with(served=True))})"
         )
     return doc, spec
 
@@ -193,7 +193,7 @@ def _provision(pack: Pack, doc: Document, spec: Kind | Bundle) -> str:
     document it runs from (a notice of violation); an order or a notice of deficiency is
     served under its own section, and a message about it speaks of no appeal (issue 47)."""
     period = pack.part("enforcement").appeal_days  # none where the law gives no appeal
-    cited = period.ref if period and spec.appealable else pack.require(doc.kind)
+    cited = period.ref if period and spec.appealable else pack.require(spec)
     return f"{cited}; LAW.md § 2"
 
 

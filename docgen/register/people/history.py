@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session, aliased
 
-from docgen.documents import kinds_with
+from docgen.documents import a_title, kinds_with
 from docgen.documents.kind import Charge
 from docgen.errors import Problem
 from docgen.law.pack import Pack, municipal_today
@@ -192,7 +192,7 @@ def record_disposition(
     offense = session.scalar(select(Offense).where(Offense.document_id == doc.id))
     if offense is None:
         raise RegisterError(
-            f"{number} is a {doc.kind}; dispositions are recorded on the notice of "
+            f"{number} is {a_title(doc.kind)}; dispositions are recorded on the notice of "
             "violation that charged the offense"
         )
     section = load_pack(doc.jurisdiction).part("penalties").ref

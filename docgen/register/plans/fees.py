@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session, aliased
 
 from docgen.api import FORMATS
 from docgen.cases.common import Site as SiteModel
+from docgen.documents import a_title
 from docgen.documents.fee_statement import KIND as STATEMENT
 from docgen.documents.inspection_report import KIND as INSPECTION
 from docgen.law.packs import load_pack
@@ -138,7 +139,7 @@ def statement(
         if site is None:
             raise RegisterError(f"site {site_id}: no such site in this register")
         pack = load_pack(site.jurisdiction)
-        pack.require(STATEMENT.name)
+        pack.require(STATEMENT)
         today = today_in(site.jurisdiction)
         if on > today:
             raise RegisterError(f"--date {on.isoformat()} is after today ({today.isoformat()})")
@@ -212,7 +213,9 @@ def pay(
     with guarded(reg.url), db.write_session(reg.engine) as session:
         doc = document_row(session, number)
         if doc.kind != STATEMENT.name:
-            raise RegisterError(f"{number} is a {doc.kind}; a payment is of a statement of fees")
+            raise RegisterError(
+                f"{number} is {a_title(doc.kind)}; a payment is of a statement of fees"
+            )
         if on > today_in(doc.jurisdiction) or on < doc.issued:
             raise RegisterError(
                 f"--date {on.isoformat()}: a payment is dated from the statement's date "

@@ -34,7 +34,7 @@ from typing import Any
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session, aliased
 
-from docgen.documents import kinds_with
+from docgen.documents import get_kind, kinds_with
 from docgen.law.deadlines import non_business_day
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import PackReader
@@ -350,7 +350,7 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
                     f"{doc.number}: in effect until lifted in writing",
                     "order in effect",
                     where,
-                    pack.require(doc.kind),
+                    pack.require(get_kind(doc.kind)),
                     doc.jurisdiction,
                     doc.number,
                     ongoing=True,
@@ -448,7 +448,7 @@ def _after_notice(
                 f"{doc.number}: occupancy prevented until released in writing",
                 "occupancy prevented",
                 where,
-                pack.require(doc.kind),
+                pack.require(get_kind(doc.kind)),
                 doc.jurisdiction,
                 doc.number,
                 ongoing=True,
@@ -462,7 +462,7 @@ def _after_notice(
         f"{doc.number}: restoration due (the reasonable time after notice); then inspect",
         "restoration",
         where,
-        pack.require(doc.kind),
+        pack.require(get_kind(doc.kind)),
         doc.jurisdiction,
         doc.number,
         users=users,
@@ -490,7 +490,7 @@ def _unpaid(doc: _Notice, cents: int, where: str, pack: Pack, users: tuple[str, 
         f"{doc.number}: lien unpaid, balance ${owed:,.2f}",
         "lien unpaid",
         where,
-        pack.require(doc.kind),
+        pack.require(get_kind(doc.kind)),
         doc.jurisdiction,
         doc.number,
         ongoing=True,
@@ -536,7 +536,7 @@ def _needs_service(
         + (" again by another means" if back else ""),
         "needs service",
         where,
-        pack.require(doc.kind),
+        pack.require(get_kind(doc.kind)),
         doc.jurisdiction,
         doc.number,
         ongoing=True,

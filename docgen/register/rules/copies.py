@@ -88,13 +88,13 @@ def offered(kind: str, asked: str | None, preferred: str | None) -> str | None:
 def refuse_copies(kind: str, data: dict[str, Any]) -> None:
     """Before anything is numbered: the kind has copies and the register can keep them."""
     # documents loads pydantic, yaml, annotated_types (+170 ms): loaded on first use
-    from docgen.documents import get_kind, kinds_with
+    from docgen.documents import get_kind, kinds_with, titles_or
 
     if not get_kind(kind).copies:
-        served = ", ".join(kinds_with(copies=True))
+        served = titles_or(kinds_with(copies=True))
         raise DocgenError(
-            f"{kind} has no copies; --copies is for the documents served on each person "
-            f"named in copies_to ({served})"
+            f"{get_kind(kind).a_title} has no copies; --copies is for the documents served on "
+            f"each person named in the copies to ({served})"
         )
     people = data.get("copies_to")
     if isinstance(people, list) and len(people) > MOST:

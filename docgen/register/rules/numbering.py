@@ -39,6 +39,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from docgen.documents import get_kind
 from docgen.law.pack import Pack
 from docgen.register.storage.audit import record
 from docgen.register.storage.db import RegisterError
@@ -49,8 +50,8 @@ def number_format(pack: Pack, kind: str) -> str:
     fmt = pack.numbering.format_for(kind) if pack.numbering else None
     if fmt is None:
         raise RegisterError(
-            f"the {pack.id} pack has no numbering.formats.{kind}; add one, or give the case a "
-            "number"
+            f"the {pack.id} pack numbers no {get_kind(kind).lower_title}: add its format to the "
+            f"pack's numbering formats (as {kind!r}), or give the case a number"
         )
     return fmt
 
@@ -87,7 +88,8 @@ def allowed(number: str, pack: Pack, kind: str) -> str:
     shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in bad) or "only dots and slashes"
     fmt = pack.numbering.format_for(kind) if pack.numbering else None
     made = (
-        f"the {pack.id} pack's numbering.formats.{kind} ({fmt!r}) makes it; change the format"
+        f"the {pack.id} pack's numbering format of {get_kind(kind).a_title} ({fmt!r}) makes "
+        "it; change the format"
         if fmt
         else "type the number with those characters only"
     )
@@ -111,12 +113,14 @@ def typed_number(pack: Pack, kind: str, year: int, typed: str) -> str:
     found = _pattern(fmt).fullmatch(number)
     if found is None:
         raise RegisterError(
-            f"number: {typed!r} is not a {kind} number of {pack.id}; they are written like "
+            f"number: {typed!r} is not {get_kind(kind).a_title} number of {pack.id}; they are "
+            f"written like "
             f"{example} ({ref}); leave the number out and the register gives the next one"
         )
     if int(found["year"]) != year:
         raise RegisterError(
-            f"number: {number} is numbered for {found['year']}, but this {kind} is issued in "
+            f"number: {number} is numbered for {found['year']}, but this "
+            f"{get_kind(kind).lower_title} is issued in "
             f"{year}; its number is of its issue year, like {example} ({ref})"
         )
     canonical = fmt.format(year=year, seq=int(found["seq"]))
