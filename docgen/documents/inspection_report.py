@@ -54,6 +54,17 @@ class InspectionCase(Model):
 
 def check(case: InspectionCase, pack: Pack, options: Options) -> list[Problem]:
     problems = site_problems(case, pack, "needs an address or a description of the site")
+    again = case.reinspects
+    if again is not None and again.issued is not None and case.inspected < again.issued:
+        problems.append(
+            Problem(
+                "inspected",
+                f"{long_date(case.inspected)} is before Notice of Deficiency No. {again.notice} "
+                f"(issued {long_date(again.issued)}): a reinspection re-checks the work that "
+                "notice required, so it is made on or after that day",
+                N,
+            )
+        )
     if case.inspected > case.issued:
         problems.append(
             Problem(

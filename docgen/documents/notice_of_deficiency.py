@@ -18,6 +18,7 @@ nothing is typed twice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -266,6 +267,20 @@ def from_inspection(
 
 
 # -- escalation: a notice of violation or a stop-work order from the open deficiencies ----
+# How an escalated violation names the notice of deficiency it comes from (escalated, below)
+TITLE = "Notice of Deficiency No."
+NAMED = re.compile(r"\(deficiency \d+ of " + re.escape(TITLE) + r" ([^,\s]+),")
+
+
+def escalated_from(violations: Sequence[dict[str, Any]]) -> list[str]:
+    """The numbers of the notices of deficiency ``violations`` (of a notice of violation or
+    a stop-work order, as its case holds them) say they escalate, as :func:`escalated`
+    words each one, in order, once each: what the register checks the document's date
+    against (it answers a served notice, LAW.md § 11), whoever typed the case's date."""
+    found = (NAMED.search(str(v.get("nature") or "")) for v in violations)
+    return list(dict.fromkeys(m.group(1) for m in found if m))
+
+
 def escalation_kinds() -> tuple[str, ...]:
     """The kinds a notice of deficiency escalates to: those stating violations at a site
     to a landowner (the notice of violation, the stop-work order)."""
@@ -421,8 +436,8 @@ def escalated(
         cited = CITATION.fullmatch(d["requirement"])
         violation = {
             "provision": d["requirement"] if cited else "",  # asking: the officer's to give
-            "nature": f"{d['practice']}: {d['found']} (deficiency {d['item']} of Notice of "
-            f"Deficiency No. {number}, found at Inspection Report No. {inspection}, to be "
+            "nature": f"{d['practice']}: {d['found']} (deficiency {d['item']} of {TITLE} "
+            f"{number}, found at Inspection Report No. {inspection}, to be "
             f"corrected by {long_date(date.fromisoformat(d['due']))}; not corrected by "
             f"{long_date(day)}, as found at Inspection Report No. {report} of that day)",
             "observed": d["observed"],

@@ -7,10 +7,17 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+import yaml
 
 from docgen.errors import DocgenError
-from docgen.register.matter.inspections import escalate, notify_deficiency
+from docgen.register.matter.inspections import (
+    NOTICE,
+    STARTED,
+    escalate,
+    notify_deficiency,
+)
 from tests.helpers.inspection_cases import INSPECTION, LANDOWNER, inspection, reinspection
+from tests.helpers.readback import pdf_text
 from tests.helpers.served import service_of
 
 HTML = ("html",)
@@ -31,6 +38,15 @@ def notice_of(reg, tmp_path):
     )
     inspected = reg.issue("inspection-report", case, formats=HTML).number
     return notify_deficiency(reg, inspected, date(2026, 11, 3), formats=HTML).number
+
+
+FOUND = {
+    "found": "Still down; sediment in the inlet",
+    "result": "deficient",
+    "requirement": "§ 228-78D(1)",
+    "corrective_action": "Reinstall it",
+    "due": "2026-12-10",
+}
 
 
 def still_down(tmp_path, nod: str, on: str):
@@ -89,3 +105,94 @@ def test_an_escalation_dated_before_the_notice_is_served_is_refused(reg, tmp_pat
     assert reg.count() == before
     issued = escalate(reg, nod, "notice-of-violation", date(2026, 11, 10), date(2026, 11, 20))
     assert issued.kind == "notice-of-violation"
+
+
+def test_a_reinspection_dated_before_its_notice_is_refused(reg, tmp_path):
+    # A notice of deficiency issued on paper before the register (not held by it): the
+    # reinspection's report names it and its date, and was made two days before it.
+    case = still_down(tmp_path, "NOD-2025-0099", "2026-11-01")
+    data = yaml.safe_load(case.read_text(encoding="utf-8"))
+    data["reinspects"]["issued"] = "2026-11-03"
+    case.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    before = reg.count()
+    with pytest.raises(DocgenError) as refused:
+        reg.issue("inspection-report", case, formats=HTML)
+    said = flat(str(refused.value))
+    assert (
+        "November 1, 2026 is before Notice of Deficiency No. NOD-2025-0099 (issued November 3, "
+        "2026): a reinspection re-checks the work that notice required, so it is made on or after "
+        "that day"
+    ) in said
+    assert "§ 228-79A(1)" in said
+    assert reg.count() == before
+
+
+def test_a_reinspection_states_its_notices_date_as_the_register_holds_it(reg, tmp_path, notice_of):
+    nod = notice_of  # issued November 3, 2026
+    reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 4)), formats=HTML)
+    case = still_down(tmp_path, nod, "2026-11-10")
+    data = yaml.safe_load(case.read_text(encoding="utf-8"))
+    data["reinspects"]["issued"] = "2026-11-01"  # what the report would print: not its date
+    case.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    before = reg.count()
+    with pytest.raises(DocgenError) as refused:
+        reg.issue("inspection-report", case, formats=HTML)
+    said = flat(str(refused.value))
+    assert (
+        f"Notice of Deficiency No. {nod} was issued November 3, 2026, not November 1, 2026"
+    ) in said
+    assert reg.count() == before
+    data["reinspects"]["issued"] = "2026-11-03"
+    case.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    made = reg.issue("inspection-report", case, formats=("pdf",))
+    assert (
+        f"Reinspection of the corrective work required by Notice of Deficiency No. {nod}, "
+        "issued November 3, 2026."
+    ) in flat(pdf_text(made.files["pdf"]))
+
+
+def test_an_escalation_drafted_then_dated_before_the_notices_service_is_refused(reg, tmp_path):
+    # A notice of deficiency issued November 3 (both deficiencies due November 6), served on
+    # the landowner (copied) on November 4 and reinspected on November 12 (both still open),
+    # served on the developer it is addressed to only on November 20: the register keeps
+    # November 20 as its service. The desk's draft of a notice of violation from it (as the
+    # register fills it, dated today) is issued with its date typed as November 14: before
+    # that service, as `docgen escalate` refuses it.
+    findings = [dict(f) for f in INSPECTION["findings"]]
+    findings[0]["due"], findings[2]["due"] = "2026-11-06", "2026-11-06"
+    findings[2]["requirement"] = "§ 228-78D(1)"
+    case = inspection(
+        tmp_path, photos=0, issued="2026-11-02", inspected="2026-11-02", findings=findings
+    )
+    inspected = reg.issue("inspection-report", case, formats=HTML).number
+    nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=HTML).number
+    owner = service_of("personal-delivery", date(2026, 11, 4), to=LANDOWNER["name"])
+    reg.record_service(nod, owner, formats=HTML)
+    rechecked = [
+        {**FOUND, "practice": practice, "corrects": n}
+        for n, practice in ((1, "Silt fence"), (2, "Concrete washout"))
+    ]
+    again = reinspection(tmp_path, nod, "2026-11-12", rechecked)
+    report = reg.issue("inspection-report", again, formats=HTML).number
+    reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 20)), formats=HTML)
+    kind = "notice-of-violation"
+    draft = STARTED[(NOTICE, kind)](reg, nod)
+    for remedy in draft["remedies"]:
+        remedy["due"] = "2026-12-10"  # what the officer types
+    before = reg.count()
+    draft["issued"] = "2026-11-14"
+    with pytest.raises(DocgenError) as refused:
+        reg.issue(kind, draft, formats=HTML)
+    said = flat(str(refused.value))
+    assert (
+        f"November 14, 2026 is before Notice of Deficiency No. {nod} was served (November 20, "
+        "2026): a notice of violation escalated from it answers a served notice, so it is "
+        "dated on or after November 20, 2026 (§ 228-79A(1); Village of Homer practice)"
+    ) in said
+    assert reg.count() == before
+    draft["issued"] = "2026-11-20"
+    issued = reg.issue(kind, draft, formats=("pdf",))
+    assert (
+        f"not corrected by November 12, 2026, as found at Inspection Report No. {report} of "
+        "that day"
+    ) in flat(pdf_text(issued.files["pdf"]))

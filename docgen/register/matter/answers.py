@@ -3,7 +3,8 @@ LAW.md § 11): a reinspection re-checks corrective work the notice required of t
 it was served on, and an escalation (a notice of violation or a stop-work order) rests on
 deficiencies not corrected after it. Neither is dated before the day the register keeps as
 the notice's service (complete service, docgen.register.storage.standing), nor made from a notice
-not served yet."""
+not served yet, however it is issued (`docgen escalate`, or a draft whose date was typed);
+and a reinspection states the notice's date as the register holds it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from docgen.documents import inspection_report
+from docgen.documents import inspection_report, kind_named
+from docgen.documents import notice_of_deficiency as notice
 from docgen.law.deadlines import long_date
 from docgen.law.packs import load_pack
 from docgen.register.rules.numbering import normalize
@@ -57,5 +59,35 @@ def check_reinspection(session: Session, kind: str, data: dict[str, Any], where:
     ).first()
     if doc is None:
         return
+    stated = (data.get("reinspects") or {}).get("issued")
+    if stated and date.fromisoformat(str(stated)) != doc.issued:
+        pack = load_pack(doc.jurisdiction, doc.issued)
+        raise RegisterError(
+            f"Notice of Deficiency No. {doc.number} was issued {long_date(doc.issued)}, not "
+            f"{long_date(date.fromisoformat(str(stated)))}: a reinspection's report states the "
+            f"notice's date as the register holds it; give {doc.issued.isoformat()} "
+            f"({pack.cite('inspection.notify')})"
+        )
     on = date.fromisoformat(str(data["inspected"]))
     after_service(doc, on, "a reinspection", "a reinspection of it is made")
+
+
+def check_escalation(session: Session, kind: str, data: dict[str, Any], where: str) -> None:
+    """A notice of violation or a stop-work order whose violations say they escalate a
+    notice of deficiency the register of ``where`` holds (as `docgen escalate` and the
+    desk's draft word them) is dated on or after that notice's service, whatever date was
+    typed on the draft: it answers a served notice (LAW.md § 11)."""
+    if kind not in notice.escalation_kinds() or not data.get("issued"):
+        return
+    on = date.fromisoformat(str(data["issued"]))
+    for number in notice.escalated_from(data.get("violations") or []):
+        doc = session.scalars(
+            select(Document).where(
+                Document.number == normalize(number),
+                Document.jurisdiction == where,
+                Document.kind == notice.KIND.name,
+            )
+        ).first()
+        if doc is not None:
+            what = f"a {kind_named(kind).title.lower()} escalated from it"
+            after_service(doc, on, what, "it is dated")

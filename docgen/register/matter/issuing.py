@@ -39,7 +39,7 @@ from docgen.law.packs import load_pack, pack_file
 from docgen.law.provisions import cited_problems
 from docgen.register.keeping.restores import refuse_until_accounted
 from docgen.register.matter import checks
-from docgen.register.matter.answers import check_reinspection
+from docgen.register.matter.answers import check_escalation, check_reinspection
 from docgen.register.matter.extended import refuse_shortened
 from docgen.register.matter.finals import COUNSEL_FILES, FINAL, counsel_files, counsel_targets
 from docgen.register.matter.rendering import ISSUING, Job, rendered_for, sealing_of, unmarked_docx
@@ -360,6 +360,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
     data = as_chosen(session, kind, data, respondent, request.keep_name)
     found = facts(spec, data, name, request.case_dir)
     check_reinspection(session, kind, data, found.pack.id)
+    check_escalation(session, kind, data, found.pack.id)
     old = document_row(session, supersedes, request.jurisdiction) if supersedes else None
     if old is not None:
         check_supersede(session, old, kind, found.pack.id)
