@@ -142,7 +142,7 @@ def test_service_refusals_name_the_forms_labels_all_at_once(desk):
     refused = clerk.post(f"/documents/{number}/service", data=bare)
     said = "\n".join(shown(refused.text))
     recorded = "missing: an affidavit states only what was recorded: say"
-    assert f"Place of delivery: {recorded} where the copy was delivered" in said
+    assert f"Place of delivery or posting: {recorded} where the copy was delivered" in said
     assert f"Time of delivery: {recorded} at what time it was delivered" in said
     assert f"Their description: {recorded} how the person who took it looked" in said
     assert f"Served by: {recorded} who served it (their name; type the issuing officer's" in said

@@ -233,11 +233,3 @@ def one_line(address: dict[str, Any]) -> str:
 
 def issuing_officer(case: dict[str, Any]) -> dict[str, Any]:
     return case.get("officer") or {}
-
-
-def site_line(case: dict[str, Any]) -> str:
-    """Where a served document's site is (the place it is posted)."""
-    site = case.get("site") or {}
-    if site.get("address"):
-        return one_line(site["address"])
-    return site.get("description") or "the site"

@@ -12,7 +12,7 @@ from docgen.register import Register, RegisterError
 from tests.helpers.cli import docgen
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
-from tests.helpers.served import service_args, service_of
+from tests.helpers.served import POSTED, service_args, service_of
 
 HTML = ("html",)
 
@@ -78,7 +78,7 @@ def test_posting_counts_with_the_copy_mailed(reg):
     # The later of posting (11-03) and mailing + 5 (11-10): day 15 is 11-25, a Wednesday.
     assert posted.service.appeal_deadline == date(2026, 11, 25)
     text = words(posted.affidavit.files["html"])
-    assert "in a conspicuous place at Vacant lot on the east side of Route 11" in text
+    assert f"in a conspicuous place at the site it concerns: {POSTED['place']}." in text
     assert "Separately, on November 5, 2026, I mailed a true copy of it to" in text
     assert "at 41 Route 281, Homer, NY 13077" in text
     assert "CPLR 2103" not in text  # posting is not a CPLR 2103 service

@@ -109,6 +109,23 @@ def test_a_posting_swears_to_the_mailing_only_where_its_affiant_mailed(reg):
     assert "do not swear" not in text
 
 
+def test_a_posting_states_where_it_was_posted_as_recorded(reg):
+    # The place of a posting is sworn ("I posted a true copy ... in a conspicuous place
+    # at ..."): never the site's address filled in for it.
+    issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=("html",))
+    reg.record_service(issued.number, service_of("first-class-mail", DAY), formats=("html",))
+    with pytest.raises(RegisterError) as refused:
+        reg.record_service(issued.number, Service("posting", DAY, by_officer=True))
+    said = str(refused.value)
+    assert "an affidavit states only what was recorded: say where the copy was posted" in said
+    assert len(reg.document(issued.number).services) == 1  # the mailing alone
+    gate = "the construction entrance gate, beside the site sign"
+    posted = reg.record_service(issued.number, service_of("posting", DAY, place=gate), formats=PDF)
+    text = words(posted.affidavit.files["pdf"])
+    assert f"in a conspicuous place at the site it concerns: {gate}." in text
+    assert posted.service.place == gate
+
+
 def test_the_command_line_refuses_a_delivery_without_its_place(reg, tmp_path):
     issued = reg.issue("notice-of-violation", notice("2026-11-03"), formats=("html",))
     args = service_args("personal-delivery")

@@ -30,7 +30,7 @@ SERVICE = {
     "served_by_officer": "type the issuing officer's name",
     "article": "Certified-mail article number",
     "received_by": "Return receipt signed by (mail)",
-    "place": "Place of delivery",
+    "place": "Place of delivery or posting",
     "time": "Time of delivery",
     "person": "Individual handed the copy",
     "capacity": "Their capacity (e.g. managing member)",

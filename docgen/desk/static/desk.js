@@ -65,7 +65,10 @@
     var select = event.target;
     if (!select.matches || !select.matches("select[name=method]") || !select.form) return;
     select.form.querySelectorAll("details[data-method]").forEach(function (details) {
-      if (details.getAttribute("data-method") === select.value) details.open = true;
+      // data-method: the methods it is for, separated by spaces
+      if (details.getAttribute("data-method").split(" ").indexOf(select.value) >= 0) {
+        details.open = true;
+      }
     });
   });
 

@@ -235,7 +235,7 @@ def supersede(
 @click.option("--received-by", default=None, help="mail: who signed the return receipt")
 @click.option("--to", default=None, help="the person served, if not the landowner (copied to)")
 @click.option("--time", default=None, help="personal delivery: the time, HH:MM")
-@click.option("--place", default=None, help="personal delivery: where it was delivered")
+@click.option("--place", default=None, help="personal delivery or posting: where, as it happened")
 @click.option("--person", default=None, help="personal delivery on a firm: who took it")
 @click.option("--capacity", default=None, help="--person's capacity (officer, managing agent)")
 @click.option(

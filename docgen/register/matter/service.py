@@ -30,7 +30,6 @@ from docgen.documents.affidavit_of_service import (
     issuing_officer,
     one_line,
     persons_served,
-    site_line,
 )
 from docgen.documents.kind import Bundle, Kind
 from docgen.errors import Problem
@@ -349,9 +348,7 @@ def _write_event(
     LAW.md § 3; the address a copy was mailed or left at, not for a personal delivery)."""
     served, method = facts.served, event.method
     server, title = _server(facts.doc, event)
-    place = event.place
-    if method == "posting":
-        place = place or site_line(facts.doc.case)
+    place = event.place  # as recorded: a posting's too, never the site's address for it
     address = one_line(served["address"]) if served else None
     row = ServiceEvent(
         document_id=facts.doc.id,

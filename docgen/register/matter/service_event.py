@@ -106,6 +106,12 @@ class Service:
                 "names a server, and {served_by_officer} is given too: say one, as it happened"
             )
             problems.append(Problem("served_by", message))
+        if self.method == "posting" and not (self.place or "").strip():
+            message = (
+                "missing: an affidavit states only what was recorded: say where the copy was "
+                "posted (the conspicuous place at the site, e.g. the construction entrance gate)"
+            )
+            problems.append(Problem("place", message))
         if self.method != "personal-delivery":
             return problems
         wanted = (
