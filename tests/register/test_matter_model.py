@@ -55,7 +55,11 @@ served and lifted by the steps above). Invariants across the documents of the si
     person served, time, place, the individual, capacity and description, the article and
     the server; a posting's "I mailed" only where its affiant is the mailing's server.
 21. A reinspection, and an escalation, of a notice of deficiency is never dated before the
-    notice's service, nor made from an unserved notice (§ 11: it answers a served notice).
+    notice's service, nor made from an unserved notice (§ 11: it answers a served notice);
+    a reinspection states the notice's date as the register holds it (one site, one truth).
+22. An escalation issued from the desk's draft with its date typed (the register's check,
+    not the command's) is never dated before the notice's service, nor before the
+    reinspection it names as having seen a deficiency open (§ 11).
 
 After the notice (§ 228-79C(1)(f); § 11; § 14): an appeal received (on time or late),
 its hearing, its decision (affirmed, modified, reversed); a later date for a corrective
@@ -78,7 +82,7 @@ invariants 17 to 19 (tests/register/matter_after_notice.py).
 
 Every defect this model found is an ordinary regression test in
 tests/register/test_matter_regressions.py. `make soak` runs it for as long as asked
-(DOCGEN_SOAK_EXAMPLES, DOCGEN_SOAK_STEPS).
+(DOCGEN_SOAK_EXAMPLES, DOCGEN_SOAK_STEPS), on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -109,7 +113,13 @@ from docgen.law.deadlines import long_date, non_business_day
 from docgen.law.pack import municipal_today
 from docgen.law.packs import load_pack
 from docgen.register import Issue, Register
-from docgen.register.matter.inspections import approve_work, escalate, notify_deficiency
+from docgen.register.matter.inspections import (
+    NOTICE,
+    STARTED,
+    approve_work,
+    escalate,
+    notify_deficiency,
+)
 from docgen.register.reading.due import calendar
 from docgen.register.storage import db
 from docgen.register.storage.models import RETURN_REASONS, Document, NumberGap
@@ -117,7 +127,7 @@ from docgen.register.storage.standing import kept_deadline
 from tests.helpers.inspection_cases import INSPECTION
 from tests.helpers.readback import html_text
 from tests.helpers.register_cases import notice
-from tests.helpers.served import HAND, service_of
+from tests.helpers.served import facts_of, service_of
 from tests.register.conftest import fresh_postgres, fresh_sqlite
 from tests.register.matter_after_notice import AfterNotice
 from tests.register.test_register_lift import order
@@ -569,13 +579,13 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         """20. The affidavit states the event's recorded facts, and those are the ones given
         (LAW.md § 10): nothing filled in by a default."""
         event = done.service
-        given = HAND if method == "personal-delivery" else {}
+        given = facts_of(method)
         assert (event.method, event.date, event.served_on) == (method, day, person), event
         assert event.time == given.get("time") and event.individual == given.get("person")
         assert event.capacity == given.get("capacity")
         assert event.description == given.get("description")
-        if method == "personal-delivery":
-            assert event.place == HAND["place"], event  # never the mailing address
+        # never a default: the mailing address for a delivery, the site's for a posting
+        assert event.place == given.get("place"), event
         sworn = self.reg.document(done.affidavit.number).case
         facts, server = sworn["service"], sworn["server"]
         assert server["name"] == OFFICER and event.served_by.startswith(OFFICER), sworn
@@ -661,19 +671,25 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             )
             for item, still in found.items()
         ]
+        # the notice's date as the report states it: not stated, as issued, or another day
+        stated = data.draw(st.sampled_from([None, 0, 0, -1, 1]))
+        reinspects = {"notice": nod.number}
+        if stated is not None:
+            reinspects["issued"] = (nod.observed + timedelta(days=stated)).isoformat()
         case = {
             **INSPECTION,
             "issued": day.isoformat(),
             "inspected": day.isoformat(),
             "findings": findings,
-            "reinspects": {"notice": nod.number},
+            "reinspects": reinspects,
         }
         served = self.reg.document(nod.number).served_on
-        # 21. a reinspection answers a served notice (LAW.md § 11)
+        # 21. a reinspection answers a served notice, and states its date as issued
         report = self.refused(
             lambda: self.reg.issue("inspection-report", case, formats=HTML),
-            day > today() or served is None or day < served,
-            f"a reinspection of {nod.number} dated {day} (today {today()}, served {served})",
+            day > today() or served is None or day < served or bool(stated),
+            f"a reinspection of {nod.number} dated {day} (today {today()}, served {served}, "
+            f"the notice's date stated {reinspects.get('issued')})",
         )
         if report is not None:
             nod.rechecks.append((day, report.number, found))
@@ -740,6 +756,38 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             # 12. continued through what the reinspections saw
             through = seen.isoformat() if seen > nod.observed else None
             assert v.get("continued_through") == through, (done.number, v, seen)
+        persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
+        self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
+
+    @precondition(lambda self: any(n.open for n in self.m.nods))
+    @rule(data=st.data(), kind=st.sampled_from(VIOLATIONS))
+    def escalate_drafted(self, data, kind: str) -> None:
+        """22. The desk's draft of an escalation (filled by the register, dated today) issued
+        with its date typed: refused before the notice's service, or before the latest
+        reinspection it names as having seen a deficiency open (LAW.md § 11)."""
+        nod = data.draw(st.sampled_from([n for n in self.m.nods if n.open]))
+        try:
+            draft = STARTED[(NOTICE, kind)](self.reg, nod.number)
+        except DocgenError:
+            return  # not served, or nothing seen open past its date: no draft to start
+        served = self.reg.document(nod.number).served_on
+        assert served is not None and served <= today(), (nod.number, served)
+        day = data.draw(st.one_of(between(served, today()), DAYS))
+        draft["issued"] = day.isoformat()
+        for remedy in draft["remedies"]:
+            remedy["due"] = (day + timedelta(days=7)).isoformat()
+        seen = [
+            date.fromisoformat(v["continued_through"])
+            for v in draft["violations"]
+            if v.get("continued_through")
+        ]
+        done = self.refused(
+            lambda: self.reg.issue(kind, draft, formats=HTML),
+            day > today() or day < served or any(d > day for d in seen),
+            f"a drafted {kind} of {nod.number} dated {day} (served {served}, seen {seen})",
+        )
+        if done is None:
+            return
         persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
         self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
 
@@ -1030,20 +1078,10 @@ def test_the_matter_keeps_the_law_on_postgresql(postgres_template):
     run(lambda: fresh_postgres(postgres_template), 3, 20)
 
 
-@pytest.mark.soak  # `make soak` runs it; the suite deselects it (pyproject.toml's addopts)
-def test_soak(tmp_path, sqlite_template):
+def soak(url_for) -> None:
     """As long as asked: DOCGEN_SOAK_EXAMPLES sequences of DOCGEN_SOAK_STEPS steps, with
     a fresh seed each run (derandomize off)."""
-    made = count(1)
-    machine = type(
-        "Soak",
-        (MatterModel,),
-        {
-            "url_for": classmethod(
-                lambda cls: fresh_sqlite(sqlite_template, tmp_path / f"s-{next(made)}.sqlite")
-            )
-        },
-    )
+    machine = type("Soak", (MatterModel,), {"url_for": classmethod(lambda cls: url_for())})
     run_state_machine_as_test(
         machine,
         settings=settings(
@@ -1052,3 +1090,14 @@ def test_soak(tmp_path, sqlite_template):
             **(SETTINGS | {"derandomize": False, "phases": list(Phase)}),
         ),
     )
+
+
+@pytest.mark.soak  # `make soak` runs it; the suite deselects it (pyproject.toml's addopts)
+def test_soak(tmp_path, sqlite_template):
+    made = count(1)
+    soak(lambda: fresh_sqlite(sqlite_template, tmp_path / f"s-{next(made)}.sqlite"))
+
+
+@pytest.mark.soak
+def test_soak_on_postgresql(postgres_template):
+    soak(lambda: fresh_postgres(postgres_template))
