@@ -271,10 +271,17 @@ class AfterNotice:
             lien.ended = True
 
     def _served_before_today(self) -> list[Any]:
+        """Served orders the whole chain may start from: none whose restoration was required
+        already (the same request issued again is the first notice, already served: its
+        service would be recorded twice, and refused; found by `make soak`)."""
+        required = {r.rests for r in self.after.restorations}
         return [
             d
             for d in self._orders()
-            if not d.lifted and (served := self._served(d.number)) is not None and served < TODAY
+            if not d.lifted
+            and d.number not in required
+            and (served := self._served(d.number)) is not None
+            and served < TODAY
         ]
 
     @precondition(lambda self: self._served_before_today())
