@@ -81,9 +81,27 @@ def check(case: StopWorkCase, pack: Pack, options: Options) -> list[Problem]:
             Problem("violations", "missing: the violations leading to the stop-work order", S)
         )
     problems += [p for p in violation_problems(case, pack, S) if p.field != "violations"]
+    problems += continued_problems(case, S)
     problems += effective_problems(case, S, pack)
     problems += remedy_problems(case, False, S, "")
     return problems + (service_problems(case, S) if case.served is not None else [])
+
+
+def continued_problems(case: Any, provision: str) -> list[Problem]:
+    """A violation continued through a day after the order's date states what nobody had
+    observed yet (LAW.md § 11: an escalation's "not corrected by" day is a reinspection's,
+    on or before the document's date); a notice of violation refuses it in its penalty's
+    count of the weeks (§ 228-79C(4))."""
+    return [
+        Problem(
+            f"violations[{i}].continued_through",
+            f"continued through {long_date(v.continued_through)}, after the issue date "
+            f"{long_date(case.issued)}; it states what was already observed",
+            provision,
+        )
+        for i, v in enumerate(case.violations)
+        if v.continued_through is not None and v.continued_through > case.issued
+    ]
 
 
 def effective_problems(case: Any, provision: str, pack: Pack | None = None) -> list[Problem]:

@@ -17,7 +17,7 @@ from docgen.register.matter.inspections import (
     notify_deficiency,
 )
 from tests.helpers.inspection_cases import INSPECTION, LANDOWNER, inspection, reinspection
-from tests.helpers.readback import pdf_text
+from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.served import service_of
 
 HTML = ("html",)
@@ -196,3 +196,49 @@ def test_an_escalation_drafted_then_dated_before_the_notices_service_is_refused(
         f"not corrected by November 12, 2026, as found at Inspection Report No. {report} of "
         "that day"
     ) in flat(pdf_text(issued.files["pdf"]))
+
+
+def test_a_stop_work_order_drafted_then_dated_before_the_reinspection_it_names_is_refused(
+    reg, tmp_path
+):
+    # Found by the model of the matter (invariant 22): a stop-work order from the desk's
+    # draft, dated between the notice's service and the reinspection its violations name,
+    # was issued saying "not corrected by November 12, 2026, as found at Inspection Report
+    # No. ... of that day" on November 10 (a notice of violation refused it: its penalty
+    # counts the weeks continued).
+    findings = [dict(f) for f in INSPECTION["findings"]]
+    findings[0]["due"], findings[2]["due"] = "2026-11-06", "2026-11-06"
+    findings[2]["requirement"] = "§ 228-78D(1)"
+    case = inspection(
+        tmp_path, photos=0, issued="2026-11-02", inspected="2026-11-02", findings=findings
+    )
+    inspected = reg.issue("inspection-report", case, formats=HTML).number
+    nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=HTML).number
+    reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 4)), formats=HTML)
+    rechecked = [
+        {**FOUND, "practice": practice, "corrects": n}
+        for n, practice in ((1, "Silt fence"), (2, "Concrete washout"))
+    ]
+    again = reinspection(tmp_path, nod, "2026-11-12", rechecked)
+    report = reg.issue("inspection-report", again, formats=HTML).number
+    kind = "stop-work-order"
+    draft = STARTED[(NOTICE, kind)](reg, nod)
+    for remedy in draft["remedies"]:
+        remedy["due"] = "2026-12-10"
+    before = reg.count()
+    draft["issued"] = "2026-11-10"
+    with pytest.raises(DocgenError) as refused:
+        reg.issue(kind, draft, formats=HTML)
+    said = flat(str(refused.value))
+    assert (
+        "continued through November 12, 2026, after the issue date November 10, 2026; it "
+        "states what was already observed"
+    ) in said
+    assert reg.count() == before
+    draft["issued"] = "2026-11-12"
+    issued = reg.issue(kind, draft, formats=("pdf", "docx"))
+    for text in (pdf_text(issued.files["pdf"]), docx_text(issued.files["docx"])):
+        assert (
+            f"not corrected by November 12, 2026, as found at Inspection Report No. {report} "
+            "of that day"
+        ) in flat(text)
