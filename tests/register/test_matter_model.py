@@ -33,8 +33,12 @@ Invariants, each with the LAW.md section behind it:
 
 The enforcement chain at one site (120 Cayuga Street, where the orders are too): an
 inspection and its notice of deficiency, a reinspection re-checking each open deficiency,
-partial and full approval, escalation to a notice of violation or a stop-work order (then
-served and lifted by the steps above). Invariants across the documents of the site:
+partial and full approval, escalation to a notice of violation or a stop-work order, by the
+command or from the desk's draft with its date typed (then served and lifted by the steps
+above). So that a short run reaches them, a step mostly takes the chain's step before it
+first: a reinspection serves a notice not served yet, and an escalation reinspects a notice
+whose open deficiencies' dates have passed unseen. Invariants across the documents of the
+site:
 
 10. No document says work or activities may resume while a halt or an order at the site is
     in effect on its date (§ 3; § 11): an approval names each order in effect (its stored
@@ -251,6 +255,7 @@ class Matter:
     articles: list[str] = field(default_factory=list)
     kept: dict[str, date] = field(default_factory=dict)
     nods: list[Nod] = field(default_factory=list)
+    escalations: int = 0  # escalations tried: every other one from the desk's draft
 
 
 class MatterModel(AfterNotice, RuleBasedStateMachine):
@@ -530,8 +535,21 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
     @precondition(lambda self: self.current(("stop-work-order",)))
     @rule(data=st.data(), day=DAYS)
     def lift(self, data, day: date) -> None:
+        """The lifting of an order (mostly one in effect: an order not served is delivered
+        by hand first, near its date, the chain's step before; the day then drawn mostly
+        from its service to today)."""
         doc = data.draw(st.sampled_from(self.current(("stop-work-order",))))
         served = self.reg.document(doc.number).served_on
+        usable = not (doc.superseded or doc.lifted) and doc.issued <= today()
+        if served is None and usable and data.draw(st.integers(0, 3)) < 3:
+            on = min(today(), doc.issued + timedelta(days=data.draw(st.integers(0, 3))))
+            done = self.reg.record_service(
+                doc.number, service_of("personal-delivery", on), formats=HTML
+            )
+            self.sworn_as_recorded(doc.number, done, "personal-delivery", on, doc.persons[0])
+            served = self.reg.document(doc.number).served_on
+            if served is not None and data.draw(st.integers(0, 3)) < 3:
+                day = data.draw(between(served, today()))
         must = doc.superseded or doc.lifted or day > today() or served is None or day < served
         done = self.refused(
             lambda: self.reg.lift(doc.number, day, formats=HTML),
@@ -652,10 +670,49 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
     @precondition(lambda self: any(n.open for n in self.m.nods))
     @rule(data=st.data())
     def reinspect(self, data) -> None:
-        """A reinspection re-checking each open deficiency, each found corrected or not."""
+        """A reinspection re-checking each open deficiency, each found corrected or not (the
+        notice served first when it is not, mostly: the chain's step before)."""
         nod = data.draw(st.sampled_from([n for n in self.m.nods if n.open]))
+        self._served_first(data, nod)
         day = data.draw(after(max(nod.due.values())))
         found = {item: data.draw(st.booleans()) for item in sorted(nod.open)}
+        # the notice's date as the report states it: not stated, as issued, or another day
+        self._reinspect(nod, day, found, data.draw(st.sampled_from([None, 0, 0, -1, 1])))
+        seen = nod.rechecks and nod.rechecks[-1][0] == day and any(found.values())
+        if seen and nod.open and data.draw(st.integers(0, 1)) == 0:  # mostly: the chain's next
+            self._escalate(data, nod, data.draw(st.sampled_from(VIOLATIONS)))
+
+    def _served_first(self, data, nod: Nod) -> None:
+        """The chain's step before a reinspection, mostly (a draw leans to 0): a notice not
+        served is delivered by hand to the person it is addressed to, near its date, so that
+        a short run reaches the reinspections, approvals and escalations."""
+        if self.reg.document(nod.number).served_on is not None or data.draw(st.integers(0, 3)) == 3:
+            return
+        on = min(today(), nod.observed + timedelta(days=data.draw(st.integers(0, 3))))
+        done = self.reg.record_service(
+            nod.number, service_of("personal-delivery", on), formats=HTML
+        )
+        self.sworn_as_recorded(
+            nod.number, done, "personal-delivery", on, DEVELOPER_NAMES[0]["name"]
+        )
+
+    def _seen_open_first(self, data, nod: Nod) -> None:
+        """The chain's steps before an escalation, mostly: when the open deficiencies' dates
+        have passed and no reinspection since saw them, the notice served and reinspected a
+        few days after the last date (by today), each found still open."""
+        last = max(nod.due[i] for i in nod.open)
+        if last >= today() or any(d >= last for d, _, _ in nod.rechecks):
+            return
+        if data.draw(st.integers(0, 3)) == 3:
+            return
+        self._served_first(data, nod)
+        day = min(today(), last + timedelta(days=data.draw(st.integers(1, 5))))
+        self._reinspect(nod, day, dict.fromkeys(sorted(nod.open), True), None)
+
+    def _reinspect(self, nod: Nod, day: date, found: dict[int, bool], stated: int | None):
+        """The reinspection of ``nod`` on ``day`` finding each deficiency of ``found`` still
+        open (True) or corrected, the notice's date stated ``stated`` days off (None: not
+        stated); it must be refused exactly when the law says (21)."""
         findings = [
             {"practice": f"Silt fence, section {item}", "corrects": item}
             | (
@@ -671,8 +728,6 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             )
             for item, still in found.items()
         ]
-        # the notice's date as the report states it: not stated, as issued, or another day
-        stated = data.draw(st.sampled_from([None, 0, 0, -1, 1]))
         reinspects = {"notice": nod.number}
         if stated is not None:
             reinspects["issued"] = (nod.observed + timedelta(days=stated)).isoformat()
@@ -721,8 +776,17 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
     @precondition(lambda self: any(n.open for n in self.m.nods))
     @rule(data=st.data(), kind=st.sampled_from(VIOLATIONS))
     def escalate(self, data, kind: str) -> None:
-        """Escalation of the open deficiencies past their dates (LAW.md § 11)."""
+        """Escalation of the open deficiencies past their dates (LAW.md § 11): by the
+        command (escalate), or from the desk's draft with its date typed (22)."""
         nod = data.draw(st.sampled_from([n for n in self.m.nods if n.open]))
+        self._seen_open_first(data, nod)
+        self._escalate(data, nod, kind)
+
+    def _escalate(self, data, nod: Nod, kind: str) -> None:
+        self.m.escalations += 1
+        if self.m.escalations % 2 == 0:  # every other one from the desk's draft, date typed
+            self._escalate_drafted(data, nod, kind)
+            return
         day = data.draw(after(max([*nod.due.values(), *(d for d, _, _ in nod.rechecks)])))
         past = [i for i in sorted(nod.open) if nod.due[i] < day]
         expected: dict[int, tuple[date, str] | None] = {}
@@ -759,13 +823,10 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
         self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
 
-    @precondition(lambda self: any(n.open for n in self.m.nods))
-    @rule(data=st.data(), kind=st.sampled_from(VIOLATIONS))
-    def escalate_drafted(self, data, kind: str) -> None:
+    def _escalate_drafted(self, data, nod: Nod, kind: str) -> None:
         """22. The desk's draft of an escalation (filled by the register, dated today) issued
         with its date typed: refused before the notice's service, or before the latest
         reinspection it names as having seen a deficiency open (LAW.md § 11)."""
-        nod = data.draw(st.sampled_from([n for n in self.m.nods if n.open]))
         try:
             draft = STARTED[(NOTICE, kind)](self.reg, nod.number)
         except DocgenError:
