@@ -782,6 +782,15 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         self._seen_open_first(data, nod)
         self._escalate(data, nod, kind)
 
+    def _escalated(self, done: Any, day: date) -> None:
+        """An escalation issued: one more order or notice at the site, unless the same case
+        was issued before (a case is issued once: the register gives back the first, which
+        the model knows already; found by `make soak`)."""
+        if any(d.number == done.number for d in self.m.docs):
+            return
+        persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
+        self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
+
     def _escalate(self, data, nod: Nod, kind: str) -> None:
         self.m.escalations += 1
         if self.m.escalations % 2 == 0:  # every other one from the desk's draft, date typed
@@ -820,8 +829,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             # 12. continued through what the reinspections saw
             through = seen.isoformat() if seen > nod.observed else None
             assert v.get("continued_through") == through, (done.number, v, seen)
-        persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
-        self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
+        self._escalated(done, day)
 
     def _escalate_drafted(self, data, nod: Nod, kind: str) -> None:
         """22. The desk's draft of an escalation (filled by the register, dated today) issued
@@ -849,8 +857,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         )
         if done is None:
             return
-        persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
-        self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
+        self._escalated(done, day)
 
     # -- after the notice: appeals and extensions (§ 228-79C(1)(f); LAW.md §§ 11, 14) ----
     def notices(self) -> list[Doc]:
