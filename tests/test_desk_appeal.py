@@ -6,6 +6,7 @@ labels."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -151,3 +152,47 @@ def test_a_later_date_is_granted_from_the_notices_page_and_an_earlier_one_refuse
     page = officer.get(done.headers["location"]).text
     assert "Later date granted and its letter issued." in page
     assert "due December 4, 2026" in page
+
+
+def test_a_modified_decision_sets_a_remedy_date_from_the_form(desk):
+    """The decision's form asks each remedial measure's new date ("Remedial measure 1, now
+    due"): one before the decision is refused in the form's words with the provision; a
+    decided one is printed in the decision and the desk's Due page shows it, never the
+    notice's date."""
+    clerk = desk.signed_in("ann")
+    number = served(desk)  # its remedial measure 1 is due November 17, 2026
+    page = clerk.get(f"/documents/{number}").text
+    clerk.post(
+        f"/documents/{number}/appeal/received",
+        data={"received": "2026-11-20", "received_by": "Marion T. Ashby",
+              "csrf_token": csrf_of(page)},
+    )  # fmt: skip
+    page = clerk.get(f"/documents/{number}").text
+    clerk.post(
+        f"/documents/{number}/appeal/hearing",
+        data={"hearing": "2026-12-01", "time": "7:00 p.m.", "date": "2026-11-23",
+              "csrf_token": csrf_of(page)},
+    )  # fmt: skip
+    page = clerk.get(f"/documents/{number}").text
+    assert '<label for="ad-remedy_1">Remedial measure 1, now due' in page
+    form = {
+        "outcome": "modified", "reason": "Only part was shown.", "date": "2026-12-02",
+        "modification": "The remedy is due later.", "signed_by": "Peter J. Lindqvist",
+        "title": "Chair", "csrf_token": csrf_of(page),
+    }  # fmt: skip
+    where = f"/documents/{number}/appeal/decision"
+    early = clerk.post(where, data={**form, "remedy_1": "2026-11-30"})
+    assert early.status_code == 400
+    assert "Remedial measure 1, now due: 2026-11-30: before the decision (December 2" in early.text
+    assert "(§ 228-79C(1)(f))" in early.text and "--remedy" not in early.text
+    done = clerk.post(where, data={**form, "remedy_1": "2026-12-18"})
+    assert done.status_code == 303
+    page = clerk.get(f"/documents/{number}").text
+    decided = r'Decided December 2, 2026: <strong>modified</strong> \(<a href="/documents/([^"]+)"'
+    (decision,) = re.findall(decided, page)
+    text = " ".join(pdf_text(clerk.get(f"/documents/{decision}/file.pdf").content).split())
+    assert "was due November 17, 2026; now due December 18, 2026." in text
+    due = clerk.get("/due?whose=all").text
+    remedy = rf"<strong>([^<]+)</strong>: Remedy\. <a href=\"/documents/{number}\">"
+    shown = re.findall(remedy, due)
+    assert shown == ["December 18, 2026"]

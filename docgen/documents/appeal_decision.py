@@ -1,7 +1,8 @@
 """The written decision on an appeal (§ 228-79C(1)(f); LAW.md § 14): the determination of
 violation affirmed, modified or reversed, with reasons, decided on or after the hearing's
-day. A reversed notice is no conviction and counts for no penalty (LAW.md § 4): the
-register's offense history leaves it out. ``docgen appeal decide`` issues it."""
+day; a modified decision may set a remedial measure's date, each printed with its date
+before and after. A reversed notice is no conviction and counts for no penalty (LAW.md
+§ 4): the register's offense history leaves it out. ``docgen appeal decide`` issues it."""
 
 from __future__ import annotations
 
@@ -41,6 +42,16 @@ class HeardOn(Model):
     date: IsoDate = cited(H, "the day the appeal was heard")
 
 
+class DecidedRemedy(Model):
+    """A remedial measure of the notice whose date the decision sets (a modified one): the
+    register reads it wherever it reads the dates as extended (LAW.md §§ 11, 14)."""
+
+    number: Annotated[int, Field(ge=1)] = cited(H, "the remedial measure's number in the notice")
+    measure: Text = cited(H, "the remedial measure, as the notice states it")
+    was: IsoDate = cited(H, "its date before the decision (as extended, if it was)")
+    now: IsoDate = cited(H, "its date as decided: on or after the decision")
+
+
 class DecisionCase(Model):
     jurisdiction: Jurisdiction
     number: Line = cited(F, "the decision's number")
@@ -52,6 +63,9 @@ class DecisionCase(Model):
         H, "the determination of violation affirmed, modified or reversed"
     )
     modification: Text | None = cited(H, "how the determination is modified", default=None)
+    remedies: list[DecidedRemedy] = cited(
+        H, "the remedial measures whose dates the decision sets", default_factory=list
+    )
     reasons: Annotated[list[Text], Field(min_length=1)] = cited(H, "the reasons for the decision")
     recipient: Party = cited(F, "the person who filed the appeal")
     copies_to: list[Party] = cited(F, "the others the notice named", default_factory=list)
@@ -78,6 +92,27 @@ def check(case: DecisionCase, pack: Pack, options: Options) -> list[Problem]:
         problems.append(
             Problem("modification", f"given, but the determination is {case.outcome}", H)
         )
+    for i, r in enumerate(case.remedies):
+        if case.outcome != "modified":
+            problems.append(
+                Problem(
+                    f"remedies[{i}]",
+                    f"remedial measure {r.number}: a new date given, but the determination is "
+                    f"{case.outcome}",
+                    H,
+                )
+            )
+        elif r.now < case.issued:
+            problems.append(
+                Problem(
+                    f"remedies[{i}].now",
+                    f"remedial measure {r.number}: {long_date(r.now)} is before the decision "
+                    f"({long_date(case.issued)}); a measure is due on or after it",
+                    H,
+                )
+            )
+    if len({r.number for r in case.remedies}) < len(case.remedies):
+        problems.append(Problem("remedies", "a remedial measure is given twice", H))
     return problems
 
 

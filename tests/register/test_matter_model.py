@@ -76,9 +76,11 @@ correction of a notice after one. Invariants:
     acknowledgment and the register say the same.
 15. A reversed notice never counts as a prior conviction (§ 4): the model's own tier
     (invariant 8) leaves its line out, and a conviction on it is refused.
-16. An extension never shortens a date: an earlier or equal one is refused; the calendar
-    shows each open corrective action and each notice's remedy on the date as extended;
-    and a correction of a notice never goes back to a date before the one granted.
+16. An extension never shortens a date: an earlier or equal one is refused; a modified
+    decision on appeal may set a remedial measure's date (on or after the decision; for a
+    measure the notice has), the latest act by its date winning; the calendar shows each
+    open corrective action and each notice's remedy on the date as extended or decided;
+    and a correction of a notice never goes back to a date before the one in force.
 
 The steps after the notice (§ 14: occupancy withheld and released, restoration required,
 its cost stated, the lien recorded, paid and released) are rules of their own, with
@@ -215,7 +217,24 @@ class Doc:
     received: date | None = None  # the day it was received
     hearing: date | None = None  # the hearing set
     decided: str | None = None  # affirmed, modified, reversed
-    remedy: date | None = None  # a notice's remedial measure 1: its date, as extended
+    remedy: date | None = None  # a notice's remedial measure 1: its date in force (16)
+    # 16. the acts setting remedial measure 1's date, in the order recorded: (the act's
+    # date, a decision on appeal?, the date it sets); ``written``: the notice's own date
+    acts: list[tuple[date, bool, date]] = field(default_factory=list)
+    written: date | None = None
+
+    def __post_init__(self) -> None:
+        self.written = self.remedy
+
+    def act(self, on: date, decides: bool, day: date) -> None:
+        """16. A letter granting a later date or a decision on appeal setting the date: the
+        date in force is the latest act's by its date (of one day, the last recorded); a
+        decision sets its date, earlier or later; a letter never takes a date back."""
+        self.acts.append((on, decides, day))
+        remedy = self.written
+        for _, decision, set_to in sorted(self.acts, key=lambda a: a[0]):  # stable: recorded
+            remedy = set_to if decision or remedy is None else max(remedy, set_to)
+        self.remedy = remedy
 
 
 @dataclass
@@ -949,12 +968,27 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         heard = [d for d in self.notices() if d.hearing and not d.decided]
         self._decide(data, data.draw(st.sampled_from(heard)))
 
-    def _decide(self, data, doc: Doc) -> None:
+    @precondition(lambda self: any(d.hearing and not d.decided for d in self.notices()))
+    @rule(data=st.data())
+    def appeal_modified(self, data) -> None:
+        """16. A modified decision, mostly setting remedial measure 1's date (a draw leans
+        to the first outcome: without this rule a run seldom reaches one)."""
+        heard = [d for d in self.notices() if d.hearing and not d.decided]
+        self._decide(data, data.draw(st.sampled_from(heard)), "modified")
+
+    def _decide(self, data, doc: Doc, outcome: str | None = None) -> None:
         """The decision, on a day drawn around the hearing's."""
         assert doc.hearing is not None
-        outcome = data.draw(st.sampled_from(("reversed", "modified", "affirmed")))
+        outcome = outcome or data.draw(st.sampled_from(("reversed", "modified", "affirmed")))
         day = data.draw(between(doc.hearing, TODAY))
         change = "The remedy is due a week later." if outcome == "modified" else None
+        # 16. a modified decision may set a remedial measure's date (the notice has one):
+        # refused for another outcome, a measure it lacks, a date before the decision
+        remedies: dict[int, date] = {}
+        if doc.remedy is not None and data.draw(st.integers(0, 3)) >= (outcome != "modified") * 3:
+            measure = data.draw(st.sampled_from((1, 1, 1, 2)))
+            remedies[measure] = day + timedelta(days=data.draw(st.integers(-2, 12)))
+        wrong = any(n != 1 or d < day for n, d in remedies.items())
         done = self.refused(
             lambda: self.reg.decide_appeal(
                 doc.number,
@@ -964,14 +998,20 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
                 signed_by="P. Lindqvist",
                 title="Chair",
                 modification=change,
+                remedies=remedies,
                 formats=HTML,
             ),
-            day > today() or day < doc.hearing,
-            f"a decision on {doc.number} on {day}, heard {doc.hearing}",
+            day > today()
+            or day < doc.hearing
+            or (bool(remedies) and outcome != "modified")
+            or wrong,
+            f"a decision on {doc.number} on {day}, heard {doc.hearing}, {outcome}, {remedies}",
         )
         if done is None:
             return
         doc.decided = outcome
+        if 1 in remedies:
+            doc.act(day, True, remedies[1])
         if outcome == "reversed":
             self.m.lines[doc.line].reversed = True  # 15: no prior from here on
 
@@ -1012,7 +1052,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             f"{doc.number}, remedial measure 1: {doc.remedy} extended to {until}",
         )
         if done is not None:
-            doc.remedy = until
+            doc.act(today(), False, until)  # the letter is dated today
 
     # -- invariants --------------------------------------------------------------------
     @invariant()

@@ -168,3 +168,122 @@ def test_macedon_has_no_appeal(reg):
 
     with pytest.raises(UnsupportedKind, match="cannot issue an acknowledgment of a notice of "):
         load_pack("macedon").require(get_kind("appeal-acknowledgment"))
+
+
+def two_remedies(reg) -> str:
+    """A notice issued November 10, 2026 and served the next day: remedial measure 1 due
+    November 17, measure 2 (the stockpile) due November 24."""
+    case = notice(issued="2026-11-10")
+    case["remedies"].append(
+        {"measure": "Seed and mulch the topsoil stockpile", "due": "2026-11-24"}
+    )
+    issued = reg.issue("notice-of-violation", case, formats=("html",)).number
+    reg.record_service(issued, service_of("personal-delivery", date(2026, 11, 11)), formats=HTML)
+    reg.record_appeal(issued, date(2026, 11, 20), received_by=CLERK, formats=HTML)
+    reg.schedule_hearing(
+        issued, date(2026, 12, 1), "7:00 p.m.", on=date(2026, 11, 23), formats=HTML
+    )
+    return issued
+
+
+HTML = ("html",)
+DECIDED = {"signed_by": "Peter J. Lindqvist", "title": "Chair, Zoning Board of Appeals"}
+
+
+def remedy_days(reg, number: str) -> list[date]:
+    return [i.day for i in calendar(reg) if i.number == number and i.category == "remedy"]
+
+
+def test_a_modified_decision_sets_a_remedy_date_and_the_register_reads_it(reg):
+    """The decision that modifies a notice by setting its remedial measures' dates states
+    them as data, prints each with its date before and after, and the register reads them
+    wherever it reads the dates as extended: the calendar and its feed, the clerk's list
+    of remedies overdue, a later extension and a correction (the latest act by its date
+    wins). Before, the date was free text only: the calendar kept the old date."""
+    number = two_remedies(reg)
+    letter = reg.extend(
+        number, 1, date(2026, 11, 30), granted_by="Dana R. Whitcomb", reason="Rain",
+        on=date(2026, 11, 16), formats=HTML,
+    ).number  # fmt: skip
+    assert remedy_days(reg, number) == [date(2026, 11, 24)]
+    modified = {"modification": "The remedies are due later.", **DECIDED}
+    with pytest.raises(RegisterError) as refused:
+        reg.decide_appeal(
+            number, "modified", ["Only part was shown."], on=date(2026, 12, 2),
+            remedies={2: date(2026, 12, 1), 3: date(2026, 12, 18)}, **modified,
+        )  # fmt: skip
+    said = str(refused.value)
+    assert "--remedy 2=2026-12-01: before the decision (December 2, 2026)" in said
+    assert "sets its date (§ 228-79C(1)(f))" in said
+    assert f"--remedy 3=2026-12-18: Notice of Violation No. {number} has no remedial" in said
+    with pytest.raises(RegisterError, match=r"--remedy 1=2026-12-18: given, but .* affirmed"):
+        reg.decide_appeal(
+            number, "affirmed", ["Seen."], on=date(2026, 12, 2),
+            remedies={1: date(2026, 12, 18)}, **DECIDED,
+        )  # fmt: skip
+    decision = reg.decide_appeal(
+        number, "modified", ["Only part was shown."], on=date(2026, 12, 2),
+        remedies={1: date(2026, 12, 10), 2: date(2026, 12, 18)}, formats=("pdf", "docx"),
+        **modified,
+    )  # fmt: skip
+    for text in (flat(pdf_text(decision.files["pdf"])), flat(docx_text(decision.files["docx"]))):
+        assert "Remedial measure 1 (Stabilize all disturbed soil, work area" in text
+        assert "was due November 30, 2026; now due December 10, 2026." in text
+        assert "Remedial measure 2 (Seed and mulch the topsoil stockpile): was due " in text
+        assert "November 24, 2026; now due December 18, 2026." in text
+    # The calendar, its feed and the overdue list read the decided dates, never the old.
+    assert remedy_days(reg, number) == [date(2026, 12, 10)]
+    feed = Calendar.from_ical(ics(calendar(reg), "Clerk", "America/New_York", date.today()))
+    remedies = [
+        e.decoded("dtstart")
+        for e in feed.walk("VEVENT")
+        if number in str(e["summary"]) and "remedial measures" in str(e["summary"])
+    ]
+    assert remedies == [date(2026, 12, 10)]
+    overdue = lambda today: [d.number for d in reg.documents("remedies-overdue", today=today)]  # noqa: E731
+    assert number not in overdue(date(2026, 12, 5))  # due November 30 as extended, before
+    assert number in overdue(date(2026, 12, 11))
+    # A later date granted after the decision still extends it; never to an earlier one.
+    with pytest.raises(RegisterError, match=r"not later than the date now in force"):
+        reg.extend(number, 1, date(2026, 12, 9), granted_by="Dana R. Whitcomb", reason="x")
+    reg.extend(
+        number, 1, date(2026, 12, 21), granted_by="Dana R. Whitcomb", reason="Frozen ground",
+        on=date(2026, 12, 3), formats=HTML,
+    )  # fmt: skip
+    assert remedy_days(reg, number) == [date(2026, 12, 18)]  # measure 2, as decided
+    # A correction never goes back before the decided date.
+    stored = reg.document(number).case
+    case = {k: v for k, v in stored.items() if k not in ("number", "prior_offenses")}
+    case["remedies"][0]["due"] = "2026-12-21"
+    with pytest.raises(RegisterError) as refused:
+        reg.supersede(number, case, formats=HTML)
+    said = str(refused.value)
+    assert "remedial measure 2: 2026-11-24 is before December 18, 2026, the date decided" in said
+    assert f"on appeal in {decision.number}; a date is extended, never shortened" in said
+    assert letter not in said
+
+
+def test_the_decided_dates_are_given_on_the_command_line(reg, tmp_path):
+    number = two_remedies(reg)
+    env = {"DOCGEN_DATABASE_URL": reg.url}
+    common = (
+        "appeal", "decide", number, "--outcome", "modified", "--reason", "Only part was shown.",
+        "--modification", "The stockpile is due later.", "--date", "2026-12-02",
+        "--signed-by", "P. Lindqvist", "--title", "Chair",
+    )  # fmt: skip
+    run = docgen(*common, "--remedy", "2=2026-11-30", cwd=tmp_path, env=env)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "--remedy 2=2026-11-30: before the decision (December 2, 2026)" in run.stderr
+    run = docgen(*common, "--remedy", "2=soon", cwd=tmp_path, env=env)
+    assert run.returncode != 0 and "give the measure's number and its new date" in run.stderr
+    run = docgen(
+        *common, "--remedy", "2=2026-12-18", "-f", "pdf", "-o", f"{tmp_path}/",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert f"{number}, remedial measure 2: due 2026-12-18 (was 2026-11-24)" in run.stdout
+    (path,) = tmp_path.glob("APD-*.pdf")
+    text = flat(pdf_text(path.read_bytes()))
+    assert "Remedial measure 2 (Seed and mulch the topsoil stockpile): was due " in text
+    assert "November 24, 2026; now due December 18, 2026." in text
+    assert remedy_days(reg, number) == [date(2026, 11, 17)]  # measure 1, as the notice said

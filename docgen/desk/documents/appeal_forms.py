@@ -5,6 +5,8 @@ appeal`); the desk adds no rule of its own, and a refusal is said with the form'
 
 from __future__ import annotations
 
+import re
+
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
@@ -55,9 +57,12 @@ def _hearing(request: Request) -> str:
 
 def _decision(request: Request) -> str:
     form, number = posted(request), request.path_params["number"]
-    days, problems = record_forms.dates(form, {"date": True})
+    # "Remedial measure N, now due" (remedy_N): the date a modified decision sets
+    typed = [k for k in form if re.fullmatch(r"remedy_\d+", str(k))]
+    days, problems = record_forms.dates(form, {"date": True, **dict.fromkeys(typed, False)})
     if problems:
         raise Refused(problems)
+    remedies = {int(k.split("_")[1]): day for k in typed if (day := days[k]) is not None}
     reasons = [line for line in (text(form.get("reason")) or "").splitlines() if line.strip()]
     issued = request.app.state.register().decide_appeal(
         number,
@@ -67,6 +72,7 @@ def _decision(request: Request) -> str:
         signed_by=text(form.get("signed_by")) or "",
         title=text(form.get("title")) or "",
         modification=text(form.get("modification")),
+        remedies=remedies,
         by=request.scope["visitor"].name,
         jurisdiction=chosen(request),
     )

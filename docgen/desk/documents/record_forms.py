@@ -101,6 +101,7 @@ DECISION = {
     "outcome": "Decision",
     "reason": "Reasons",
     "modification": "How it is modified (a modified decision)",
+    "remedy": "Remedial measure {n}, now due (when the decision sets its date)",
     "date": "Date decided",
     "signed_by": "Signed by",
     "title": "Their title",
@@ -137,7 +138,12 @@ FORMS = {
 
 
 def name(form: str, field: str) -> str:
-    """A field as a message names it: its label without the hint in parentheses."""
+    """A field as a message names it: its label without the hint in parentheses (a
+    numbered field, ``remedy_2``: its label with the number, "Remedial measure 2, now
+    due")."""
+    numbered = re.fullmatch(r"([a-z_]+?)_(\d+)", field)
+    if field not in FORMS[form] and numbered and numbered[1] in FORMS[form]:
+        return FORMS[form][numbered[1]].format(n=numbered[2]).split(" (")[0]
     return FORMS[form].get(field, field.replace("_", " ")).split(" (")[0]
 
 

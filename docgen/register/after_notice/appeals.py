@@ -11,13 +11,15 @@ each issued with its document in one transaction:
 - **hearing**: the notice of the hearing (date, time, place, before the board or officer
   the pack names: the municipality's choice, the article names none);
 - **decision**: affirmed, modified or reversed, with reasons, on or after the hearing's
-  day. A reversed notice is no conviction and counts for no penalty (LAW.md § 4):
+  day; a modified decision may set a remedial measure's date ("Remedial measure 2, now
+  due"), read wherever the dates as extended are (the latest act by its date winning).
+  A reversed notice is no conviction and counts for no penalty (LAW.md § 4):
   ``history.reversed_notices`` is what the offense history and the calendar leave out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -34,6 +36,7 @@ from docgen.errors import Problem
 from docgen.law.deadlines import long_date
 from docgen.law.pack import Pack, municipal_today
 from docgen.law.packs import load_pack
+from docgen.register.matter.extended import as_extended, extended
 from docgen.register.matter.issuing import Request, issue_in, write_out
 from docgen.register.matter.lost import recording
 from docgen.register.rules.rows import document_row, in_effect
@@ -381,6 +384,7 @@ def decide_appeal(
     signed_by: str,
     title: str,
     modification: str | None = None,
+    remedies: Mapping[int, date] | None = None,
     by: str | None = None,
     formats: Iterable[str] = FORMATS,
     out: str | Path | None = None,
@@ -388,7 +392,10 @@ def decide_appeal(
     jurisdiction: str | None = None,
 ) -> Issued:
     """Record the decision on the appeal of ``number`` (affirmed, modified or reversed, with
-    ``reasons``) made on ``on``, on or after the day of the hearing set, and issue it."""
+    ``reasons``) made on ``on``, on or after the day of the hearing set, and issue it. A
+    modified decision may set a new date for remedial measures of the notice (``remedies``:
+    the measure's number -> its date, on or after the decision's): the register reads it
+    wherever it reads the dates as extended (docgen.register.matter.extended)."""
     who = actor(by)
     kind = the_kind(appeal_step="decision")
     with recording(reg, f"appeal decide {number} again", "", f"the decision on {number}") as (
@@ -415,6 +422,8 @@ def decide_appeal(
         for field, value in (("signed_by", signed_by), ("title", title)):
             if not value or not value.strip():
                 problems.append(Problem(field, "missing: who signs the decision", h))
+        decided, wrong = _decided_remedies(session, doc, outcome, on, remedies or {})
+        problems += wrong
         if not found.hearings:
             problems.append(
                 Problem(
@@ -448,6 +457,7 @@ def decide_appeal(
             "hearing": {"number": heard.number, "date": heard.case["hearing"]["date"]},
             "outcome": outcome,
             **({"modification": modification.strip()} if modification else {}),
+            **({"remedies": decided} if decided else {}),
             "reasons": reasons,
             "recipient": ack["recipient"],
             "copies_to": ack.get("copies_to") or [],
@@ -461,6 +471,48 @@ def decide_appeal(
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)
     return write_out(issued, targets, force)
+
+
+def _decided_remedies(
+    session: Session, doc: Document, outcome: str, on: date, remedies: Mapping[int, date]
+) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """Each remedial measure whose date the decision sets (its number, the measure, the
+    date in force before, as extended, and the date decided), and the problems: a date is
+    set only by a modified decision (§ 228-79C(1)(f)), for a measure the notice has, on or
+    after the day it is decided (a measure is never due before the decision setting it)."""
+    pack = load_pack(doc.jurisdiction, doc.issued)
+    f, r = pack.cite("enforcement.appeal_days"), pack.cite("enforcement.elements.remedies")
+    measures = doc.case.get("remedies") or []
+    in_force = as_extended(doc.case, extended(session, [doc.id]).get(doc.id))
+    before = in_force.get("remedies") or []
+    decided, problems = [], []
+    for n, day in sorted(remedies.items()):
+        field = f"remedy_{n}"
+        if outcome != "modified":
+            said = f"{day}: given, but the determination is {outcome}; a modified one sets it"
+            problems.append(Problem(field, said, f))
+        elif not 1 <= n <= len(measures):
+            said = (
+                f"{day}: Notice of Violation No. {doc.number} has no remedial measure {n} "
+                f"(it has {len(measures)})"
+            )
+            problems.append(Problem(field, said, r))
+        elif day < on:
+            said = (
+                f"{day}: before the decision ({long_date(on)}); a remedial measure is due on "
+                "or after the day the decision sets its date"
+            )
+            problems.append(Problem(field, said, f))
+        else:
+            decided.append(
+                {
+                    "number": n,
+                    "measure": measures[n - 1]["measure"],
+                    "was": str(before[n - 1]["due"]),
+                    "now": day.isoformat(),
+                }
+            )
+    return decided, problems
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@
     docgen appeal hearing NUMBER --hearing D --time T [--place P] [--date D]
     docgen appeal decide NUMBER --outcome affirmed|modified|reversed --reason R ... --date D
                          --signed-by NAME --title TITLE [--modification TEXT]
+                         [--remedy N=DATE ...]
     docgen extend NUMBER --item N --until D --granted-by NAME --reason R [--date D]
 
 A thin shell over docgen.register.after_notice.appeals and
@@ -108,11 +109,38 @@ def hearing(
     print_issued(issued)
 
 
+def _remedies(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> dict[int, date]:
+    """``--remedy N=DATE``, repeated: remedial measure N of the notice, now due DATE."""
+    out: dict[int, date] = {}
+    for typed in value:
+        n, _, day = typed.partition("=")
+        try:
+            measure, due = int(n), date.fromisoformat(day.strip())
+        except ValueError:
+            raise click.BadParameter(
+                f"{typed!r}: give the measure's number and its new date, e.g. 2=2026-12-18"
+            ) from None
+        if measure in out:
+            raise click.BadParameter(f"{typed!r}: remedial measure {measure} given twice")
+        out[measure] = due
+    return out
+
+
 @appeal.command("decide")
 @click.argument("number")
 @click.option("--outcome", type=click.Choice(("affirmed", "modified", "reversed")), required=True)
 @click.option("--reason", "reasons", multiple=True, required=True, help="a reason (repeat)")
 @click.option("--modification", default=None, help="how it is modified (outcome modified)")
+@click.option(
+    "--remedy",
+    "remedies",
+    multiple=True,
+    callback=_remedies,
+    metavar="N=DATE",
+    help="remedial measure N now due DATE, as decided (outcome modified; repeat)",
+)
 @click.option("--date", "on", type=ISO, required=True, help="the day it was decided")
 @click.option("--signed-by", "signed_by", required=True, help="who signs the decision")
 @click.option("--title", required=True, help="their title, e.g. Chair, Zoning Board of Appeals")
@@ -123,6 +151,7 @@ def decide(
     outcome: str,
     reasons: tuple[str, ...],
     modification: str | None,
+    remedies: dict[int, date],
     on: date,
     signed_by: str,
     title: str,
@@ -138,11 +167,14 @@ def decide(
 
     with open_register() as reg:
         issued = reg.decide_appeal(
-            number, outcome, list(reasons), modification=modification, on=on,
-            signed_by=signed_by, title=title, by=by, formats=api.formats_from(fmt),
+            number, outcome, list(reasons), modification=modification, remedies=remedies,
+            on=on, signed_by=signed_by, title=title, by=by, formats=api.formats_from(fmt),
             out=folder_or_file(out), force=force, jurisdiction=jurisdiction,
         )  # fmt: skip
+        decided = reg.document(issued.number).case.get("remedies") or []
     click.echo(f"{number}: {outcome} on appeal, {on.isoformat()}")
+    for r in decided:
+        click.echo(f"{number}, remedial measure {r['number']}: due {r['now']} (was {r['was']})")
     print_issued(issued)
 
 

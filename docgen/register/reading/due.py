@@ -319,7 +319,7 @@ def _items(session: Session, packs: PackReader) -> Iterable[Due]:
     approved = approvals(session)
     whose = _owners(session)
     appealed = appeals(session)  # § 228-79C(1)(f): the appeals recorded, by notice
-    later = extended(session)  # LAW.md § 11: the dates as extended, by notice
+    later = extended(session)  # LAW.md §§ 11, 14: the dates as extended or decided, by notice
     paid = _paid(session)  # § 228-79C(6): what is paid on each lien, in cents
     for doc in rows:
         pack = packs(doc.jurisdiction)

@@ -4,10 +4,10 @@
   stands (a mailing that came back undelivered completes no service, LAW.md § 2);
 - ``appeal-running``: notices served whose last day to appeal is today or later;
 - ``appeal-passed``: notices served whose last day to appeal is past;
-- ``remedies-overdue``: notices whose earliest remedy, as extended (LAW.md § 11), was due
-  before today while the offense is still pending (the register records no compliance,
-  so "overdue" means the schedule of § 228-79C(1)(d) has run and no disposition closed
-  the matter);
+- ``remedies-overdue``: notices whose earliest remedy, as extended or decided on appeal
+  (LAW.md §§ 11, 14), was due before today while the offense is still pending (the
+  register records no compliance, so "overdue" means the schedule of § 228-79C(1)(d) has
+  run and no disposition closed the matter);
 - ``stop-work-in-effect``: stop-work orders served (an order takes effect on service or
   posting, § 228-79C(2)) and not lifted (`docgen lift`);
 - ``served``: documents with service recorded;
@@ -26,7 +26,7 @@ from sqlalchemy import ColumnElement, Select, case, exists, func, select
 from sqlalchemy.orm import Session, aliased
 
 from docgen.documents import kinds_with
-from docgen.register.matter.extended import as_extended, extended
+from docgen.register.matter.extended import Dates, as_extended, extended
 from docgen.register.storage.db import RegisterError
 from docgen.register.storage.models import RETURNED, Document, MailOutcome, Offense, ServiceEvent
 
@@ -81,10 +81,10 @@ def kept_deadline_column() -> ColumnElement[date | None]:
     return case((landowner, latest), else_=None)
 
 
-def overdue_as_extended(session: Session, today: date) -> list[int]:
-    """The notices a later date was granted on whose earliest remedy, as extended, was due
-    before ``today`` (extensions are few: their notices are read here, not in SQL)."""
-    later = extended(session)
+def overdue_as_extended(session: Session, today: date, later: dict[int, Dates]) -> list[int]:
+    """The notices with a date extended or decided on appeal (``later``: the dates in
+    force, by notice) whose earliest remedy, as in force, was due before ``today`` (such
+    acts are few: their notices are read here, not in SQL)."""
     notices = select(Document.id, Document.case).where(
         Document.id.in_(list(later)), Document.kind.in_(kinds_with(appealable=True))
     )
@@ -131,9 +131,11 @@ def apply(
         pending = exists().where(
             Offense.document_id == Document.id, Offense.disposition == "pending"
         )
-        letters = select(Document.about_id).where(Document.kind.in_(kinds_with(extends=True)))
-        as_issued = (Document.remedies_due < today) & Document.id.not_in(letters.scalar_subquery())
-        later = Document.id.in_(overdue_as_extended(session, today))
+        # LAW.md §§ 11, 14: a notice whose dates a letter extended or a decision on appeal
+        # set is read at the dates in force, never the date it was issued with
+        dates = extended(session)
+        as_issued = (Document.remedies_due < today) & Document.id.not_in(list(dates))
+        later = Document.id.in_(overdue_as_extended(session, today, dates))
         return query.where(current, notice, as_issued | later, pending)
     if name == "stop-work-in-effect":
         return query.where(current, Document.kind.in_(kinds_with(liftable=True)), served, ~lifted)

@@ -51,7 +51,12 @@ class RegisterError(DocgenError):
 
 
 def option(field: str) -> str:
-    """The command line's name of a request's field: ``received_by`` -> ``--received-by``."""
+    """The command line's name of a request's field: ``received_by`` -> ``--received-by``;
+    a numbered one, given as ``N=VALUE`` to a repeatable option: ``remedy_2`` ->
+    ``--remedy 2=`` (its value follows it)."""
+    numbered = re.fullmatch(r"([a-z_]+?)_(\d+)", field)
+    if numbered:
+        return f"--{numbered[1].replace('_', '-')} {numbered[2]}="
     return "--" + field.replace("_", "-")
 
 
@@ -73,7 +78,8 @@ class Refused(RegisterError):
         out = []
         for p in self.problems:
             text = re.sub(r"\{([a-z_]+)\}", lambda m: name(m.group(1)), without_notes(p.message))
-            text = f"{name(p.field)}{after}{text}" if p.field else text
+            label = name(p.field) if p.field else ""
+            text = f"{label}{'' if label.endswith('=') else after}{text}" if p.field else text
             provision = cited(p.provision)  # the law's provision, never the design notes
             out.append(f"{text} ({provision})" if provision else text)
         return out
