@@ -58,9 +58,10 @@ def _acts(session: Session, ids: Iterable[int] | None) -> list[Act]:
             item = case["item"]
             key, day = (item["of"], int(item["index"])), date.fromisoformat(item["now"])
             acts.append(Act(about, number, on, order, key, day, False))
-        for r in case.get("remedies") or [] if kind == decision else []:
-            day = date.fromisoformat(r["now"])
-            acts.append(Act(about, number, on, order, ("remedy", int(r["number"])), day, True))
+        else:  # a decision: the remedial measures whose dates it set, if any
+            for r in case.get("remedies") or []:
+                key, day = ("remedy", int(r["number"])), date.fromisoformat(r["now"])
+                acts.append(Act(about, number, on, order, key, day, True))
     return sorted(acts, key=lambda a: (a.on, a.order))
 
 
@@ -104,9 +105,9 @@ def as_extended(case: dict[str, Any], dates: Dates | None) -> dict[str, Any]:
 def refuse_shortened(session: Session, old: Document, case: dict[str, Any]) -> None:
     """A correction of ``old`` never states a date earlier than the one in force on ``old``
     (granted by a letter, or decided on appeal): a RegisterError naming each such date and
-    the letter or decision that set it. (Compliance dates
-    are extended, never shortened: a correction that went back to the date first written
-    would take away, unsaid, the later date the person was told in writing.)"""
+    the letter or decision that set it. (Compliance dates are extended, never shortened: a
+    correction that went back to the date first written would take away, unsaid, the date
+    the person was told in writing.)"""
     granted = _in_force(_acts(session, [old.id])).get(old.id, {})
     if not granted:
         return
