@@ -118,9 +118,12 @@ def test_the_placard_has_a_posting_date_and_the_officers_signature_line(placard)
 
 
 def test_the_placard_fills_the_page_in_type_read_from_a_distance(placard):
-    """One page; the order itself in 18 points or more; the last line near the bottom."""
+    """The order on its first sheet, in 18 points or more, its last line near the bottom;
+    a second sheet for the language-access block, which at the placard's 14 pt (LAW.md
+    § 3: every line of the posted copy) does not fit beside the order."""
     page = PdfReader(io.BytesIO(placard[0])).pages
-    assert len(page) == 1
+    assert len(page) == 2
+    assert "AVISO LEGAL IMPORTANTE" in page[1].extract_text()
     runs: list[tuple[float, float, str]] = []
 
     def visit(text, cm, tm, font, size):

@@ -222,7 +222,7 @@ def broken_cases() -> list[Broken]:
             "kind not in the jurisdiction",
             BASE_KIND,
             _replace("jurisdiction: homer", "jurisdiction: macedon"),
-            "Town of Macedon cannot issue a penalty-statement",
+            "Town of Macedon cannot issue a penalty statement",
         ),
         Broken("unknown kind", "no-such-kind", _base_text().encode(), "unknown document kind"),
     ]

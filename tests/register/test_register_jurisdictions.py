@@ -104,11 +104,11 @@ def test_service_lifting_and_dispositions_take_the_jurisdiction(shared, tmp_path
     served = docgen(
         "record-service", number, *commands["record-service"], "--jurisdiction", "homer"
     )
-    assert f"{number} is a contractor-certification: not a document served on persons" in (
+    assert f"{number} is a contractor certification: not a document served on persons" in (
         served.stderr
     )
     lift = docgen("lift", number, *commands["lift"], "--jurisdiction", "homer")
-    assert f"{number} is a contractor-certification; only a stop-work order" in lift.stderr
+    assert f"{number} is a contractor certification; only a stop-work order" in lift.stderr
     decided = docgen(
         "record-disposition", number, *commands["record-disposition"], "--jurisdiction", "homer"
     )

@@ -76,7 +76,7 @@ def test_an_order_rests_on_a_served_order_and_is_served_and_released_once(reg):
 def test_a_superseded_or_wrong_document_is_refused_and_the_commands_say_so(reg, tmp_path):
     swo = served_order(reg)
     lifted = reg.lift(swo.number, swo.issued, formats=("html",))
-    with pytest.raises(RegisterError, match="it rests on a notice of violation or stop-work"):
+    with pytest.raises(RegisterError, match="rests on a notice of violation or a stop-work order"):
         reg.withhold_occupancy(lifted.number, PREMISES, swo.issued)
     env = {"DOCGEN_DATABASE_URL": reg.url}
     run = docgen(

@@ -332,7 +332,7 @@ def register(request: Request) -> Register:
 
 
 # The query parameter naming a document's municipality in its address: a register may hold
-# two municipalities, and each numbers its own series (Homer's and Macedon's letters alike).
+# two municipalities, and each numbers its own series (two may number their letters alike).
 JURISDICTION = "jurisdiction"
 
 

@@ -56,7 +56,7 @@ def holders(session: Session, number: str) -> list[Document]:
 
 def shared(session: Session) -> frozenset[str]:
     """The numbers more than one municipality of this register holds (each municipality
-    numbers its own series: Homer's and Macedon's letters may be numbered alike). A register
+    numbers its own series: two municipalities' letters may be numbered alike). A register
     of one municipality (the usual) shares none, and is told so from the index of each
     municipality's numbers without reading every number (66 ms for 100,000 documents)."""
     held = select(Document.id).where(Document.jurisdiction.in_(pack_names()))
