@@ -110,6 +110,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the written acknowledgment that a notice of appeal was received, on time or late",
+    made_by_register=(
+        "from the served notice the register holds, as the appeal is received: "
+        "`docgen appeal record NUMBER`, or "
+        "Record an appeal on the notice's page"
+    ),
     needs=("enforcement", "appeals"),
     appeal_step="received",
     issued_upon=(("notice-of-violation",),),

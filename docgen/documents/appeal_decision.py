@@ -129,6 +129,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the written decision: the determination affirmed, modified or reversed, with reasons",
+    made_by_register=(
+        "from the appeal and its hearing the register holds: "
+        "`docgen appeal decide NUMBER`, or "
+        "the decision's form on the notice's page"
+    ),
     needs=("enforcement", "appeals"),
     appeal_step="decision",
     issued_upon=(("appeal-hearing",),),

@@ -59,6 +59,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the notice of the date, time and place of an appeal's hearing, and before whom",
+    made_by_register=(
+        "from the appeal the register holds: "
+        "`docgen appeal hearing NUMBER`, or "
+        "the hearing's form on the notice's page"
+    ),
     needs=("enforcement", "appeals"),
     appeal_step="hearing",
     issued_upon=(("appeal-acknowledgment",),),

@@ -95,6 +95,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the letter granting a later date for a corrective action or a remedial measure",
+    made_by_register=(
+        "from the notice it extends, as the officer grants the later date: "
+        "`docgen extend NUMBER`, or "
+        "Grant a later date on the notice's page"
+    ),
     needs=("enforcement", "inspection", "extensions"),
     extends=True,
     issued_upon=(("notice-of-deficiency", "notice-of-violation"),),

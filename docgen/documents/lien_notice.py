@@ -122,6 +122,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "agreements/agreement.css"),
     summary="the cost of the corrective action, a lien upon the property until paid (recorded)",
+    made_by_register=(
+        "from the statement of the cost the register holds: "
+        "`docgen record-lien NUMBER`, or "
+        "the lien's form on the statement's page"
+    ),
     needs=("enforcement", "recording"),
     step="liens",
     issued_upon=(("restoration-cost",),),

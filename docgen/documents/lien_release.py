@@ -85,6 +85,9 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "agreements/agreement.css"),
     summary="the release of the lien, the cost paid in full (recorded)",
+    made_by_register=(
+        "from the lien paid in full: `docgen release-lien NUMBER`, or Release on the lien's page"
+    ),
     needs=("enforcement", "recording"),
     step="releases-lien",
     issued_upon=(("lien-notice",),),

@@ -102,6 +102,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="prevent the occupancy of the building or land until released in writing",
+    made_by_register=(
+        "from the notice of violation or stop-work order in effect it rests on: "
+        "`docgen withhold-occupancy NUMBER`, or "
+        "Prevent occupancy on its page"
+    ),
     needs=("enforcement",),
     served=True,
     renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)

@@ -82,6 +82,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the written release of an order preventing occupancy",
+    made_by_register=(
+        "from the order preventing occupancy it releases: "
+        "`docgen release-occupancy NUMBER`, or "
+        "Release this order on its page"
+    ),
     needs=("enforcement",),
     copies=True,
     step="releases-hold",

@@ -130,6 +130,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="the cost of the corrective action taken on land not restored: each item, the total",
+    made_by_register=(
+        "from the notice requiring restoration and the inspection that found it not done: "
+        "`docgen state-restoration-cost NUMBER`, or "
+        "the cost's form on the notice's page"
+    ),
     needs=("enforcement",),
     copies=True,
     step="states-cost",

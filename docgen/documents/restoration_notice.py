@@ -94,6 +94,11 @@ KIND = Kind(
     check=check,
     stylesheets=("base/print.css", "notices/enforcement.css"),
     summary="require the violator to restore land to its undisturbed condition by a date",
+    made_by_register=(
+        "from the notice of violation or stop-work order it rests on: "
+        "`docgen require-restoration NUMBER`, or "
+        "Require restoration on its page"
+    ),
     needs=("enforcement",),
     served=True,
     renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)

@@ -218,6 +218,39 @@ def test_two_records_with_the_same_name_and_address_are_listed_not_picked(reg):
     assert len(err.value.candidates) == 2
 
 
+# The steps after a notice (LAW.md §§ 11, 14), each made by the register's step from the
+# documents it rests on, and the command that makes it.
+STEPS = {
+    "extension-letter": "docgen extend",
+    "appeal-acknowledgment": "docgen appeal record",
+    "appeal-hearing": "docgen appeal hearing",
+    "appeal-decision": "docgen appeal decide",
+    "occupancy-order": "docgen withhold-occupancy",
+    "occupancy-release": "docgen release-occupancy",
+    "restoration-notice": "docgen require-restoration",
+    "restoration-cost": "docgen state-restoration-cost",
+    "lien-notice": "docgen record-lien",
+    "lien-release": "docgen release-lien",
+}
+
+
+def test_a_step_after_the_notice_is_never_issued_from_a_typed_case(reg):
+    """An acknowledgment typed "on time" of a late appeal, a lien dated before any cost was
+    stated, a later date no officer granted: none is issued from a case file, only by the
+    register's step from what it holds (each refusal names that step)."""
+    from docgen import api
+    from docgen.demo import sample_cases
+
+    for kind, path in sample_cases():
+        if kind in STEPS:
+            data, _ = api.load(path)
+            data.pop("number", None)
+            with pytest.raises(RegisterError, match="is not issued from a typed case") as refused:
+                reg.issue(kind, data, formats=HTML)
+            assert STEPS[kind] in str(refused.value), (kind, refused.value)
+    assert reg.documents() == []
+
+
 def test_every_kind_with_a_party_can_be_issued(reg, tmp_path):
     from docgen import api
     from docgen.demo import sample_cases
@@ -228,7 +261,9 @@ def test_every_kind_with_a_party_can_be_issued(reg, tmp_path):
     # (docgen mailing-list), not issued from a case; nor are the kinds the register makes
     # from what it holds (the SWPPP's letters, a statement of fees, the year's figures).
     made = {k for k, _ in sample_cases() if get_kind(k).made_by_register}
-    assert made == {"swppp-approval", "swppp-return", "fee-statement", "municipal-year"}
+    assert made == {"swppp-approval", "swppp-return", "fee-statement", "municipal-year"} | set(
+        STEPS
+    )
     samples = [(k, p) for k, p in sample_cases() if k != "mailing-list" and k not in made]
     for kind, path in samples:
         data, _ = api.load(path)

@@ -270,6 +270,7 @@ def record_appeal(
         request = Request(
             kind, case, f"appeal of {number}", doc.respondent_id, tuple(formats), out, who,
             force=force, about=doc.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)
@@ -368,6 +369,7 @@ def schedule_hearing(
         request = Request(
             kind, case, f"hearing of the appeal of {number}", doc.respondent_id, tuple(formats),
             out, who, force=force, about=doc.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)
@@ -467,6 +469,7 @@ def decide_appeal(
         request = Request(
             kind, case, f"decision on the appeal of {number}", doc.respondent_id,
             tuple(formats), out, who, force=force, about=doc.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)

@@ -114,6 +114,7 @@ def record_lien(
         request = Request(
             kind, case, f"lien for {number}", statement.respondent_id, tuple(formats), out, who,
             force=force, about=statement.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)
@@ -235,6 +236,7 @@ def release_lien(
         request = Request(
             kind, case, f"{lien.number} released", lien.respondent_id, tuple(formats), out, who,
             force=force, about=lien.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)

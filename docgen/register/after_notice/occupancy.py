@@ -104,6 +104,7 @@ def withhold(
         request = Request(
             kind, case, f"occupancy prevented on {number}", doc.respondent_id, tuple(formats),
             out, who, force=force, about=doc.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)
@@ -155,6 +156,7 @@ def release(
         request = Request(
             kind, case, f"{order.number} released", order.respondent_id, tuple(formats), out,
             who, force=force, about=order.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)

@@ -103,6 +103,7 @@ def require(
         request = Request(
             kind, case, f"restoration required on {number}", doc.respondent_id, tuple(formats),
             out, who, force=force, about=doc.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)
@@ -199,6 +200,7 @@ def state_cost(
         request = Request(
             kind, case, f"cost of restoring on {number}", notice.respondent_id, tuple(formats),
             out, who, force=force, about=notice.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)

@@ -121,8 +121,9 @@ def issue_samples(
             for line in import_history(reg, history, by="docgen demo").lines:
                 echo(f"register: history {line}")
         for kind, data in loaded:
-            if get_kind(kind).permission is None:
-                continue  # made from another record (record-service below), not from a case
+            spec = get_kind(kind)
+            if spec.permission is None or spec.made_by_register:
+                continue  # made from another record (record-service below; a register step)
             # The register numbers them and holds the history the penalty reads.
             sample = str(data.get("number") or "")
             data = {k: v for k, v in data.items() if k not in ("number", "prior_offenses")}

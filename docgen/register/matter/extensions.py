@@ -152,6 +152,7 @@ def extend(
         request = Request(
             kind, case, f"extension of {number}, item {item}", doc.respondent_id,
             tuple(formats), out, who, force=force, about=doc.id,
+            made_by_register=True,
         )  # fmt: skip
         issued, targets = issue_in(session, request)
         held.issuing(request, issued.number)

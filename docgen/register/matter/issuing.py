@@ -556,7 +556,8 @@ def check_made_here(spec: Kind | Bundle, case: Any, old: Document | None) -> Non
     register has no record of); a correction of one keeps what the register made of it."""
     if old is None:
         raise RegisterError(
-            f"a {spec.title} is not issued from a typed case: the register makes it "
+            f"{spec.a_title[:1].upper()}{spec.a_title[1:]} is not issued from a typed case: "
+            "the register makes it "
             f"{spec.made_by_register}"
         )
     made = type(case).model_validate(old.case).model_dump(mode="json")
