@@ -65,3 +65,17 @@ def sign_in(page, name: str) -> None:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     expect(page).to_have_url(re.compile(r"/documents$"))
+
+
+def submit_and_look(page, button: str, found: list[object]) -> str:
+    """Click ``button``, and on the page the desk answers with add to ``found`` a sideways
+    scroll (the page wider than its window) and each of axe-core's violations; the last
+    part of the page's address (a document's number, after a step issued one)."""
+    page.get_by_role("button", name=button).click()
+    page.wait_for_load_state()
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    if width > page.evaluate("window.innerWidth"):
+        found.append((button, "scrolls sideways", width))
+    found.extend(axe_violations(page))
+    last: str = page.url.rsplit("/", 1)[1]
+    return last

@@ -5,7 +5,7 @@ form's words; over HTTP, and the page in Chromium with axe."""
 from __future__ import annotations
 
 import pytest
-from desk_browser import axe_violations, sign_in
+from desk_browser import sign_in, submit_and_look
 from desk_server import csrf_of, start_desk, start_draft, stop_desk, typed_sample
 from test_desk_words import issued, shown
 
@@ -133,13 +133,7 @@ def test_the_forms_fit_a_phone_and_are_axe_clean_in_chromium(desk, browser):
     found: list[object] = []
 
     def submitted(button: str) -> str:
-        page.get_by_role("button", name=button).click()
-        page.wait_for_load_state()
-        width = page.evaluate("document.scrollingElement.scrollWidth")
-        if width > page.evaluate("window.innerWidth"):
-            found.append((button, "scrolls sideways", width))
-        found.extend(axe_violations(page))
-        return page.url.rsplit("/", 1)[1]
+        return submit_and_look(page, button, found)
 
     assert page.goto(f"/documents/{order}").status == 200
     button = "Prevent occupancy: issue the order resting on this one"

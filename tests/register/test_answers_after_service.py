@@ -151,13 +151,10 @@ def test_a_reinspection_states_its_notices_date_as_the_register_holds_it(reg, tm
     ) in flat(pdf_text(made.files["pdf"]))
 
 
-def test_an_escalation_drafted_then_dated_before_the_notices_service_is_refused(reg, tmp_path):
-    # A notice of deficiency issued November 3 (both deficiencies due November 6), served on
-    # the landowner (copied) on November 4 and reinspected on November 12 (both still open),
-    # served on the developer it is addressed to only on November 20: the register keeps
-    # November 20 as its service. The desk's draft of a notice of violation from it (as the
-    # register fills it, dated today) is issued with its date typed as November 14: before
-    # that service, as `docgen escalate` refuses it.
+def reinspected_both_open(reg, tmp_path, served_to: str | None = None) -> tuple[str, str]:
+    """A notice of deficiency issued November 3, 2026 (both deficiencies due November 6),
+    served by hand on November 4 (on ``served_to``; None: the person it is addressed to)
+    and reinspected on November 12 with both still open: (its number, the report's)."""
     findings = [dict(f) for f in INSPECTION["findings"]]
     findings[0]["due"], findings[2]["due"] = "2026-11-06", "2026-11-06"
     findings[2]["requirement"] = "§ 228-78D(1)"
@@ -166,14 +163,24 @@ def test_an_escalation_drafted_then_dated_before_the_notices_service_is_refused(
     )
     inspected = reg.issue("inspection-report", case, formats=HTML).number
     nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=HTML).number
-    owner = service_of("personal-delivery", date(2026, 11, 4), to=LANDOWNER["name"])
-    reg.record_service(nod, owner, formats=HTML)
+    served = service_of("personal-delivery", date(2026, 11, 4), to=served_to)
+    reg.record_service(nod, served, formats=HTML)
     rechecked = [
         {**FOUND, "practice": practice, "corrects": n}
         for n, practice in ((1, "Silt fence"), (2, "Concrete washout"))
     ]
     again = reinspection(tmp_path, nod, "2026-11-12", rechecked)
-    report = reg.issue("inspection-report", again, formats=HTML).number
+    return nod, reg.issue("inspection-report", again, formats=HTML).number
+
+
+def test_an_escalation_drafted_then_dated_before_the_notices_service_is_refused(reg, tmp_path):
+    # A notice of deficiency issued November 3 (both deficiencies due November 6), served on
+    # the landowner (copied) on November 4 and reinspected on November 12 (both still open),
+    # served on the developer it is addressed to only on November 20: the register keeps
+    # November 20 as its service. The desk's draft of a notice of violation from it (as the
+    # register fills it, dated today) is issued with its date typed as November 14: before
+    # that service, as `docgen escalate` refuses it.
+    nod, report = reinspected_both_open(reg, tmp_path, served_to=LANDOWNER["name"])
     reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 20)), formats=HTML)
     kind = "notice-of-violation"
     draft = STARTED[(NOTICE, kind)](reg, nod)
@@ -206,21 +213,7 @@ def test_a_stop_work_order_drafted_then_dated_before_the_reinspection_it_names_i
     # was issued saying "not corrected by November 12, 2026, as found at Inspection Report
     # No. ... of that day" on November 10 (a notice of violation refused it: its penalty
     # counts the weeks continued).
-    findings = [dict(f) for f in INSPECTION["findings"]]
-    findings[0]["due"], findings[2]["due"] = "2026-11-06", "2026-11-06"
-    findings[2]["requirement"] = "§ 228-78D(1)"
-    case = inspection(
-        tmp_path, photos=0, issued="2026-11-02", inspected="2026-11-02", findings=findings
-    )
-    inspected = reg.issue("inspection-report", case, formats=HTML).number
-    nod = notify_deficiency(reg, inspected, date(2026, 11, 3), formats=HTML).number
-    reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 4)), formats=HTML)
-    rechecked = [
-        {**FOUND, "practice": practice, "corrects": n}
-        for n, practice in ((1, "Silt fence"), (2, "Concrete washout"))
-    ]
-    again = reinspection(tmp_path, nod, "2026-11-12", rechecked)
-    report = reg.issue("inspection-report", again, formats=HTML).number
+    nod, report = reinspected_both_open(reg, tmp_path)
     kind = "stop-work-order"
     draft = STARTED[(NOTICE, kind)](reg, nod)
     for remedy in draft["remedies"]:

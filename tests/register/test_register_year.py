@@ -30,14 +30,16 @@ from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
 
 
-def test_the_year_counts_from_the_register_with_each_figure_s_numbers(reg):
-    today = today_in("homer")
-    start, end = today.replace(month=1, day=1), today
-    where = add_site(reg.engine, "homer", {"name": "Elm"}, {"description": "Elm lots"}, None, "m")
+def returned_plan(reg, name: str, today: date):
+    """Site ``name``'s SWPPP, revision 1, received and reviewed ``today`` with its soils
+    missing, and the letter returning it."""
+    where = add_site(
+        reg.engine, "homer", {"name": name}, {"description": f"{name} lots"}, None, "m"
+    )
     plan = add_plan(
         reg.engine,
         where,
-        title="Elm SWPPP",
+        title=f"{name} SWPPP",
         revision="1",
         preparer="L. Ortiz",
         qualification="P.E.",
@@ -47,7 +49,13 @@ def test_the_year_counts_from_the_register_with_each_figure_s_numbers(reg):
     given = {i.id: ("present", None) for i in load_pack("homer").swppp.items}
     given["soils"] = ("missing", None)
     record_review(reg.engine, plan.id, given, reviewer="D. Whitcomb", on=today, by="m")
-    returned = reg.swppp_decide(plan.id, "returned", today, formats=("html",))
+    return reg.swppp_decide(plan.id, "returned", today, formats=("html",))
+
+
+def test_the_year_counts_from_the_register_with_each_figure_s_numbers(reg):
+    today = today_in("homer")
+    start, end = today.replace(month=1, day=1), today
+    returned = returned_plan(reg, "Elm", today)
     first = reg.issue("notice-of-violation", notice(), formats=("html",))
     corrected = reg.supersede(first.number, notice(), formats=("html",))
     found = {f.category: f for f in figures(reg.engine, "homer", start, end)}
@@ -68,21 +76,7 @@ def test_a_corrected_letter_counts_once_and_a_withdrawn_notice_is_not_counted(re
     year (its withdrawal is listed among the court outcomes); each rule says so."""
     today = today_in("homer")
     start = today.replace(month=1, day=1)
-    where = add_site(reg.engine, "homer", {"name": "Oak"}, {"description": "Oak lots"}, None, "m")
-    plan = add_plan(
-        reg.engine,
-        where,
-        title="Oak SWPPP",
-        revision="1",
-        preparer="L. Ortiz",
-        qualification="P.E.",
-        received=today,
-        by="m",
-    )
-    given = {i.id: ("present", None) for i in load_pack("homer").swppp.items}
-    given["soils"] = ("missing", None)
-    record_review(reg.engine, plan.id, given, reviewer="D. Whitcomb", on=today, by="m")
-    returned = reg.swppp_decide(plan.id, "returned", today, formats=("html",))
+    returned = returned_plan(reg, "Oak", today)
     with db.read_session(reg.engine) as session:
         case = {k: v for k, v in document_row(session, returned.number).case.items()}
     case.pop("number", None)
