@@ -121,6 +121,7 @@ def test_each_mailed_piece_has_its_own_article_number(reg):
         "Tioughnioga Ridge Development LLC on 2026-09-09" in str(refused.value)
     )
     assert "LAW.md" not in str(refused.value)  # the project's notes are not cited
+    assert str(refused.value).endswith("(Village of Homer practice)")  # a reading, said so
     assert reg.document(other.number).services == () and reg.count() == count
     reg.record_service(other.number, service_of("certified-mail", date(2026, 9, 10), article=OTHER))
 

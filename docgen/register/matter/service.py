@@ -274,18 +274,19 @@ def _not_twice(facts: _Facts, event: Service) -> None:
         return
     number, name, on = facts.number, facts.name or "the recipient", facts.on
     method, received, time = event.method, event.received, event.time
+    practice = f"{facts.pack.name.value} practice"  # the notes' readings, as the person reads them
     if received is not None and method in MAIL:
         raise RegisterError(
             f"{number}: the mailing to {name} on {on} is already "
             "recorded; its return receipt is recorded on that mailing, not as a second "
             f"service: docgen record-receipt {number} --received {received} --signed-by "
-            "NAME (LAW.md § 2)"
+            f"NAME ({practice}; LAW.md § 2)"
         )
     raise RegisterError(
         f"{number}: service on {name} by {choice(method).lower()} "
         f"on {on}"
         f"{' at ' + time if time else ''} is already recorded; the same event is "
-        "recorded once, with its one affidavit (LAW.md § 10)"
+        f"recorded once, with its one affidavit ({practice}; LAW.md § 10)"
     )
 
 
@@ -318,7 +319,8 @@ def _unused_article(session: Session, facts: _Facts, event: Service) -> str | No
     if article is not None:
         used = article_used(session, article)
         if used:
-            raise Refused([Problem("article", f"{article}: {used}", "LAW.md § 9")])
+            practice = f"{facts.pack.name.value} practice; LAW.md § 9"
+            raise Refused([Problem("article", f"{article}: {used}", practice)])
     return article
 
 
