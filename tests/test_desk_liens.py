@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from desk_browser import axe_violations, sign_in
+from desk_browser import sign_in, submit_and_look
 from desk_server import csrf_of, sqlite_of, start_desk, stop_desk
 from test_desk_words import shown
 
@@ -76,13 +76,7 @@ def test_the_cost_lien_and_release_fit_a_phone_and_are_axe_clean_in_chromium(des
     found: list[object] = []
 
     def submitted(button: str) -> str:
-        page.get_by_role("button", name=button).click()
-        page.wait_for_load_state()
-        width = page.evaluate("document.scrollingElement.scrollWidth")
-        if width > page.evaluate("window.innerWidth"):
-            found.append((button, "scrolls sideways", width))
-        found.extend(axe_violations(page))
-        return page.url.rsplit("/", 1)[1]
+        return submit_and_look(page, button, found)
 
     assert page.goto(f"/documents/{notice}").status == 200
     page.get_by_label("Items of the corrective work").fill(ITEMS)
@@ -184,3 +178,19 @@ def test_cost_lien_payment_and_release_from_the_pages(desk, matter):
     page = officer.get(f"/documents/{lien}").text
     assert f'released by <a href="/documents/{freed}">{freed}</a>' in page
     assert "Release the lien" not in page
+
+
+def test_a_lien_is_never_drafted_by_hand(desk):
+    """A notice of lien (as each step after the notice) is made by its step from the
+    statement of cost it rests on: the drafts page does not offer it, and a draft of one
+    asked for anyway is refused saying where it is made (its form on that page)."""
+    officer = desk.signed_in("otto")
+    page = officer.get("/drafts").text
+    assert 'value="lien-notice"' not in page and 'value="notice-of-violation"' in page
+    asked = officer.post(
+        "/drafts",
+        data={"kind": "lien-notice", "jurisdiction": "homer", "csrf_token": csrf_of(page)},
+    )
+    assert asked.status_code == 400
+    said = " ".join(asked.text.split())
+    assert "A notice of lien is not drafted: it is made from the document it rests on" in said

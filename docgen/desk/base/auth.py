@@ -71,12 +71,17 @@ _hasher = PasswordHasher()
 
 def kinds_for(role: str) -> tuple[str, ...]:
     """The kinds ``role`` may draft and issue: each kind names the permission that issues
-    it (an attorney cannot issue a notice)."""
+    it (an attorney cannot issue a notice). A kind the register makes from the documents it
+    rests on (a step after the notice, the SWPPP's letters) is never drafted: its step's
+    form on that document's page makes it."""
     # documents loads pydantic, yaml, annotated_types (+160 ms): loaded on first use
-    from docgen.documents import kinds_with
+    from docgen.documents import KINDS, kinds_with
 
     return tuple(
-        k for perm in sorted(PERMISSIONS.get(role, ())) for k in kinds_with(permission=perm)
+        k
+        for perm in sorted(PERMISSIONS.get(role, ()))
+        for k in kinds_with(permission=perm)
+        if not KINDS[k].made_by_register
     )
 
 

@@ -255,6 +255,14 @@ def start(request: Request) -> Response:
 def _start(request: Request) -> Response:
     form = posted(request)
     kind, jurisdiction = str(form.get("kind") or ""), str(form.get("jurisdiction") or "")
+    if kind in KINDS and KINDS[kind].made_by_register:  # its step's form makes it
+        named = a_title(kind)
+        why = (
+            f"{named[:1].upper()}{named[1:]} is not drafted: it is made from the document it "
+            "rests on, "
+            "by the form on that document's page"
+        )
+        return render(request, "denied.html.j2", status=400, why=why)
     if not _may_draft(request, kind):
         return render(request, "denied.html.j2", status=403, why="your role may not draft this")
     if jurisdiction not in providing(kind):
