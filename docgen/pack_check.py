@@ -23,7 +23,6 @@ from cryptography import x509
 from docgen import api
 from docgen.demo import sample_cases
 from docgen.documents import get_kind
-from docgen.documents.kind import Kind
 from docgen.documents.pipeline import missing_groups
 from docgen.documents.swppp_review import fitted_to
 from docgen.errors import DocgenError
@@ -123,8 +122,7 @@ def unissuable(pack: Pack, echo: Callable[[str], None]) -> list[str]:
     decision on appeal without the notice of hearing; LAW.md § 14)."""
     found = []
     for kind in pack.kinds():
-        spec = get_kind(kind)
-        for upon in spec.issued_upon if isinstance(spec, Kind) else ():  # a bundle: its parts'
+        for upon in get_kind(kind).issued_upon:
             if not any(pack.provides(k) for k in upon):
                 found.append(kind)
                 titles = " or ".join(get_kind(k).title.lower() for k in upon)

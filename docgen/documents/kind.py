@@ -331,6 +331,8 @@ class Spec(Protocol):
     @property
     def made_by_register(self) -> str: ...
     @property
+    def issued_upon(self) -> tuple[tuple[str, ...], ...]: ...
+    @property
     def keeps(self) -> tuple[tuple[str, str], ...]: ...
     @property
     def issued(self) -> Callable[[Any], date | None]: ...
@@ -548,6 +550,7 @@ class Bundle(_Described):
     step: str = ""
     permission: str | None = None
     made_by_register: str = ""
+    issued_upon: tuple[tuple[str, ...], ...] = ()  # a bundle is issued as its parts
     keeps: tuple[tuple[str, str], ...] = ()
     issued: Callable[[Any], date | None] = _none
     party: Callable[[Any], Addressee | None] = _none
