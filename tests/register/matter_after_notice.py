@@ -31,6 +31,7 @@ from docgen.register.storage import db
 from docgen.register.storage.models import Document
 from docgen.register.storage.standing import served_on
 from tests.helpers.served import service_of
+from tests.register.test_register_issue import STEPS as MADE_BY_STEPS
 from tests.register.test_register_restoration import ITEMS, RESTORE, inspection
 
 PACK = load_pack("homer")
@@ -39,6 +40,10 @@ HTML = ("html",)
 ORDER = "stop-work-order"  # what these steps rest on here (its site: 120 Cayuga Street)
 NEAR = st.integers(-1, 3)  # a step's day around the one it follows: on it, before, after
 TOTAL = sum((a for _, a in ITEMS), Decimal("0.00"))
+
+
+# The kinds only the register's steps make (Kind.made_by_register), from what they rest on.
+STEPS = frozenset(MADE_BY_STEPS)
 
 
 @dataclass
@@ -323,6 +328,21 @@ class AfterNotice:
         self.after.costs.append(Step(cost.number, by, notice.number, True))
         self.after.liens.append(Step(lien.number, by, cost.number, True, paid=TOTAL, last_paid=by))
 
+    @rule(data=st.data())
+    def type_a_step(self, data) -> None:
+        """A step after the notice typed as a case file (its sample, dated today), as `docgen
+        issue`, a batch or a draft would send it: always refused, nothing recorded; only
+        the register's step makes it, from the document it rests on (LAW.md §§ 11, 14)."""
+        from docgen import api
+        from docgen.demo import sample_cases
+
+        kind, path = data.draw(st.sampled_from([(k, p) for k, p in sample_cases() if k in STEPS]))
+        case, _ = api.load(path)
+        case.pop("number", None)
+        self.exactly(
+            lambda: self.reg.issue(kind, case, formats=HTML), True, f"{kind} typed from {path.name}"
+        )
+
     @invariant()
     def after_notice_keeps_the_law(self) -> None:
         with db.read_session(self.reg.engine) as session:
@@ -332,6 +352,9 @@ class AfterNotice:
             for d in rows:
                 step = get_kind(d.kind).step
                 about = by_id.get(d.about_id) if d.about_id else None
+                if d.kind in STEPS:
+                    # 23. a step after the notice rests on a document of the register
+                    assert about is not None, f"{d.number} rests on nothing the register holds"
                 if step == "states-cost":
                     # 19. the amounts sum to the total
                     total = sum(Decimal(i["amount"]) for i in d.case["items"])

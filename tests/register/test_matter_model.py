@@ -64,6 +64,10 @@ site:
 22. An escalation issued from the desk's draft with its date typed (the register's check,
     not the command's) is never dated before the notice's service, nor before the
     reinspection it names as having seen a deficiency open (§ 11).
+23. A step after the notice (an extension, an appeal's acknowledgment, hearing or decision,
+    an order preventing occupancy or its release, a restoration notice, a statement of
+    cost, a lien or its release) rests on a document of the register: one typed as a case
+    file is always refused, nothing recorded (§§ 11, 14: never stated before it happened).
 
 After the notice (§ 228-79C(1)(f); § 11; § 14): an appeal received (on time or late),
 its hearing, its decision (affirmed, modified, reversed); a later date for a corrective
@@ -897,7 +901,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         day = min(mine) + timedelta(days=15)
         while non_business_day(day, PACK):
             day += timedelta(days=1)
-        kept = kept_deadline(list(record.services))
+        kept = record.appeal_deadline  # the one the register keeps (never lowered)
         return max(day, kept) if kept is not None else day
 
     @precondition(lambda self: any(d.appealed is None for d in self.notices()))
