@@ -256,9 +256,8 @@ def _start(request: Request) -> Response:
     form = posted(request)
     kind, jurisdiction = str(form.get("kind") or ""), str(form.get("jurisdiction") or "")
     if kind in KINDS and KINDS[kind].made_by_register:  # its step's form makes it
-        named = a_title(kind)
         why = (
-            f"{named[:1].upper()}{named[1:]} is not drafted: it is made from the document it "
+            f"{labels.capital(a_title(kind))} is not drafted: it is made from the document it "
             "rests on, "
             "by the form on that document's page"
         )

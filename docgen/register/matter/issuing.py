@@ -29,6 +29,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from docgen import __version__, api
+from docgen.cases.labels import capital
 from docgen.documents import a_title, get_kind, kind_named
 from docgen.documents.kind import Addressee, Bundle, Correction, Kind
 from docgen.documents.pipeline import jurisdiction_of, prepare
@@ -556,7 +557,7 @@ def check_made_here(spec: Kind | Bundle, case: Any, old: Document | None) -> Non
     register has no record of); a correction of one keeps what the register made of it."""
     if old is None:
         raise RegisterError(
-            f"{spec.a_title[:1].upper()}{spec.a_title[1:]} is not issued from a typed case: "
+            f"{capital(spec.a_title)} is not issued from a typed case: "
             "the register makes it "
             f"{spec.made_by_register}"
         )
