@@ -114,7 +114,6 @@ class Renderer:
         self.start = start
         self.process, self.pipe = self._started()
         self.ready = False  # it said once that it had started
-        self.sent = False  # work is in it, not yet answered
 
     def call(self, work: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
         self.send(work, args)
@@ -136,7 +135,6 @@ class Renderer:
             self.pipe.send((work, args))
         except (EOFError, OSError):
             raise RendererWasDead(self._died()) from None
-        self.sent = True
 
     def receive(self) -> Any:
         """What the work sent returned (waiting for it), or what it raised; RendererLost
@@ -145,8 +143,6 @@ class Renderer:
             outcome, value = self.pipe.recv()
         except (EOFError, OSError):
             raise RendererDied(self._died()) from None
-        finally:
-            self.sent = False
         if outcome == "exhausted":  # the process may be in no state to go on: a fresh one
             self.replace()
             raise RenderTooBig(value, TOO_BIG)
@@ -177,7 +173,7 @@ class Renderer:
     def replace(self) -> None:
         self.end(kill=True)
         self.process, self.pipe = self._started()
-        self.ready = self.sent = False
+        self.ready = False
 
     def end(self, kill: bool = False) -> None:
         if not kill:
