@@ -115,6 +115,11 @@ KIND = Kind(
         "`docgen appeal record NUMBER`, or "
         "Record an appeal on the notice's page"
     ),
+    keeps=(
+        ("notice", "the notice appealed"),
+        ("appeal", "the appeal as received, and whether on time"),
+        ("issued", "the day of the acknowledgment"),
+    ),
     needs=("enforcement", "appeals"),
     appeal_step="received",
     issued_upon=(("notice-of-violation",),),

@@ -134,6 +134,13 @@ KIND = Kind(
         "`docgen appeal decide NUMBER`, or "
         "the decision's form on the notice's page"
     ),
+    keeps=(
+        ("notice", "the notice appealed"),
+        ("hearing", "the hearing"),
+        ("outcome", "the outcome"),
+        ("remedies", "the dates it sets"),
+        ("issued", "the day decided"),
+    ),
     needs=("enforcement", "appeals"),
     appeal_step="decision",
     issued_upon=(("appeal-hearing",),),

@@ -64,6 +64,11 @@ KIND = Kind(
         "`docgen appeal hearing NUMBER`, or "
         "the hearing's form on the notice's page"
     ),
+    keeps=(
+        ("notice", "the notice appealed"),
+        ("appeal", "the appeal"),
+        ("hearing", "the hearing's date, time and place"),
+    ),
     needs=("enforcement", "appeals"),
     appeal_step="hearing",
     issued_upon=(("appeal-acknowledgment",),),

@@ -100,6 +100,10 @@ KIND = Kind(
         "`docgen extend NUMBER`, or "
         "Grant a later date on the notice's page"
     ),
+    keeps=(
+        ("item", "the item, the date it replaces and the date granted"),
+        ("issued", "the day it was granted"),
+    ),
     needs=("enforcement", "inspection", "extensions"),
     extends=True,
     issued_upon=(("notice-of-deficiency", "notice-of-violation"),),

@@ -127,6 +127,11 @@ KIND = Kind(
         "`docgen record-lien NUMBER`, or "
         "the lien's form on the statement's page"
     ),
+    keeps=(
+        ("statement", "the statement of cost"),
+        ("amount", "the amount"),
+        ("issued", "its date"),
+    ),
     needs=("enforcement", "recording"),
     step="liens",
     issued_upon=(("restoration-cost",),),

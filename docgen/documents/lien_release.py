@@ -88,6 +88,11 @@ KIND = Kind(
     made_by_register=(
         "from the lien paid in full: `docgen release-lien NUMBER`, or Release on the lien's page"
     ),
+    keeps=(
+        ("lien", "the lien it releases"),
+        ("payments", "the payments"),
+        ("issued", "its date"),
+    ),
     needs=("enforcement", "recording"),
     step="releases-lien",
     issued_upon=(("lien-notice",),),

@@ -107,6 +107,11 @@ KIND = Kind(
         "`docgen withhold-occupancy NUMBER`, or "
         "Prevent occupancy on its page"
     ),
+    keeps=(
+        ("rests_on", "the order or notice it rests on"),
+        ("premises", "the building or land"),
+        ("issued", "its date"),
+    ),
     needs=("enforcement",),
     served=True,
     renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)

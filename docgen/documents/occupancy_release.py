@@ -87,6 +87,10 @@ KIND = Kind(
         "`docgen release-occupancy NUMBER`, or "
         "Release this order on its page"
     ),
+    keeps=(
+        ("order", "the order it releases"),
+        ("issued", "its date"),
+    ),
     needs=("enforcement",),
     copies=True,
     step="releases-hold",

@@ -135,6 +135,13 @@ KIND = Kind(
         "`docgen state-restoration-cost NUMBER`, or "
         "the cost's form on the notice's page"
     ),
+    keeps=(
+        ("notice", "the notice requiring restoration"),
+        ("inspection", "the inspection that found it not done"),
+        ("items", "each item and amount"),
+        ("total", "the total"),
+        ("issued", "its date"),
+    ),
     needs=("enforcement",),
     copies=True,
     step="states-cost",

@@ -99,6 +99,11 @@ KIND = Kind(
         "`docgen require-restoration NUMBER`, or "
         "Require restoration on its page"
     ),
+    keeps=(
+        ("rests_on", "the order or notice it rests on"),
+        ("restore_by", "the date to restore by"),
+        ("issued", "its date"),
+    ),
     needs=("enforcement",),
     served=True,
     renditions=COURTESY_LANGUAGES,  # courtesy copies (LAW.md § 13)

@@ -145,3 +145,26 @@ def test_a_correction_never_takes_back_a_later_date_granted(reg):
     corrected = reg.supersede(issued.number, case, formats=("html",)).number
     remedies = [(i.number, i.day) for i in calendar(reg) if i.category == "remedy"]
     assert remedies == [(corrected, date(2026, 12, 4))]
+
+
+def test_a_letter_corrected_keeps_its_dates_and_rests_on_its_notice(reg, served_nod):
+    """The letter granting a later date is made by its step (docgen extend): corrected, it
+    keeps the item and its dates (a reason or a name may be corrected), rests on the same
+    notice, and the date in force is the correction's (the letter it corrects no longer
+    counts)."""
+    nod = served_nod
+    letter = reg.extend(nod, 1, date(2026, 11, 20), granted_by=OFFICER, reason="Frozen ground")
+    case = dict(reg.document(letter.number).case)
+    case.pop("number", None)
+    moved = {**case, "item": {**case["item"], "now": "2026-11-30"}}
+    with pytest.raises(
+        RegisterError,
+        match="keeps what the register made of it; this one "
+        "changes the item, the date it replaces and the date granted",
+    ):
+        reg.supersede(letter.number, moved, formats=("html",))
+    fixed = reg.supersede(letter.number, {**case, "reason": "Frozen ground; no trenching."},
+                          formats=("html",))  # fmt: skip
+    assert reg.document(fixed.number).about == nod
+    assert date(2026, 11, 20) in corrective_days(reg, nod)
+    assert date(2026, 11, 6) not in corrective_days(reg, nod)

@@ -50,6 +50,8 @@ def _acts(session: Session, ids: Iterable[int] | None) -> list[Act]:
         Document.about_id, Document.number, Document.issued, Document.id, Document.kind,
         Document.case,
     ).where(Document.kind.in_((letter, decision)))  # fmt: skip
+    corrected = select(Document.supersedes_id).where(Document.supersedes_id.is_not(None))
+    query = query.where(Document.id.not_in(corrected))  # a corrected act: its correction
     if ids is not None:
         query = query.where(Document.about_id.in_(list(ids)))
     acts = []

@@ -218,6 +218,16 @@ def refuse_typed_priors(data: dict[str, Any], name: str) -> None:
     raise CaseInvalid(cited_problems([problem], pack), name)
 
 
+def _rests_on(request: Request, spec: Kind | Bundle, old: Document | None) -> int | None:
+    """The document this one is about: as asked, or for the correction of a step the
+    register made (a later date, an appeal's step, a hold, a restoration, a lien), the one
+    the step rested on, so that the correction rests there too (what it keeps is checked
+    by check_made_here)."""
+    if request.about is None and old is not None and spec.made_by_register:
+        return old.about_id
+    return request.about
+
+
 def source_hash(request: Request) -> str:
     """The content hash of what was asked: the kind, the case or draft as loaded, and the
     document it corrects or proves service of. The same request is the same document."""
@@ -453,7 +463,7 @@ def issue_in(session: Session, request: Request) -> tuple[Issued, dict[str, Path
         respondent_id=person.id if person else None,
         site_id=site_id(session, found),
         supersedes_id=old.id if old is not None else None,
-        about_id=request.about,
+        about_id=_rests_on(request, spec, old),
         case=json.loads(json.dumps(data, default=str)),  # dates as ISO text
         remedies_due=spec.remedies_due(found.case),
         docgen_version=kept_version(__version__),
