@@ -44,10 +44,10 @@ class Recorder(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def server():
-    """An HTTP server on 127.0.0.1 that records every request it gets."""
-    Recorder.hits = []
+@pytest.fixture(scope="module")
+def listening():
+    """An HTTP server on 127.0.0.1 that records every request it gets, for the module:
+    stopping one waits out its half-second poll, which each test paid when it had its own."""
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -55,6 +55,13 @@ def server():
     httpd.shutdown()
     httpd.server_close()
     thread.join()
+
+
+@pytest.fixture
+def server(listening):
+    """The module's server, its record of requests emptied for the test."""
+    Recorder.hits = []
+    return listening
 
 
 def refusals(caplog) -> list[str]:
