@@ -16,6 +16,7 @@ from docgen.register.matter.inspections import record_inspection_case
 from docgen.register.plans import fees as fee_register
 from docgen.register.plans.swppp import add_plan, record_review
 from docgen.register.sites.invitations import add_site, today_in
+from tests.helpers.cli import docgen
 from tests.helpers.inspection_cases import INSPECTION
 from tests.helpers.readback import pdf_text
 
@@ -134,9 +135,6 @@ def test_no_statement_without_the_municipality_s_schedule(reg, tmp_path, monkeyp
 
 
 def test_the_command_line_states_fees_and_records_a_payment(reg, schedule, tmp_path):
-    import os
-    import subprocess
-    import sys
 
     from docgen.law.packs import load_pack
 
@@ -156,14 +154,7 @@ def test_the_command_line_states_fees_and_records_a_payment(reg, schedule, tmp_p
     record_review(reg.engine, plan.id, given, reviewer="Dana R. Whitcomb", on=today, by="clerk")
 
     def run(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "docgen.cli", "fees", *args],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
-            check=False,
-        )
+        return docgen("fees", *args, cwd=tmp_path, env={"DOCGEN_DATABASE_URL": reg.url})
 
     on = today.isoformat()
     bad = run(

@@ -5,9 +5,6 @@ item it does not change; the letters read back from their PDFs."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,6 +16,7 @@ from docgen.register.plans.swppp import add_plan, last_review, prefill, record_r
 from docgen.register.plans.swppp import plan as plan_of
 from docgen.register.sites.invitation_mail import message as invitation
 from docgen.register.sites.invitations import add_site, today_in
+from tests.helpers.cli import docgen
 from tests.helpers.readback import pdf_text
 
 HOMER_SITE = {
@@ -341,14 +339,7 @@ def test_the_command_line_reviews_returns_amends_and_approves(reg, tmp_path, jur
     esc_map = law.item("esc-map")
 
     def run(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "docgen.cli", "swppp", *args],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
-            check=False,
-        )
+        return docgen("swppp", *args, cwd=tmp_path, env={"DOCGEN_DATABASE_URL": reg.url})
 
     added = run(
         "add",

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import subprocess
-import sys
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -26,6 +23,7 @@ from docgen.register.rules.rows import document_row
 from docgen.register.sites.invitations import add_site, today_in
 from docgen.register.storage import db
 from docgen.register.storage.models import Document
+from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
 
@@ -160,13 +158,13 @@ def test_the_command_line_reports_the_pack_s_period_to_today(reg, tmp_path):
     corrected = reg.supersede(first.number, notice(), formats=("html",))
 
     def run(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "docgen.cli", "year", "--jurisdiction", "homer", *args],
-            capture_output=True,
-            text=True,
+        return docgen(
+            "year",
+            "--jurisdiction",
+            "homer",
+            *args,
             cwd=tmp_path,
-            env={**os.environ, "DOCGEN_DATABASE_URL": reg.url},
-            check=False,
+            env={"DOCGEN_DATABASE_URL": reg.url},
         )
 
     start, end = period("03-10", named)
