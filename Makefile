@@ -15,11 +15,14 @@ lint: setup-test
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy
 
-# Two test processes, each taking whole modules (their servers and fixtures are per module).
+# Three test processes on two cores, each taking whole modules (their servers and fixtures
+# are per module): many modules wait for part of their time (on a server, a browser, a
+# killed process, a client's timeout), and a third process keeps both cores busy meanwhile;
+# beside another busy program, three processes also get a larger share of the cores.
 # Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set: each test process would
 # otherwise compile every test module again (collecting takes 10 s instead of 4).
 test: lint
-	PYTHONDONTWRITEBYTECODE= .venv/bin/pytest -n 2 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= .venv/bin/pytest -n 3 --dist loadfile
 
 # The edit-test loop, in about a minute (under two on a busy machine): the lint, then the
 # law's pure rules (deadlines, penalties, each kind's law), the packs and settings, the

@@ -144,30 +144,33 @@ def write_case(tmp_path: Path, text: str, name: str = "case.yaml") -> Path:
     return path
 
 
-# `make test` runs in two processes, each taking whole modules in the order collected. A
+# `make test` runs in three processes, each taking whole modules in the order collected. A
 # module that takes a minute, collected last, would leave one process working alone at the
 # end: the longest modules (measured on a fresh clone) go first. This orders, never selects.
 LONGEST_FIRST = (
-    "test_desk_actions.py",
-    "test_desk_renderers.py",
-    "test_desk_browser.py",
-    "test_batch_faults.py",
-    "register/test_register_faults.py",
-    "test_long_content.py",
-    "test_desk_concurrency.py",
-    "test_desk_http.py",
-    "test_conformance.py",
+    "test_deploy_guide.py",
     "test_desk_slow_clients.py",
     "jobqueue/test_queue_desk.py",
-    "test_deploy_guide.py",
-    "test_properties.py",
+    "test_conformance.py",
     "jobqueue/test_queue_faults.py",
+    "test_properties.py",
+    "test_desk_swppp.py",
+    "test_desk_browser.py",
+    "test_batch_faults.py",
+    "test_desk_phone.py",
     "register/test_register_one_served_date.py",
+    "register/test_register_upgrade_wheel.py",
+    "test_desk_findings_browser.py",
+    "jobqueue/test_queue_reports.py",
+    "test_desk_concurrency.py",
+    "jobqueue/test_queue_desk_browser.py",
+    "test_desk_renderers.py",
+    "test_desk_day.py",
+    "register/test_register_leavers.py",
     "register/test_register_finals.py",
-    "test_desk_mail.py",
-    "test_certify_browser.py",
-    "test_certify_developer.py",
-    "test_taglines.py",
+    "test_custom_templates.py",
+    "test_determinism.py",
+    "test_batch.py",
 )
 
 
