@@ -29,6 +29,7 @@ from docgen.cli import main
 from docgen.errors import CaseFileError, DocgenError
 from docgen.render.output import safe_name
 from tests.helpers.cli import python_process
+from tests.helpers.procs import started_with
 
 KIND = "penalty-statement"
 BASE = ROOT / "fixtures" / KIND / "homer-first-offense.yaml"
@@ -291,7 +292,7 @@ def test_ctrl_c_leaves_no_partial_files(tmp_path: Path) -> None:
     out = tmp_path / "out"
     command = [sys.executable, "-m", "docgen.cli", "batch", KIND, str(cases), "-o", str(out)]
     proc = subprocess.Popen(
-        [*command, "-j", "2", "-f", "pdf"],
+        started_with([*command, "-j", "2", "-f", "pdf"], default=(signal.SIGINT,)),
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

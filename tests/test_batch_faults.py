@@ -26,6 +26,7 @@ from docgen.batch.worker import Job
 from docgen.cases.loader import read_case_file
 from docgen.render import processes
 from tests.helpers.faults import killed_on_doomed, stuck_on_doomed
+from tests.helpers.procs import started_with
 from tests.test_output_safety import small_disk
 
 KIND = "penalty-statement"
@@ -42,11 +43,15 @@ def cases_in(folder: Path, count: int, prefix: str = "case") -> Path:
     return folder
 
 
-def docgen_batch(*args, **kw) -> subprocess.Popen:
+def docgen_batch(*args, ignored: tuple[int, ...] = (), **kw) -> subprocess.Popen:
+    """``docgen batch KIND ARGS`` started as from a terminal (SIGHUP and SIGINT at their
+    default, whatever this test process inherited), or with the signals ``ignored``."""
     command = [sys.executable, "-m", "docgen.cli", "batch", KIND, *map(str, args)]
+    default = tuple(s for s in (signal.SIGHUP, signal.SIGINT) if s not in ignored)
     return subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw
-    )
+        started_with(command, default, ignored),
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw,
+    )  # fmt: skip
 
 
 def descendants(pid: int) -> set[int]:
@@ -120,6 +125,25 @@ def test_sigterm_and_sighup_stop_a_batch_like_ctrl_c(tmp_path, sig):
     assert "interrupted" in stderr and "Traceback" not in stderr
     manifest = assert_manifest_true(tmp_path / "out")
     assert manifest["complete"] is False and 0 < len(manifest["files"]) < 160
+
+
+def test_a_batch_started_under_nohup_goes_on_through_sighup(tmp_path):
+    """`nohup docgen batch ... &` and the terminal closed: SIGHUP was ignored as the batch
+    started, the user's choice, and the batch renders every case (it stopped before)."""
+    cases = cases_in(tmp_path / "cases", 40)
+    out = tmp_path / "out"
+    proc = docgen_batch(cases, "-o", out, "-j", "2", "-f", "html,pdf", ignored=(signal.SIGHUP,))
+    try:
+        wait_for_a_file(out, proc, ".pdf")
+        assert proc.poll() is None, "the batch ended before the signal"
+        proc.send_signal(signal.SIGHUP)
+        _, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, stderr
+    manifest = assert_manifest_true(out)
+    assert manifest["complete"] is True and len(manifest["files"]) == 80
 
 
 def test_workers_end_when_the_batch_is_killed_outright(tmp_path):

@@ -11,10 +11,11 @@ import select
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from docgen.errors import DocgenError, OutputError
 
@@ -74,12 +75,22 @@ def signals_as_interrupt() -> Iterator[None]:
         yield  # only the main thread may set handlers; its own handlers stay in place
         return
     wanted = [signal.SIGTERM, getattr(signal, "SIGHUP", None)]
-    previous = {sig: signal.signal(sig, _interrupt) for sig in wanted if sig is not None}
+    previous = {sig: handled(sig, _interrupt) for sig in wanted if sig is not None}
     try:
         yield
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def handled(sig: signal.Signals, handler: Callable[[int, FrameType | None], None]) -> Any:
+    """``handler`` for ``sig``, unless this process was started with ``sig`` ignored (by
+    ``nohup``, or a shell starting a job in the background): that was the user's choice,
+    and stands. Returns the disposition before, to put back."""
+    before = signal.getsignal(sig)
+    if before != signal.SIG_IGN:
+        signal.signal(sig, handler)
+    return before
 
 
 def die_with_parent(batch_pid: int) -> None:

@@ -66,7 +66,9 @@ def run(
 ) -> None:
     """Start ``concurrency`` worker processes (default: one per core) and watch them until
     SIGTERM, SIGINT or SIGHUP; then stop them gracefully and return."""
-    # register.storage.db loads sqlalchemy (+140 ms): loaded on first use
+    # batch.guard loads the batch and pydantic, yaml (+170 ms); register.storage.db loads
+    # sqlalchemy (+140 ms): loaded on first use
+    from docgen.batch.guard import handled
     from docgen.register.storage.db import guarded
 
     url = queue_url(url)
@@ -81,7 +83,7 @@ def run(
         stopping.set()
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, on_signal)
+        handled(sig, on_signal)  # one ignored as the worker started (nohup) stays ignored
     context = multiprocessing.get_context("spawn")
 
     def start(number: int) -> Any:

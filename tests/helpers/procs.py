@@ -4,6 +4,7 @@ processes, their peak memory."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 
@@ -104,3 +105,17 @@ def ended(pid: int, seconds: float = 0) -> bool:
         return bool(select.select([fd], [], [], seconds)[0])
     finally:
         os.close(fd)
+
+
+def started_with(
+    command: list[str], default: tuple[int, ...] = (), ignored: tuple[int, ...] = ()
+) -> list[str]:
+    """``command``, started with each signal of ``default`` at its default disposition and
+    each of ``ignored`` ignored, whatever the test process inherited: a test run started in
+    the background or under nohup ignores SIGINT or SIGHUP, and its children inherit that.
+    ``default=(SIGINT, SIGHUP)`` starts it as a terminal does; ``ignored=(SIGHUP,)`` as
+    nohup does."""
+    settings = [f"signal.signal({int(s)}, signal.SIG_DFL)" for s in default]
+    settings += [f"signal.signal({int(s)}, signal.SIG_IGN)" for s in ignored]
+    code = f"import os, signal, sys; {'; '.join(settings)}; os.execv(sys.argv[1], sys.argv[1:])"
+    return [sys.executable, "-c", code, *command]
