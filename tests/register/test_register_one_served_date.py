@@ -26,6 +26,7 @@ from tests.helpers.cli import docgen
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.register_cases import notice
 from tests.helpers.served import service_of
+from tests.register.conftest import BACKENDS, fresh_postgres, fresh_sqlite
 from tests.register.test_register_lift import order
 
 HTML = ("html",)
@@ -77,9 +78,33 @@ def served_as_the_issue_says(reg, number: str, mailed: date, article: str) -> No
     )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module", params=BACKENDS)
+def register_url(request, tmp_path_factory):
+    """One register on each backend for the module (tests/register/conftest.py makes one
+    for each test): every test here reads the one matter, and none changes it (the desk
+    adds its users). Set for the commands, as the conftest's is."""
+    if request.param == "sqlite":
+        home = tmp_path_factory.mktemp("home")
+        url = fresh_sqlite(request.getfixturevalue("sqlite_template"), home / "docgen.sqlite")
+    else:
+        url = fresh_postgres(request.getfixturevalue("postgres_template"))
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DOCGEN_DATABASE_URL", url)
+        yield url
+
+
+@pytest.fixture(scope="module")
+def reg(register_url):
+    from docgen.register import Register
+
+    with Register.open(register_url) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
 def matter(reg):
-    """A notice and an order, each served as the issue says; the order then lifted."""
+    """A notice and an order, each served as the issue says; the order then lifted (made
+    once per backend: the module's tests only read it)."""
     mailed = mailing_day()
     case = notice(mailed.isoformat()) | {"copies_to": [DEVELOPER]}
     issued = reg.issue("notice-of-violation", case, formats=("pdf",))
