@@ -70,7 +70,8 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 @contextmanager
 def signals_as_interrupt() -> Iterator[None]:
     """SIGTERM (kill, a service stopping) and SIGHUP (the terminal closing) stop the batch
-    the way Ctrl-C does: workers stopped, no partial file, the manifest says incomplete."""
+    the way Ctrl-C does: workers stopped, no partial file, the manifest says incomplete. A
+    signal ignored as the batch started (SIGHUP under nohup) stays ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set handlers; its own handlers stay in place
         return
