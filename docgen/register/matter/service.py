@@ -280,13 +280,13 @@ def _not_twice(facts: _Facts, event: Service) -> None:
             f"{number}: the mailing to {name} on {on} is already "
             "recorded; its return receipt is recorded on that mailing, not as a second "
             f"service: docgen record-receipt {number} --received {received} --signed-by "
-            f"NAME ({practice}; LAW.md § 2)"
+            f"NAME ({practice})"
         )
     raise RegisterError(
         f"{number}: service on {name} by {choice(method).lower()} "
         f"on {on}"
         f"{' at ' + time if time else ''} is already recorded; the same event is "
-        f"recorded once, with its one affidavit ({practice}; LAW.md § 10)"
+        f"recorded once, with its one affidavit ({practice})"
     )
 
 
@@ -319,7 +319,7 @@ def _unused_article(session: Session, facts: _Facts, event: Service) -> str | No
     if article is not None:
         used = article_used(session, article)
         if used:
-            practice = f"{facts.pack.name.value} practice; LAW.md § 9"
+            practice = f"{facts.pack.name.value} practice"
             raise Refused([Problem("article", f"{article}: {used}", practice)])
     return article
 
