@@ -20,11 +20,12 @@ lint: setup-test
 # killed process, a client's timeout), and a third process keeps both cores busy meanwhile;
 # beside another busy program, three processes also get a larger share of the cores.
 # Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set: each test process would
-# otherwise compile every test module again (collecting takes 10 s instead of 4).
-test: lint
+# otherwise compile every test module again (collecting takes 10 s instead of 4). The lint
+# is part of the suite (tests/test_lint.py), run beside the other tests, not before them.
+test: setup-test
 	PYTHONDONTWRITEBYTECODE= .venv/bin/pytest -n 3 --dist loadfile
 
-# The edit-test loop, in about a minute (under two on a busy machine): the lint, then the
+# The edit-test loop, in about a minute (under two on a busy machine): the lint and the
 # law's pure rules (deadlines, penalties, each kind's law), the packs and settings, the
 # layers and the lock, and every sample rendered in every format (golden text, parity).
 # `make test` stays the whole suite, and the README's command.
@@ -35,8 +36,8 @@ QUICK = tests/test_deadlines.py tests/test_penalties.py tests/test_penalty_law.p
 	tests/test_library_warnings.py tests/test_suite_record.py tests/test_parity.py \
 	tests/test_golden.py tests/test_samples_agree.py tests/test_packs.py \
 	tests/test_settings.py tests/test_law_in_packs.py tests/test_kind_description.py \
-	tests/test_catalogs.py
-check: lint
+	tests/test_catalogs.py tests/test_lint.py
+check: setup-test
 	PYTHONDONTWRITEBYTECODE= .venv/bin/pytest -n 2 $(QUICK)
 
 # The model of the matter (tests/register/test_matter_model.py) for as long as asked, and

@@ -165,6 +165,7 @@ LONGEST_FIRST = (
     "test_desk_concurrency.py",
     "jobqueue/test_queue_desk_browser.py",
     "test_desk_renderers.py",
+    "test_lint.py",
     "test_desk_day.py",
     "register/test_register_leavers.py",
     "register/test_register_finals.py",
