@@ -39,6 +39,13 @@ TIMEOUT = 60
 # authorities into a new one for each client otherwise (28 ms of the processor each; the
 # desk is plain HTTP on loopback, but a client makes its context all the same).
 TLS = ssl.create_default_context()
+# A client's connection is closed after each answer, never kept open between requests:
+# the desk bounds the connections one address holds (2 x 16, docgen.desk.server.connections)
+# and closes an idle one only after 5 s, and every client of every test comes from
+# 127.0.0.1. A module that opened a client per test faster than that (tests/
+# test_desk_vocabulary.py: 36) filled the bound on a desk other modules used too, and a
+# new connection was refused 429.
+ONE_REQUEST_EACH = httpx.Limits(max_keepalive_connections=0)
 
 
 def free_port() -> int:
@@ -58,7 +65,11 @@ class Desk:
     def client(self) -> httpx.Client:
         """A fresh browser-like client (closed when the desk stops)."""
         client = httpx.Client(
-            base_url=self.url, follow_redirects=False, timeout=TIMEOUT, verify=TLS
+            base_url=self.url,
+            follow_redirects=False,
+            timeout=TIMEOUT,
+            verify=TLS,
+            limits=ONE_REQUEST_EACH,
         )
         self.clients.append(client)
         return client

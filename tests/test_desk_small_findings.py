@@ -129,3 +129,12 @@ def test_a_wrong_signing_passphrase_never_shows_the_keys_path(tmp_path, monkeypa
 )
 def test_a_csv_cell_a_spreadsheet_would_run_is_neutralised(value, shown):
     assert _cell(value) == shown
+
+
+def test_clients_made_one_after_another_never_fill_the_desks_bound_on_connections(desk):
+    """Every client of the tests comes from 127.0.0.1, where the desk holds at most 2 x 16
+    connections (docgen.desk.server.connections) and closes an idle one only after 5 s.
+    Forty clients made one after another, as a module making one per test does, each get
+    their page: a client's connection ends with its answer (desk_server.ONE_REQUEST_EACH)."""
+    answers = [desk.client().get("/login").status_code for _ in range(40)]
+    assert answers == [200] * 40
