@@ -32,6 +32,7 @@ SCHEDULE = (
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module gives it settings (a fee schedule).
     folder = tmp_path_factory.mktemp("settings")
     (folder / "homer.yaml").write_text(SCHEDULE, encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:

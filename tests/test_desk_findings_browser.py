@@ -22,6 +22,9 @@ STREET = {"street": "120 Cayuga Street", "city": "Homer", "state": "NY", "zip": 
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module issues a sample notice unchanged
+    # (another module's issue of it would return this one), and a search by the street
+    # address must find its notice alone.
     yield from serving(tmp_path_factory)
 
 

@@ -25,6 +25,8 @@ ITEMS = "Regrading the north slope = 750.00\nSeed and mulch = $410.50"
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module issues and serves the sample
+    # stop-work order unchanged, as other modules do (a second issue would return the first).
     server = start_desk(tmp_path_factory.mktemp("desk"))
     yield server
     stop_desk(server)

@@ -22,6 +22,8 @@ KIND = "maintenance-easement"  # numbered alike in Homer and Macedon (ME-YYYY-NN
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the register's easements (each
+    # municipality's first is ME-YYYY-0001).
     yield from serving(tmp_path_factory)
 
 

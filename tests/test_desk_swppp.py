@@ -22,9 +22,11 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
-    """Homer's desk."""
-    yield from serving(tmp_path_factory)
+def desk(shared_desk):
+    """Homer's desk: the test process's shared one (tests/conftest.py). Each round registers
+    a site of its own and reads back only the letters it issued; no other module using
+    that desk reviews a SWPPP or issues a Macedon letter to share a bare number with."""
+    return shared_desk
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,8 @@ from tests.helpers.register_cases import notice
 
 @pytest.fixture(scope="module")
 def desk(tmp_path_factory):
+    # A desk of its own (not shared_desk): this module counts the year's notices of
+    # violation in the register (one).
     yield from serving(tmp_path_factory)
 
 
