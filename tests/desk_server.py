@@ -42,9 +42,8 @@ TLS = ssl.create_default_context()
 # A client's connection is closed after each answer, never kept open between requests:
 # the desk bounds the connections one address holds (2 x 16, docgen.desk.server.connections)
 # and closes an idle one only after 5 s, and every client of every test comes from
-# 127.0.0.1. A module that opened a client per test faster than that (tests/
-# test_desk_vocabulary.py: 36) filled the bound on a desk other modules used too, and a
-# new connection was refused 429.
+# 127.0.0.1. A module that opened a client per test faster than that (the vocabulary's:
+# 36) filled the bound on a desk other modules used too, and a new connection was refused.
 ONE_REQUEST_EACH = httpx.Limits(max_keepalive_connections=0)
 
 
