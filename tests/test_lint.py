@@ -11,17 +11,12 @@ import sys
 
 from conftest import ROOT
 
+from tests.helpers.wheels import run
+
 
 def tool(module: str, *args: str) -> subprocess.CompletedProcess[str]:
     """``python -m MODULE ARGS`` of this environment, in the checkout."""
-    return subprocess.run(
-        [sys.executable, "-m", module, *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return run(sys.executable, "-m", module, *args, cwd=ROOT)
 
 
 def test_ruff_finds_nothing() -> None:
