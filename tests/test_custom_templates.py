@@ -3,8 +3,11 @@ letterhead works, and reaching for Python internals fails with a clear DocgenErr
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
+import jinja2
 import pytest
 from conftest import SAMPLE_IDS, SAMPLES
 
@@ -95,6 +98,38 @@ def test_the_sandbox_renders_the_built_in_templates_unchanged(tmp_path, kind, pa
     (tmp_path / "empty").mkdir()
     sandboxed = api.build(kind, path, Options(templates=str(tmp_path / "empty")))
     assert sandboxed.html == api.build(kind, path).html
+
+
+def test_a_second_folder_compiles_only_its_own_templates(tmp_path, monkeypatch):
+    """The built-in templates one folder's sandbox compiled serve every other folder's in
+    the process: a second folder compiles its own letterhead and nothing else."""
+    kind, path = SAMPLES[0]
+    api.build(kind, path, Options(templates=custom(tmp_path / "one", LETTERHEAD)))
+    compiled: list[str] = []
+    compile_source = jinja2.Environment.compile
+
+    def counted(self, source, name=None, filename=None, *args, **kwargs):
+        if name is not None:  # a file's template, not a string's
+            compiled.append(name)
+        return compile_source(self, source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    highways = LETTERHEAD.replace("Public Works", "Highways")
+    doc = api.build(kind, path, Options(templates=custom(tmp_path / "two", highways)))
+    assert compiled == ["base/letterhead.html.j2"]
+    assert "Department of Highways" in doc.html
+
+
+def test_a_custom_template_changed_in_place_is_compiled_again(tmp_path):
+    kind, path = SAMPLES[0]
+    folder = custom(tmp_path, LETTERHEAD)
+    assert "Public Works" in api.build(kind, path, Options(templates=folder)).html
+    letterhead = Path(folder) / "base" / "letterhead.html.j2"
+    letterhead.write_text(LETTERHEAD.replace("Public Works", "Highways"), encoding="utf-8")
+    later = letterhead.stat().st_mtime_ns + 2_000_000_000  # past any clock's resolution
+    os.utime(letterhead, ns=(later, later))
+    html = api.build(kind, path, Options(templates=folder)).html
+    assert "Department of Highways" in html and "Public Works" not in html
 
 
 def test_custom_template_data_is_still_escaped(tmp_path):
