@@ -36,6 +36,9 @@ own_folder("DOCGEN_SETTINGS")
 # Nor does a test write to this machine's register: a command run without DOCGEN_HOME uses
 # a folder of this test process (so parallel test processes never share one).
 own_folder("DOCGEN_HOME")
+# Nor to this machine's cache of compiled templates (docgen.render.compiled): the desks and
+# commands a test process starts share its folder.
+own_folder("DOCGEN_CACHE")
 
 ROOT = Path(__file__).resolve().parent.parent
 

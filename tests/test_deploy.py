@@ -57,6 +57,8 @@ def test_the_service_runs_as_its_own_user_with_private_files():
     )
     assert settings["User"] == "docgen" and settings["UMask"] == "0077"
     assert settings["StateDirectoryMode"] == "0700"
+    assert settings["CacheDirectoryMode"] == "0700"  # compiled templates: code is loaded
+    assert "Environment=DOCGEN_CACHE=/var/cache/docgen" in service.splitlines()
     assert "--behind-proxy" in settings["ExecStart"]
     assert "--host 127.0.0.1" in settings["ExecStart"]  # never on a public address
     assert "--host-name ${DOCGEN_SITE}" in settings["ExecStart"]  # the name Caddy serves

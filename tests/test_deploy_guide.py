@@ -102,6 +102,7 @@ class Server:
                 env[key] = value
         env["DOCGEN_HOME"] = str(self.root / "var/lib/docgen")
         env["DOCGEN_SETTINGS"] = str(self.root / "etc/docgen/settings")
+        env["DOCGEN_CACHE"] = str(self.root / "var/cache/docgen")
         return env
 
     # -- each kind of command -----------------------------------------------------------

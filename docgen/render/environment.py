@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -26,13 +25,13 @@ from typing import Any, cast
 
 import jinja2
 from jinja2 import pass_context
-from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.exceptions import SecurityError
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from docgen.render import language
+from docgen.render.compiled import PLAIN, SANDBOXED
 from docgen.render.filters import FILTERS
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -263,38 +262,6 @@ def _clock(name: str) -> Iterator[None]:
         sys.settrace(previous)
 
 
-class CompiledTemplates(BytecodeCache):
-    """The templates this process has compiled in the sandboxes of custom template
-    folders, kept for every sandbox it builds: each folder's sandbox searches the built-in
-    templates too, which are compiled once per process, not once per folder. (The plain
-    environment is built once per process; its own cache keeps what it compiled.)
-
-    A template is found by its name and file and taken only while its source is unchanged
-    (Jinja's checksum of it). A sandbox's compiled code differs from the plain
-    environment's (its ``*`` and ``**`` are intercepted): sandboxes share only this cache.
-    Bounded: the least recently used are dropped past ``MAX_COMPILED``.
-    """
-
-    def __init__(self) -> None:
-        self._codes: OrderedDict[str, tuple[str, Any]] = OrderedDict()
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        found = self._codes.get(bucket.key)
-        if found is not None and found[0] == bucket.checksum:
-            self._codes.move_to_end(bucket.key)
-            bucket.code = found[1]
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self._codes[bucket.key] = (bucket.checksum, bucket.code)
-        self._codes.move_to_end(bucket.key)
-        while len(self._codes) > MAX_COMPILED:
-            self._codes.popitem(last=False)
-
-
-MAX_COMPILED = 2_000  # templates; the built-in documents' are about 60
-_SANDBOXED = CompiledTemplates()
-
-
 def environment(custom: str | None = None) -> jinja2.Environment:
     """The environment for the built-in templates, or a sandbox over ``custom`` first."""
     return _environment(custom)
@@ -312,9 +279,9 @@ def _environment(custom: str | None) -> jinja2.Environment:
         "finalize": close_bidi,
     }
     if custom is None:
-        return _configure(jinja2.Environment(loader=loaders[0], **options))
+        return _configure(jinja2.Environment(loader=loaders[0], bytecode_cache=PLAIN, **options))
     folder = Path(custom)
     if not folder.is_dir():
         raise FileNotFoundError(f"--templates {custom}: not a directory")
     loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(folder)), *loaders])
-    return _configure(BoundedSandbox(loader=loader, bytecode_cache=_SANDBOXED, **options))
+    return _configure(BoundedSandbox(loader=loader, bytecode_cache=SANDBOXED, **options))

@@ -1,0 +1,132 @@
+"""Templates compiled once, not in every process: Jinja's compiled code for each template,
+kept in memory and in a private folder on this machine's disk.
+
+Compiling the built-in templates takes about 0.7 s of processor (every kind's, as the
+desk's rendering processes warm up) and about 0.2 s of a single ``docgen render``. A
+process finds a template here by its name and file, and takes it only while its source is
+unchanged (Jinja's checksum of it): a template edited in place is compiled again.
+
+The folder: ``DOCGEN_CACHE``, else ``$XDG_CACHE_HOME/docgen``, else ``~/.cache/docgen``
+(the service's: /var/cache/docgen, docs/deploy/docgen.service), one subfolder per version
+of docgen, Jinja and Python. It is used only while it and each folder in it are this
+user's alone (made 0700, owned by the user, writable by nobody else): code is loaded from
+it. A folder that cannot
+be made or is not private, a file that cannot be read or written, and a file that is not a
+compiled template are all the same to a render: the template is compiled as it would be
+without the folder, and nothing is said.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import tempfile
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.bccache import Bucket, BytecodeCache
+
+import docgen
+
+MAX_IN_MEMORY = 2_000  # templates; the built-in documents' are about 60
+
+
+def cache_folder() -> Path:
+    """docgen's cache folder on this machine (not made here)."""
+    named = os.environ.get("DOCGEN_CACHE", "").strip()
+    if named:
+        return Path(named)
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return Path(xdg) / "docgen" if xdg else Path.home() / ".cache" / "docgen"
+
+
+def private_folder(root: Path, *names: str) -> Path | None:
+    """``root/names...``, each folder made 0700 where missing, when every one of them is this
+    user's alone (no link, owned by the user, no one else may write in it): no one else can
+    put a file in it, or a folder of theirs in its place. None otherwise."""
+    folder = root
+    for name in ("", *names):
+        folder = folder / name if name else folder
+        try:
+            folder.mkdir(mode=0o700, parents=not name, exist_ok=True)
+            found = os.lstat(folder)
+        except OSError:
+            return None
+        alone = (
+            stat.S_ISDIR(found.st_mode)
+            and found.st_uid == os.getuid()
+            and not found.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        )
+        if not alone:
+            return None
+    return folder
+
+
+class CompiledTemplates(BytecodeCache):
+    """Compiled templates for the environments of one kind (plain, or sandboxed: a
+    sandbox's ``*`` and ``**`` are intercepted when compiled, so its code differs), in
+    memory (bounded, the least recently used dropped past ``MAX_IN_MEMORY``) and, where a
+    private folder is found, on disk."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._codes: OrderedDict[str, tuple[str, Any]] = OrderedDict()
+        self._folder: Path | None = None
+        self._looked = False
+
+    def folder(self) -> Path | None:
+        """The private folder of this kind's compiled templates, looked for once."""
+        if not self._looked:
+            self._looked = True
+            python = sys.implementation.cache_tag
+            version = f"{docgen.__version__}-jinja{jinja2.__version__}-{python}"
+            self._folder = private_folder(cache_folder(), "templates", version, self.kind)
+        return self._folder
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        found = self._codes.get(bucket.key)
+        if found is not None and found[0] == bucket.checksum:
+            self._codes.move_to_end(bucket.key)
+            bucket.code = found[1]
+            return
+        folder = self.folder()
+        if folder is None:
+            return
+        try:
+            bucket.bytecode_from_string((folder / f"{bucket.key}.cache").read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):  # what marshal and pickle raise
+            bucket.reset()
+        if bucket.code is not None:
+            self._keep(bucket)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._keep(bucket)
+        folder = self.folder()
+        if folder is None:
+            return
+        # Written beside, then renamed over: a process reading it meanwhile finds the
+        # whole of one version or the other, never part of one.
+        part: str | None = None
+        try:
+            handle, part = tempfile.mkstemp(dir=folder, suffix=".part")
+            with os.fdopen(handle, "wb") as out:
+                out.write(bucket.bytecode_to_string())
+            os.replace(part, folder / f"{bucket.key}.cache")
+        except OSError:
+            if part is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(part)
+
+    def _keep(self, bucket: Bucket) -> None:
+        self._codes[bucket.key] = (bucket.checksum, bucket.code)
+        self._codes.move_to_end(bucket.key)
+        while len(self._codes) > MAX_IN_MEMORY:
+            self._codes.popitem(last=False)
+
+
+PLAIN = CompiledTemplates("plain")
+SANDBOXED = CompiledTemplates("sandboxed")

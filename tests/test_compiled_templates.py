@@ -1,0 +1,122 @@
+"""Templates compiled once (docgen.render.compiled): a second process takes what the first
+compiled from the cache folder, a template edited in place is compiled again, and a folder
+that is not private, or a file in it that is not a compiled template, changes nothing a
+render prints."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import SAMPLES
+
+from docgen.render.compiled import private_folder
+
+KIND, CASE = SAMPLES[0]
+
+# What a fresh process compiles while it renders KIND from CASE (with the custom templates
+# in argv[2], if given), and the words of the HTML it renders.
+RENDER = """
+import json, sys
+import jinja2
+compiled = []
+compile_source = jinja2.Environment.compile
+
+def counted(self, source, name=None, filename=None, *args, **kwargs):
+    if name is not None:
+        compiled.append(name)
+    return compile_source(self, source, name, filename, *args, **kwargs)
+
+jinja2.Environment.compile = counted
+from docgen import api
+from docgen.documents.kind import Options
+options = Options(templates=sys.argv[3]) if len(sys.argv) > 3 else Options()
+html = api.build(sys.argv[1], sys.argv[2], options).html
+print(json.dumps({"compiled": compiled, "html": html}))
+"""
+
+
+def render_in_a_process(cache: Path, *templates: Path) -> dict:
+    env = {**os.environ, "DOCGEN_CACHE": str(cache)}
+    args = [sys.executable, "-c", RENDER, KIND, str(CASE), *map(str, templates)]
+    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def cached_files(cache: Path) -> list[Path]:
+    return sorted(cache.glob("templates/*/*/*.cache"))
+
+
+def test_a_second_process_compiles_nothing_the_first_compiled(tmp_path):
+    first = render_in_a_process(tmp_path / "cache")
+    assert first["compiled"], "the first process compiled no template"
+    assert len(cached_files(tmp_path / "cache")) == len(set(first["compiled"]))
+    second = render_in_a_process(tmp_path / "cache")
+    assert second["compiled"] == []
+    assert second["html"] == first["html"]
+
+
+def test_the_folder_is_the_users_alone(tmp_path):
+    render_in_a_process(tmp_path / "cache")
+    for folder in [tmp_path / "cache", *(tmp_path / "cache").rglob("*")]:
+        if folder.is_dir():
+            assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+
+
+def test_a_folder_others_may_write_in_is_not_used(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    assert private_folder(shared) is None
+    assert private_folder(shared, "templates") is None
+    made = private_folder(tmp_path / "cache", "templates", "plain")
+    assert made == tmp_path / "cache" / "templates" / "plain"
+    (tmp_path / "cache" / "templates").chmod(0o775)
+    assert private_folder(tmp_path / "cache", "templates", "plain") is None
+    (tmp_path / "cache" / "templates").chmod(0o700)
+    assert private_folder(tmp_path / "cache", "templates", "plain") == made
+    (tmp_path / "link").symlink_to(made)
+    assert private_folder(tmp_path, "link") is None
+    (tmp_path / "a file").write_text("")
+    assert private_folder(tmp_path / "a file", "below") is None
+
+
+def test_a_folder_that_cannot_be_used_leaves_the_render_alone(tmp_path):
+    (tmp_path / "a file").write_text("not a folder")
+    alone = render_in_a_process(tmp_path / "cache")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    for cache in (tmp_path / "a file", shared):
+        done = render_in_a_process(cache)
+        assert done["html"] == alone["html"]
+        assert sorted(done["compiled"]) == sorted(alone["compiled"])
+    assert list(shared.iterdir()) == []
+
+
+def test_a_file_that_is_not_a_compiled_template_is_compiled_over(tmp_path):
+    first = render_in_a_process(tmp_path / "cache")
+    files = cached_files(tmp_path / "cache")
+    for number, path in enumerate(files):
+        path.write_bytes(b"" if number % 2 else b"j2 not marshal data" * 3)
+    again = render_in_a_process(tmp_path / "cache")
+    assert again["html"] == first["html"]
+    assert sorted(again["compiled"]) == sorted(first["compiled"])
+    assert render_in_a_process(tmp_path / "cache")["compiled"] == []
+
+
+def test_a_custom_template_edited_in_place_is_compiled_again_in_the_next_process(tmp_path):
+    folder = tmp_path / "letterhead"
+    (folder / "base").mkdir(parents=True)
+    letterhead = folder / "base" / "letterhead.html.j2"
+    letterhead.write_text('<header><p class="letterhead-name">Public Works</p></header>')
+    assert "Public Works" in render_in_a_process(tmp_path / "cache", folder)["html"]
+    letterhead.write_text('<header><p class="letterhead-name">Highways</p></header>')
+    later = render_in_a_process(tmp_path / "cache", folder)
+    assert later["compiled"] == ["base/letterhead.html.j2"]
+    assert "Highways" in later["html"] and "Public Works" not in later["html"]
