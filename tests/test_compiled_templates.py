@@ -40,9 +40,20 @@ print(json.dumps({"compiled": compiled, "html": html}))
 """
 
 
-def render_in_a_process(cache: Path, *templates: Path) -> dict:
+# What a fresh process compiles while the desk makes its sign-in page's template.
+PAGE = (
+    RENDER.split("from docgen import api")[0]
+    + """
+from docgen.desk.base.web import pages
+pages().get_template("desk/login.html.j2")
+print(json.dumps({"compiled": compiled}))
+"""
+)
+
+
+def render_in_a_process(cache: Path, *templates: Path, code: str = RENDER) -> dict:
     env = {**os.environ, "DOCGEN_CACHE": str(cache)}
-    args = [sys.executable, "-c", RENDER, KIND, str(CASE), *map(str, templates)]
+    args = [sys.executable, "-c", code, KIND, str(CASE), *map(str, templates)]
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -59,6 +70,17 @@ def test_a_second_process_compiles_nothing_the_first_compiled(tmp_path):
     second = render_in_a_process(tmp_path / "cache")
     assert second["compiled"] == []
     assert second["html"] == first["html"]
+
+
+def test_the_desks_pages_are_kept_apart_from_the_documents(tmp_path):
+    """The desk's pages are compiled with options of their own: the same template file
+    compiled for a document is not taken for a page, nor the other way round."""
+    render_in_a_process(tmp_path / "cache")
+    first = render_in_a_process(tmp_path / "cache", code=PAGE)
+    assert "desk/login.html.j2" in first["compiled"]
+    assert render_in_a_process(tmp_path / "cache", code=PAGE)["compiled"] == []
+    (version,) = (tmp_path / "cache" / "templates").iterdir()
+    assert sorted(folder.name for folder in version.iterdir()) == ["desk", "plain"]
 
 
 def test_the_folder_is_the_users_alone(tmp_path):

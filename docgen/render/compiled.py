@@ -1,19 +1,19 @@
 """Templates compiled once, not in every process: Jinja's compiled code for each template,
 kept in memory and in a private folder on this machine's disk.
 
-Compiling the built-in templates takes about 0.7 s of processor (every kind's, as the
-desk's rendering processes warm up) and about 0.2 s of a single ``docgen render``. A
-process finds a template here by its name and file, and takes it only while its source is
-unchanged (Jinja's checksum of it): a template edited in place is compiled again.
+Compiling the built-in templates takes about 0.5 s of processor (every kind's, as the
+desk's rendering processes warm up; the desk's own pages as much again) and about 0.1 s of
+a single ``docgen render``. A process finds a template here by its name and file, and
+takes it only while its source is unchanged (Jinja's checksum of it): a template edited in
+place is compiled again.
 
 The folder: ``DOCGEN_CACHE``, else ``$XDG_CACHE_HOME/docgen``, else ``~/.cache/docgen``
 (the service's: /var/cache/docgen, docs/deploy/docgen.service), one subfolder per version
 of docgen, Jinja and Python. It is used only while it and each folder in it are this
 user's alone (made 0700, owned by the user, writable by nobody else): code is loaded from
-it. A folder that cannot
-be made or is not private, a file that cannot be read or written, and a file that is not a
-compiled template are all the same to a render: the template is compiled as it would be
-without the folder, and nothing is said.
+it. A folder that cannot be made or is not private, a file that cannot be read or written,
+and a file that is not a compiled template are all the same to a render: the template is
+compiled as it would be without the folder, and nothing is said.
 """
 
 from __future__ import annotations
@@ -67,10 +67,11 @@ def private_folder(root: Path, *names: str) -> Path | None:
 
 
 class CompiledTemplates(BytecodeCache):
-    """Compiled templates for the environments of one kind (plain, or sandboxed: a
-    sandbox's ``*`` and ``**`` are intercepted when compiled, so its code differs), in
-    memory (bounded, the least recently used dropped past ``MAX_IN_MEMORY``) and, where a
-    private folder is found, on disk."""
+    """Compiled templates for the environments of one kind (``kind``: the documents',
+    their sandbox's, the desk pages'; compiled code differs with an environment's options,
+    a sandbox's ``*`` and ``**`` are intercepted, so each kind has its own), in memory
+    (bounded, the least recently used dropped past ``MAX_IN_MEMORY``) and, where a private
+    folder is found, on disk."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind

@@ -67,11 +67,13 @@ def pages() -> Any:
     """The desk's Jinja environment: docgen's conventions (autoescape, StrictUndefined, its
     filters, templates from templates/desk/) without the documents' printing rules: a value
     is shown exactly as typed (an input's value, a CSRF token, a SHA-256), never with the
-    line-break points or bidi closers a printed document adds."""
+    line-break points or bidi closers a printed document adds. Compiled pages are kept
+    (docgen.render.compiled), apart from the documents' own."""
     # jinja2 takes 18 ms to import: loaded on first use
     import jinja2
 
     # render.environment and others load num2words, jinja2, babel (+49 ms): loaded on first use
+    from docgen.render.compiled import CompiledTemplates
     from docgen.render.environment import templates_dir
     from docgen.render.filters import FILTERS
 
@@ -81,6 +83,8 @@ def pages() -> Any:
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        # the pages compiled once, not at each start (their own: the options differ)
+        bytecode_cache=CompiledTemplates("desk"),
     )
     env.filters.update(FILTERS)
     env.filters["local_time"] = clock.local_time
