@@ -15,6 +15,7 @@ import pytest
 from docgen import api
 from docgen.demo import sample_cases
 from tests.helpers.counts import pytest_runtest_logreport, pytest_sessionfinish  # noqa: F401
+from tests.helpers.shared import made_once, run_folder
 
 
 def own_folder(variable: str) -> None:
@@ -115,30 +116,47 @@ def running_head(html: str) -> str:
 
 
 class Rendered(dict):
-    """One sample's renders, each made when first asked for: 'doc', 'html', 'pdf', 'docx'."""
+    """One sample's renders, each made when first asked for: 'doc', 'html', 'pdf', 'docx'.
+    Given a ``shared`` folder, its PDF and DOCX are made once in the run, by whichever test
+    process asks first (tests/helpers/shared.py), and read by the others."""
+
+    def __init__(self, *, doc, shared: Path | None = None) -> None:
+        super().__init__(doc=doc)
+        self.shared = shared
 
     def __missing__(self, fmt: str):
         doc = self["doc"]
-        self[fmt] = doc.standalone() if fmt == "html" else api.to_bytes(doc, fmt)
+        if fmt == "html":
+            self[fmt] = doc.standalone()
+        elif self.shared is None:
+            self[fmt] = api.to_bytes(doc, fmt)
+        else:
+            shared = self.shared.parent / f"{self.shared.name}.{fmt}"
+            self[fmt] = made_once(shared, lambda: api.to_bytes(doc, fmt))
         return self[fmt]
 
 
 class Renders:
-    """Cache of rendered samples for the session: kind/path -> Rendered."""
+    """Cache of rendered samples for the session: kind/path -> Rendered, their PDF and DOCX
+    shared by the run's test processes through ``folder``."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path) -> None:
         self._cache: dict[tuple[str, str], Rendered] = {}
+        self.folder = folder
 
     def get(self, kind: str, path: Path) -> Rendered:
         key = (kind, str(path))
         if key not in self._cache:
-            self._cache[key] = Rendered(doc=api.build(kind, path))
+            shared = self.folder / f"{kind}--{path.stem}"
+            self._cache[key] = Rendered(doc=api.build(kind, path), shared=shared)
         return self._cache[key]
 
 
 @pytest.fixture(scope="session")
-def renders() -> Renders:
-    return Renders()
+def renders(tmp_path_factory) -> Renders:
+    folder = run_folder(tmp_path_factory) / "samples-rendered"
+    folder.mkdir(exist_ok=True)
+    return Renders(folder)
 
 
 def write_case(tmp_path: Path, text: str, name: str = "case.yaml") -> Path:
