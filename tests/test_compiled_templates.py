@@ -12,9 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jinja2
 from conftest import SAMPLES
 
-from docgen.render.compiled import private_folder
+from docgen.render.compiled import CompiledTemplates, private_folder
 
 KIND, CASE = SAMPLES[0]
 
@@ -81,6 +82,26 @@ def test_the_desks_pages_are_kept_apart_from_the_documents(tmp_path):
     assert render_in_a_process(tmp_path / "cache", code=PAGE)["compiled"] == []
     (version,) = (tmp_path / "cache" / "templates").iterdir()
     assert sorted(folder.name for folder in version.iterdir()) == ["desk", "plain"]
+
+
+def test_code_compiled_under_other_settings_is_never_taken(tmp_path, monkeypatch):
+    """A changed option (here the whitespace control) compiles the template again, though
+    its file and source are the same; the first settings' code is still found after."""
+    monkeypatch.setenv("DOCGEN_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "page.j2").write_text("{% if true %}\n    kept\n{% endif %}\n")
+    printed = []
+    for trimmed in (False, True, False):
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(tmp_path / "templates")),
+            trim_blocks=trimmed,
+            lstrip_blocks=trimmed,
+            bytecode_cache=CompiledTemplates("settings"),  # a new process's: nothing in memory
+        )
+        printed.append(env.get_template("page.j2").render())
+    assert printed[0] == "\n    kept\n" and printed[1] == "    kept\n"
+    assert printed[2] == printed[0]
+    assert len(list((tmp_path / "cache").glob("templates/*/settings/*.cache"))) == 2
 
 
 def test_the_folder_is_the_users_alone(tmp_path):

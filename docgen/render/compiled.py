@@ -3,9 +3,10 @@ kept in memory and in a private folder on this machine's disk.
 
 Compiling the built-in templates takes about 0.5 s of processor (every kind's, as the
 desk's rendering processes warm up; the desk's own pages as much again) and about 0.1 s of
-a single ``docgen render``. A process finds a template here by its name and file, and
-takes it only while its source is unchanged (Jinja's checksum of it): a template edited in
-place is compiled again.
+a single ``docgen render``. A process finds a template here by its name and file and the
+settings it is compiled with, and takes it only while its source is unchanged (Jinja's
+checksum of it): a template edited in place, or an environment's option changed, is
+compiled again.
 
 The folder: ``DOCGEN_CACHE``, else ``$XDG_CACHE_HOME/docgen``, else ``~/.cache/docgen``
 (the service's: /var/cache/docgen, docs/deploy/docgen.service), one subfolder per version
@@ -19,6 +20,7 @@ compiled as it would be without the folder, and nothing is said.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import stat
 import sys
@@ -48,11 +50,12 @@ def private_folder(root: Path, *names: str) -> Path | None:
     """``root/names...``, each folder made 0700 where missing, when every one of them is this
     user's alone (no link, owned by the user, no one else may write in it): no one else can
     put a file in it, or a folder of theirs in its place. None otherwise."""
-    folder = root
-    for name in ("", *names):
-        folder = folder / name if name else folder
+    folders = [root]
+    for name in names:
+        folders.append(folders[-1] / name)
+    for folder in folders:
         try:
-            folder.mkdir(mode=0o700, parents=not name, exist_ok=True)
+            folder.mkdir(mode=0o700, parents=folder == root, exist_ok=True)
             found = os.lstat(folder)
         except OSError:
             return None
@@ -63,7 +66,48 @@ def private_folder(root: Path, *names: str) -> Path | None:
         )
         if not alone:
             return None
-    return folder
+    return folders[-1]
+
+
+def compiled_with(env: jinja2.Environment) -> str:
+    """What an environment's compiled code depends on besides the template's source: its
+    class (a sandbox intercepts operators), its syntax and whitespace options, its
+    extensions and their plain policies, and the names of its filters and tests (checked
+    as a template is compiled). Code compiled under other settings is never taken."""
+    escape = env.autoescape if isinstance(env.autoescape, bool) else "by name"
+    policies = sorted(
+        (name, value)
+        for name, value in env.policies.items()
+        if isinstance(value, str | bool | int | float | type(None))
+    )
+    return repr(
+        (
+            type(env).__module__,
+            type(env).__qualname__,
+            env.block_start_string,
+            env.block_end_string,
+            env.variable_start_string,
+            env.variable_end_string,
+            env.comment_start_string,
+            env.comment_end_string,
+            env.line_statement_prefix,
+            env.line_comment_prefix,
+            env.trim_blocks,
+            env.lstrip_blocks,
+            env.newline_sequence,
+            env.keep_trailing_newline,
+            env.optimized,
+            env.finalize is not None,
+            env.is_async,
+            escape,
+            sorted(env.extensions),
+            policies,
+            sorted(env.filters),
+            sorted(env.tests),
+            sorted(getattr(env, "intercepted_binops", ())),
+            sorted(getattr(env, "intercepted_unops", ())),
+        )
+    )
 
 
 class CompiledTemplates(BytecodeCache):
@@ -87,6 +131,18 @@ class CompiledTemplates(BytecodeCache):
             version = f"{docgen.__version__}-jinja{jinja2.__version__}-{python}"
             self._folder = private_folder(cache_folder(), "templates", version, self.kind)
         return self._folder
+
+    def get_bucket(
+        self, environment: jinja2.Environment, name: str, filename: str | None, source: str
+    ) -> Bucket:
+        """The template's bucket, found by its name and file and by what the environment
+        compiles it with (:func:`compiled_with`)."""
+        key = hashlib.sha1(
+            f"{name}|{filename}|{compiled_with(environment)}".encode(), usedforsecurity=False
+        ).hexdigest()
+        bucket = Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
 
     def load_bytecode(self, bucket: Bucket) -> None:
         found = self._codes.get(bucket.key)
