@@ -63,6 +63,7 @@ bench: setup-test
 	.venv/bin/python -m benchmarks.signing
 	.venv/bin/python -m benchmarks.name_lookalikes
 	.venv/bin/python -m benchmarks.journeys --before 769cbf57
+	.venv/bin/python -m benchmarks.startup
 
 frame: setup
 	.venv/bin/python scripts/build_frame.py
