@@ -15,7 +15,7 @@ from pathlib import Path
 import jinja2
 from conftest import SAMPLES
 
-from docgen.render.compiled import CompiledTemplates, private_folder
+from docgen.render.compiled import CompiledTemplates, cache_folder, private_folder
 
 KIND, CASE = SAMPLES[0]
 
@@ -140,6 +140,24 @@ def test_a_folder_that_cannot_be_used_leaves_the_render_alone(tmp_path):
         assert done["html"] == alone["html"]
         assert sorted(done["compiled"]) == sorted(alone["compiled"])
     assert list(shared.iterdir()) == []
+
+
+def test_a_user_with_no_home_folder_renders_without_the_folder(monkeypatch):
+    """A service user with neither a home folder nor a folder named (no HOME, no entry in
+    the password database): templates are compiled in memory only."""
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("DOCGEN_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", no_home)
+    assert cache_folder() is None
+    cache = CompiledTemplates("no-home")
+    loader = jinja2.DictLoader({"a.j2": "{{ 6 * 7 }}"})
+    env = jinja2.Environment(loader=loader, bytecode_cache=cache)
+    assert env.get_template("a.j2").render() == "42"
+    assert cache.folder() is None
 
 
 def test_a_file_that_is_not_a_compiled_template_is_compiled_over(tmp_path):

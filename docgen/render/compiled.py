@@ -25,6 +25,7 @@ import os
 import stat
 import sys
 import tempfile
+import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -37,13 +38,19 @@ import docgen
 MAX_IN_MEMORY = 2_000  # templates; the built-in documents' are about 60
 
 
-def cache_folder() -> Path:
-    """docgen's cache folder on this machine (not made here)."""
+def cache_folder() -> Path | None:
+    """docgen's cache folder on this machine (not made here); None for a user with no
+    home folder and none named."""
     named = os.environ.get("DOCGEN_CACHE", "").strip()
     if named:
         return Path(named)
     xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-    return Path(xdg) / "docgen" if xdg else Path.home() / ".cache" / "docgen"
+    if xdg:
+        return Path(xdg) / "docgen"
+    try:
+        return Path.home() / ".cache" / "docgen"
+    except (RuntimeError, KeyError):  # no HOME, and no entry in the password database
+        return None
 
 
 def private_folder(root: Path, *names: str) -> Path | None:
@@ -120,6 +127,7 @@ class CompiledTemplates(BytecodeCache):
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self._codes: OrderedDict[str, tuple[str, Any]] = OrderedDict()
+        self._codes_lock = threading.Lock()  # the desk's pages are made on several threads
         self._folder: Path | None = None
         self._looked = False
 
@@ -129,7 +137,9 @@ class CompiledTemplates(BytecodeCache):
             self._looked = True
             python = sys.implementation.cache_tag
             version = f"{docgen.__version__}-jinja{jinja2.__version__}-{python}"
-            self._folder = private_folder(cache_folder(), "templates", version, self.kind)
+            root = cache_folder()
+            if root is not None:
+                self._folder = private_folder(root, "templates", version, self.kind)
         return self._folder
 
     def get_bucket(
@@ -145,11 +155,12 @@ class CompiledTemplates(BytecodeCache):
         return bucket
 
     def load_bytecode(self, bucket: Bucket) -> None:
-        found = self._codes.get(bucket.key)
-        if found is not None and found[0] == bucket.checksum:
-            self._codes.move_to_end(bucket.key)
-            bucket.code = found[1]
-            return
+        with self._codes_lock:
+            found = self._codes.get(bucket.key)
+            if found is not None and found[0] == bucket.checksum:
+                self._codes.move_to_end(bucket.key)
+                bucket.code = found[1]
+                return
         folder = self.folder()
         if folder is None:
             return
@@ -179,10 +190,11 @@ class CompiledTemplates(BytecodeCache):
                     os.unlink(part)
 
     def _keep(self, bucket: Bucket) -> None:
-        self._codes[bucket.key] = (bucket.checksum, bucket.code)
-        self._codes.move_to_end(bucket.key)
-        while len(self._codes) > MAX_IN_MEMORY:
-            self._codes.popitem(last=False)
+        with self._codes_lock:
+            self._codes[bucket.key] = (bucket.checksum, bucket.code)
+            self._codes.move_to_end(bucket.key)
+            while len(self._codes) > MAX_IN_MEMORY:
+                self._codes.popitem(last=False)
 
 
 PLAIN = CompiledTemplates("plain")
