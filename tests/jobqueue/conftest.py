@@ -65,8 +65,15 @@ class Machine:
         self.cwd.mkdir(parents=True)
         self.log = root / f"{name}.log"
         environment = {k: v for k, v in os.environ.items() if not k.startswith("DOCGEN_")}
+        # Its own home and cache of compiled templates (docgen.render.compiled), as another
+        # machine's: never the user's.
+        cache = str(root / f"{name}-cache")
         environment.update(
-            DOCGEN_DATABASE_URL=url, DOCGEN_HOME=str(self.home), **FAST, **(env or {})
+            DOCGEN_DATABASE_URL=url,
+            DOCGEN_HOME=str(self.home),
+            DOCGEN_CACHE=cache,
+            **FAST,
+            **(env or {}),
         )
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
