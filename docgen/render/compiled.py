@@ -24,7 +24,6 @@ import hashlib
 import os
 import stat
 import sys
-import tempfile
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -34,6 +33,8 @@ import jinja2
 from jinja2.bccache import Bucket, BytecodeCache
 
 import docgen
+from docgen.errors import OutputError
+from docgen.render.output import atomic_write
 
 MAX_IN_MEMORY = 2_000  # templates; the built-in documents' are about 60
 
@@ -176,18 +177,9 @@ class CompiledTemplates(BytecodeCache):
         folder = self.folder()
         if folder is None:
             return
-        # Written beside, then renamed over: a process reading it meanwhile finds the
-        # whole of one version or the other, never part of one.
-        part: str | None = None
-        try:
-            handle, part = tempfile.mkstemp(dir=folder, suffix=".part")
-            with os.fdopen(handle, "wb") as out:
-                out.write(bucket.bytecode_to_string())
-            os.replace(part, folder / f"{bucket.key}.cache")
-        except OSError:
-            if part is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(part)
+        # whole or not at all; a killed writer's temporary is cleared by the next write
+        with contextlib.suppress(OutputError):
+            atomic_write(folder / f"{bucket.key}.cache", bucket.bytecode_to_string())
 
     def _keep(self, bucket: Bucket) -> None:
         with self._codes_lock:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from docgen.render.output import atomic_write
+
 
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder of this run's, shared by its test processes: pytest-xdist gives each worker
@@ -26,7 +28,5 @@ def made_once(path: Path, make: Callable[[], bytes]) -> bytes:
         if path.exists():
             return path.read_bytes()
         made = make()
-        part = path.with_name(path.name + ".part")
-        part.write_bytes(made)
-        os.replace(part, path)
+        atomic_write(path, made)
         return made
