@@ -41,12 +41,24 @@ print(json.dumps({"compiled": compiled, "html": html}))
 """
 
 
-# What a fresh process compiles while the desk makes its sign-in page's template.
+# What a fresh process compiles while the documents warm up (every kind's templates, and
+# those beside them: the municipal year's chart among them).
+WARM = (
+    RENDER.split("from docgen import api")[0]
+    + """
+from docgen.warm import warm_up
+warm_up(None, ("html",))
+print(json.dumps({"compiled": compiled}))
+"""
+)
+# What a fresh process compiles while the desk makes its year page's template, which
+# imports the same chart (swppp/_year_chart.html.j2) under the desk's options.
 PAGE = (
     RENDER.split("from docgen import api")[0]
     + """
 from docgen.desk.base.web import pages
-pages().get_template("desk/login.html.j2")
+for name in ("desk/year.html.j2", "swppp/_year_chart.html.j2"):  # as rendering the page does
+    pages().get_template(name)
 print(json.dumps({"compiled": compiled}))
 """
 )
@@ -61,7 +73,7 @@ def render_in_a_process(cache: Path, *templates: Path, code: str = RENDER) -> di
 
 
 def cached_files(cache: Path) -> list[Path]:
-    return sorted(cache.glob("templates/*/*/*.cache"))
+    return sorted(cache.glob("templates/*/*.cache"))
 
 
 def test_a_second_process_compiles_nothing_the_first_compiled(tmp_path):
@@ -74,14 +86,17 @@ def test_a_second_process_compiles_nothing_the_first_compiled(tmp_path):
 
 
 def test_the_desks_pages_are_kept_apart_from_the_documents(tmp_path):
-    """The desk's pages are compiled with options of their own: the same template file
-    compiled for a document is not taken for a page, nor the other way round."""
-    render_in_a_process(tmp_path / "cache")
-    first = render_in_a_process(tmp_path / "cache", code=PAGE)
-    assert "desk/login.html.j2" in first["compiled"]
+    """The desk's pages are compiled with options of their own: a template file a document
+    compiled (the year's chart) is compiled again for the page that imports it, and both
+    codes are kept."""
+    documents = render_in_a_process(tmp_path / "cache", code=WARM)
+    assert "swppp/_year_chart.html.j2" in documents["compiled"]
+    kept = len(cached_files(tmp_path / "cache"))
+    page = render_in_a_process(tmp_path / "cache", code=PAGE)
+    assert {"desk/year.html.j2", "swppp/_year_chart.html.j2"} <= set(page["compiled"])
+    assert len(cached_files(tmp_path / "cache")) == kept + len(set(page["compiled"]))
     assert render_in_a_process(tmp_path / "cache", code=PAGE)["compiled"] == []
-    (version,) = (tmp_path / "cache" / "templates").iterdir()
-    assert sorted(folder.name for folder in version.iterdir()) == ["desk", "plain"]
+    assert render_in_a_process(tmp_path / "cache", code=WARM)["compiled"] == []
 
 
 def test_code_compiled_under_other_settings_is_never_taken(tmp_path, monkeypatch):
@@ -96,12 +111,12 @@ def test_code_compiled_under_other_settings_is_never_taken(tmp_path, monkeypatch
             loader=jinja2.FileSystemLoader(str(tmp_path / "templates")),
             trim_blocks=trimmed,
             lstrip_blocks=trimmed,
-            bytecode_cache=CompiledTemplates("settings"),  # a new process's: nothing in memory
+            bytecode_cache=CompiledTemplates(),  # a new process's: nothing in memory
         )
         printed.append(env.get_template("page.j2").render())
     assert printed[0] == "\n    kept\n" and printed[1] == "    kept\n"
     assert printed[2] == printed[0]
-    assert len(list((tmp_path / "cache").glob("templates/*/settings/*.cache"))) == 2
+    assert len(list((tmp_path / "cache").glob("templates/*/*.cache"))) == 2
 
 
 def test_the_folder_is_the_users_alone(tmp_path):
@@ -153,11 +168,11 @@ def test_a_user_with_no_home_folder_renders_without_the_folder(monkeypatch):
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setattr(Path, "home", no_home)
     assert cache_folder() is None
-    cache = CompiledTemplates("no-home")
+    cache = CompiledTemplates()
     loader = jinja2.DictLoader({"a.j2": "{{ 6 * 7 }}"})
     env = jinja2.Environment(loader=loader, bytecode_cache=cache)
     assert env.get_template("a.j2").render() == "42"
-    assert cache.folder() is None
+    assert cache.folder is None
 
 
 def test_a_file_that_is_not_a_compiled_template_is_compiled_over(tmp_path):

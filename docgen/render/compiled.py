@@ -26,6 +26,7 @@ import stat
 import sys
 import threading
 from collections import OrderedDict
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ import docgen
 from docgen.errors import OutputError
 from docgen.render.output import atomic_write
 
-MAX_IN_MEMORY = 2_000  # templates; the built-in documents' are about 60
+MAX_IN_MEMORY = 2_000  # templates; the documents' and the desk's pages are about 120
 
 
 def cache_folder() -> Path | None:
@@ -119,29 +120,22 @@ def compiled_with(env: jinja2.Environment) -> str:
 
 
 class CompiledTemplates(BytecodeCache):
-    """Compiled templates for the environments of one kind (``kind``: the documents',
-    their sandbox's, the desk pages'; compiled code differs with an environment's options,
-    a sandbox's ``*`` and ``**`` are intercepted, so each kind has its own), in memory
-    (bounded, the least recently used dropped past ``MAX_IN_MEMORY``) and, where a private
-    folder is found, on disk."""
+    """Compiled templates in memory (bounded, the least recently used dropped past
+    ``MAX_IN_MEMORY``) and, where a private folder is found, on disk. One serves every
+    environment (the documents', a custom folder's sandbox, the desk's pages): a code is
+    found by its template and by the settings it was compiled with (:meth:`get_bucket`)."""
 
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
+    def __init__(self) -> None:
         self._codes: OrderedDict[str, tuple[str, Any]] = OrderedDict()
         self._codes_lock = threading.Lock()  # the desk's pages are made on several threads
-        self._folder: Path | None = None
-        self._looked = False
 
+    @cached_property
     def folder(self) -> Path | None:
-        """The private folder of this kind's compiled templates, looked for once."""
-        if not self._looked:
-            self._looked = True
-            python = sys.implementation.cache_tag
-            version = f"{docgen.__version__}-jinja{jinja2.__version__}-{python}"
-            root = cache_folder()
-            if root is not None:
-                self._folder = private_folder(root, "templates", version, self.kind)
-        return self._folder
+        """The private folder of this version's compiled templates, looked for once."""
+        root = cache_folder()
+        python = sys.implementation.cache_tag
+        version = f"{docgen.__version__}-jinja{jinja2.__version__}-{python}"
+        return None if root is None else private_folder(root, "templates", version)
 
     def get_bucket(
         self, environment: jinja2.Environment, name: str, filename: str | None, source: str
@@ -162,7 +156,7 @@ class CompiledTemplates(BytecodeCache):
                 self._codes.move_to_end(bucket.key)
                 bucket.code = found[1]
                 return
-        folder = self.folder()
+        folder = self.folder
         if folder is None:
             return
         try:
@@ -174,7 +168,7 @@ class CompiledTemplates(BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         self._keep(bucket)
-        folder = self.folder()
+        folder = self.folder
         if folder is None:
             return
         # whole or not at all; a killed writer's temporary is cleared by the next write
@@ -189,5 +183,4 @@ class CompiledTemplates(BytecodeCache):
                 self._codes.popitem(last=False)
 
 
-PLAIN = CompiledTemplates("plain")
-SANDBOXED = CompiledTemplates("sandboxed")
+COMPILED = CompiledTemplates()

@@ -31,7 +31,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from docgen.render import language
-from docgen.render.compiled import PLAIN, SANDBOXED
+from docgen.render.compiled import COMPILED
 from docgen.render.filters import FILTERS
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -279,9 +279,9 @@ def _environment(custom: str | None) -> jinja2.Environment:
         "finalize": close_bidi,
     }
     if custom is None:
-        return _configure(jinja2.Environment(loader=loaders[0], bytecode_cache=PLAIN, **options))
+        return _configure(jinja2.Environment(loader=loaders[0], bytecode_cache=COMPILED, **options))
     folder = Path(custom)
     if not folder.is_dir():
         raise FileNotFoundError(f"--templates {custom}: not a directory")
     loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(folder)), *loaders])
-    return _configure(BoundedSandbox(loader=loader, bytecode_cache=SANDBOXED, **options))
+    return _configure(BoundedSandbox(loader=loader, bytecode_cache=COMPILED, **options))

@@ -68,12 +68,12 @@ def pages() -> Any:
     filters, templates from templates/desk/) without the documents' printing rules: a value
     is shown exactly as typed (an input's value, a CSRF token, a SHA-256), never with the
     line-break points or bidi closers a printed document adds. Compiled pages are kept
-    (docgen.render.compiled), apart from the documents' own."""
+    (docgen.render.compiled), found by these options too, never taken for a document's."""
     # jinja2 takes 18 ms to import: loaded on first use
     import jinja2
 
     # render.environment and others load num2words, jinja2, babel (+49 ms): loaded on first use
-    from docgen.render.compiled import CompiledTemplates
+    from docgen.render.compiled import COMPILED
     from docgen.render.environment import templates_dir
     from docgen.render.filters import FILTERS
 
@@ -83,8 +83,7 @@ def pages() -> Any:
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        # the pages compiled once, not at each start (their own: the options differ)
-        bytecode_cache=CompiledTemplates("desk"),
+        bytecode_cache=COMPILED,  # the pages compiled once, not at each start
     )
     env.filters.update(FILTERS)
     env.filters["local_time"] = clock.local_time
