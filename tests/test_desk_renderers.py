@@ -8,6 +8,7 @@ import io
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 import zipfile
@@ -19,7 +20,7 @@ from desk_server import ROOT, start_desk, start_draft, stop_desk, typed_sample
 from docgen.desk.server import renderers
 from docgen.documents import DOCUMENTS, get_kind
 from docgen.documents.registry import members
-from docgen.render import PRELOAD, processes
+from docgen.render import processes
 from tests.helpers.cli import python_process
 from tests.helpers.procs import ended, renderer_pids, unread_bytes
 
@@ -44,13 +45,16 @@ def sleeping(seconds: float) -> renderers.Result:
 
 def warmth() -> renderers.Result:
     """What this process has warmed up, the templates it holds compiled (as rendering
-    asks for them), and whether it holds the fonts' character maps read."""
+    asks for them), whether it holds the fonts' character maps read, and whether it holds
+    the register loaded (an issue's modules) before its first issue."""
     from docgen import warm
     from docgen.render import glyphs
     from docgen.render.environment import environment
 
     compiled = {name for (_, name), _ in environment(None).cache.items()}
-    return "warm", (set(warm._warm), compiled, glyphs.coverage.cache_info().currsize > 0)
+    fonts_read = glyphs.coverage.cache_info().currsize > 0
+    loaded = {"sqlalchemy.orm", "docgen.register.store", "docgen.signing.keys"} <= set(sys.modules)
+    return "warm", (set(warm._warm), compiled, fonts_read, loaded)
 
 
 def greedy() -> renderers.Result:
@@ -60,15 +64,15 @@ def greedy() -> renderers.Result:
 
 @pytest.fixture(scope="module", autouse=True)
 def desks_fork_server():
-    """The fork server the desk starts (warm: docgen.render.PRELOAD). A process has one,
-    started with the preload of whatever forks first: a batch run earlier in this test
-    process starts it with the engines alone, so it is stopped, and the renderers start
-    the desk's."""
+    """The fork server the desk starts (warm, the register loaded: renderers.LOADED). A
+    process has one, started with the preload of whatever forks first: a batch run earlier
+    in this test process starts it with the engines alone, so it is stopped, and the
+    renderers start the desk's."""
     from multiprocessing import forkserver
 
     renderers.stop()
     forkserver._forkserver._stop()
-    forkserver.set_forkserver_preload(PRELOAD)
+    forkserver.set_forkserver_preload(list(renderers.LOADED))
 
 
 @pytest.fixture
@@ -99,8 +103,8 @@ def test_renderers_start_warm_from_their_fork_server_a_replacement_too(pool):
     templates = {m.template for kind in DOCUMENTS for m in members(get_kind(kind))}
     partials = {"base/letterhead.html.j2", "base/macros.html.j2", "notices/_appeal.html.j2"}
     for _ in range(renderers.RENDERERS):
-        warmed, compiled, fonts_read = renderers.run(warmth)[1]
-        assert warmed == every and fonts_read
+        warmed, compiled, fonts_read, register_loaded = renderers.run(warmth)[1]
+        assert warmed == every and fonts_read and register_loaded
         assert templates | partials <= compiled, (templates | partials) - compiled
     with pytest.raises(processes.RendererLost):
         renderers.run(killed)

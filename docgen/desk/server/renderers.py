@@ -52,14 +52,20 @@ KEY_REFUSED = (
 
 # Each rendering process is forked from a fork server which has loaded the engines and
 # warmed them up on every kind (docgen.preload), so a new or replacing renderer renders its
-# first document warm, not after the seconds that loading and warming up take.
+# first document warm, not after the seconds that loading and warming up take. The fork
+# server loads the register too (what an issue runs: SQLAlchemy, the models, the keys):
+# once there, shared by every renderer, instead of a third of a second of the processor in
+# each renderer at its first issue.
+LOADED = (*PRELOAD, "docgen.register.store")
+
+
 def _loaded() -> None:
     """A renderer's start: what its work calls, loaded (by the fork server already; on
     its own, here once)."""
     import docgen.api  # noqa: F401  (on its own, without the fork server: loaded here)
 
 
-START = Start(tuple(PRELOAD), init=_loaded, niceness=RENDER_NICENESS)
+START = Start(LOADED, init=_loaded, niceness=RENDER_NICENESS)
 
 
 def _answers(renderer: Renderer) -> bool:
@@ -195,7 +201,7 @@ def photo(data: bytes, name: str, keep_location: bool) -> Result:
 @cache
 def register_of(url: str | None) -> Any:
     """The register at ``url``, opened once per rendering process."""
-    # register.store loads sqlalchemy, pydantic, cryptography (+580 ms): loaded on first use
+    # loaded by the fork server already (docgen.preload): here for a renderer on its own
     from docgen.register import Register
 
     opened = Register.open(url)
@@ -215,8 +221,7 @@ def issue(
     corrects, counsel's final, copies, the courtesy rendition: Register.issue):
     ("issued", number), ("ambiguous", candidates), ("problems", problems) or ("refused",
     the register's message)."""
-    # register.people.respondents and signing.keys load sqlalchemy, pydantic (+490 ms):
-    # loaded on first use
+    # loaded by the fork server already (docgen.preload): here for a renderer on its own
     from docgen.register import AmbiguousRespondent
     from docgen.signing.keys import SigningKeyError
 
@@ -247,7 +252,7 @@ def make(
     (docgen.register.matter.inspections.make), dated ``on`` (None: today in the municipality):
     ("issued", number), ("asked", the problems of what was typed: its date) or ("refused",
     why; a case's problems each naming its field by the form of the document it is about)."""
-    # register.matter.inspections loads sqlalchemy, pydantic, yaml (+610 ms): loaded on first use
+    # loaded by the fork server already (docgen.preload): here for a renderer on its own
     from docgen.cases import labels
     from docgen.documents import get_kind
     from docgen.register.matter.inspections import make
@@ -300,7 +305,7 @@ def signature(blob: bytes, jurisdiction: str) -> Result:
     from pyhanko.pdf_utils.misc import PdfReadError
     from pyhanko.pdf_utils.reader import PdfFileReader
 
-    # register.matter.checks loads sqlalchemy, pydantic, cryptography (+510 ms): loaded on first use
+    # loaded by the fork server already (docgen.preload): here for a renderer on its own
     from docgen.register.matter.checks import signature_of
 
     try:
