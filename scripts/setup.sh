@@ -62,15 +62,25 @@ pip_quietly() {  # pip in .venv, less the machine's notes on its extra indexes; 
 # pinned"), so a fresh machine failed to install the day fonttools 4.69.1 came out.
 pip_quietly install -q --require-hashes -r requirements-pip.lock \
   || { echo "setup: pip did not install (requirements-pip.lock)" >&2; exit 1; }
-pip_quietly install -q --require-hashes -r requirements.lock \
+# --no-compile: pip would compile every module of every package, faker's hundreds of
+# locales and mypy's sources among them (16 of the 31 seconds their install took);
+# what docgen runs is compiled below, and a test tool when first imported (make test
+# writes bytecode).
+pip_quietly install -q --no-compile --require-hashes -r requirements.lock \
   || { echo "setup: the locked dependencies did not install (requirements.lock)" >&2; exit 1; }
 pip_quietly install -q --no-deps --no-build-isolation -e . \
   || { echo "setup: docgen did not install" >&2; exit 1; }
 pip_quietly check >/dev/null \
   || { echo "setup: requirements.lock does not fit pyproject.toml: run make lock" >&2; exit 1; }
-.venv/bin/python -c 'import docgen, weasyprint, docx' \
-  || { echo "setup: docgen did not install" >&2; exit 1; }
-# docgen's modules compiled once, here: every desk, worker and command the tests start
-# imports them, and where PYTHONDONTWRITEBYTECODE is set (as on some build machines)
-# Python would otherwise compile them from source again in each process.
+# docgen's modules compiled once, here, and the packages' modules its commands, desk,
+# renderers and workers load (by loading them: a renderer's fork server loads the engines
+# and warms them up): every desk, worker and command the tests start imports them, and
+# where PYTHONDONTWRITEBYTECODE is set (as on some build machines) Python would otherwise
+# compile them from source again in each process.
 .venv/bin/python -m compileall -q -j 0 docgen >/dev/null
+if ! loaded=$(PYTHONDONTWRITEBYTECODE= .venv/bin/python -c \
+    'import docgen.cli, docgen.desk.app, docgen.preload' 2>&1); then
+  echo "$loaded" >&2
+  echo "setup: docgen did not install" >&2
+  exit 1
+fi
