@@ -73,13 +73,12 @@ pip_quietly install -q --no-deps --no-build-isolation -e . \
 pip_quietly check >/dev/null \
   || { echo "setup: requirements.lock does not fit pyproject.toml: run make lock" >&2; exit 1; }
 # docgen's modules compiled once, here, and the packages' modules its commands, desk,
-# renderers and workers load (by loading them: a renderer's fork server loads the engines
-# and warms them up): every desk, worker and command the tests start imports them, and
-# where PYTHONDONTWRITEBYTECODE is set (as on some build machines) Python would otherwise
-# compile them from source again in each process.
+# renderers and workers load (by loading them, bytecode written): every desk, worker and
+# command the tests start imports them, and where PYTHONDONTWRITEBYTECODE is set (as on
+# some build machines) Python would otherwise compile them from source again in each process.
 .venv/bin/python -m compileall -q -j 0 docgen >/dev/null
-if ! loaded=$(PYTHONDONTWRITEBYTECODE= .venv/bin/python -c \
-    'import docgen.cli, docgen.desk.app, docgen.preload' 2>&1); then
+if ! loaded=$(PYTHONDONTWRITEBYTECODE= .venv/bin/python -c 'import docgen.cli, docgen.desk.app
+import docgen.register.store, docgen.render.pdf, docx, docxtpl, weasyprint' 2>&1); then
   echo "$loaded" >&2
   echo "setup: docgen did not install" >&2
   exit 1
