@@ -1,6 +1,8 @@
 """A test run killed halfway leaves no PostgreSQL server behind (tests/helpers/pgserver.py):
 the process that started a server is killed with SIGKILL, as a time-out kills a run, and
-the server's watcher stops it and deletes its files."""
+the server's watcher stops it and deletes its files. Killed with its watcher (everything at
+once, as when a machine's session is torn down), the next server started does it: the
+files are in memory (/dev/shm), a gigabyte and more for each server left."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from conftest import ROOT
@@ -27,12 +31,16 @@ with pgserver.postgres() as url:
 """
 
 
-def test_a_killed_test_process_leaves_no_server_and_no_files():
-    pgserver.require()
-    starter = subprocess.Popen(
+def _starter() -> subprocess.Popen:
+    return subprocess.Popen(
         [sys.executable, "-c", START], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
+
+
+def test_a_killed_test_process_leaves_no_server_and_no_files():
+    pgserver.require()
+    starter = _starter()
     try:
         url, base, postmaster = starter.stdout.readline().split()
         assert os.path.isdir(base)
@@ -59,3 +67,34 @@ def _cmdline(proc: Path) -> str:
         return (proc / "cmdline").read_bytes().decode(errors="replace")
     except OSError:
         return ""
+
+
+def test_a_server_left_with_its_watcher_killed_is_stopped_and_deleted_by_the_next():
+    pgserver.require()
+    starter = _starter()
+    try:
+        url, base, postmaster = starter.stdout.readline().split()
+        watcher = int((Path(base) / pgserver.WATCHED_BY).read_text())
+        os.kill(watcher, signal.SIGKILL)  # everything at once: the watcher, then the run
+        assert ended(watcher, 60)
+        os.kill(starter.pid, signal.SIGKILL)
+        starter.wait(timeout=60)
+    finally:
+        starter.kill()
+        starter.wait()
+        starter.stdin.close()
+        starter.stdout.close()
+    assert os.path.isdir(base) and Path(f"/proc/{postmaster}").exists(), "nothing was left"
+    here = Path(base).parent
+    being_made = Path(tempfile.mkdtemp(prefix="docgen-pg-", dir=here))  # no watcher yet
+    forgotten = Path(tempfile.mkdtemp(prefix="docgen-pg-", dir=here))  # from long ago
+    old = time.time() - 2 * pgserver.STALE_SECONDS
+    os.utime(forgotten, (old, old))
+    try:
+        with pgserver.postgres() as fresh:
+            assert pgserver.create_database(fresh, "after_the_sweep")
+        assert ended(int(postmaster), 120), f"the server {url} left behind still runs"
+        assert not os.path.exists(base) and not forgotten.exists()
+        assert being_made.is_dir()
+    finally:
+        being_made.rmdir()

@@ -1,7 +1,8 @@
 """A throwaway PostgreSQL server for tests and benchmarks: initdb and pg_ctl (as the
 ``postgres`` user when run as root: both refuse root) on a temporary folder and a free
 loopback port; stopped and deleted on exit, and by a watcher of its own when the process
-that started it ends without stopping it (killed, or a run stopped by a time-out)."""
+that started it ends without stopping it (killed, or a run stopped by a time-out); and, where
+the watcher was killed with it, by the next server started (``sweep``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,11 +46,54 @@ shutil.rmtree(base, ignore_errors=True)
 
 
 def _watcher(base: Path, stop: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(
+    watcher = subprocess.Popen(
         [sys.executable, "-c", _WATCHER, str(os.getpid()), str(base), *stop],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,
     )  # fmt: skip
+    (base / WATCHED_BY).write_text(str(watcher.pid), encoding="ascii")
+    return watcher
+
+
+# What a watcher cannot answer for: everything killed at once (its own process with the
+# run's, as when a machine's session is torn down), the server's files are left in memory
+# (/dev/shm), a gigabyte and more each. A new server first deletes every server folder whose
+# watcher is gone, stopping its server if one still runs. A folder without a watcher's
+# file is someone's still being made, unless it is older than STALE_SECONDS.
+WATCHED_BY = "watcher"
+STALE_SECONDS = 3600
+
+
+def _watched(base: Path) -> bool:
+    """A live watcher answers for ``base`` (its command line names the folder: a pid used
+    again by another process does not count)."""
+    try:
+        pid = int((base / WATCHED_BY).read_text(encoding="ascii"))
+        return str(base).encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return False
+
+
+def sweep(folder: Path) -> list[Path]:
+    """The server folders in ``folder`` left by a run whose watcher is gone, each one's
+    server stopped and the folder deleted (what the watcher would have done)."""
+    swept = []
+    for base in folder.glob("docgen-pg-*"):
+        try:
+            if _watched(base):
+                continue
+            being_made = time.time() - base.stat().st_mtime < STALE_SECONDS
+            if being_made and not (base / WATCHED_BY).exists():
+                continue
+        except OSError:
+            continue  # deleted meanwhile by its own run
+        data = base / "data"
+        if (data / "postmaster.pid").exists():
+            stop = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
+            subprocess.run(_as_postgres(stop), check=False, capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+        swept.append(base)
+    return swept
 
 
 def available() -> bool:
@@ -90,11 +135,15 @@ def _free_port() -> int:
 def postgres() -> Iterator[str]:
     """The URL of a new server (superuser ``postgres``, trust on loopback), e.g.
     ``postgresql://postgres@127.0.0.1:54321``; append ``/dbname``."""
-    base = Path(tempfile.mkdtemp(prefix="docgen-pg-", dir=_in_memory()))
+    memory = _in_memory()
+    sweep(memory or Path(tempfile.gettempdir()))
+    base = Path(tempfile.mkdtemp(prefix="docgen-pg-", dir=memory))
+    data, port = base / "data", _free_port()
+    stop = _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"])
+    watcher = _watcher(base, stop)  # before initdb: from here on, someone answers for base
     if os.geteuid() == 0:
         user = pwd.getpwnam("postgres")
         os.chown(base, user.pw_uid, user.pw_gid)
-    data, port = base / "data", _free_port()
     initdb = [str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"]
     subprocess.run(
         _as_postgres([*initdb, "-E", "UTF8", "--no-sync"]), check=True, capture_output=True
@@ -107,8 +156,6 @@ def postgres() -> Iterator[str]:
         " -c dynamic_shared_memory_type=mmap"
     )
     start = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w"]
-    stop = _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"])
-    watcher = _watcher(base, stop)
     subprocess.run(_as_postgres([*start, "-o", options, "start"]), check=True, capture_output=True)
     url = f"postgresql://postgres@127.0.0.1:{port}"
     _DATA[url], _OPTIONS[url] = data, options
