@@ -201,7 +201,7 @@ def photo(data: bytes, name: str, keep_location: bool) -> Result:
 @cache
 def register_of(url: str | None) -> Any:
     """The register at ``url``, opened once per rendering process."""
-    # loaded by the fork server already (docgen.preload): here for a renderer on its own
+    # loaded by the fork server already (LOADED): here for a renderer on its own
     from docgen.register import Register
 
     opened = Register.open(url)
@@ -221,7 +221,7 @@ def issue(
     corrects, counsel's final, copies, the courtesy rendition: Register.issue):
     ("issued", number), ("ambiguous", candidates), ("problems", problems) or ("refused",
     the register's message)."""
-    # loaded by the fork server already (docgen.preload): here for a renderer on its own
+    # loaded by the fork server already (LOADED): here for a renderer on its own
     from docgen.register import AmbiguousRespondent
     from docgen.signing.keys import SigningKeyError
 
@@ -252,7 +252,7 @@ def make(
     (docgen.register.matter.inspections.make), dated ``on`` (None: today in the municipality):
     ("issued", number), ("asked", the problems of what was typed: its date) or ("refused",
     why; a case's problems each naming its field by the form of the document it is about)."""
-    # loaded by the fork server already (docgen.preload): here for a renderer on its own
+    # loaded by the fork server already (LOADED): here for a renderer on its own
     from docgen.cases import labels
     from docgen.documents import get_kind
     from docgen.register.matter.inspections import make
@@ -305,7 +305,7 @@ def signature(blob: bytes, jurisdiction: str) -> Result:
     from pyhanko.pdf_utils.misc import PdfReadError
     from pyhanko.pdf_utils.reader import PdfFileReader
 
-    # loaded by the fork server already (docgen.preload): here for a renderer on its own
+    # loaded by the fork server already (LOADED): here for a renderer on its own
     from docgen.register.matter.checks import signature_of
 
     try:
