@@ -91,8 +91,8 @@ def test_a_server_left_with_its_watcher_killed_is_stopped_and_deleted_by_the_nex
     old = time.time() - 2 * pgserver.STALE_SECONDS
     os.utime(forgotten, (old, old))
     try:
-        with pgserver.postgres() as fresh:
-            assert pgserver.create_database(fresh, "after_the_sweep")
+        with pgserver.postgres() as fresh:  # the next server, which sweeps first, serves
+            pgserver.create_database(fresh, "after_the_sweep")
         assert ended(int(postmaster), 120), f"the server {url} left behind still runs"
         assert not os.path.exists(base) and not forgotten.exists()
         assert being_made.is_dir()

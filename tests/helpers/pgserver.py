@@ -74,10 +74,9 @@ def _watched(base: Path) -> bool:
         return False
 
 
-def sweep(folder: Path) -> list[Path]:
-    """The server folders in ``folder`` left by a run whose watcher is gone, each one's
-    server stopped and the folder deleted (what the watcher would have done)."""
-    swept = []
+def sweep(folder: Path) -> None:
+    """Delete the server folders in ``folder`` left by a run whose watcher is gone, each
+    one's server stopped first (what the watcher would have done)."""
     for base in folder.glob("docgen-pg-*"):
         try:
             if _watched(base):
@@ -92,8 +91,6 @@ def sweep(folder: Path) -> list[Path]:
             stop = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
             subprocess.run(_as_postgres(stop), check=False, capture_output=True)
         shutil.rmtree(base, ignore_errors=True)
-        swept.append(base)
-    return swept
 
 
 def available() -> bool:
