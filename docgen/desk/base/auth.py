@@ -21,6 +21,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session as DbSession
 
 from docgen.desk.base.database import LoginAttempt, Session, Sessions, User, audit, now
 from docgen.errors import DocgenError
@@ -168,14 +169,21 @@ def sign_in(db: Sessions, name: str, password: str, client: str) -> tuple[User, 
         assert user is not None
         if _hasher.check_needs_rehash(user.password_hash):
             s.execute(update(User).where(User.id == user.id).values(password_hash=hashed(password)))
-        s.execute(
-            delete(LoginAttempt).where((LoginAttempt.name == name) | (LoginAttempt.at < since))
-        )
-        token = secrets.token_urlsafe(32)
-        s.add(Session(token_hash=_token_hash(token), user_id=user.id, csrf=new_csrf()))
-        s.execute(delete(Session).where(Session.created < moment - LIFETIME - KEEP_EXPIRED))
-        audit(s, name, "sign-in", name, client)
-        return user, token
+        return user, open_session(s, user, client, moment)
+
+
+def open_session(s: DbSession, user: User, client: str, moment: datetime) -> str:
+    """The token of a new session of ``user``, who has just proved who they are (the
+    name's failed sign-ins forgotten, sessions long expired deleted, the sign-in audited)."""
+    since = moment - FAILURE_WINDOW
+    s.execute(
+        delete(LoginAttempt).where((LoginAttempt.name == user.name) | (LoginAttempt.at < since))
+    )
+    token = secrets.token_urlsafe(32)
+    s.add(Session(token_hash=_token_hash(token), user_id=user.id, csrf=new_csrf()))
+    s.execute(delete(Session).where(Session.created < moment - LIFETIME - KEEP_EXPIRED))
+    audit(s, user.name, "sign-in", user.name, client)
+    return token
 
 
 def _verify(hashed: str, password: str) -> bool:
