@@ -120,15 +120,23 @@ class Server:
         if program == "useradd":
             assert words[-1] == "docgen" and "--system" in words
         elif program == "apt-get":
-            for package in (w for w in words[2:] if not w.startswith("-")):
-                installed = subprocess.run(
-                    ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True,
-                    text=True, check=False,
-                )  # fmt: skip
+            # One dpkg-query for all: installed, or else known to apt (apt-cache reads
+            # the whole package list: two thirds of a second a package here).
+            packages = [w for w in words[2:] if not w.startswith("-")]
+            installed = subprocess.run(
+                ["dpkg-query", "-W", "-f=${Package} ${Status}\n", *packages],
+                capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            found = {
+                line.split(" ", 1)[0]
+                for line in installed.stdout.splitlines()
+                if line.endswith("install ok installed")
+            }
+            for package in (p for p in packages if p not in found):
                 known = subprocess.run(
                     ["apt-cache", "show", package], capture_output=True, check=False
                 )
-                assert "install ok installed" in installed.stdout or known.returncode == 0, (
+                assert known.returncode == 0, (
                     f"docs/deploy.md names the Debian package {package}, which is not known"
                 )
         elif program == "chown":
