@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -285,15 +286,14 @@ def test_usage_errors(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "unknown PDF variant" in result.output
 
 
-def test_ctrl_c_leaves_no_partial_files(tmp_path: Path) -> None:
-    cases = tmp_path / "cases"
-    for i in range(120):
-        write_yaml(cases, f"case-{i:03d}.yaml", case_data(number=f"PS-{i:04d}"))
-    out = tmp_path / "out"
-    command = [sys.executable, "-m", "docgen.cli", "batch", KIND, str(cases), "-o", str(out)]
+def ctrl_c_when(command: list[str], ready: Callable[[], bool], env: dict[str, str]) -> str:
+    """``docgen COMMAND`` started as a terminal starts it (SIGINT at its default, a process
+    group of its own), given Ctrl-C once ``ready()``: its standard error, once it ended
+    with the status of an interrupt."""
     proc = subprocess.Popen(
-        started_with([*command, "-j", "2", "-f", "pdf"], default=(signal.SIGINT,)),
+        started_with([sys.executable, "-m", "docgen.cli", *command], default=(signal.SIGINT,)),
         cwd=ROOT,
+        env={**os.environ, **env},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -301,9 +301,9 @@ def test_ctrl_c_leaves_no_partial_files(tmp_path: Path) -> None:
     )
     try:
         deadline = time.monotonic() + 120
-        while not (out.is_dir() and any(p.suffix == ".pdf" for p in out.iterdir())):
+        while not ready():
             assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "no document was written"
+            assert time.monotonic() < deadline, f"never ready: {ready.__doc__}"
             time.sleep(0.02)
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
         _, stderr = proc.communicate(timeout=120)
@@ -311,7 +311,22 @@ def test_ctrl_c_leaves_no_partial_files(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130, stderr
-    assert "interrupted" in stderr and "Traceback" not in stderr
+    assert "Traceback" not in stderr, stderr
+    return stderr
+
+
+def test_ctrl_c_leaves_no_partial_files(tmp_path: Path) -> None:
+    cases = tmp_path / "cases"
+    for i in range(120):
+        write_yaml(cases, f"case-{i:03d}.yaml", case_data(number=f"PS-{i:04d}"))
+    out = tmp_path / "out"
+
+    def written() -> bool:
+        """a document written"""
+        return out.is_dir() and any(p.suffix == ".pdf" for p in out.iterdir())
+
+    command = ["batch", KIND, str(cases), "-o", str(out), "-j", "2", "-f", "pdf"]
+    assert "interrupted" in ctrl_c_when(command, written, {})
     left = sorted(p.name for p in out.iterdir())
     assert not [n for n in left if n.startswith(".") or n.endswith(".part")], left
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
@@ -322,6 +337,34 @@ def test_ctrl_c_leaves_no_partial_files(tmp_path: Path) -> None:
     assert 0 < len(manifest["files"]) < 120
     for entry in manifest["files"]:
         assert hashlib.sha256((out / entry["file"]).read_bytes()).hexdigest() == entry["sha256"]
+
+
+def test_ctrl_c_with_the_files_staged_leaves_none_of_them(tmp_path: Path) -> None:
+    """Ctrl-C lands between any two steps of a write. Here every file of the document is
+    in its temporary beside its target, none renamed (docgen.faults' ``staged``): none is
+    left, no document either, and the message says so. Found when a batch interrupted on a
+    busy machine left ``.PS-0001-penalty-statement.pdf.docgen-….part`` behind."""
+    case = write_yaml(tmp_path / "cases", "case.yaml", case_data())
+    out, pause = tmp_path / "out", tmp_path / "pause"
+    # A compiled-template cache that is not private is not used (docgen.render.compiled),
+    # so the first write staged is the document's, whatever this machine's cache holds.
+    shared = tmp_path / "shared-cache"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    env = {
+        "DOCGEN_PAUSE_AT": "staged",
+        "DOCGEN_PAUSE_FILE": str(pause),
+        "DOCGEN_CACHE": str(shared),
+    }
+
+    def staged() -> bool:
+        """the document's three files staged, as three temporaries"""
+        return Path(f"{pause}.reached").exists() and len(list(out.glob(".*.part"))) == 3
+
+    command = ["render", KIND, str(case), "-o", f"{out}/", "-f", "pdf,docx,html"]
+    stderr = ctrl_c_when(command, staged, env)
+    assert "interrupted; no partial files were left" in stderr
+    assert sorted(p.name for p in out.iterdir()) == []
 
 
 # -- escaping in DOCX ----------------------------------------------------------------------

@@ -128,18 +128,24 @@ def _marker() -> str:
 _NEW = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
 
 
-def staging_file(target: Path, mode: int = 0o600) -> tuple[int, str]:
+def staging_file(target: Path, mode: int = 0o600, named: set[str] | None = None) -> tuple[int, str]:
     """A new temporary beside ``target``, named as ours (see above), open for writing,
     after the folder's stale temporaries are swept: (descriptor, path), as
     ``tempfile.mkstemp``; an OSError if the folder refuses. It is made with ``mode`` as the
-    process's umask leaves it (the system applies the umask: docgen never sets it)."""
+    process's umask leaves it (the system applies the umask: docgen never sets it). Its
+    path is put in ``named`` before it is made, so that a caller interrupted at any step
+    after (Ctrl-C lands between any two) knows what to remove."""
     sweep_stale(target.parent)
     stem = os.path.join(os.path.abspath(target.parent), f".{target.name[:120]}.{_marker()}-")
     for _ in range(100):
         path = f"{stem}{secrets.token_hex(4)}.part"
+        if named is not None:
+            named.add(path)
         try:
             return os.open(path, _NEW, mode), path
         except FileExistsError:
+            if named is not None:
+                named.discard(path)  # not ours
             continue
     raise FileExistsError(errno.EEXIST, "no free name for a temporary file", stem)
 
@@ -176,15 +182,16 @@ def sweep_stale(folder: Path) -> list[str]:
     return removed
 
 
-def _stage(path: Path, data: bytes) -> Path:
-    """``data`` in a temporary file beside ``path``, flushed to disk, with the final mode."""
+def _stage(path: Path, data: bytes, named: set[str]) -> Path:
+    """``data`` in a temporary file beside ``path``, flushed to disk, with the final mode
+    (its path put in ``named`` before it is made)."""
     make_folder(path.parent)
     try:
         kept: int | None = stat.S_IMODE(path.stat().st_mode)  # a replaced file keeps its mode
     except OSError:
         kept = None  # a new file: 0666 as the umask leaves it, as any program's new file
     try:
-        fd, tmp = staging_file(path, 0o600 if kept is not None else 0o666)
+        fd, tmp = staging_file(path, 0o600 if kept is not None else 0o666, named)
     except OSError as err:
         raise _cannot(path.parent, err) from None
     try:
@@ -243,17 +250,20 @@ def write_files(files: Mapping[Path, bytes], force: bool = False) -> list[Path]:
     that was there before is still there, unchanged, and no temporary is left.
     """
     pending = pending_writes(files, force)
-    staged: dict[Path, Path] = {}
+    named: set[str] = set()  # each temporary's path, put here before it is made
     try:
-        for path, data in pending.items():
-            staged[path] = _stage(path, data)
+        staged = {path: _stage(path, data, named) for path, data in pending.items()}
+        if staged:
+            pause("staged")
+        _swap(staged)
     except BaseException:
-        for tmp in staged.values():
-            tmp.unlink(missing_ok=True)
+        # A KeyboardInterrupt (Ctrl-C; SIGTERM in a batch) may land between any two steps,
+        # even before a temporary's path reached ``staged``: every one named is removed.
+        # Those moved onto their targets are gone from their names already.
+        for tmp in named:
+            with suppress(OSError):
+                os.unlink(tmp)
         raise
-    if staged:
-        pause("staged")
-    _swap(staged)
     return list(files)
 
 

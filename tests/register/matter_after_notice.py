@@ -35,7 +35,6 @@ from tests.register.test_register_issue import STEPS as MADE_BY_STEPS
 from tests.register.test_register_restoration import ITEMS, RESTORE, inspection
 
 PACK = load_pack("homer")
-TODAY = municipal_today(PACK)
 HTML = ("html",)
 ORDER = "stop-work-order"  # what these steps rest on here (its site: 120 Cayuga Street)
 NEAR = st.integers(-1, 3)  # a step's day around the one it follows: on it, before, after
@@ -109,7 +108,7 @@ class AfterNotice:
             if d.kind in kinds
             and not d.superseded
             and not d.lifted
-            and d.issued <= TODAY
+            and d.issued <= municipal_today(PACK)
             and not self.reg.document(d.number).services
         ]
 
@@ -182,8 +181,9 @@ class AfterNotice:
 
     @rule(data=st.data(), near=NEAR, deficient=st.booleans())
     def inspect_restoration(self, data, near: int, deficient: bool) -> None:
-        dates = [r.restore_by for r in self.after.restorations if r.restore_by] or [TODAY]
-        day = data.draw(st.sampled_from(dates)) + timedelta(days=near)
+        restore_by = [r.restore_by for r in self.after.restorations if r.restore_by]
+        day = data.draw(st.sampled_from(restore_by or [municipal_today(PACK)]))
+        day += timedelta(days=near)
         done = self.exactly(
             lambda: self.reg.issue("inspection-report", inspection(day, deficient), formats=HTML),
             day > municipal_today(PACK),
@@ -286,7 +286,7 @@ class AfterNotice:
             if not d.lifted
             and d.number not in required
             and (served := self._served(d.number)) is not None
-            and served < TODAY
+            and served < municipal_today(PACK)
         ]
 
     @precondition(lambda self: self._served_before_today())

@@ -13,6 +13,7 @@ import pytest
 
 from docgen.errors import DocgenError
 from docgen.register.matter.inspections import escalate, notify_deficiency
+from docgen.register.reading.due import calendar
 from tests.helpers.inspection_cases import INSPECTION, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
 from tests.helpers.served import service_of
@@ -125,3 +126,16 @@ def test_a_deficiency_found_corrected_since_is_not_escalated(reg, tmp_path, serv
         DocgenError, match=r"\(deficiency 1 found corrected on reinspection: approve the work\)"
     ):
         escalate(reg, nod, "notice-of-violation", date(2026, 11, 20), date(2026, 11, 27))
+
+
+def test_the_escalated_notices_remedy_is_on_the_calendar_on_its_date(reg, tmp_path, served_notice):
+    """The notice's remedial measures are due on the date the escalation gives them, and the
+    calendar shows them on that date while the offense is pending (§ 228-79C(1)(d)). Found by
+    the model of the matter, whose notices escalated had no remedial date of their own."""
+    _, nod = served_notice
+    rechecked(reg, tmp_path, nod, "2026-11-16", still_open=True)
+    issued = escalate(reg, nod, "notice-of-violation", date(2026, 11, 20), date(2026, 11, 27))
+    remedies = reg.document(issued.number).case["remedies"]
+    assert remedies and {r["due"] for r in remedies} == {"2026-11-27"}
+    shown = [i.day for i in calendar(reg) if i.number == issued.number and i.category == "remedy"]
+    assert shown == [date(2026, 11, 27)]

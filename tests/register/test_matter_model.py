@@ -226,6 +226,9 @@ class Doc:
     # date, a decision on appeal?, the date it sets); ``written``: the notice's own date
     acts: list[tuple[date, bool, date]] = field(default_factory=list)
     written: date | None = None
+    # an escalated notice: its remedial measures' date (day 7 from its own, each one; the
+    # model extends and decides only a notice's one measure, ``remedy``)
+    measures_due: date | None = None
 
     def __post_init__(self) -> None:
         self.written = self.remedy
@@ -812,7 +815,12 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         if any(d.number == done.number for d in self.m.docs):
             return
         persons = [INSPECTION["persons"][0]["name"]] + [p["name"] for p in DEVELOPER_NAMES]
-        self.m.docs.append(Doc(done.number, done.kind, day, persons, -1))
+        escalated = Doc(done.number, done.kind, day, persons, -1)
+        if done.kind == "notice-of-violation":  # each measure due a week from its day
+            escalated.measures_due = day + timedelta(days=7)
+            measures = self.reg.document(done.number).case["remedies"]
+            assert {r["due"] for r in measures} == {escalated.measures_due.isoformat()}, measures
+        self.m.docs.append(escalated)
 
     def _escalate(self, data, nod: Nod, kind: str) -> None:
         self.m.escalations += 1
@@ -915,11 +923,11 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         doc = data.draw(st.sampled_from(served or unappealed))
         if not served and data.draw(st.booleans()):
             # the chain's step before: the landowner served in person, near the issue day
-            on = min(TODAY, doc.issued + timedelta(days=data.draw(st.integers(0, 3))))
+            on = min(today(), doc.issued + timedelta(days=data.draw(st.integers(0, 3))))
             self.reg.record_service(doc.number, service_of("personal-delivery", on), formats=HTML)
         last = self.last_day(doc)
         if last is not None:  # from the issue day to a few days past the last day, by today
-            near = between(doc.issued, min(TODAY, last + timedelta(days=4)))
+            near = between(doc.issued, min(today(), last + timedelta(days=4)))
             day = data.draw(st.one_of(near, near, DAYS))
         else:
             day = data.draw(DAYS)
@@ -956,8 +964,8 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         """The notice of hearing, given on a day drawn after the appeal was received, of a
         hearing drawn after that."""
         assert doc.received is not None
-        on = data.draw(between(doc.received, TODAY))
-        day = data.draw(between(on, TODAY))
+        on = data.draw(between(doc.received, today()))
+        day = data.draw(between(on, today()))
         done = self.refused(
             lambda: self.reg.schedule_hearing(doc.number, day, "7:00 p.m.", on=on, formats=HTML),
             on > today() or on < doc.received or day < on,
@@ -984,7 +992,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         """The decision, on a day drawn around the hearing's."""
         assert doc.hearing is not None
         outcome = outcome or data.draw(st.sampled_from(("reversed", "modified", "affirmed")))
-        day = data.draw(between(doc.hearing, TODAY))
+        day = data.draw(between(doc.hearing, today()))
         change = "The remedy is due a week later." if outcome == "modified" else None
         # 16. a modified decision may set a remedial measure's date (the notice has one):
         # refused for another outcome, a measure it lacks, a date before the decision
@@ -1133,7 +1141,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
             assert shown == {k: v for k, v in n.due.items() if k in n.open}, (n.number, shown)
         for d in self.notices():  # 16. a notice's remedy, where shown, on its date as extended
             days = {i.day for i in items if i.number == d.number and i.category == "remedy"}
-            assert days <= {d.remedy}, (d.number, days, d.remedy)
+            assert days <= {d.remedy or d.measures_due}, (d.number, days, d.remedy)
         for d in self.notices():
             if d.appealed is not None:
                 state = self.reg.appeal(d.number)

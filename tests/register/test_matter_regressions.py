@@ -17,7 +17,6 @@ from tests.helpers.served import service_of
 from tests.register.test_register_lift import order
 
 HTML = ("html",)
-TODAY = municipal_today(load_pack("homer"))
 
 
 def test_a_served_document_dated_after_today_is_not_issued(reg):
