@@ -13,11 +13,13 @@ import logging
 
 import docx  # noqa: F401  (the engines: loaded here, once for every process forked)
 import docxtpl  # noqa: F401
-import weasyprint  # noqa: F401
 
 import docgen.api  # noqa: F401  (what the rendering processes' work calls)
 from docgen import library_warnings
+from docgen.render.pdf import import_weasyprint
 from docgen.warm import head_start
+
+import_weasyprint()
 
 library_warnings.route(logging.WARNING)  # another package's warning: in the desk's log, once
 

@@ -11,9 +11,13 @@ their dates come from the document, never the clock.
 
 from __future__ import annotations
 
+import ctypes.util
+import importlib
 import logging
+import sys
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -27,13 +31,41 @@ from docgen.render.variants import DEFAULT_VARIANT
 log = logging.getLogger("docgen.pdf")
 
 
+def import_weasyprint() -> ModuleType:
+    """WeasyPrint (loaded on a process's first PDF: with fontTools and PIL it takes most of
+    a second to import), its libraries opened by their Linux names.
+
+    Its ``text.ffi`` tries each library (GObject, Pango, HarfBuzz, fontconfig) under the
+    names other systems give it before the Linux soname, and cffi asks
+    ``ctypes.util.find_library`` for each name it cannot open: on Linux that runs ldconfig,
+    gcc and ld, about 200 programs and a quarter of a second of processor in each process
+    that makes a PDF (each ``docgen render``, each batch worker, each desk's renderers).
+    While WeasyPrint loads, a name that does not open is not searched for, and the soname
+    each list carries is opened directly. A system that names a library otherwise has the
+    import tried again as WeasyPrint does it, searching."""
+    if "weasyprint" in sys.modules:
+        return sys.modules["weasyprint"]
+    searching = ctypes.util.find_library
+    ctypes.util.find_library = _not_searched
+    try:
+        return importlib.import_module("weasyprint")
+    except OSError:
+        for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
+            del sys.modules[name]
+        ctypes.util.find_library = searching
+        return importlib.import_module("weasyprint")
+    finally:
+        ctypes.util.find_library = searching
+
+
+def _not_searched(name: str) -> None:
+    return None
+
+
 @cache
 def _engine() -> Any:
-    # fontTools, weasyprint, PIL take 240 ms to import: loaded on first use
-    import weasyprint
-    from weasyprint.text import ffi
-    from weasyprint.text.fonts import FontConfiguration
-
+    weasyprint = import_weasyprint()
+    ffi = weasyprint.text.ffi
     if getattr(ffi, "harfbuzz_subset", None) is None:
         log.warning(
             "libharfbuzz-subset0 is not installed: WeasyPrint falls back to fontTools, "
@@ -41,7 +73,7 @@ def _engine() -> Any:
             "`apt-get install libharfbuzz-subset0` (the README's set-up does)."
         )
     pdf_lang.install()
-    return weasyprint, FontConfiguration()
+    return weasyprint, weasyprint.text.fonts.FontConfiguration()
 
 
 def asset_path(url: str, root: Path) -> Path | None:
