@@ -196,9 +196,14 @@ def test_an_override_citing_the_packs_own_law_is_taken_and_listed(tmp_path, monk
     data["enforcement"]["appeal_deadline"] = {
         "weekend_days": {"value": ["Sunday"], "ref": "§ 228-79C(1)(f)"}
     }
+    # The notice the appeal deadline is on, and the penalties it states: every kind of
+    # Homer's pack is rendered by pack check in test_pack_check_proves_a_renumbered_pack...
+    kept = ("notice-of-violation", "penalty-statement")
+    data["provisions"] = {k: v for k, v in data["provisions"].items() if k in kept}
     path = write(tmp_path, data)
     code, out = cli("pack", "check", path)
     assert code == 0, out
+    assert re.findall(r"^([a-z-]+) +renders", out, re.M) == list(kept), out
     assert (
         "overrides enforcement.appeal_deadline.weekend_days (GCL § 25-a(1)) with "
         "§ 228-79C(1)(f)" in out
