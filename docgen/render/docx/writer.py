@@ -68,6 +68,9 @@ class Writer:
         self.sectioned = False  # a packet: each document counts its own pages
         self.container = document  # where paragraphs go: the body, or a table cell
         self._break_before = False  # the next paragraph starts a new page
+        # each paragraph style's size and spacing, as compacted() reads them: python-docx
+        # finds a paragraph's style by searching the frame's styles, each time it is asked
+        self._metrics: dict[str | None, tuple[float, tuple[Any, ...]]] = {}
 
     def add_paragraph(self, style: str | None = None) -> Any:
         """A body paragraph in ``style``, its id looked up once per process (one frame).
@@ -199,10 +202,15 @@ class Writer:
             self.children(el, classes)
         for p in (p for child in body[before:-1] for p in child.iter(qn("w:p"))):
             para = docx_paragraph.Paragraph(p, self.doc)
-            size = self.style_size(para.style)
+            style_id = p.style  # None: the frame's default
+            if style_id not in self._metrics:
+                style = para.style
+                spacing = tuple(_style_spacing(style, name) for name in SPACING)
+                self._metrics[style_id] = (self.style_size(style), spacing)
+            size, spacing = self._metrics[style_id]
             fmt = para.paragraph_format
-            for name in ("space_before", "space_after"):
-                value = getattr(fmt, name) or _style_spacing(para.style, name)
+            for name, by_style in zip(SPACING, spacing, strict=True):
+                value = getattr(fmt, name) or by_style
                 if value:
                     setattr(fmt, name, Pt(value.pt * COMPACT))
             for run in para.runs:
@@ -433,6 +441,7 @@ AFTER_PAGE_NUMBERING = tuple(
     )
 )
 COMPACT = 0.85  # a compact block's sizes, as a share of the frame's
+SPACING = ("space_before", "space_after")
 DEFAULT_SIZE = 12.0  # the frame's Normal
 
 
