@@ -136,7 +136,11 @@ class Inline:
         if (lead or self._space) and self.has_text:
             text = " " + text
         self._space = trail
-        self.style(self.para.add_run(text), fmt)
+        run = self.para.add_run()
+        # Its one <w:t>, as python-docx's run.text makes it, which reads the text character
+        # by character for the tabs and line breaks SPACE has already taken out.
+        run._r.add_t(text)
+        self.style(run, fmt)
         self.has_text = True
 
     def style(self, run: Any, fmt: dict[str, bool]) -> None:
