@@ -8,8 +8,9 @@ docgen's batch workers; the same final HTML through bare WeasyPrint in a naive l
 (a fresh process; new HTML() + write_pdf() each time, default options, no shared font
 configuration or CSS, stylesheet inlined) and the ratio; throughput at -j 1 and -j 2
 and the parallel efficiency; memory growth per document over 1,000 PDFs in a warmed-up
-worker; the start-up time of `docgen --help` and `docgen check`; and determinism (every
-fixture of every kind in every format, rendered in two processes; and the two batches).
+worker; the start-up time of `docgen --help` and `docgen check`, and the time of one
+`docgen render` to PDF (the engine loaded cold); and determinism (every fixture of every
+kind in every format, rendered in two processes; and the two batches).
 Figures taken while other work runs on the machine are noisy: the load is printed.
 """
 
@@ -237,6 +238,9 @@ def main() -> None:
         fixture = str(ROOT / "fixtures" / "penalty-statement" / "homer-first-offense.yaml")
         help_s = wall([str(DOCGEN), "--help"])
         check_s = wall([str(DOCGEN), "check", "penalty-statement", fixture])
+        render_s = wall(
+            [str(DOCGEN), "render", "penalty-statement", fixture, "-f", "pdf", "-o", "-"]
+        )
         # No timings from here on: memory and hashes share the two cores.
         memory_proc = start_child("memory", kind, str(folder), str(args.memory_docs))
         first, second = child("hashes"), child("hashes")
@@ -306,6 +310,9 @@ def main() -> None:
     print("start-up (median of 7 runs):")
     print(f"  docgen --help   {help_s:.3f} s   (target <= 0.3: {verdict(help_s <= 0.3)})")
     print(f"  docgen check    {check_s:.3f} s   (target <= 0.3: {verdict(check_s <= 0.3)})")
+    print(
+        f"  docgen render   {render_s:.3f} s   (one PDF: the engine loaded and warmed; no target)"
+    )
     print("determinism:")
     print(
         f"  every fixture x format, two processes: {same_fixtures}/{len(first)} identical"
