@@ -76,6 +76,11 @@ def test_pack_check_lists_each_step_a_pack_omits():
         assert re.search(rf"^{kind} +not provided: the pack does not list it", out, re.M), out
 
 
+def unlisted(pack_text: str, kinds: list[str]) -> str:
+    """The pack's text with the provisions of ``kinds`` taken out of its list."""
+    return re.sub(rf"\n  (?:{'|'.join(kinds)}): \{{[^}}]*\}}", "", pack_text)
+
+
 def test_a_step_omitted_fails_the_steps_issued_upon_it_in_pack_check(tmp_path):
     """An adopter collects the cost on the tax roll (no notice of lien) and leaves the
     hearing out: both are listed as not provided with the pack's reason, and the release of
@@ -85,10 +90,11 @@ def test_a_step_omitted_fails_the_steps_issued_upon_it_in_pack_check(tmp_path):
     # The pack provides the steps after the notice and what they are issued upon (a notice of
     # violation states its penalties), no more: every kind of the fictional pack is rendered
     # by the test above.
-    kept = {*KINDS, "notice-of-violation", "penalty-statement", "stop-work-order"}
-    kept.add("inspection-report")
-    others = [k for k in MODULES if k not in kept]
-    text = re.sub(rf"\n  (?:{'|'.join(others)}): \{{[^}}]*\}}", "", text)
+    kept = {
+        *KINDS,
+        *("notice-of-violation", "penalty-statement", "stop-work-order", "inspection-report"),
+    }
+    text = unlisted(text, [k for k in MODULES if k not in kept])
     lien = 'lien-notice: {value: true, ref: "§ 412-32C(6)"}'
     hearing = '  appeal-hearing: {value: true, ref: "§ 412-32C(1)(f)"}\n'
     assert lien in text and hearing in text
@@ -107,8 +113,7 @@ def test_a_step_omitted_fails_the_steps_issued_upon_it_in_pack_check(tmp_path):
     ) in out, out
     assert "FAILED appeal-decision is provided" in out and "no notice of hearing" in out, out
     assert re.search(r"^restoration-cost +renders \(pdf, docx, html\)", out, re.M), out
-    for kind in ("lien-release", "appeal-decision"):
-        text = re.sub(rf"\n  {kind}: \{{[^}}]*\}}", "", text)
+    text = unlisted(text, ["lien-release", "appeal-decision"])
     path.write_text(text, "utf-8")
     code, out = cli("pack", "check", path)
     assert code == 0 and "FAILED" not in out, out
