@@ -353,7 +353,7 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
     from datetime import timedelta
 
     from docgen.desk.base import forms
-    from docgen.register.matter.inspections import STARTED
+    from docgen.register.matter.inspections import started_by_register
     from tests.helpers.readback import pdf_text
     from tests.helpers.served import service_of
 
@@ -386,7 +386,7 @@ def test_a_notice_of_deficiency_past_its_dates_escalates_from_its_page(desk):
             ],
         }
         rechecked = reg.issue("inspection-report", again, formats=("html",), by="otto").number
-        started = STARTED["notice-of-deficiency", "notice-of-violation"](reg, notice)
+        started = started_by_register("notice-of-deficiency", "notice-of-violation")(reg, notice)
     officer = desk.signed_in("otto")
     page = html.unescape(officer.get(f"/documents/{notice}").text)
     assert "Notice of violation from this notice of deficiency" in page

@@ -467,8 +467,9 @@ class Kind(_Described):
     new_notice_from: bool = False
     # The kinds it may be started from on an issued document's page, that document's
     # number going in its case's field that names it (``notice``, ``notices``), or its
-    # draft filled by the register (docgen.register.matter.inspections.STARTED: a reinspection
-    # from a notice of deficiency's open deficiencies, or the violations it escalates to).
+    # draft filled by the register (docgen.register.matter.inspections.started_by_register:
+    # a reinspection from a notice of deficiency's open deficiencies, or the violations it
+    # escalates to).
     follows: tuple[str, ...] = ()
     # The kinds an issued document of which this kind is made from by the register, whole,
     # with nothing typed (a notice of deficiency from an inspection report's deficiencies):

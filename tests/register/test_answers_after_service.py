@@ -12,9 +12,9 @@ import yaml
 from docgen.errors import DocgenError
 from docgen.register.matter.inspections import (
     NOTICE,
-    STARTED,
     escalate,
     notify_deficiency,
+    started_by_register,
 )
 from tests.helpers.inspection_cases import INSPECTION, LANDOWNER, inspection, reinspection
 from tests.helpers.readback import docx_text, pdf_text
@@ -183,7 +183,7 @@ def test_an_escalation_drafted_then_dated_before_the_notices_service_is_refused(
     nod, report = reinspected_both_open(reg, tmp_path, served_to=LANDOWNER["name"])
     reg.record_service(nod, service_of("personal-delivery", date(2026, 11, 20)), formats=HTML)
     kind = "notice-of-violation"
-    draft = STARTED[(NOTICE, kind)](reg, nod)
+    draft = started_by_register(NOTICE, kind)(reg, nod)
     for remedy in draft["remedies"]:
         remedy["due"] = "2026-12-10"  # what the officer types
     before = reg.count()
@@ -215,7 +215,7 @@ def test_a_stop_work_order_drafted_then_dated_before_the_reinspection_it_names_i
     # counts the weeks continued).
     nod, report = reinspected_both_open(reg, tmp_path)
     kind = "stop-work-order"
-    draft = STARTED[(NOTICE, kind)](reg, nod)
+    draft = started_by_register(NOTICE, kind)(reg, nod)
     for remedy in draft["remedies"]:
         remedy["due"] = "2026-12-10"
     before = reg.count()

@@ -125,10 +125,10 @@ from docgen.law.packs import load_pack
 from docgen.register import Issue, Register
 from docgen.register.matter.inspections import (
     NOTICE,
-    STARTED,
     approve_work,
     escalate,
     notify_deficiency,
+    started_by_register,
 )
 from docgen.register.reading.due import calendar
 from docgen.register.storage import db
@@ -867,7 +867,7 @@ class MatterModel(AfterNotice, RuleBasedStateMachine):
         with its date typed: refused before the notice's service, or before the latest
         reinspection it names as having seen a deficiency open (LAW.md § 11)."""
         try:
-            draft = STARTED[(NOTICE, kind)](self.reg, nod.number)
+            draft = started_by_register(NOTICE, kind)(self.reg, nod.number)
         except DocgenError:
             return  # not served, or nothing seen open past its date: no draft to start
         served = self.reg.document(nod.number).served_on

@@ -47,7 +47,7 @@ from docgen.desk.drafting import drafts
 from docgen.desk.server import renderers
 from docgen.documents import KINDS
 from docgen.errors import DocgenError
-from docgen.register.matter.inspections import ASKING, STARTED
+from docgen.register.matter.inspections import asks_at_once, started_by_register
 from docgen.register.rules.parts import part_format
 from docgen.register.storage.db import Refused
 
@@ -146,14 +146,14 @@ def _follow(request: Request) -> Response:
     refused = _not_offered(request, record, kind, follows, "draft")
     if refused is not None:
         return refused
-    started = STARTED.get((record.kind, kind))  # filled by the register: a reinspection's
+    started = started_by_register(record.kind, kind)  # filled by the register: a reinspection's
     if started is not None:  # open items, or the violations a notice escalates to
         try:
             case = started(request.app.state.register(), record.number, record.jurisdiction)
         except DocgenError as err:
             return document_page(request, record.number, [str(err)], 409)
         pairs = forms.pairs_of(case)
-        if (record.kind, kind) in ASKING:  # what is missing asked for beside its field
+        if asks_at_once(record.kind, kind):  # what is missing asked for beside its field
             pairs = drafts.as_submitted(pairs)
         return drafts.new_draft(request, kind, record.jurisdiction, pairs)
     case = {k: record.case[k] for k in shared(record.kind, kind) if k in record.case}

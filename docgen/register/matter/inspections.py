@@ -264,6 +264,10 @@ MADE: dict[str, Callable[..., Issued]] = {
 }
 
 
+# How the register fills a draft: (the register, the document's number, its jurisdiction)
+Starter = Callable[[Opened, str, str | None], dict[str, Any]]
+
+
 def reinspection_of(
     reg: Opened, notice_number: str, jurisdiction: str | None = None
 ) -> dict[str, Any]:
@@ -275,7 +279,7 @@ def reinspection_of(
         return report.from_notice(doc.case, doc.number, open_deficiencies(session, doc))
 
 
-def escalation_of(kind: str) -> Any:
+def escalation_of(kind: str) -> Starter:
     """How a draft of ``kind`` (a notice of violation or a stop-work order) starts from a
     notice of deficiency (issue 32 item 4; § 228-79A(1)): dated today in the municipality,
     to the landowner, each deficiency open past its date a violation naming the notice and
@@ -307,14 +311,23 @@ def escalation_of(kind: str) -> Any:
     return started
 
 
-# (the document's kind, the kind started from it) -> the case the register fills the
-# draft with: a reinspection of a notice's open items, or its escalation
-STARTED = {(NOTICE, INSPECTION): reinspection_of} | {
-    (NOTICE, kind): escalation_of(kind) for kind in notice.escalation_kinds()
-}
-# Those whose draft asks at once for what the register could not fill (every problem shown,
-# focus on the first): an escalation's landowner, provisions and remedies' dates.
-ASKING = {(NOTICE, kind) for kind in notice.escalation_kinds()}
+def started_by_register(kind_from: str, kind: str) -> Starter | None:
+    """How the register fills the draft of ``kind`` started from a document of
+    ``kind_from``: a reinspection of a notice's open items, or its escalation; None when
+    the draft is filled from the document's fields instead. (A function, not a table made
+    at import: finding the escalations loads every kind, which a process that only opens
+    the register never needs.)"""
+    if (kind_from, kind) == (NOTICE, INSPECTION):
+        return reinspection_of
+    if kind_from == NOTICE and kind in notice.escalation_kinds():
+        return escalation_of(kind)
+    return None
+
+
+def asks_at_once(kind_from: str, kind: str) -> bool:
+    """The draft asks at once for what the register could not fill (every problem shown,
+    focus on the first): an escalation's landowner, provisions and remedies' dates."""
+    return kind_from == NOTICE and kind in notice.escalation_kinds()
 
 
 @dataclass(frozen=True)
