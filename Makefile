@@ -20,7 +20,7 @@ lint: setup-test
 # killed process, a client's timeout), and a third process keeps both cores busy meanwhile;
 # beside another busy program, three processes also get a larger share of the cores. Four
 # were tried from a fresh clone: 26.0 minutes beside a CPU-bound process (three: 27.6), but
-# 23.6 on an idle machine (three: 19.9), where the suite is run most.
+# 23.6 on an idle machine (three: 21.8 the same day), where the suite is run most.
 # Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set: each test process would
 # otherwise compile every test module again (collecting takes 10 s instead of 4). The lint
 # is part of the suite (tests/test_lint.py), run beside the other tests, not before them.
