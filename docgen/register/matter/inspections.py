@@ -319,14 +319,15 @@ def started_by_register(kind_from: str, kind: str) -> Starter | None:
     the register never needs.)"""
     if (kind_from, kind) == (NOTICE, INSPECTION):
         return reinspection_of
-    if kind_from == NOTICE and kind in notice.escalation_kinds():
+    if asks_at_once(kind_from, kind):
         return escalation_of(kind)
     return None
 
 
 def asks_at_once(kind_from: str, kind: str) -> bool:
-    """The draft asks at once for what the register could not fill (every problem shown,
-    focus on the first): an escalation's landowner, provisions and remedies' dates."""
+    """The draft is a notice of deficiency's escalation, and asks at once for what the
+    register could not fill (every problem shown, focus on the first): the landowner,
+    provisions and remedies' dates."""
     return kind_from == NOTICE and kind in notice.escalation_kinds()
 
 
