@@ -102,6 +102,24 @@ def test_two_first_upgrades_at_once_report_truthfully(request, tmp_path, backend
     assert sum(f"already at revision {db.HEAD}" in out for out in said) == 1, said
 
 
+def test_an_upgrade_finished_between_two_reads_is_not_taken_for_foreign_tables(
+    request, tmp_path, backend
+):
+    """The moment two first upgrades at once met in a whole run: this process read no
+    revision; the other one's upgrade committed; then this one listed the tables (and
+    called a finished register "not a docgen register")."""
+    url = _empty_database(request, tmp_path)
+    mine = db.make_engine(url)
+    try:
+        assert db.current_revision(mine) is None
+        Register.open(url).close()  # the other process: its first upgrade, committed
+        with mine.connect() as conn:
+            db._refuse_foreign(conn, "the register")
+        db.check_revision(mine, url, migrate=False)
+    finally:
+        mine.dispose()
+
+
 def test_docgen_home_is_a_path_not_a_url(tmp_path, monkeypatch):
     monkeypatch.delenv("DOCGEN_DATABASE_URL", raising=False)
     homes = [tmp_path / "reg?a", tmp_path / "reg?b", tmp_path / "reg%41"]

@@ -405,8 +405,13 @@ def _upgraded_by(engine: Engine, revision: str) -> str | None:
 
 
 def _refuse_foreign(conn: Connection, where: str) -> None:
-    """A database with tables of its own and no register revision is not a register."""
-    if [t for t in inspect(conn).get_table_names() if not t.startswith("desk_")]:
+    """A database with tables of its own and no register revision is not a register.
+
+    The tables are listed before the revision is read: a first upgrade commits both at
+    once, so tables seen mean its revision is seen too, even where each statement reads
+    the newest commit (PostgreSQL) and an upgrade beside this one finished in between."""
+    tables = [t for t in inspect(conn).get_table_names() if not t.startswith("desk_")]
+    if tables and _revision(conn) is None:
         raise RegisterError(
             f"{where} is not a docgen register (it has tables, but no register revision); "
             "restore the register from a backup, or point DOCGEN_HOME or "
