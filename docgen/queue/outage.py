@@ -3,10 +3,9 @@
 One voice per outage: the parent process checks the database every few seconds (for
 stalled jobs) and says once that the connection was lost, with its cause, and once that
 it was regained, with how long it took (``Outage``). The worker processes reconnect on
-their own and stay quiet about the same outage: they are started fresh (spawn), so
-without ``quiet_worker_logging`` the libraries' warnings went through Python's
-last-resort handler, a two-line warning from the connection pool on every attempt and
-procrastinate's tracebacks besides.
+their own and stay quiet about the same outage: without ``quiet_worker_logging`` the
+libraries' warnings went to stderr as they came, a two-line warning from the connection
+pool on every attempt and procrastinate's tracebacks besides.
 """
 
 from __future__ import annotations

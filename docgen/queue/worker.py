@@ -1,20 +1,21 @@
 """`docgen worker`: render jobs from the queue on this machine, one process per core.
 
 Rendering is CPU-bound, so a worker is a process, never an async task: each runs one
-procrastinate worker with one job at a time, warmed up once (every kind's templates, the
-fonts, one page of each format). The parent watches them: it restarts one that dies,
-gives the jobs of workers that stopped answering (no heartbeat for three intervals, on
-any machine) to others or fails them once their attempts are used up, and removes
-results no client came back for. SIGTERM (or Ctrl-C) stops the workers gracefully: the
-job in hand finishes and is stored, no new one is taken. A worker that loses the database
-keeps trying to reconnect, waiting longer each time (up to 30 s); the parent says once
-that the connection was lost and once that it is back (``outage``).
+procrastinate worker with one job at a time. Each is forked warm from a fork server that
+loaded the engines and warmed up every kind once (every kind's templates, the fonts, one
+page of each format: docgen.preload, as for the desk's renderers), so a worker started,
+or restarted after one died, does not load everything again. The parent watches them: it
+restarts one that dies, gives the jobs of workers that stopped answering (no heartbeat for
+three intervals, on any machine) to others or fails them once their attempts are used
+up, and removes results no client came back for. SIGTERM (or Ctrl-C) stops the workers
+gracefully: the job in hand finishes and is stored, no new one is taken. A worker that
+loses the database keeps trying to reconnect, waiting longer each time (up to 30 s); the
+parent says once that the connection was lost and once that it is back (``outage``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
 import signal
 import sys
@@ -30,9 +31,15 @@ from docgen.queue.app import SCHEMA, QueueError, Settings, connection_options, q
 from docgen.queue.outage import Outage, cause_of, connection_error, quiet_worker_logging
 from docgen.queue.results import Store
 from docgen.queue.tasks import make_app
+from docgen.render import PRELOAD
 from docgen.render.formats import FORMATS
+from docgen.render.processes import Start
 
 RECOVERY_LOCK = 4242078  # one recoverer at a time, across machines
+# What the workers' fork server loads: the engines warmed up on every kind, the register
+# an issue job opens, and this module (each worker's start). A process of its own would
+# take about 4 s of the processor to load and warm up all of it.
+LOADED = (*PRELOAD, "docgen.register.store", __name__)
 
 
 def engine_for(url: str) -> Engine:
@@ -84,7 +91,7 @@ def run(
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         handled(sig, on_signal)  # one ignored as the worker started (nohup) stays ignored
-    context = multiprocessing.get_context("spawn")
+    context = Start(LOADED).context()
 
     def start(number: int) -> Any:
         process = context.Process(

@@ -31,7 +31,7 @@ import resource
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from multiprocessing.context import BaseContext
+from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -85,7 +85,7 @@ class Start:
     init_args: tuple[Any, ...] = ()
     niceness: int = 0
 
-    def context(self) -> BaseContext:
+    def context(self) -> ForkServerContext | SpawnContext:
         """The fork server (spawn where there is none, each process loading on its own)."""
         if "forkserver" not in multiprocessing.get_all_start_methods():
             return multiprocessing.get_context("spawn")
@@ -192,7 +192,7 @@ class Renderer:
     def _started(self) -> tuple[BaseProcess, Connection]:
         context = self.start.context()
         ours, theirs = context.Pipe()
-        process = context.Process(  # type: ignore[attr-defined]  # and its Process
+        process = context.Process(
             target=_serve, args=(theirs, _memory_limit(), self.start), daemon=True
         )
         process.start()
