@@ -202,9 +202,16 @@ def wait_for_renderers(server: int) -> list[int]:
     return found
 
 
-def test_the_desk_survives_its_renderers_being_killed(tmp_path):
+def test_the_desk_survives_its_renderers_being_killed_and_leaves_nothing_when_stopped(
+    tmp_path, monkeypatch
+):
+    temp = tmp_path / "tmp"  # the desk's temporary folders, looked at after it stops
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
     desk = start_desk(tmp_path)
     try:
+        # the fork server's socket is in one while the desk serves
+        assert [p.name for p in temp.iterdir() if p.name.startswith("pymp-")]
         clerk = desk.signed_in("ann")
         _, typed = typed_sample("notice-of-violation", "homer-first-offense")
         where, token = start_draft(clerk, "notice-of-violation")
@@ -256,6 +263,7 @@ def test_the_desk_survives_its_renderers_being_killed(tmp_path):
         assert "Traceback" not in log and " 500" not in log
     finally:
         stop_desk(desk)
+    assert not [p.name for p in temp.iterdir()], "the stopped desk left these behind"
 
 
 def test_the_health_check_fails_while_a_renderer_does_not_answer(pool, monkeypatch):

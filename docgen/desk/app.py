@@ -8,7 +8,9 @@ session it redirects to /login) and ``POST /logout``.
 from __future__ import annotations
 
 import logging
+import multiprocessing.util
 import os
+import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import cache
@@ -305,6 +307,11 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     renderers.warm()  # the rendering processes start with the server, not at a first Issue
     yield
     renderers.stop()
+    # The server's process ends next, by the signal that stopped it (uvicorn raises it
+    # again after its graceful shutdown), so Python's exit handlers never run: the folder
+    # of the fork server's socket (/tmp/pymp-*) is removed here, or each stop of the desk
+    # left one behind. The fork server ends with this process.
+    shutil.rmtree(multiprocessing.util.get_temp_dir(), ignore_errors=True)
 
 
 def _register(database_url: str | None) -> Register:
