@@ -31,6 +31,7 @@ from docgen.errors import CaseFileError, DocgenError
 from docgen.render.output import safe_name
 from tests.helpers.cli import python_process
 from tests.helpers.procs import started_with
+from tests.helpers.reaping import die_with_this_process
 
 KIND = "penalty-statement"
 BASE = ROOT / "fixtures" / KIND / "homer-first-offense.yaml"
@@ -299,6 +300,7 @@ def ctrl_c_when(command: list[str], ready: Callable[[], bool], env: dict[str, st
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal would make it
     )
+    watcher = die_with_this_process(proc.pid)  # out of reach of a kill of the run's group
     try:
         deadline = time.monotonic() + 120
         while not ready():
@@ -310,6 +312,8 @@ def ctrl_c_when(command: list[str], ready: Callable[[], bool], env: dict[str, st
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.wait()
+        watcher.wait(60)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr, stderr
     return stderr

@@ -2,7 +2,9 @@
 the process that started a server is killed with SIGKILL, as a time-out kills a run, and
 the server's watcher stops it and deletes its files. Killed with its watcher (everything at
 once, as when a machine's session is torn down), the next server started does it: the
-files are in memory (/dev/shm), a gigabyte and more for each server left."""
+files are in memory (/dev/shm), a gigabyte and more for each server left. Nor does it leave
+a process a test started in a session of its own, such as a queue's worker standing for
+another machine (tests/helpers/reaping.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pathlib import Path
 from conftest import ROOT
 
 from tests.helpers import pgserver
-from tests.helpers.procs import ended
+from tests.helpers.procs import children, ended
 
 START = """
 import os, sys
@@ -98,3 +100,66 @@ def test_a_server_left_with_its_watcher_killed_is_stopped_and_deleted_by_the_nex
         assert being_made.is_dir()
     finally:
         being_made.rmdir()
+
+
+# A stand-in for a test's process: it starts a "machine" in a session of its own (a shell
+# with two children, as a worker has its fork server and workers), prints the machine's
+# pid, and waits until it is killed, or told to stop the machine itself.
+MACHINE = """
+import os, signal, subprocess, sys
+from tests.helpers.reaping import die_with_this_process
+machine = subprocess.Popen(
+    ["sh", "-c", "sleep 1000 & sleep 1000 & wait"], start_new_session=True
+)
+watcher = die_with_this_process(machine.pid)
+print(machine.pid, watcher.pid, flush=True)
+sys.stdin.readline()  # until killed, or a line: the test's own end of the machine
+os.killpg(machine.pid, signal.SIGKILL)
+machine.wait()
+watcher.wait()
+print("stopped", flush=True)
+sys.stdin.read()
+"""
+
+
+def _machine_starter() -> tuple[subprocess.Popen, int, int, list[int]]:
+    starter = subprocess.Popen(
+        [sys.executable, "-c", MACHINE], cwd=ROOT, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    machine, watcher = map(int, starter.stdout.readline().split())
+    # the shell's two children, once it has started them
+    deadline = time.monotonic() + 60
+    while len(found := children(machine)) < 2:
+        assert time.monotonic() < deadline, found
+        time.sleep(0.02)
+    return starter, machine, watcher, [int(p.name) for p in found]
+
+
+def test_a_killed_test_process_takes_the_machines_it_started_in_sessions_of_their_own():
+    starter, machine, watcher, its_children = _machine_starter()
+    try:
+        os.kill(starter.pid, signal.SIGKILL)  # as a time-out kills the run's process group
+        starter.wait(timeout=60)
+        for pid in (machine, *its_children, watcher):
+            assert ended(pid, 60), f"process {pid} outlived the killed test process"
+    finally:
+        starter.kill()
+        starter.wait()
+        starter.stdin.close()
+        starter.stdout.close()
+
+
+def test_a_machine_stopped_by_its_test_ends_its_watcher_and_nothing_else():
+    starter, machine, watcher, its_children = _machine_starter()
+    try:
+        starter.stdin.write("stop\n")
+        starter.stdin.flush()
+        assert starter.stdout.readline().strip() == "stopped"  # the watcher has left
+        assert all(ended(pid, 60) for pid in (machine, *its_children, watcher))
+        assert not ended(starter.pid, 0)  # the test's process goes on
+    finally:
+        starter.kill()
+        starter.wait()
+        starter.stdin.close()
+        starter.stdout.close()

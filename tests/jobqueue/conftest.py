@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import pgserver
+from tests.helpers.reaping import die_with_this_process
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 NOTICES = sorted((FIXTURES / "notice-of-violation").glob("*.yaml"))
@@ -84,6 +85,8 @@ class Machine:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
+        # Out of reach of a kill of the run's process group: it goes when this process does.
+        self.watcher = die_with_this_process(self.process.pid)
 
     def signal(self, signum: int) -> None:
         os.killpg(self.process.pid, signum)
@@ -97,6 +100,7 @@ class Machine:
             if self.process.poll() is None:
                 self.signal(signal.SIGKILL)
                 self.process.wait()
+            self.watcher.wait(timeout)  # it saw the worker end, and leaves
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -116,6 +120,7 @@ def machines(tmp_path) -> Iterator[Callable[..., Machine]]:
         if machine.process.poll() is None:
             machine.signal(signal.SIGKILL)
             machine.process.wait()
+        machine.watcher.wait(60)  # it saw the worker end, and leaves
 
 
 def sql(url: str, query: str, *params: Any) -> list[tuple[Any, ...]]:
