@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 import zipfile
@@ -203,10 +205,13 @@ def wait_for_renderers(server: int) -> list[int]:
 
 
 def test_the_desk_survives_its_renderers_being_killed_and_leaves_nothing_when_stopped(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, request
 ):
-    temp = tmp_path / "tmp"  # the desk's temporary folders, looked at after it stops
-    temp.mkdir()
+    # The desk's temporary folders, looked at after it stops: a short path, as the fork
+    # server's socket in it must stay within 107 bytes (pytest's folder for this test
+    # is longer than that on a test process of xdist's).
+    temp = Path(tempfile.mkdtemp(prefix="desk-tmp-"))
+    request.addfinalizer(lambda: shutil.rmtree(temp, ignore_errors=True))
     monkeypatch.setenv("TMPDIR", str(temp))
     desk = start_desk(tmp_path)
     try:
