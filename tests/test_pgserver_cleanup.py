@@ -19,7 +19,7 @@ from pathlib import Path
 from conftest import ROOT
 
 from tests.helpers import pgserver
-from tests.helpers.procs import children, ended
+from tests.helpers.procs import ended
 
 START = """
 import os, sys
@@ -103,16 +103,18 @@ def test_a_server_left_with_its_watcher_killed_is_stopped_and_deleted_by_the_nex
 
 
 # A stand-in for a test's process: it starts a "machine" in a session of its own (a shell
-# with two children, as a worker has its fork server and workers), prints the machine's
-# pid, and waits until it is killed, or told to stop the machine itself.
+# with two children, as a worker has its fork server and workers), prints the pids of the
+# machine, its watcher and the shell's children once the shell has started them, and
+# waits until it is killed, or told to stop the machine itself.
 MACHINE = """
 import os, signal, subprocess, sys
 from tests.helpers.reaping import die_with_this_process
 machine = subprocess.Popen(
-    ["sh", "-c", "sleep 1000 & sleep 1000 & wait"], start_new_session=True
+    ["sh", "-c", "sleep 1000 & a=$!; sleep 1000 & echo $a $!; exec >&-; wait"],
+    start_new_session=True, stdout=subprocess.PIPE, text=True,
 )
 watcher = die_with_this_process(machine.pid)
-print(machine.pid, watcher.pid, flush=True)
+print(machine.pid, watcher.pid, machine.stdout.readline().strip(), flush=True)
 sys.stdin.readline()  # until killed, or a line: the test's own end of the machine
 os.killpg(machine.pid, signal.SIGKILL)
 machine.wait()
@@ -127,13 +129,9 @@ def _machine_starter() -> tuple[subprocess.Popen, int, int, list[int]]:
         [sys.executable, "-c", MACHINE], cwd=ROOT, stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
-    machine, watcher = map(int, starter.stdout.readline().split())
-    # the shell's two children, once it has started them
-    deadline = time.monotonic() + 60
-    while len(found := children(machine)) < 2:
-        assert time.monotonic() < deadline, found
-        time.sleep(0.02)
-    return starter, machine, watcher, [int(p.name) for p in found]
+    machine, watcher, *its_children = map(int, starter.stdout.readline().split())
+    assert len(its_children) == 2, its_children
+    return starter, machine, watcher, its_children
 
 
 def test_a_killed_test_process_takes_the_machines_it_started_in_sessions_of_their_own():
