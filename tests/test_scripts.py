@@ -10,13 +10,17 @@ import subprocess
 import sys
 
 import pytest
+from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.demo import sample_cases
 from docgen.documents import KINDS
+from docgen.render.environment import templates_dir
+from docgen.render.fontconfig import face
 from docgen.render.glyphs import describe, missing_glyphs, stylesheet_families
+from docgen.render.html import stylesheet_text
 from tests.helpers.casewalk import leaves, set_in
 from tests.helpers.readback import pdf_text
 
@@ -28,6 +32,7 @@ NAMES = [
 ]
 NO_GLYPH = "\U0001d11e"  # MUSICAL SYMBOL G CLEF: in none of the fonts the set-up installs
 LINEAR_B = "\U00010000"  # LINEAR B SYLLABLE B008 A
+TEMPLATES = templates_dir()
 FIRST_SAMPLE = {kind: path for kind, path in reversed(sample_cases())}
 
 
@@ -148,3 +153,26 @@ def test_glyph_check_reads_the_stylesheet_fonts():
     assert missing_glyphs("\u200f\u202e\u200b\u2060\ufeff", sheets) == []
     assert missing_glyphs(f"a{LINEAR_B}b{NO_GLYPH}{NO_GLYPH}", sheets) == [LINEAR_B, NO_GLYPH]
     assert describe(NO_GLYPH) == "U+1D11E MUSICAL SYMBOL G CLEF"
+
+
+def test_the_faces_asked_in_process_are_fc_matchs_and_have_the_fonts_own_characters():
+    """The check asks fontconfig in its own process. Each family of the stylesheets is the
+    face ``fc-match`` names, and it has exactly the characters the face file's own map
+    lists (read by fontTools) among the first 12,288 code points above ASCII and the
+    map's own, with none of those the map lacks."""
+    sheets = sorted(str(p.relative_to(TEMPLATES)) for p in TEMPLATES.rglob("*.css"))
+    families = {f for sheet in sheets for f in stylesheet_families(stylesheet_text(sheet))}
+    assert {"Liberation Serif", "WenQuanYi Micro Hei", "Noto Sans Arabic"} <= families
+    for family in sorted(families):
+        file, index = subprocess.run(
+            ["fc-match", "-f", "%{file}\n%{index}", f"{family}:style=Regular"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split("\n")
+        with TTFont(file, fontNumber=int(index), lazy=True) as font:
+            own = {point for point in font.getBestCmap() if point > 127}
+        found = face(family)
+        assert found is not None and found.file == file, family
+        asked = own | set(range(128, 0x3000)) | {ord(NO_GLYPH), ord(LINEAR_B)}
+        assert {point for point in asked if found.has(point)} == own, family

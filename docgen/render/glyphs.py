@@ -2,22 +2,24 @@
 
 A character no font can draw prints as an empty box (a "tofu"), silently: a name in a
 legal notice would be wrong without anyone noticing. So before a PDF is made, the
-document's non-ASCII characters are checked against the character maps of the font
-families its stylesheets name (``font`` and ``font-family`` declarations), each family
-resolved to a file the way the PDF engine resolves it, through fontconfig's ``fc-match``.
-The maps are read once per process; ASCII is never checked (every font has it), nor are
-invisible format characters (bidi marks, zero-width joiners), which need no glyph.
+document's non-ASCII characters are checked against the characters of the font families
+its stylesheets name (``font`` and ``font-family`` declarations), each family resolved to
+a face the way the PDF engine resolves it, through fontconfig (docgen.render.fontconfig),
+which also knows the face's characters. Faces are found once per process; ASCII is never
+checked (every font has it), nor are invisible format characters (bidi marks, zero-width
+joiners), which need no glyph.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import subprocess
 import unicodedata
+from dataclasses import dataclass
 from functools import cache
 from html import unescape
 
+from docgen.render.fontconfig import Face, face
 from docgen.render.html import stylesheet_text
 
 log = logging.getLogger("docgen.pdf")
@@ -42,57 +44,32 @@ def stylesheet_families(css: str) -> tuple[str, ...]:
     return tuple(families)
 
 
-@cache
-def font_file(family: str) -> tuple[str, int] | None:
-    """The font file (and face index) fontconfig uses for ``family``; None without fontconfig."""
-    try:
-        found = subprocess.run(
-            ["fc-match", "-f", "%{file}\n%{index}\n", f"{family}:style=Regular"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.split("\n")
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if len(found) < 2 or not found[0]:
-        return None
-    return found[0], int(found[1] or 0)
+@dataclass(frozen=True)
+class Coverage:
+    """The faces the stylesheets' families resolve to, and those families."""
+
+    faces: tuple[Face, ...]
+    families: tuple[str, ...]
+
+    def has(self, point: int) -> bool:
+        return any(found.has(point) for found in self.faces)
 
 
 @cache
-def _codepoints(path: str, index: int) -> frozenset[int]:
-    # fontTools takes 12 ms to import: loaded on first use
-    from fontTools.ttLib import TTFont
-
-    try:
-        with TTFont(path, fontNumber=index, lazy=True) as font:
-            return frozenset(font.getBestCmap() or {})
-    except Exception as err:  # a damaged or unreadable font: say so, check nothing against it
-        log.warning("cannot read the character map of %s: %s", path, err)
-        return frozenset()
-
-
-@cache
-def coverage(stylesheets: tuple[str, ...]) -> tuple[frozenset[int], tuple[str, ...]] | None:
-    """The code points the stylesheets' fonts can draw and the families read; None if unknown."""
+def coverage(stylesheets: tuple[str, ...]) -> Coverage | None:
+    """What the stylesheets' fonts can draw; None if unknown (no fontconfig, no face)."""
     families: list[str] = []
     for name in stylesheets:
         families += [f for f in stylesheet_families(stylesheet_text(name)) if f not in families]
-    files = {found for found in map(font_file, families) if found is not None}
-    if not files:
-        return None
-    points: set[int] = set()
-    for path, index in sorted(files):
-        points |= _codepoints(path, index)
-    return frozenset(points), tuple(families)
+    faces = tuple(found for found in map(face, families) if found is not None)
+    return Coverage(faces, tuple(families)) if faces else None
 
 
-def _drawable(char: str, points: frozenset[int]) -> bool:
-    if ord(char) in points or unicodedata.category(char) in _NO_GLYPH_NEEDED:
+def _drawable(char: str, known: Coverage) -> bool:
+    if known.has(ord(char)) or unicodedata.category(char) in _NO_GLYPH_NEEDED:
         return True
     parts = unicodedata.normalize("NFKD", char)  # Pango composes from parts if it must
-    return parts != char and all(_drawable(part, points) for part in parts)
+    return parts != char and all(_drawable(part, known) for part in parts)
 
 
 def missing_glyphs(text: str, stylesheets: tuple[str, ...]) -> list[str]:
@@ -100,8 +77,8 @@ def missing_glyphs(text: str, stylesheets: tuple[str, ...]) -> list[str]:
     known = coverage(tuple(stylesheets))
     if known is None:
         return []
-    points, _ = known
-    return sorted({ch for ch in text if ord(ch) > 127 and not _drawable(ch, points)}, key=ord)
+    wide = {ch for ch in text if ord(ch) > 127}
+    return sorted((ch for ch in wide if not _drawable(ch, known)), key=ord)
 
 
 def describe(char: str) -> str:
@@ -114,7 +91,7 @@ def warn_missing_glyphs(html: str, stylesheets: tuple[str, ...], label: str = ""
     missing = missing_glyphs(unescape(html), stylesheets)
     if missing:
         known = coverage(tuple(stylesheets))
-        families = ", ".join(known[1]) if known else ""
+        families = ", ".join(known.families) if known else ""
         names = "; ".join(describe(ch) for ch in missing[:20])
         more = f" and {len(missing) - 20} more" if len(missing) > 20 else ""
         log.warning(
