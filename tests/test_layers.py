@@ -39,6 +39,7 @@ LAYERS = (
         "docgen.environ",
         "docgen.errors",
         "docgen.faults",
+        "docgen.fonts",
         "docgen.kinds",
         "docgen.library_warnings",
         "docgen.text",

@@ -17,8 +17,8 @@ from docgen import api
 from docgen.cases.loader import read_case_file
 from docgen.demo import sample_cases
 from docgen.documents import KINDS
+from docgen.fonts import face
 from docgen.render.environment import templates_dir
-from docgen.render.fontconfig import face
 from docgen.render.glyphs import describe, missing_glyphs, stylesheet_families
 from docgen.render.html import stylesheet_text
 from tests.helpers.casewalk import leaves, set_in

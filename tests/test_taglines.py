@@ -19,16 +19,15 @@ from conftest import ROOT, SAMPLES
 from docx.oxml.ns import qn
 from lxml import html as lxml_html
 
-from docgen import api
+from docgen import api, fonts
 from docgen.documents import get_kind
 from docgen.documents.kind import Options
 from docgen.errors import DocgenError
-from docgen.law import taglines as taglines_module
 from docgen.law.packs import load_pack
 from docgen.law.taglines import catalog, default_languages, taglines
 from docgen.register import Issue, Register
 from docgen.render.filters import phone
-from tests.helpers.cli import docgen
+from tests.helpers.cli import docgen, python_process
 from tests.helpers.office import office_pdfs
 from tests.helpers.readback import pdf_pages
 
@@ -228,23 +227,36 @@ def test_an_unknown_language_is_an_error_naming_the_setting(chosen, tmp_path):
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
-def test_a_language_no_installed_font_covers_is_an_error_naming_the_setting(tmp_path, monkeypatch):
-    """fontconfig with no font folder at all: no chosen script is covered."""
+def test_a_language_no_installed_font_covers_is_an_error_naming_the_setting(tmp_path):
+    """A machine whose fontconfig has no font folder at all (a fresh process, as fontconfig
+    reads its configuration once per process): no chosen script is covered."""
     config = tmp_path / "fonts.conf"
     config.write_text(
         '<?xml version="1.0"?><fontconfig><cachedir>' + str(tmp_path) + "</cachedir></fontconfig>"
     )
-    monkeypatch.setenv("FONTCONFIG_FILE", str(config))
-    taglines_module._covered.cache_clear()
-    try:
-        with pytest.raises(
-            DocgenError, match=r"language_access\.taglines: no installed font covers bn \(Bengali\)"
-        ):
-            taglines(("bn",))
-    finally:
-        monkeypatch.delenv("FONTCONFIG_FILE")
-        taglines_module._covered.cache_clear()
-    assert taglines(("bn",))[0].tag == "bn"
+    asked = python_process(
+        "from docgen.law.taglines import taglines\n"
+        "try:\n    taglines(('bn',))\nexcept Exception as err:\n    print(err)",
+        env=os.environ | {"FONTCONFIG_FILE": str(config)},
+    )
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.startswith(
+        "language_access.taglines: no installed font covers bn (Bengali); install the fonts"
+    )
+    assert taglines(("bn",))[0].tag == "bn"  # here, with the fonts the set-up installs
+
+
+def test_a_language_is_covered_as_fc_list_says():
+    """docgen asks fontconfig in its own process; ``fc-list :lang=LANG`` answers the same
+    for each tagline's script and for a language no font has."""
+    langs = [*sorted({line.fontconfig for line in catalog().values()}), "tlh"]
+    assert len(langs) > 12
+    for lang in langs:
+        listed = subprocess.run(
+            ["fc-list", f":lang={lang}", "family"], capture_output=True, text=True, check=True
+        )
+        assert fonts.covers(lang) == bool(listed.stdout.strip()), lang
+    assert not fonts.covers("tlh")
 
 
 def test_the_default_is_executive_law_202_a_twelve():

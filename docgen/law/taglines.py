@@ -10,8 +10,6 @@ language's script, so that no line prints as empty boxes.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -19,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from docgen import fonts
 from docgen.errors import DocgenError
 
 SETTING = "language_access.taglines"
@@ -88,21 +87,6 @@ def unknown(codes: tuple[str, ...] | list[str]) -> list[str]:
     return [code for code in codes if code not in catalog()]
 
 
-@cache
-def _covered(fontconfig_lang: str) -> bool:
-    """Whether an installed font covers ``fontconfig_lang`` (fc-list :lang=...)."""
-    fc_list = shutil.which("fc-list")
-    if fc_list is None:
-        return False
-    found = subprocess.run(
-        [fc_list, f":lang={fontconfig_lang}", "family"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return bool(found.stdout.strip())
-
-
 def taglines(codes: tuple[str, ...]) -> tuple[Tagline, ...]:
     """The lines for ``codes`` in that order; an error naming the setting when a language
     has no wording or no installed font covers its script."""
@@ -113,7 +97,7 @@ def taglines(codes: tuple[str, ...]) -> tuple[Tagline, ...]:
             f"languages: {', '.join(catalog())}"
         )
     lines = tuple(catalog()[code] for code in codes)
-    unfonted = [line for line in lines if not _covered(line.fontconfig)]
+    unfonted = [line for line in lines if not fonts.covers(line.fontconfig)]
     if unfonted:
         names = ", ".join(f"{line.code} ({line.name})" for line in unfonted)
         raise TaglineFontMissing(

@@ -4,7 +4,7 @@ A character no font can draw prints as an empty box (a "tofu"), silently: a name
 legal notice would be wrong without anyone noticing. So before a PDF is made, the
 document's non-ASCII characters are checked against the characters of the font families
 its stylesheets name (``font`` and ``font-family`` declarations), each family resolved to
-a face the way the PDF engine resolves it, through fontconfig (docgen.render.fontconfig),
+a face the way the PDF engine resolves it, through fontconfig (docgen.fonts),
 which also knows the face's characters. Faces are found once per process; ASCII is never
 checked (every font has it), nor are invisible format characters (bidi marks, zero-width
 joiners), which need no glyph.
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from html import unescape
 
-from docgen.render.fontconfig import Face, face
+from docgen.fonts import Face, face
 from docgen.render.html import stylesheet_text
 
 log = logging.getLogger("docgen.pdf")

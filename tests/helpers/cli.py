@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Mapping
 from contextlib import chdir, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,11 @@ def docgen_process(*args: object) -> subprocess.CompletedProcess[str]:
     )
 
 
-def python_process(code: str) -> subprocess.CompletedProcess[str]:
-    """``python -c CODE`` in a fresh process (what a process does as it starts)."""
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+def python_process(
+    code: str, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -c CODE`` in a fresh process (what a process does as it starts), in this
+    process's environment or ``env``."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
