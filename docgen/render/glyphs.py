@@ -4,10 +4,10 @@ A character no font can draw prints as an empty box (a "tofu"), silently: a name
 legal notice would be wrong without anyone noticing. So before a PDF is made, the
 document's non-ASCII characters are checked against the characters of the font families
 its stylesheets name (``font`` and ``font-family`` declarations), each family resolved to
-a face the way the PDF engine resolves it, through fontconfig (docgen.fonts),
-which also knows the face's characters. Faces are found once per process; ASCII is never
-checked (every font has it), nor are invisible format characters (bidi marks, zero-width
-joiners), which need no glyph.
+a face the way the PDF engine resolves it, through fontconfig (docgen.fonts), which also
+knows the face's characters. Faces are found once per process; ASCII is never checked
+(every font has it), nor are invisible format characters (bidi marks, zero-width joiners),
+which need no glyph.
 """
 
 from __future__ import annotations
@@ -77,8 +77,8 @@ def missing_glyphs(text: str, stylesheets: tuple[str, ...]) -> list[str]:
     known = coverage(tuple(stylesheets))
     if known is None:
         return []
-    wide = {ch for ch in text if ord(ch) > 127}
-    return sorted((ch for ch in wide if not _drawable(ch, known)), key=ord)
+    above_ascii = {ch for ch in text if ord(ch) > 127}
+    return sorted((ch for ch in above_ascii if not _drawable(ch, known)), key=ord)
 
 
 def describe(char: str) -> str:
