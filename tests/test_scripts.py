@@ -19,8 +19,7 @@ from docgen.demo import sample_cases
 from docgen.documents import KINDS
 from docgen.fonts import face
 from docgen.render.environment import templates_dir
-from docgen.render.glyphs import describe, missing_glyphs, stylesheet_families
-from docgen.render.html import stylesheet_text
+from docgen.render.glyphs import coverage, describe, missing_glyphs, stylesheet_families
 from tests.helpers.casewalk import leaves, set_in
 from tests.helpers.readback import pdf_text
 
@@ -161,9 +160,10 @@ def test_the_faces_asked_in_process_are_fc_matchs_and_have_the_fonts_own_charact
     lists (read by fontTools) among the first 12,288 code points above ASCII and the
     map's own, with none of those the map lacks."""
     sheets = sorted(str(p.relative_to(TEMPLATES)) for p in TEMPLATES.rglob("*.css"))
-    families = {f for sheet in sheets for f in stylesheet_families(stylesheet_text(sheet))}
-    assert {"Liberation Serif", "WenQuanYi Micro Hei", "Noto Sans Arabic"} <= families
-    for family in sorted(families):
+    known = coverage(tuple(sheets))
+    assert known is not None
+    assert {"Liberation Serif", "WenQuanYi Micro Hei", "Noto Sans Arabic"} <= set(known.families)
+    for family in known.families:
         file, index = subprocess.run(
             ["fc-match", "-f", "%{file}\n%{index}", f"{family}:style=Regular"],
             capture_output=True,

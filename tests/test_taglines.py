@@ -235,8 +235,8 @@ def test_a_language_no_installed_font_covers_is_an_error_naming_the_setting(tmp_
         '<?xml version="1.0"?><fontconfig><cachedir>' + str(tmp_path) + "</cachedir></fontconfig>"
     )
     asked = python_process(
-        "from docgen.law.taglines import taglines\n"
-        "try:\n    taglines(('bn',))\nexcept Exception as err:\n    print(err)",
+        "from docgen.law.taglines import TaglineFontMissing, taglines\n"
+        "try:\n    taglines(('bn',))\nexcept TaglineFontMissing as err:\n    print(err)",
         env=os.environ | {"FONTCONFIG_FILE": str(config)},
     )
     assert asked.returncode == 0, asked.stderr
